@@ -1,0 +1,19 @@
+import { s } from '../../schema/build.ts';
+import type { ObjectSchema, Schema } from '../../schema/model.ts';
+import { platformType } from './common.ts';
+
+/** Platform sections other than KubeVirt: kept as given so upstream manifests round-trip, but not implemented. */
+const otherPlatforms = (names: readonly string[]): Record<string, Schema> =>
+  Object.fromEntries(
+    names.map((name) => [name, s.opaque(`Settings of the ${name} platform; stored as given, not implemented here.`)]),
+  );
+
+/** Builds a `platform` object with `type`, the KubeVirt section and the other platforms as opaque sections. */
+export function platformSpec(name: string, description: string, kubevirt: ObjectSchema, others: readonly string[]): ObjectSchema {
+  return s.object(
+    name,
+    description,
+    { type: platformType, kubevirt, ...otherPlatforms(others) },
+    { required: ['type'] },
+  );
+}
