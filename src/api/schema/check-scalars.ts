@@ -1,8 +1,11 @@
 import type { IntegerSchema, Schema, StringSchema } from './model.ts';
 import { QUANTITY_PATTERN } from './patterns.ts';
 
-/** A problem found in a scalar value: the message, and whether to show the value. */
-export type ScalarProblem = string | undefined;
+/** A problem found in a scalar value; `typeError` marks a value of the wrong JSON type. */
+export type ScalarProblem = { readonly message: string; readonly typeError: boolean } | undefined;
+
+const invalid = (message: string | undefined): ScalarProblem => (message === undefined ? undefined : { message, typeError: false });
+const wrongType = (message: string): ScalarProblem => ({ message, typeError: true });
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const INT32 = { min: -2147483648, max: 2147483647 };
@@ -18,7 +21,7 @@ function regex(pattern: string): RegExp {
   return compiled;
 }
 
-function checkString(schema: StringSchema, value: string): ScalarProblem {
+function checkString(schema: StringSchema, value: string): string | undefined {
   if (schema.enum !== undefined && !schema.enum.includes(value)) {
     return `must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`;
   }
@@ -34,7 +37,7 @@ function checkString(schema: StringSchema, value: string): ScalarProblem {
   return undefined;
 }
 
-function checkInteger(schema: IntegerSchema, value: number): ScalarProblem {
+function checkInteger(schema: IntegerSchema, value: number): string | undefined {
   if (!Number.isInteger(value)) return 'must be an integer';
   if (schema.format === 'int32' && (value < INT32.min || value > INT32.max)) return 'must fit in 32 bits';
   if (schema.minimum !== undefined && value < schema.minimum) return `must be greater than or equal to ${schema.minimum}`;
@@ -44,9 +47,9 @@ function checkInteger(schema: IntegerSchema, value: number): ScalarProblem {
 
 function checkIntOrString(value: unknown, quantity: boolean): ScalarProblem {
   const what = quantity ? 'must be a quantity' : 'must be an integer or a string';
-  if (typeof value === 'number') return Number.isInteger(value) ? undefined : what;
-  if (typeof value !== 'string') return what;
-  return quantity && !quantityRegex.test(value) ? what : undefined;
+  if (typeof value === 'number') return Number.isInteger(value) ? undefined : wrongType(what);
+  if (typeof value !== 'string') return wrongType(what);
+  return quantity && !quantityRegex.test(value) ? invalid(what) : undefined;
 }
 
 /**
@@ -56,11 +59,11 @@ function checkIntOrString(value: unknown, quantity: boolean): ScalarProblem {
 export function checkScalar(schema: Schema, value: unknown): ScalarProblem {
   switch (schema.type) {
     case 'string':
-      return typeof value === 'string' ? checkString(schema, value) : 'must be a string';
+      return typeof value === 'string' ? invalid(checkString(schema, value)) : wrongType('must be a string');
     case 'integer':
-      return typeof value === 'number' ? checkInteger(schema, value) : 'must be an integer';
+      return typeof value === 'number' ? invalid(checkInteger(schema, value)) : wrongType('must be an integer');
     case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'must be a boolean';
+      return typeof value === 'boolean' ? undefined : wrongType('must be a boolean');
     case 'quantity':
       return checkIntOrString(value, true);
     case 'int-or-string':

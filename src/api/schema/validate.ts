@@ -11,12 +11,14 @@ interface Walk {
   /** The correlated stored value, or `undefined` when there is none (create, or an uncorrelatable list item). */
   readonly old: unknown;
   readonly out: Violation[];
+  /** Violations that are values of the wrong JSON type; CEL rules above them are skipped, as the API server does. */
+  readonly typeErrors: Set<Violation>;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const at = (walk: Walk, key: string, old: unknown): Walk => ({ path: childPath(walk.path, key), old, out: walk.out });
+const at = (walk: Walk, key: string, old: unknown): Walk => ({ ...walk, path: childPath(walk.path, key), old });
 const oldChild = (old: unknown, key: string): unknown => (isPlainObject(old) ? old[key] : undefined);
 
 function checkObject(schema: ObjectSchema, value: Record<string, unknown>, walk: Walk): void {
@@ -62,7 +64,7 @@ function checkArray(schema: ArraySchema, value: unknown[], walk: Walk): void {
   const oldByKey = new Map((Array.isArray(walk.old) ? walk.old : []).map((o: unknown) => [itemKey(schema, o), o]));
   value.forEach((item: unknown, index) => {
     const key = itemKey(schema, item);
-    const itemWalk: Walk = { path: `${walk.path}[${index}]`, old: schema.listType === 'map' ? oldByKey.get(key) : undefined, out: walk.out };
+    const itemWalk: Walk = { ...walk, path: `${walk.path}[${index}]`, old: schema.listType === 'map' ? oldByKey.get(key) : undefined };
     if (key !== undefined && seen.has(key)) itemWalk.out.push({ path: itemWalk.path, message: 'must not be a duplicate', got: showValue(item) });
     if (key !== undefined) seen.add(key);
     checkValue(schema.items, item, itemWalk);
@@ -82,7 +84,11 @@ function checkStructure(schema: Schema, value: unknown, walk: Walk): boolean {
     return true;
   }
   const problem = checkScalar(schema, value);
-  if (problem !== undefined) walk.out.push({ path: walk.path, message: problem, got: showValue(value) });
+  if (problem !== undefined) {
+    const violation = { path: walk.path, message: problem.message, got: showValue(value) };
+    walk.out.push(violation);
+    if (problem.typeError) walk.typeErrors.add(violation);
+  }
   return true;
 }
 
@@ -107,12 +113,14 @@ function checkValue(schema: Schema, value: unknown, walk: Walk): void {
   }
   const before = walk.out.length;
   if (!checkStructure(schema, value, walk)) {
-    const expected = schema.type === 'array' ? 'a list' : 'an object';
-    walk.out.push({ path: walk.path, message: `must be ${expected}`, got: showValue(value) });
+    const violation = { path: walk.path, message: `must be ${schema.type === 'array' ? 'a list' : 'an object'}`, got: showValue(value) };
+    walk.out.push(violation);
+    walk.typeErrors.add(violation);
     return;
   }
-  // Like the API server, CEL rules run only on values that are structurally sound, so one mistake is reported once.
-  if (walk.out.length === before && schema.rules !== undefined) checkRules(schema.rules, value, walk);
+  // Like the API server, CEL rules do not run over values of the wrong JSON type: they would only fail confusingly.
+  const typeErrorBelow = walk.out.slice(before).some((v) => walk.typeErrors.has(v));
+  if (!typeErrorBelow && schema.rules !== undefined) checkRules(schema.rules, value, walk);
 }
 
 /** Options of {@link validateValue}. */
@@ -126,13 +134,13 @@ export interface ValidateOptions {
 /** Validates a (defaulted) value against a schema and returns every violation. */
 export function validateValue(schema: Schema, value: unknown, options: ValidateOptions): Violation[] {
   const out: Violation[] = [];
-  checkValue(schema, value, { path: options.path, old: options.old, out });
+  checkValue(schema, value, { path: options.path, old: options.old, out, typeErrors: new Set() });
   return out;
 }
 
 /** Validates object-level rules (root `x-kubernetes-validations`) against a whole object. */
 export function validateRules(rules: readonly CelRule[], value: unknown, options: ValidateOptions): Violation[] {
   const out: Violation[] = [];
-  checkRules(rules, value, { path: options.path, old: options.old, out });
+  checkRules(rules, value, { path: options.path, old: options.old, out, typeErrors: new Set() });
   return out;
 }

@@ -1,0 +1,66 @@
+/**
+ * Label and annotation keys of the hypershift.openshift.io API that users, scripts and other tools rely on
+ * (upstream's exact strings).
+ */
+
+/** Labels. */
+export const Label = {
+  /** The infraID of the cluster an infrastructure object belongs to. */
+  InfraID: 'hypershift.openshift.io/infra-id',
+  /** The NodePool a machine or VM belongs to. */
+  NodePoolName: 'hypershift.openshift.io/nodepool-name',
+  /** The NodePool of a node (on guest nodes). */
+  NodePool: 'hypershift.openshift.io/nodePool',
+  /** The hosted cluster a management-cluster node is dedicated to (label and taint key). */
+  HostedCluster: 'hypershift.openshift.io/cluster',
+  /** Marks management-cluster nodes reserved for control planes (label and taint key). */
+  ControlPlane: 'hypershift.openshift.io/control-plane',
+  /** Marks pods that serve requests from outside (kube-apiserver, oauth, ignition). */
+  RequestServingComponent: 'hypershift.openshift.io/request-serving-component',
+  /** The name of the control-plane component a pod belongs to. */
+  ControlPlaneComponent: 'hypershift.openshift.io/control-plane-component',
+  /** The control-plane namespace; used to co-locate a control plane's pods (and as a namespace label, "true"). */
+  HostedControlPlane: 'hypershift.openshift.io/hosted-control-plane',
+  /** Marks the RHCOS boot volume of a KubeVirt VM. */
+  IsKubeVirtRHCOSVolume: 'hypershift.openshift.io/is-kubevirt-rhcos',
+  /** Put by the CLI on Secrets it created for a cluster so `destroy` removes them. */
+  SafeToDeleteWithCluster: 'hypershift.openshift.io/safe-to-delete-with-cluster',
+  /** Put by the CLI on objects it created for the infrastructure. */
+  AutoCreatedForInfra: 'hypershift.openshift.io/auto-created-for-infra',
+} as const;
+
+/** Annotations. */
+export const Annotation = {
+  /** A JSON patch applied to every generated KubeVirt VirtualMachine (on HostedCluster and/or NodePool). */
+  KubeVirtVMJSONPatch: 'hypershift.openshift.io/kubevirt-vm-jsonpatch',
+  /** Allows RHCOS boot images the operator does not know. */
+  AllowUnsupportedKubeVirtRHCOSVariants: 'hypershift.openshift.io/allow-unsupported-kubevirt-rhcos-variants',
+  /** Spreads a NodePool's VMs across infrastructure nodes. */
+  NodePoolSupportsKubevirtTopologySpreadConstraints: 'hypershift.openshift.io/nodepool-supports-kubevirt-topology-spread-constraints',
+  /** Overrides the cluster-api-provider-kubevirt image. */
+  ClusterAPIKubeVirtProviderImage: 'hypershift.openshift.io/capi-provider-kubevirt-image',
+  /** The platform of the management cluster (AWS, Azure, …), used for KubeVirt MTU and migration checks. */
+  ManagementPlatform: 'hypershift.openshift.io/management-platform',
+  /** Changing it rolls every control-plane pod. */
+  RestartDate: 'hypershift.openshift.io/restart-date',
+  /** "true" asks deletion to remove infrastructure created for the cluster. */
+  CleanupCloudResources: 'hypershift.openshift.io/cleanup-cloud-resources',
+  /** How long deletion waits after the control plane is gone. */
+  DestroyGracePeriod: 'hypershift.openshift.io/destroy-grace-period',
+  /** Keeps the control-plane namespace on deletion. */
+  SkipControlPlaneNamespaceDeletion: 'hypershift.openshift.io/skip-delete-hosted-controlplane-namespace',
+  /** Turns off machine management for a cluster. */
+  DisableMachineManagement: 'hypershift.openshift.io/disable-machine-management',
+  /** Overrides the priority class of ordinary control-plane pods. */
+  ControlPlanePriorityClass: 'hypershift.openshift.io/control-plane-priority-class',
+  /** Overrides the priority class of API-critical control-plane pods. */
+  APICriticalPriorityClass: 'hypershift.openshift.io/api-critical-priority-class',
+  /** Overrides the priority class of etcd pods. */
+  EtcdPriorityClass: 'hypershift.openshift.io/etcd-priority-class',
+} as const;
+
+/** Default OVN-Kubernetes internal subnets for KubeVirt guests (avoid clashing with the infrastructure's). */
+export const KubevirtDefaults = {
+  V4InternalSubnet: '100.66.0.0/16',
+  V6InternalJoinSubnet: 'fd99::/64',
+} as const;
