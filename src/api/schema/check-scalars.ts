@@ -21,15 +21,21 @@ function regex(pattern: string): RegExp {
   return compiled;
 }
 
-function checkString(schema: StringSchema, value: string): string | undefined {
-  if (schema.enum !== undefined && !schema.enum.includes(value)) {
-    return `must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`;
-  }
+function checkLength(schema: StringSchema, value: string): string | undefined {
   const length = [...value].length;
   if (schema.minLength !== undefined && length < schema.minLength) {
     return schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters long`;
   }
   if (schema.maxLength !== undefined && length > schema.maxLength) return `must be at most ${schema.maxLength} characters long`;
+  return undefined;
+}
+
+function checkString(schema: StringSchema, value: string): string | undefined {
+  if (schema.enum !== undefined && !schema.enum.includes(value)) {
+    return `must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`;
+  }
+  const lengthProblem = checkLength(schema, value);
+  if (lengthProblem !== undefined) return lengthProblem;
   if (schema.pattern !== undefined && !regex(schema.pattern).test(value)) {
     return `must be ${schema.patternDescription ?? `a string matching ${schema.pattern}`}`;
   }

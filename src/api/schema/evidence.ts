@@ -1,25 +1,30 @@
 import type { CelRule } from './model.ts';
 import { showValue } from './violation.ts';
 
-const CEL_METHODS = new Set(['all', 'exists', 'exists_one', 'map', 'filter', 'matches', 'size', 'startsWith', 'endsWith', 'contains']);
-
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The top-level fields of `self` a rule reads, in order of first mention (`self.replicas` → `replicas`). */
-function referencedFields(rule: string): string[] {
-  const names = [...rule.matchAll(/\bself\.\??([A-Za-z_][A-Za-z0-9_]*)\b(\s*\()?/g)]
-    .filter((m) => m[2] === undefined && m[1] !== undefined && !CEL_METHODS.has(m[1]))
-    .map((m) => m[1] as string);
-  return [...new Set(names)];
+/**
+ * The field paths of `self` a rule reads, e.g. `spec.infraID` for `has(self.spec.infraID)`. A trailing method call
+ * (`self.services.exists(…)`) is not a field; a path that only leads to a longer one is dropped.
+ */
+function referencedPaths(rule: string): string[] {
+  const paths = [...rule.matchAll(/\bself((?:\.\??[A-Za-z_][A-Za-z0-9_]*)+)(\s*\()?/g)].map((m) => {
+    const segments = (m[1] ?? '').split('.').filter((s) => s !== '').map((s) => s.replace(/^\?/, ''));
+    return (m[2] === undefined ? segments : segments.slice(0, -1)).join('.');
+  });
+  const unique = [...new Set(paths.filter((p) => p !== ''))];
+  return unique.filter((p) => !unique.some((other) => other.startsWith(`${p}.`)));
 }
 
-function valueAt(value: unknown, fieldPath: string): unknown {
-  return fieldPath
+function valueAt(value: unknown, path: string): unknown {
+  return path
     .split('.')
     .filter((p) => p !== '')
     .reduce<unknown>((v, key) => (isPlainObject(v) ? v[key] : undefined), value);
 }
+
+const shown = (value: unknown): string => (value === undefined ? '<unset>' : showValue(value));
 
 /**
  * What to show as the "got" part of a failed CEL rule: the field the rule reports against, the value itself when it
@@ -32,7 +37,7 @@ export function ruleEvidence(rule: CelRule, value: unknown): string | undefined 
     return target === undefined ? undefined : showValue(target);
   }
   if (!isPlainObject(value)) return showValue(value);
-  const fields = referencedFields(rule.rule).filter((f) => value[f] !== undefined);
-  if (fields.length === 0) return showValue(value);
-  return fields.map((f) => `${f}=${showValue(value[f])}`).join(', ');
+  const paths = referencedPaths(rule.rule);
+  if (paths.length === 0) return showValue(value);
+  return paths.map((p) => `${p}=${shown(valueAt(value, p))}`).join(', ');
 }

@@ -48,31 +48,25 @@ function collect(schema: Schema, into: Collected): void {
 
 const quote = (v: string): string => `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 
+const typeExpressions: { [K in Schema['type']]: (schema: Extract<Schema, { type: K }>) => string } = {
+  string: (x) => (x.enum === undefined ? 'string' : (x.name ?? x.enum.map(quote).join(' | '))),
+  integer: () => 'number',
+  boolean: () => 'boolean',
+  quantity: () => 'number | string',
+  'int-or-string': () => 'number | string',
+  object: (x) => x.name,
+  map: (x) => `Record<string, ${typeOf(x.values)}>`,
+  array: (x) => {
+    const item = typeOf(x.items);
+    return item.includes(' ') ? `Array<${item}>` : `${item}[]`;
+  },
+  opaque: () => 'Record<string, unknown>',
+};
+
 /** The TypeScript type expression of one schema node. */
 function typeOf(schema: Schema): string {
-  const nullable = schema.nullable === true ? ' | null' : '';
-  switch (schema.type) {
-    case 'string':
-      if (schema.enum === undefined) return `string${nullable}`;
-      return (schema.name ?? schema.enum.map(quote).join(' | ')) + nullable;
-    case 'integer':
-      return `number${nullable}`;
-    case 'boolean':
-      return `boolean${nullable}`;
-    case 'quantity':
-    case 'int-or-string':
-      return `number | string${nullable}`;
-    case 'object':
-      return schema.name + nullable;
-    case 'map':
-      return `Record<string, ${typeOf(schema.values)}>${nullable}`;
-    case 'array': {
-      const item = typeOf(schema.items);
-      return (item.includes(' ') ? `Array<${item}>` : `${item}[]`) + nullable;
-    }
-    case 'opaque':
-      return `Record<string, unknown>${nullable}`;
-  }
+  const expression = (typeExpressions[schema.type] as (x: Schema) => string)(schema);
+  return schema.nullable === true ? `${expression} | null` : expression;
 }
 
 function docComment(description: string, defaultValue: unknown, indent: string): string {

@@ -27,15 +27,18 @@ function checkStringMap(value: unknown, path: string, out: Violation[]): void {
   }
 }
 
+const matches = (value: unknown, pattern: string, maxLength: number): boolean =>
+  typeof value === 'string' && value.length <= maxLength && new RegExp(pattern).test(value);
+
 function checkName(meta: Record<string, unknown>, out: Violation[]): void {
   const name = meta['name'];
   if (name === undefined && meta['generateName'] === undefined) {
     out.push({ path: 'metadata.name', message: 'is required' });
-  } else if (name !== undefined && (typeof name !== 'string' || name.length > 253 || !new RegExp(DNS1123_SUBDOMAIN).test(name))) {
+  } else if (name !== undefined && !matches(name, DNS1123_SUBDOMAIN, 253)) {
     out.push({ path: 'metadata.name', message: 'must be a lowercase DNS-1123 subdomain (a-z, 0-9, "-" and ".")', got: showValue(name) });
   }
   const ns = meta['namespace'];
-  if (ns !== undefined && (typeof ns !== 'string' || ns.length > 63 || !new RegExp(DNS1123_LABEL).test(ns))) {
+  if (ns !== undefined && !matches(ns, DNS1123_LABEL, 63)) {
     out.push({ path: 'metadata.namespace', message: 'must be a lowercase DNS-1123 label (a-z, 0-9 and "-")', got: showValue(ns) });
   }
 }
@@ -81,11 +84,16 @@ export function validateAgainstKind(def: KindDefinition, obj: unknown, options: 
   checkMetadata(obj['metadata'], out);
   const defaulted = defaultObject(def, obj);
   const old = isPlainObject(options.old) ? defaultObject(def, options.old) : undefined;
-  if (defaulted['spec'] === undefined && def.specRequired) out.push({ path: 'spec', message: 'is required' });
-  for (const part of ['spec', 'status'] as const) {
-    if (defaulted[part] === undefined) continue;
-    out.push(...validateValue(def[part], defaulted[part], { path: part, old: old?.[part] }));
-  }
-  if (out.length === 0 && def.rootRules !== undefined) out.push(...validateRules(def.rootRules, defaulted, { path: '', old }));
+  out.push(...validateBody(def, defaulted, old));
   return { violations: out, defaulted };
+}
+
+function validateBody(def: KindDefinition, obj: Record<string, unknown>, old: Record<string, unknown> | undefined): Violation[] {
+  const out: Violation[] = [];
+  if (obj['spec'] === undefined && def.specRequired) out.push({ path: 'spec', message: 'is required' });
+  for (const part of ['spec', 'status'] as const) {
+    if (obj[part] !== undefined) out.push(...validateValue(def[part], obj[part], { path: part, old: old?.[part] }));
+  }
+  if (out.length === 0 && def.rootRules !== undefined) out.push(...validateRules(def.rootRules, obj, { path: '', old }));
+  return out;
 }

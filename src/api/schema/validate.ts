@@ -2,7 +2,7 @@ import { evaluateRule, isTransitionRule } from './cel.ts';
 import { toCelValue } from './cel-values.ts';
 import { checkScalar } from './check-scalars.ts';
 import { ruleEvidence } from './evidence.ts';
-import type { ArraySchema, CelRule, MapSchema, ObjectSchema, Schema } from './model.ts';
+import type { ArraySchema, CelRule, MapSchema, ObjectSchema, OpaqueSchema, Schema } from './model.ts';
 import { childPath, showValue, type Violation } from './violation.ts';
 
 /** Where the walk is: the path, the stored value at the same place (for transition rules) and the report. */
@@ -71,17 +71,22 @@ function checkArray(schema: ArraySchema, value: unknown[], walk: Walk): void {
   });
 }
 
-/** Checks the node's shape (JSON type) and recurses; returns false when the value has the wrong JSON type. */
-function checkStructure(schema: Schema, value: unknown, walk: Walk): boolean {
+/** Checks a container node and recurses; returns false when the value has the wrong JSON type. */
+function checkContainer(schema: ArraySchema | ObjectSchema | MapSchema | OpaqueSchema, value: unknown, walk: Walk): boolean {
   if (schema.type === 'array') {
     if (Array.isArray(value)) checkArray(schema, value, walk);
     return Array.isArray(value);
   }
-  if (schema.type === 'object' || schema.type === 'map' || schema.type === 'opaque') {
-    if (!isPlainObject(value)) return false;
-    if (schema.type === 'object') checkObject(schema, value, walk);
-    if (schema.type === 'map') checkMap(schema, value, walk);
-    return true;
+  if (!isPlainObject(value)) return false;
+  if (schema.type === 'object') checkObject(schema, value, walk);
+  if (schema.type === 'map') checkMap(schema, value, walk);
+  return true;
+}
+
+/** Checks the node's shape (JSON type) and recurses; returns false when the value has the wrong JSON type. */
+function checkStructure(schema: Schema, value: unknown, walk: Walk): boolean {
+  if (schema.type === 'array' || schema.type === 'object' || schema.type === 'map' || schema.type === 'opaque') {
+    return checkContainer(schema, value, walk);
   }
   const problem = checkScalar(schema, value);
   if (problem !== undefined) {

@@ -10,10 +10,15 @@ export interface Violation {
 
 const MAX_SHOWN = 80;
 
-/** Renders a value for an error message: JSON, truncated so a large object stays one readable line. */
+/**
+ * Renders a value for an error message: JSON when it is short, otherwise the size of a list or a truncated object,
+ * so every violation stays one readable line.
+ */
 export function showValue(value: unknown): string {
-  const text = typeof value === 'bigint' ? value.toString() : (JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) ?? 'undefined');
-  return text.length <= MAX_SHOWN ? text : `${text.slice(0, MAX_SHOWN - 1)}…`;
+  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) ?? 'undefined';
+  if (text.length <= MAX_SHOWN) return text;
+  if (Array.isArray(value)) return `a list of ${value.length} items`;
+  return `${text.slice(0, MAX_SHOWN - 1)}…`;
 }
 
 /** Formats a violation as one line: `<path>: <message>, got <value>`. */

@@ -1,0 +1,72 @@
+// Lint rules: typescript-eslint's type-checked recommendations, the size/complexity budgets of the style guide
+// (shared/reference/aesthetic-anchors.md §3 rule 22), and the layer direction of ARCHITECTURE.md.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Pure layers: no I/O, so they may never import the I/O shells or Node's I/O modules. */
+const PURE = ['lib', 'api', 'pki', 'capacity', 'release', 'controlplane', 'platform', 'render'];
+const SHELLS = ['kube', 'operator', 'cli', 'local', 'testing'];
+const NODE_IO = ['fs', 'fs/promises', 'child_process', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'tls', 'worker_threads', 'cluster'];
+
+const folderPatterns = (folders) => folders.map((f) => ({ group: [`**/${f}/**`, `../${f}/*`, `./${f}/*`], message: `layer rule: this layer may not import src/${f}/ (see ARCHITECTURE.md)` }));
+const nodeIoPaths = () => NODE_IO.flatMap((m) => [`node:${m}`, m]).map((name) => ({ name, message: 'layer rule: pure layers do no I/O; take the data as an argument' }));
+
+/** What each layer may not import, beyond the general rule that pure layers never reach the I/O shells. */
+const LAYERS = {
+  lib: [...PURE.filter((l) => l !== 'lib'), ...SHELLS],
+  api: [...PURE.filter((l) => !['lib', 'api'].includes(l)), ...SHELLS],
+  pki: ['controlplane', 'platform', 'render', ...SHELLS],
+  capacity: ['controlplane', 'platform', 'render', ...SHELLS],
+  release: ['controlplane', 'platform', 'render', ...SHELLS],
+  controlplane: SHELLS,
+  platform: SHELLS,
+  render: SHELLS,
+  kube: ['operator', 'cli', 'local', 'testing'],
+  operator: ['cli', 'local', 'testing'],
+};
+
+const layerConfigs = Object.entries(LAYERS).flatMap(([layer, forbidden]) => [
+  {
+    files: [`src/${layer}/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: folderPatterns(forbidden), paths: PURE.includes(layer) ? nodeIoPaths() : [] }],
+    },
+  },
+  {
+    // Tests may use the test harness and read fixtures, but still respect the direction between product layers.
+    files: [`src/${layer}/**/*.test.ts`],
+    rules: { 'no-restricted-imports': ['error', { patterns: folderPatterns(forbidden.filter((f) => f !== 'testing')) }] },
+  },
+]);
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.tools/**', '.cache/**', 'eslint.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      complexity: ['error', 10],
+      'max-depth': ['error', 3],
+      'max-params': ['error', 4],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 350, skipBlankLines: true, skipComments: true }],
+      'no-console': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/explicit-module-boundary-types': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Tests are tables of cases: long describe blocks are their natural shape.
+    files: ['**/*.test.ts'],
+    rules: { 'max-lines-per-function': 'off', 'max-lines': ['error', { max: 600 }] },
+  },
+  {
+    files: ['**/zz_generated.*.ts'],
+    rules: { 'max-lines': 'off' },
+  },
+  ...layerConfigs,
+);

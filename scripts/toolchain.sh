@@ -1,0 +1,54 @@
+# shellcheck shell=bash
+# Sourced by ./dev and .ci/run: makes a Node.js >= 22.19 the first `node` on PATH and installs the dependencies.
+# On a machine whose Node is older, Node (the version in .node-version) is installed from the npm registry, whose
+# `node` package ships the binary, into the git-ignored .tools/node; nothing else is downloaded.
+
+HCP_ROOT=${HCP_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+HCP_NODE_MIN=22.19.0
+
+hcp_version_at_least() { # $1 >= $2, both x.y.z
+  [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
+}
+
+hcp_node_ok() { # $1 = node binary
+  local v
+  v=$("$1" --version 2>/dev/null) || return 1
+  hcp_version_at_least "${v#v}" "$HCP_NODE_MIN"
+}
+
+hcp_ensure_node() {
+  local local_bin="$HCP_ROOT/.tools/node/node_modules/node/bin"
+  if [ -x "$local_bin/node" ] && hcp_node_ok "$local_bin/node"; then
+    export PATH="$local_bin:$PATH"
+    return 0
+  fi
+  if command -v node >/dev/null 2>&1 && hcp_node_ok "$(command -v node)"; then
+    return 0
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "error: Node.js >= $HCP_NODE_MIN is required, and npm is needed to install it; install Node.js first" >&2
+    return 1
+  fi
+  local want
+  want=$(cat "$HCP_ROOT/.node-version")
+  echo "setup: node $(node --version 2>/dev/null || echo none) is older than $HCP_NODE_MIN; installing node@$want into .tools/node" >&2
+  mkdir -p "$HCP_ROOT/.tools/node"
+  npm install --prefix "$HCP_ROOT/.tools/node" --no-save --no-audit --no-fund --loglevel=error "node@$want" >&2 || return 1
+  if ! hcp_node_ok "$local_bin/node"; then
+    echo "error: installing node@$want did not produce a working $local_bin/node" >&2
+    return 1
+  fi
+  export PATH="$local_bin:$PATH"
+}
+
+hcp_ensure_deps() {
+  local stamp="$HCP_ROOT/node_modules/.package-lock.json"
+  if [ -f "$stamp" ] && [ "$stamp" -nt "$HCP_ROOT/package-lock.json" ] && [ "${CI:-}" != "true" ]; then
+    return 0
+  fi
+  (cd "$HCP_ROOT" && npm ci --no-audit --no-fund --loglevel=error) >&2
+}
+
+hcp_setup() {
+  hcp_ensure_node && hcp_ensure_deps
+}

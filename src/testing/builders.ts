@@ -1,0 +1,62 @@
+import type { HostedCluster, NodePool } from '../api/index.ts';
+
+/** A realistic, valid KubeVirt HostedCluster (as `hcp create cluster kubevirt` would produce it). */
+export function aHostedCluster(name = 'example', namespace = 'clusters'): HostedCluster {
+  return {
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'HostedCluster',
+    metadata: { name, namespace },
+    spec: {
+      release: { image: 'quay.io/openshift-release-dev/ocp-release:4.17.0-multi' },
+      infraID: `${name}-sffhb`,
+      dns: { baseDomain: '' },
+      pullSecret: { name: `${name}-pull-secret` },
+      sshKey: { name: `${name}-ssh-key` },
+      networking: {
+        networkType: 'OVNKubernetes',
+        clusterNetwork: [{ cidr: '10.132.0.0/14' }],
+        serviceNetwork: [{ cidr: '172.31.0.0/16' }],
+      },
+      etcd: { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume', persistentVolume: { size: '8Gi' } } } },
+      platform: { type: 'KubeVirt', kubevirt: { baseDomainPassthrough: true } },
+      secretEncryption: { type: 'aescbc', aescbc: { activeKey: { name: `${name}-etcd-encryption-key` } } },
+      services: [
+        { service: 'APIServer', servicePublishingStrategy: { type: 'LoadBalancer' } },
+        { service: 'Ignition', servicePublishingStrategy: { type: 'Route' } },
+        { service: 'Konnectivity', servicePublishingStrategy: { type: 'Route' } },
+        { service: 'OAuthServer', servicePublishingStrategy: { type: 'Route' } },
+      ],
+    },
+  };
+}
+
+/** A realistic, valid KubeVirt NodePool of `clusterName`. */
+export function aNodePool(name = 'example', clusterName = name, namespace = 'clusters'): NodePool {
+  return {
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'NodePool',
+    metadata: { name, namespace },
+    spec: {
+      clusterName,
+      replicas: 2,
+      release: { image: 'quay.io/openshift-release-dev/ocp-release:4.17.0-multi' },
+      management: { upgradeType: 'Replace', autoRepair: false },
+      platform: {
+        type: 'KubeVirt',
+        kubevirt: {
+          compute: { cores: 2, memory: '4Gi' },
+          rootVolume: { type: 'Persistent', persistent: { size: '32Gi' } },
+        },
+      },
+    },
+  };
+}
+
+/** Wraps a bare `spec.platform.kubevirt` (as in the nodepool conformance fixtures) into a NodePool. */
+export function nodePoolWithKubevirt(kubevirt: Record<string, unknown>): NodePool {
+  const np = aNodePool('test-nodepool', 'test-cluster');
+  np.spec.replicas = 3;
+  np.spec.arch = 'amd64';
+  np.spec.platform = { type: 'KubeVirt', kubevirt: kubevirt as unknown as NonNullable<NodePool['spec']['platform']['kubevirt']> };
+  return np;
+}
