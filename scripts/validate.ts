@@ -10,7 +10,8 @@ let failures = 0;
 function describe(obj: Record<string, unknown>): string {
   const meta = (obj['metadata'] ?? {}) as Record<string, unknown>;
   const ns = typeof meta['namespace'] === 'string' ? `${meta['namespace']}/` : '';
-  return `${String(obj['kind'])} ${ns}${String(meta['name'] ?? '<unnamed>')}`;
+  const name = typeof meta['name'] === 'string' ? meta['name'] : '<unnamed>';
+  return `${String(obj['kind'])} ${ns}${name}`;
 }
 
 function validateFile(file: string): void {

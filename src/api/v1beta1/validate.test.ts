@@ -4,7 +4,7 @@ import { aHostedCluster, aNodePool } from '../../testing/builders.ts';
 import { formatViolation } from '../schema/violation.ts';
 import { validateObject } from './validate.ts';
 
-type Mutation = (o: Record<string, any>) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Mutation = (o: Record<string, any>) => void;
 
 interface Case {
   readonly name: string;
@@ -270,7 +270,7 @@ describe('validateObject', () => {
   }
 
   it('When an object breaks several rules, it should report all of them at once', () => {
-    const o = aNodePool() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const o = aNodePool() as unknown as Record<string, any>;
     o['spec'].platform.kubevirt.rootVolume.persistent.size = '12GB';
     o['spec'].platform.kubevirt.compute.cores = 0;
     o['spec'].autoScaling = { min: 1, max: 2 };
@@ -281,7 +281,7 @@ describe('validateObject', () => {
   it('When a field is absent, it should apply the API default (8Gi memory, not the CLI 4Gi)', () => {
     const o = aNodePool();
     delete o.spec.platform.kubevirt?.compute;
-    const spec = validateObject(o).defaulted['spec'] as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const spec = validateObject(o).defaulted['spec'] as Record<string, any>;
     assert.deepEqual(spec['platform'].kubevirt.compute, { cores: 2, memory: '8Gi', qosClass: 'Burstable' });
     assert.deepEqual(spec['management'].replace, { strategy: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
     assert.equal(spec['arch'], 'amd64');
