@@ -1423,25 +1423,11 @@ export interface KubevirtPlatformCredentialsStatus {
   /**
    * The kubeconfig Secret of the infrastructure cluster.
    */
-  infraKubeConfigSecret?: KubeconfigSecretRefStatus;
+  infraKubeConfigSecret?: KubeconfigSecretRef;
   /**
    * The namespace of the infrastructure cluster holding the VMs.
    */
   infraNamespace: string;
-}
-
-/**
- * The kubeconfig Secret of the infrastructure cluster.
- */
-export interface KubeconfigSecretRefStatus {
-  /**
-   * The name of the Secret.
-   */
-  name: string;
-  /**
-   * The key inside the Secret that holds the value.
-   */
-  key: string;
 }
 
 /**

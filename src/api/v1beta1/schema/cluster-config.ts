@@ -67,6 +67,7 @@ const managedEtcd = s.object(
             maxItems: 1,
             listType: 'set',
             rules: [
+              { rule: 'self.size() <= 1', message: "RestoreSnapshotURL shouldn't contain more than 1 entry" },
               immutable('restoreSnapshotURL is immutable'),
               {
                 rule: "self.size() == 0 || self[0].matches('^(https|s3)://.*')",
@@ -220,6 +221,12 @@ export const clusterAutoscaling: ObjectSchema = s.object(
     ),
     balancingIgnoredLabels: s.array('Node labels ignored when comparing node groups.', s.string('A label key.', { maxLength: 317 }), {
       maxItems: 64,
+      rules: [
+        {
+          rule: "self.all(l, l.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[a-zA-Z0-9]([a-zA-Z0-9_.-]{0,61}[a-zA-Z0-9])?$'))",
+          message: 'Each balancingIgnoredLabels item must be a valid label key',
+        },
+      ],
     }),
     scaleDown: s.opaque('Scale-down timings and thresholds.'),
   },

@@ -45,6 +45,25 @@ export const release: ObjectSchema = s.object(
   { required: ['image'] },
 );
 
+/** A release that must name an image (no "not chosen yet" state), e.g. `spec.controlPlaneRelease`. */
+export const requiredRelease: ObjectSchema = s.object(
+  'Release',
+  'A release payload: an OCI image that lists the component images of one OpenShift/Kubernetes version.',
+  {
+    image: s.string('The pull spec of the release image.', {
+      minLength: 1,
+      maxLength: 253,
+      rules: [
+        {
+          rule: "self.matches('^(\\\\w+\\\\S+)$')",
+          message: 'Image must start with a word character (letters, digits, or underscores) and contain no white spaces',
+        },
+      ],
+    }),
+  },
+  { required: ['image'] },
+);
+
 /** `corev1.Toleration`. */
 export const toleration: ObjectSchema = s.object(
   'Toleration',

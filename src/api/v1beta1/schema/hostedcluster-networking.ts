@@ -34,7 +34,9 @@ export const clusterNetworking: ObjectSchema = s.object(
   'The IP ranges and network plugin of the hosted cluster.',
   {
     machineNetwork: s.array('The IP ranges of the nodes.', cidrEntry('MachineNetworkEntry', 'A node IP range.'), {
-      maxItems: 5,
+      minItems: 1,
+      maxItems: 2,
+      rules: [immutable('machineNetwork is immutable and cannot be modified once set.')],
     }),
     clusterNetwork: s.array(
       'The IP ranges pods get their addresses from.',

@@ -9,7 +9,7 @@ import {
   imageContentSource,
   secretEncryptionSpec,
 } from './cluster-config.ts';
-import { availabilityPolicy, localObjectReference, pausedUntil, release, toleration } from './common.ts';
+import { availabilityPolicy, localObjectReference, pausedUntil, release, requiredRelease, toleration } from './common.ts';
 import { clusterNetworking } from './hostedcluster-networking.ts';
 import { kubevirtPlatformSpec } from './kubevirt.ts';
 import { platformSpec } from './platform.ts';
@@ -20,6 +20,38 @@ const ref = (description: string): ObjectSchema => ({ ...localObjectReference, d
 /** Platforms HyperShift defines besides KubeVirt, accepted on HostedCluster for manifest compatibility. */
 const OTHER_HC_PLATFORMS = ['aws', 'azure', 'ibmcloud', 'powervs', 'agent', 'openstack', 'gcp'];
 
+/** Upstream's Azure publishing rules, kept so objects valid upstream are valid here and vice versa. */
+const AZURE_SERVICE_RULES = [
+  {
+    rule: 'self.platform.type != "Azure" || self.platform.?azure.azureAuthenticationConfig.azureAuthenticationConfigType.orValue("") == "WorkloadIdentities" || self.services.exists(s, s.service == "OAuthServer" && s.servicePublishingStrategy.type == "Route")',
+    message: 'Azure managed platform (ARO HCP) requires OAuthServer to use Route',
+  },
+  {
+    rule: 'self.platform.type != "Azure" || self.platform.?azure.azureAuthenticationConfig.azureAuthenticationConfigType.orValue("") != "WorkloadIdentities" || self.services.exists(s, s.service == "OAuthServer" && (s.servicePublishingStrategy.type == "Route" || s.servicePublishingStrategy.type == "LoadBalancer"))',
+    message: 'Self-managed Azure requires OAuthServer to use Route or LoadBalancer',
+  },
+  {
+    rule: 'self.platform.type == "Azure" ? self.services.exists(s, s.service == "Konnectivity" && s.servicePublishingStrategy.type == "Route") : true',
+    message: 'Azure platform requires Konnectivity to use Route service publishing strategy',
+  },
+  {
+    rule: 'self.platform.type == "Azure" ? self.services.exists(s, s.service == "Ignition" && s.servicePublishingStrategy.type == "Route") : true',
+    message: 'Azure platform requires Ignition to use Route service publishing strategy',
+  },
+];
+
+/** Upstream's rules tying operatorConfiguration.clusterNetworkOperator to the network type. */
+const NETWORK_OPERATOR_RULES = [
+  {
+    rule: "!has(self.operatorConfiguration) || !has(self.operatorConfiguration.clusterNetworkOperator) || !has(self.operatorConfiguration.clusterNetworkOperator.disableMultiNetwork) || !self.operatorConfiguration.clusterNetworkOperator.disableMultiNetwork || self.networking.networkType == 'Other'",
+    message: "disableMultiNetwork can only be set to true when networkType is 'Other'",
+  },
+  {
+    rule: "self.networking.networkType == 'OVNKubernetes' || !has(self.operatorConfiguration) || !has(self.operatorConfiguration.clusterNetworkOperator) || !has(self.operatorConfiguration.clusterNetworkOperator.ovnKubernetesConfig)",
+    message: 'ovnKubernetesConfig is forbidden when networkType is not OVNKubernetes',
+  },
+];
+
 const URL_RULE = (field: string): { rule: string; message: string } => ({
   rule: 'isURL(self)',
   message: `${field} must be a valid absolute URL`,
@@ -27,7 +59,7 @@ const URL_RULE = (field: string): { rule: string; message: string } => ({
 
 const identity = {
   release,
-  controlPlaneRelease: { ...release, description: 'A separate release for the control plane only; spec.release when absent.' },
+  controlPlaneRelease: { ...requiredRelease, description: 'A separate release for the control plane only; spec.release when absent.' },
   clusterID: s.string('A UUID identifying the cluster in telemetry; generated when empty.', {
     minLength: 36,
     maxLength: 36,
@@ -142,6 +174,8 @@ export const hostedClusterSpec: ObjectSchema = s.object(
         message: 'If serviceAccountSigningKey is set, issuerURL must be set',
       },
       cannotRemove('secretEncryption', 'secretEncryption cannot be removed once configured'),
+      ...AZURE_SERVICE_RULES,
+      ...NETWORK_OPERATOR_RULES,
     ],
   },
 );

@@ -232,11 +232,14 @@ export const kubevirtNodePoolStatus: ObjectSchema = s.object(
       'KubevirtPlatformCredentialsStatus',
       'The infrastructure the NodePool VMs run on.',
       {
-        infraKubeConfigSecret: secretKeyReference(
-          'KubeconfigSecretRefStatus',
-          'The kubeconfig Secret of the infrastructure cluster.',
+        infraKubeConfigSecret: withRules(
+          secretKeyReference('KubeconfigSecretRef', 'The kubeconfig Secret of the infrastructure cluster.'),
+          immutable('infraKubeConfigSecret is immutable'),
         ),
-        infraNamespace: s.string('The namespace of the infrastructure cluster holding the VMs.', { maxLength: 255 }),
+        infraNamespace: s.string('The namespace of the infrastructure cluster holding the VMs.', {
+          maxLength: 255,
+          rules: [immutable('infraNamespace is immutable')],
+        }),
       },
       { required: ['infraNamespace'] },
     ),

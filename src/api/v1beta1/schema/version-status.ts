@@ -74,7 +74,7 @@ export const controlPlaneVersionStatus: ObjectSchema = s.object(
       maxItems: 100,
       listType: 'atomic',
     }),
-    observedGeneration: s.int64('The generation of the spec the status refers to.', { minimum: 1 }),
+    observedGeneration: s.int64('The generation of the spec the status refers to.', { minimum: 1, maximum: 9007199254740992 }),
   },
   { required: ['desired'] },
 );
