@@ -254,3 +254,15 @@ export const imageContentSource: ObjectSchema = s.object(
   { required: ['source'] },
 );
 
+
+/** Upstream's rules tying operatorConfiguration.clusterNetworkOperator to the network type. */
+export const NETWORK_OPERATOR_RULES = [
+  {
+    rule: "!has(self.operatorConfiguration) || !has(self.operatorConfiguration.clusterNetworkOperator) || !has(self.operatorConfiguration.clusterNetworkOperator.disableMultiNetwork) || !self.operatorConfiguration.clusterNetworkOperator.disableMultiNetwork || self.networking.networkType == 'Other'",
+    message: "disableMultiNetwork can only be set to true when networkType is 'Other'",
+  },
+  {
+    rule: "self.networking.networkType == 'OVNKubernetes' || !has(self.operatorConfiguration) || !has(self.operatorConfiguration.clusterNetworkOperator) || !has(self.operatorConfiguration.clusterNetworkOperator.ovnKubernetesConfig)",
+    message: 'ovnKubernetesConfig is forbidden when networkType is not OVNKubernetes',
+  },
+];

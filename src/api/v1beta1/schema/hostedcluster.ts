@@ -4,6 +4,7 @@ import { DNS1123_LABEL } from '../../schema/patterns.ts';
 import {
   capabilities,
   clusterAutoscaling,
+  NETWORK_OPERATOR_RULES,
   dnsSpec,
   etcdSpec,
   imageContentSource,
@@ -37,18 +38,6 @@ const AZURE_SERVICE_RULES = [
   {
     rule: 'self.platform.type == "Azure" ? self.services.exists(s, s.service == "Ignition" && s.servicePublishingStrategy.type == "Route") : true',
     message: 'Azure platform requires Ignition to use Route service publishing strategy',
-  },
-];
-
-/** Upstream's rules tying operatorConfiguration.clusterNetworkOperator to the network type. */
-const NETWORK_OPERATOR_RULES = [
-  {
-    rule: "!has(self.operatorConfiguration) || !has(self.operatorConfiguration.clusterNetworkOperator) || !has(self.operatorConfiguration.clusterNetworkOperator.disableMultiNetwork) || !self.operatorConfiguration.clusterNetworkOperator.disableMultiNetwork || self.networking.networkType == 'Other'",
-    message: "disableMultiNetwork can only be set to true when networkType is 'Other'",
-  },
-  {
-    rule: "self.networking.networkType == 'OVNKubernetes' || !has(self.operatorConfiguration) || !has(self.operatorConfiguration.clusterNetworkOperator) || !has(self.operatorConfiguration.clusterNetworkOperator.ovnKubernetesConfig)",
-    message: 'ovnKubernetesConfig is forbidden when networkType is not OVNKubernetes',
   },
 ];
 

@@ -1,8 +1,9 @@
-import { s } from '../../schema/build.ts';
+import { cannotRemove, s } from '../../schema/build.ts';
 import type { ObjectSchema } from '../../schema/model.ts';
 import {
   capabilities,
   clusterAutoscaling,
+  NETWORK_OPERATOR_RULES,
   dnsSpec,
   etcdSpec,
   imageContentSource,
@@ -75,7 +76,15 @@ export const hostedControlPlaneSpec: ObjectSchema = s.object(
     operatorConfiguration: s.opaque('Settings of the cluster operators; stored as given.'),
     channel: s.string('The update channel.', { maxLength: 255 }),
     updateService: s.string('The update service URL.'),
-    kubeAPIServerDNSName: s.string('An extra DNS name for the API server.', { maxLength: 253 }),
+    kubeAPIServerDNSName: s.string('An extra DNS name for the API server.', {
+      maxLength: 253,
+      rules: [
+        {
+          rule: "self == \"\" || self.matches('^(?:(?:[a-zA-Z0-9-]+\\\\.)+[a-zA-Z]{2,}|[a-zA-Z0-9-]+)$')",
+          message: 'kubeAPIServerDNSName must be a valid URL name (e.g., api.example.com)',
+        },
+      ],
+    }),
     capabilities,
     autoNode: s.opaque('Automatic node provisioning; stored as given.'),
     monitoring: s.opaque('Metrics collection settings; stored as given.'),
@@ -88,6 +97,8 @@ export const hostedControlPlaneSpec: ObjectSchema = s.object(
         message: 'spec.services in body should have at least 4 items or 3 for IBMCloud',
         fieldPath: '.services',
       },
+      cannotRemove('secretEncryption', 'secretEncryption cannot be removed once configured'),
+      ...NETWORK_OPERATOR_RULES,
     ],
   },
 );
