@@ -1,0 +1,11 @@
+/** The Kubernetes release the test and local clusters run (matches upstream HyperShift's k8s.io pins). */
+export const KUBE_VERSION = 'v1.36.3';
+/** The etcd release paired with {@link KUBE_VERSION} (the one Kubernetes' own test matrix pairs it with). */
+export const ETCD_VERSION = 'v3.6.8';
+
+/** The binaries a cluster needs, by the module that builds them. */
+export const KUBE_BINARIES = ['kube-apiserver', 'kube-controller-manager', 'kubectl'] as const;
+export const ETCD_BINARY = 'etcd';
+
+/** A binary name. */
+export type BinaryName = (typeof KUBE_BINARIES)[number] | typeof ETCD_BINARY;

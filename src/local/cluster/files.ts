@@ -1,0 +1,40 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderKubeconfig, type KubeconfigCredentials } from '../../pki/index.ts';
+import { toYaml } from '../../lib/yaml.ts';
+import { toPem, type ClusterCertificates } from './certificates.ts';
+
+/** Writes a file readable only by the current user (keys and kubeconfigs hold secrets). */
+export function writePrivate(path: string, content: string): void {
+  writeFileSync(path, content, { mode: 0o600 });
+}
+
+/** Writes the certificates and keys the processes read from disk. */
+export async function writeCertificates(dir: string, certs: ClusterCertificates): Promise<void> {
+  const pki = join(dir, 'pki');
+  mkdirSync(pki, { recursive: true });
+  const serverCa = await toPem(certs.serverCa);
+  const clientCa = await toPem(certs.clientCa);
+  writePrivate(join(pki, 'server-ca.crt'), serverCa.cert);
+  writePrivate(join(pki, 'client-ca.crt'), clientCa.cert);
+  writePrivate(join(pki, 'client-ca.key'), clientCa.key);
+  writePrivate(join(pki, 'apiserver.crt'), certs.serving.cert + serverCa.cert);
+  writePrivate(join(pki, 'apiserver.key'), certs.serving.key);
+  writePrivate(join(pki, 'sa.key'), certs.serviceAccount.privateKey);
+  writePrivate(join(pki, 'sa.pub'), certs.serviceAccount.publicKey);
+}
+
+/** Options of {@link writeKubeconfig}. */
+export interface WriteKubeconfigOptions {
+  readonly path: string;
+  readonly name: string;
+  readonly server: string;
+  readonly caPem: string;
+  readonly user: KubeconfigCredentials;
+  readonly namespace?: string;
+}
+
+/** Writes a self-contained kubeconfig file. */
+export function writeKubeconfig(options: WriteKubeconfigOptions): void {
+  writePrivate(options.path, toYaml(renderKubeconfig(options)));
+}

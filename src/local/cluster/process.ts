@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SUPERVISOR = join(import.meta.dirname, 'supervise.sh');
+
+/** A long-running child process (etcd, kube-apiserver, …) with its log file. */
+export interface ManagedProcess {
+  readonly name: string;
+  readonly pid: number;
+  readonly logFile: string;
+  /** Resolves when the process has exited, with its exit code (or null after a signal). */
+  readonly exited: Promise<number | null>;
+  /** Stops the process (SIGTERM, then SIGKILL after a few seconds) and waits for it. */
+  stop(): Promise<void>;
+  /** The last lines of its log, for error messages. */
+  logTail(lines?: number): string;
+}
+
+/** Options of {@link startProcess}. */
+export interface StartProcessOptions {
+  readonly name: string;
+  readonly binary: string;
+  readonly args: readonly string[];
+  readonly logFile: string;
+  readonly cwd?: string;
+}
+
+const running = new Set<ManagedProcess>();
+
+/** Stops every process started by this Node process (used on shutdown paths). */
+export async function stopAllProcesses(): Promise<void> {
+  await Promise.all([...running].map((p) => p.stop()));
+}
+
+/**
+ * Starts a binary under the supervisor script, which ends it when this Node process dies, however it dies.
+ * Output goes to `logFile`.
+ */
+export function startProcess(options: StartProcessOptions): ManagedProcess {
+  closeSync(openSync(options.logFile, 'a'));
+  const child = spawn(SUPERVISOR, [String(process.pid), options.logFile, options.binary, ...options.args], {
+    cwd: options.cwd,
+    stdio: 'ignore',
+    detached: false,
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const managed: ManagedProcess = {
+    name: options.name,
+    pid: child.pid ?? -1,
+    logFile: options.logFile,
+    exited,
+    async stop(): Promise<void> {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+      running.delete(managed);
+    },
+    logTail(lines = 25): string {
+      const text = readFileSync(options.logFile, 'utf8').trimEnd().split('\n');
+      return text.slice(-lines).join('\n');
+    },
+  };
+  running.add(managed);
+  void exited.then(() => running.delete(managed));
+  return managed;
+}
