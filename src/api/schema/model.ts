@@ -97,6 +97,8 @@ export interface ArraySchema extends SchemaBase {
  */
 export interface OpaqueSchema extends SchemaBase {
   readonly type: 'opaque';
+  /** Fields that are typed (and so usable in CEL rules) while everything else is kept as given. */
+  readonly knownProperties?: Readonly<Record<string, Schema>>;
 }
 
 /** Any node of the schema model. */

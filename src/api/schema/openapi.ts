@@ -47,7 +47,13 @@ const renderers: { [K in Schema['type']]: (schema: Extract<Schema, { type: K }>)
     ...(x.listType === undefined ? {} : { 'x-kubernetes-list-type': x.listType }),
     ...(x.listMapKeys === undefined ? {} : { 'x-kubernetes-list-map-keys': x.listMapKeys }),
   }),
-  opaque: () => ({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true }),
+  opaque: (x) => ({
+    type: 'object',
+    ...(x.knownProperties === undefined
+      ? {}
+      : { properties: Object.fromEntries(Object.entries(x.knownProperties).map(([k, v]) => [k, toOpenAPI(v)])) }),
+    'x-kubernetes-preserve-unknown-fields': true,
+  }),
 };
 
 /** Renders one schema node as a structural OpenAPI v3 schema for a CRD. */

@@ -80,7 +80,14 @@ function checkContainer(schema: ArraySchema | ObjectSchema | MapSchema | OpaqueS
   if (!isPlainObject(value)) return false;
   if (schema.type === 'object') checkObject(schema, value, walk);
   if (schema.type === 'map') checkMap(schema, value, walk);
+  if (schema.type === 'opaque') checkKnownProperties(schema, value, walk);
   return true;
+}
+
+function checkKnownProperties(schema: OpaqueSchema, value: Record<string, unknown>, walk: Walk): void {
+  for (const [key, child] of Object.entries(schema.knownProperties ?? {})) {
+    if (value[key] !== undefined) checkValue(child, value[key], at(walk, key, oldChild(walk.old, key)));
+  }
 }
 
 /** Checks the node's shape (JSON type) and recurses; returns false when the value has the wrong JSON type. */

@@ -255,6 +255,21 @@ export const imageContentSource: ObjectSchema = s.object(
 );
 
 
+/**
+ * `spec.operatorConfiguration`: kept as given, except the cluster-network-operator fields the CEL rules below read
+ * (the API server type-checks rules, so a rule may only reference declared fields).
+ */
+export const operatorConfiguration = s.opaque('Settings of the cluster operators; stored as given.', {
+  knownProperties: {
+    clusterNetworkOperator: s.opaque('Settings of the cluster network operator.', {
+      knownProperties: {
+        disableMultiNetwork: s.bool('Turns off Multus; only with networkType Other.'),
+        ovnKubernetesConfig: s.opaque('OVN-Kubernetes settings; only with networkType OVNKubernetes.'),
+      },
+    }),
+  },
+});
+
 /** Upstream's rules tying operatorConfiguration.clusterNetworkOperator to the network type. */
 export const NETWORK_OPERATOR_RULES = [
   {

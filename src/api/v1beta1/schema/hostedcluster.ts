@@ -5,6 +5,7 @@ import {
   capabilities,
   clusterAutoscaling,
   NETWORK_OPERATOR_RULES,
+  operatorConfiguration,
   dnsSpec,
   etcdSpec,
   imageContentSource,
@@ -20,26 +21,6 @@ const ref = (description: string): ObjectSchema => ({ ...localObjectReference, d
 
 /** Platforms HyperShift defines besides KubeVirt, accepted on HostedCluster for manifest compatibility. */
 const OTHER_HC_PLATFORMS = ['aws', 'azure', 'ibmcloud', 'powervs', 'agent', 'openstack', 'gcp'];
-
-/** Upstream's Azure publishing rules, kept so objects valid upstream are valid here and vice versa. */
-const AZURE_SERVICE_RULES = [
-  {
-    rule: 'self.platform.type != "Azure" || self.platform.?azure.azureAuthenticationConfig.azureAuthenticationConfigType.orValue("") == "WorkloadIdentities" || self.services.exists(s, s.service == "OAuthServer" && s.servicePublishingStrategy.type == "Route")',
-    message: 'Azure managed platform (ARO HCP) requires OAuthServer to use Route',
-  },
-  {
-    rule: 'self.platform.type != "Azure" || self.platform.?azure.azureAuthenticationConfig.azureAuthenticationConfigType.orValue("") != "WorkloadIdentities" || self.services.exists(s, s.service == "OAuthServer" && (s.servicePublishingStrategy.type == "Route" || s.servicePublishingStrategy.type == "LoadBalancer"))',
-    message: 'Self-managed Azure requires OAuthServer to use Route or LoadBalancer',
-  },
-  {
-    rule: 'self.platform.type == "Azure" ? self.services.exists(s, s.service == "Konnectivity" && s.servicePublishingStrategy.type == "Route") : true',
-    message: 'Azure platform requires Konnectivity to use Route service publishing strategy',
-  },
-  {
-    rule: 'self.platform.type == "Azure" ? self.services.exists(s, s.service == "Ignition" && s.servicePublishingStrategy.type == "Route") : true',
-    message: 'Azure platform requires Ignition to use Route service publishing strategy',
-  },
-];
 
 const URL_RULE = (field: string): { rule: string; message: string } => ({
   rule: 'isURL(self)',
@@ -135,7 +116,7 @@ const features = {
   autoscaling: clusterAutoscaling,
   imageContentSources: s.array('Registry mirrors used for the release images.', imageContentSource, { maxItems: 255 }),
   configuration: s.opaque('OpenShift cluster configuration (apiServer, oauth, proxy, …); stored as given.'),
-  operatorConfiguration: s.opaque('Settings of the cluster operators; stored as given.'),
+  operatorConfiguration,
   autoNode: s.opaque('Karpenter-based automatic node provisioning (not on KubeVirt); stored as given.'),
   monitoring: s.opaque('Metrics collection settings of the control plane; stored as given.'),
 };
@@ -163,7 +144,6 @@ export const hostedClusterSpec: ObjectSchema = s.object(
         message: 'If serviceAccountSigningKey is set, issuerURL must be set',
       },
       cannotRemove('secretEncryption', 'secretEncryption cannot be removed once configured'),
-      ...AZURE_SERVICE_RULES,
       ...NETWORK_OPERATOR_RULES,
     ],
   },

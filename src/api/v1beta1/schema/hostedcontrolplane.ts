@@ -4,6 +4,7 @@ import {
   capabilities,
   clusterAutoscaling,
   NETWORK_OPERATOR_RULES,
+  operatorConfiguration,
   dnsSpec,
   etcdSpec,
   imageContentSource,
@@ -73,7 +74,7 @@ export const hostedControlPlaneSpec: ObjectSchema = s.object(
     imageContentSources: s.array('Registry mirrors.', imageContentSource, { maxItems: 255 }),
     additionalTrustBundle: ref('A ConfigMap with extra trusted CAs.'),
     configuration: s.opaque('OpenShift cluster configuration; stored as given.'),
-    operatorConfiguration: s.opaque('Settings of the cluster operators; stored as given.'),
+    operatorConfiguration,
     channel: s.string('The update channel.', { maxLength: 255 }),
     updateService: s.string('The update service URL.'),
     kubeAPIServerDNSName: s.string('An extra DNS name for the API server.', {

@@ -140,10 +140,6 @@ export const nodePoolSpec: ObjectSchema = s.object(
       { rule: '!has(self.replicas) || !has(self.autoScaling)', message: 'Both replicas or autoScaling should not be set' },
       { rule: "self.arch != 's390x' || has(self.platform.kubevirt)", message: 's390x is only supported on KubeVirt platform', fieldPath: '.arch' },
       {
-        rule: "!has(self.platform.aws) || !has(self.platform.aws.imageType) || self.platform.aws.imageType != 'Windows' || self.arch == 'amd64'",
-        message: "ImageType 'Windows' requires arch 'amd64' (AWS only)",
-      },
-      {
         rule: "!has(self.autoScaling) || self.autoScaling.min > 0 || self.platform.type == 'AWS' || self.platform.type == 'Azure'",
         message: 'Scale-from-zero (autoScaling.min=0) is currently only supported for AWS and Azure platforms',
         fieldPath: '.autoScaling.min',

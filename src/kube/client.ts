@@ -1,0 +1,129 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { collectionPath, Discovery } from './discovery.ts';
+import { isNotFound } from './errors.ts';
+import { RestClient } from './rest.ts';
+
+/** The field manager of every server-side apply this project makes unless a caller names another. */
+export const DEFAULT_FIELD_MANAGER = 'hcp-kubevirt';
+
+/** A Kubernetes object as plain data. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** Identifies one object. */
+export interface ObjectRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+const refOf = (o: KubeObject): ObjectRef => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: String(o.metadata?.name ?? ''),
+  namespace: o.metadata?.namespace,
+});
+
+/**
+ * A client for one cluster: generic get/list/create/apply/delete over any kind, errors as KubeApiError.
+ * Each cluster (management, each infrastructure cluster) gets its own instance from its own kubeconfig.
+ */
+export class KubeClient {
+  readonly config: KubeConfig;
+  readonly rest: RestClient;
+  private readonly discovery: Discovery;
+
+  private constructor(config: KubeConfig) {
+    this.config = config;
+    this.rest = new RestClient(config);
+    this.discovery = new Discovery(this.rest);
+  }
+
+  /** A client from a kubeconfig file (its current context). */
+  static fromKubeconfigFile(path: string): KubeClient {
+    const config = new KubeConfig();
+    config.loadFromFile(path);
+    return new KubeClient(config);
+  }
+
+  /** A client from kubeconfig YAML text. */
+  static fromKubeconfigText(text: string): KubeClient {
+    const config = new KubeConfig();
+    config.loadFromString(text);
+    return new KubeClient(config);
+  }
+
+  private async pathOf(ref: ObjectRef, withName: boolean): Promise<string> {
+    const info = await this.discovery.resourceFor(ref.apiVersion, ref.kind);
+    const base = collectionPath(ref.apiVersion, info, ref.namespace);
+    return withName ? `${base}/${encodeURIComponent(ref.name)}` : base;
+  }
+
+  /** Server-side apply from a fixed field manager; `force` (default true) takes over fields owned by others. */
+  async apply<T extends KubeObject>(object: T, options: { fieldManager?: string; force?: boolean; subresource?: 'status' } = {}): Promise<T> {
+    const manager = encodeURIComponent(options.fieldManager ?? DEFAULT_FIELD_MANAGER);
+    const sub = options.subresource === undefined ? '' : `/${options.subresource}`;
+    const path = `${await this.pathOf(refOf(object), true)}${sub}?fieldManager=${manager}&force=${String(options.force ?? true)}`;
+    return this.rest.call<T>({ method: 'PATCH', path, body: object, contentType: 'application/apply-patch+yaml' });
+  }
+
+  /** Creates an object; fails with 409 AlreadyExists if it exists. */
+  async create<T extends KubeObject>(object: T): Promise<T> {
+    return this.rest.call<T>({ method: 'POST', path: await this.pathOf(refOf(object), false), body: object });
+  }
+
+  /** Replaces an object (optimistic concurrency through metadata.resourceVersion). */
+  async replace<T extends KubeObject>(object: T, subresource?: 'status' | 'scale'): Promise<T> {
+    const path = `${await this.pathOf(refOf(object), true)}${subresource === undefined ? '' : `/${subresource}`}`;
+    return this.rest.call<T>({ method: 'PUT', path, body: object });
+  }
+
+  /** Applies a JSON merge patch. */
+  async mergePatch<T extends KubeObject>(ref: ObjectRef, patch: object, subresource?: 'status' | 'scale'): Promise<T> {
+    const path = `${await this.pathOf(ref, true)}${subresource === undefined ? '' : `/${subresource}`}`;
+    return this.rest.call<T>({ method: 'PATCH', path, body: patch, contentType: 'application/merge-patch+json' });
+  }
+
+  /** Reads an object; throws KubeApiError 404 when it does not exist. */
+  async get<T extends KubeObject>(ref: ObjectRef, subresource?: 'status' | 'scale'): Promise<T> {
+    const path = `${await this.pathOf(ref, true)}${subresource === undefined ? '' : `/${subresource}`}`;
+    return this.rest.call<T>({ method: 'GET', path });
+  }
+
+  /** Reads an object, or undefined when it does not exist. */
+  async tryGet<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+    try {
+      return await this.get<T>(ref);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Lists objects of a kind, optionally in one namespace and by label selector. */
+  async list<T extends KubeObject>(apiVersion: string, kind: string, options: { namespace?: string; labelSelector?: string } = {}): Promise<T[]> {
+    const base = await this.pathOf({ apiVersion, kind, name: '', namespace: options.namespace }, false);
+    const query = options.labelSelector === undefined ? '' : `?labelSelector=${encodeURIComponent(options.labelSelector)}`;
+    return (await this.rest.call<{ items: T[] }>({ method: 'GET', path: `${base}${query}` })).items;
+  }
+
+  /** Deletes an object; a missing object is not an error. */
+  async delete(ref: ObjectRef, options: { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' } = {}): Promise<void> {
+    try {
+      const body = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy ?? 'Background' };
+      await this.rest.call({ method: 'DELETE', path: await this.pathOf(ref, true), body });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+
+  /** Releases network resources. */
+  close(): void {
+    this.rest.close();
+  }
+}

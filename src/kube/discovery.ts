@@ -1,0 +1,50 @@
+import type { RestClient } from './rest.ts';
+
+/** How a kind is served: its plural resource name and whether it is namespaced. */
+export interface ResourceInfo {
+  readonly resource: string;
+  readonly namespaced: boolean;
+}
+
+interface APIResourceList {
+  resources: Array<{ name: string; kind: string; namespaced: boolean }>;
+}
+
+/**
+ * Maps kinds to resources through the discovery API, one group-version at a time, cached. A kind missing from the
+ * cached list triggers one re-read, so CRDs installed after the first lookup are found.
+ */
+export class Discovery {
+  private readonly cache = new Map<string, Map<string, ResourceInfo>>();
+  private readonly rest: RestClient;
+
+  constructor(rest: RestClient) {
+    this.rest = rest;
+  }
+
+  private async load(apiVersion: string): Promise<Map<string, ResourceInfo>> {
+    const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    const list = await this.rest.call<APIResourceList>({ method: 'GET', path });
+    const byKind = new Map(
+      list.resources.filter((r) => !r.name.includes('/')).map((r) => [r.kind, { resource: r.name, namespaced: r.namespaced }] as const),
+    );
+    this.cache.set(apiVersion, byKind);
+    return byKind;
+  }
+
+  /** The resource serving `kind` in `apiVersion`; throws when the server does not serve it. */
+  async resourceFor(apiVersion: string, kind: string): Promise<ResourceInfo> {
+    const cached = this.cache.get(apiVersion)?.get(kind);
+    if (cached !== undefined) return cached;
+    const fresh = (await this.load(apiVersion).catch(() => new Map<string, ResourceInfo>())).get(kind);
+    if (fresh === undefined) throw new Error(`the server does not serve ${kind} in ${apiVersion}`);
+    return fresh;
+  }
+}
+
+/** The collection path of a resource, e.g. `/apis/apps/v1/namespaces/ns/deployments`. */
+export function collectionPath(apiVersion: string, info: ResourceInfo, namespace: string | undefined): string {
+  const root = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+  const ns = info.namespaced && namespace !== undefined ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  return `${root}${ns}/${info.resource}`;
+}

@@ -1,0 +1,80 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Agent, request, type RequestOptions } from 'node:https';
+import { KubeApiError } from './errors.ts';
+
+/** One REST call's inputs. */
+export interface RestRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The path and query, e.g. `/apis/apps/v1/namespaces/x/deployments?fieldManager=y`. */
+  readonly path: string;
+  readonly body?: unknown;
+  /** @default 'application/json' */
+  readonly contentType?: string;
+}
+
+/**
+ * JSON over HTTPS to one API server, authenticated from a kubeconfig through client-node's KubeConfig. Objects go
+ * over the wire exactly as given: no model (de)serialisation, so CRD schemas keep their `x-kubernetes-*` keys.
+ */
+export class RestClient {
+  private readonly config: KubeConfig;
+  private readonly server: URL;
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
+
+  constructor(config: KubeConfig) {
+    const cluster = config.getCurrentCluster();
+    if (cluster === null) throw new Error('the kubeconfig has no current cluster');
+    this.config = config;
+    this.server = new URL(cluster.server);
+  }
+
+  /** The API server URL. */
+  get serverUrl(): string {
+    return this.server.toString();
+  }
+
+  /** Sends a request and parses the JSON answer; non-2xx answers throw {@link KubeApiError}. */
+  async call<T>(req: RestRequest): Promise<T> {
+    const options: RequestOptions = {
+      method: req.method,
+      protocol: this.server.protocol,
+      hostname: this.server.hostname,
+      port: this.server.port,
+      path: `${this.server.pathname.replace(/\/$/, '')}${req.path}`,
+      headers: { accept: 'application/json', ...(req.body === undefined ? {} : { 'content-type': req.contentType ?? 'application/json' }) },
+      agent: this.agent,
+    };
+    await this.config.applyToHTTPSOptions(options);
+    const { status, text } = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body));
+    if (status < 200 || status >= 300) throw errorFrom(status, text, req);
+    return (text === '' ? {} : JSON.parse(text)) as T;
+  }
+
+  /** Closes idle keep-alive connections. */
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+function send(options: RequestOptions, body: string | undefined): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(options, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+function errorFrom(status: number, text: string, req: RestRequest): KubeApiError {
+  try {
+    const s = JSON.parse(text) as { reason?: string; message?: string };
+    return new KubeApiError(status, s.reason ?? 'Unknown', s.message ?? text);
+  } catch {
+    return new KubeApiError(status, 'Unknown', `${req.method} ${req.path}: HTTP ${status}: ${text.slice(0, 300)}`);
+  }
+}
