@@ -41,7 +41,8 @@ export function extractCrds(source: CrdSource, dir: string): CrdObject[] {
 
 /** Generated CRD files sometimes carry an empty `status` and `creationTimestamp: null`; the server does not want them. */
 function stripStatus(crd: CrdObject): CrdObject {
-  const { status: _status, ...rest } = crd;
+  const rest = { ...crd };
+  delete rest['status'];
   const metadata = { ...(rest['metadata'] as Record<string, unknown>) };
   delete metadata['creationTimestamp'];
   return { ...rest, metadata };
