@@ -68,18 +68,19 @@ export class KubeClient {
   async apply<T extends KubeObject>(object: T, options: { fieldManager?: string; force?: boolean; subresource?: 'status' } = {}): Promise<T> {
     const manager = encodeURIComponent(options.fieldManager ?? DEFAULT_FIELD_MANAGER);
     const sub = options.subresource === undefined ? '' : `/${options.subresource}`;
-    const path = `${await this.pathOf(refOf(object), true)}${sub}?fieldManager=${manager}&force=${String(options.force ?? true)}`;
+    const query = `fieldManager=${manager}&force=${String(options.force ?? true)}&fieldValidation=Strict`;
+    const path = `${await this.pathOf(refOf(object), true)}${sub}?${query}`;
     return this.rest.call<T>({ method: 'PATCH', path, body: object, contentType: 'application/apply-patch+yaml' });
   }
 
-  /** Creates an object; fails with 409 AlreadyExists if it exists. */
+  /** Creates an object; fails with 409 AlreadyExists if it exists, and on unknown fields (strict validation). */
   async create<T extends KubeObject>(object: T): Promise<T> {
-    return this.rest.call<T>({ method: 'POST', path: await this.pathOf(refOf(object), false), body: object });
+    return this.rest.call<T>({ method: 'POST', path: `${await this.pathOf(refOf(object), false)}?fieldValidation=Strict`, body: object });
   }
 
   /** Replaces an object (optimistic concurrency through metadata.resourceVersion). */
   async replace<T extends KubeObject>(object: T, subresource?: 'status' | 'scale'): Promise<T> {
-    const path = `${await this.pathOf(refOf(object), true)}${subresource === undefined ? '' : `/${subresource}`}`;
+    const path = `${await this.pathOf(refOf(object), true)}${subresource === undefined ? '' : `/${subresource}`}?fieldValidation=Strict`;
     return this.rest.call<T>({ method: 'PUT', path, body: object });
   }
 

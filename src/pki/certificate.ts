@@ -88,3 +88,12 @@ export async function issueCertificate(request: CertificateRequest): Promise<Iss
 export function certificatePem(cert: IssuedCertificate): string {
   return `${cert.certificate.toString('pem')}\n`;
 }
+
+/** Loads a CA (certificate and PKCS#8 EC P-256 key, both PEM) so it can issue certificates. */
+export async function loadIssuer(certPem: string, keyPem: string): Promise<IssuedCertificate> {
+  const certificate = new x509.X509Certificate(certPem);
+  const der = Buffer.from(keyPem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  const privateKey = await globalThis.crypto.subtle.importKey('pkcs8', der, KEY_ALGORITHM, true, ['sign']);
+  const publicKey = await certificate.publicKey.export(KEY_ALGORITHM, ['verify']);
+  return { certificate, keys: { privateKey, publicKey } };
+}

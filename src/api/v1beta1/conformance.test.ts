@@ -1,25 +1,8 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseAllDocuments } from 'yaml';
-import { nodePoolWithKubevirt } from '../../testing/builders.ts';
-import { CONFORMANCE_DIR } from '../../testing/paths.ts';
+import { conformanceObjects } from '../../testing/conformance.ts';
 import { formatViolation } from '../schema/violation.ts';
 import { validateObject } from './validate.ts';
-
-/** Every HostedCluster/NodePool in the upstream fixtures; bare `spec.platform.kubevirt` files are wrapped. */
-function conformanceObjects(): Array<{ file: string; object: Record<string, unknown> }> {
-  const files = readdirSync(CONFORMANCE_DIR).filter((f) => f.endsWith('.yaml'));
-  return files.flatMap((file) =>
-    parseAllDocuments(readFileSync(join(CONFORMANCE_DIR, file), 'utf8'))
-      .map((doc) => doc.toJS() as Record<string, unknown> | null)
-      .filter((o): o is Record<string, unknown> => o !== null)
-      .map((o) => (o['kind'] === undefined ? (nodePoolWithKubevirt(o) as unknown as Record<string, unknown>) : o))
-      .filter((o) => o['kind'] === 'HostedCluster' || o['kind'] === 'NodePool')
-      .map((object) => ({ file, object })),
-  );
-}
 
 describe('validateObject on the upstream hcp conformance fixtures', () => {
   const objects = conformanceObjects();

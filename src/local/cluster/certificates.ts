@@ -77,7 +77,7 @@ export async function createClusterCertificates(clusterName: string): Promise<Cl
 
 /** Issues a client certificate for a user (`CN`) in groups (`O`), signed by the cluster's client CA. */
 export async function issueClientCertificate(
-  certs: ClusterCertificates,
+  certs: Pick<ClusterCertificates, 'clientCa'>,
   user: { readonly name: string; readonly groups?: readonly string[] },
 ): Promise<PemPair> {
   return toPem(await issue({ commonName: user.name, organizations: user.groups ?? [], usage: 'client', issuer: certs.clientCa }));

@@ -1,7 +1,8 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BinaryName } from '../binaries/versions.ts';
-import { createClusterCertificates, issueClientCertificate, toPem, type ClusterCertificates } from './certificates.ts';
+import type { ClusterAccess } from './access.ts';
+import { createClusterCertificates, issueClientCertificate, toPem } from './certificates.ts';
 import { apiServerArgs, controllerManagerArgs, etcdArgs, type ClusterLayout } from './components.ts';
 import { writeCertificates, writeKubeconfig } from './files.ts';
 import { httpCall, waitFor } from './http.ts';
@@ -9,18 +10,9 @@ import { freePort } from './ports.ts';
 import { startProcess, type ManagedProcess } from './process.ts';
 
 /** A running local cluster: etcd, kube-apiserver and kube-controller-manager on loopback. */
-export interface LocalCluster {
-  readonly name: string;
-  readonly dir: string;
-  /** The API server URL, e.g. `https://127.0.0.1:41234`. */
-  readonly server: string;
+export interface LocalCluster extends ClusterAccess {
   /** The CA that signed the API server's serving certificate. */
   readonly caPem: string;
-  /** An admin kubeconfig (client certificate in `system:masters`). */
-  readonly adminKubeconfig: string;
-  /** The admin client certificate, for direct HTTPS calls. */
-  readonly admin: { readonly cert: string; readonly key: string };
-  readonly certificates: ClusterCertificates;
   readonly processes: readonly ManagedProcess[];
   /** Stops the processes (and removes the folder unless `keepFiles`). */
   stop(options?: { keepFiles?: boolean }): Promise<void>;
@@ -34,6 +26,8 @@ export interface StartClusterOptions {
   readonly binaries: Readonly<Record<BinaryName, string>>;
   /** How long each process may take to become ready. @default 60000 */
   readonly timeoutMs?: number;
+  /** Whether to run kube-controller-manager (garbage collection, namespaces, workloads, CSRs). @default true */
+  readonly controllerManager?: boolean;
 }
 
 async function layoutFor(name: string, dir: string): Promise<ClusterLayout> {
@@ -94,15 +88,17 @@ async function bootProcesses(boot: Boot): Promise<void> {
   const apiServer = launch(boot, 'kube-apiserver', apiServerArgs(layout));
   const tls = { ca: boot.caPem, ...boot.admin };
   await startAndWait(apiServer, async () => (await httpCall(`${boot.server}/readyz`, { tls })).status === 200, timeoutMs);
-  const kcm = launch(boot, 'kube-controller-manager', controllerManagerArgs(layout));
-  const kcmHealthy = async (): Promise<boolean> =>
-    (await httpCall(`https://127.0.0.1:${layout.controllerManagerPort}/healthz`, { tls: { insecure: true } })).status === 200;
-  await startAndWait(kcm, kcmHealthy, timeoutMs);
+  if (boot.options.controllerManager !== false) {
+    const kcm = launch(boot, 'kube-controller-manager', controllerManagerArgs(layout));
+    const kcmHealthy = async (): Promise<boolean> =>
+      (await httpCall(`https://127.0.0.1:${layout.controllerManagerPort}/healthz`, { tls: { insecure: true } })).status === 200;
+    await startAndWait(kcm, kcmHealthy, timeoutMs);
+  }
   const defaultNamespace = async (): Promise<boolean> => (await httpCall(`${boot.server}/api/v1/namespaces/default`, { tls })).status === 200;
   await startAndWait(apiServer, defaultNamespace, timeoutMs);
 }
 
-async function prepareFiles(options: StartClusterOptions, layout: ClusterLayout, server: string): Promise<{ certs: ClusterCertificates; admin: { cert: string; key: string }; caPem: string }> {
+async function prepareFiles(options: StartClusterOptions, layout: ClusterLayout, server: string): Promise<{ admin: { cert: string; key: string }; caPem: string }> {
   mkdirSync(join(options.dir, 'logs'), { recursive: true });
   const certs = await createClusterCertificates(options.name);
   await writeCertificates(options.dir, certs);
@@ -111,7 +107,7 @@ async function prepareFiles(options: StartClusterOptions, layout: ClusterLayout,
   writeKubeconfig({ path: join(options.dir, 'admin.kubeconfig'), name: options.name, server, caPem, user: { clientCertificatePem: admin.cert, clientKeyPem: admin.key } });
   const kcm = await issueClientCertificate(certs, { name: 'system:kube-controller-manager' });
   writeKubeconfig({ path: join(layout.dir, 'controller-manager.kubeconfig'), name: options.name, server, caPem, user: { clientCertificatePem: kcm.cert, clientKeyPem: kcm.key } });
-  return { certs, admin, caPem };
+  return { admin, caPem };
 }
 
 /**
@@ -122,7 +118,7 @@ async function prepareFiles(options: StartClusterOptions, layout: ClusterLayout,
 export async function startCluster(options: StartClusterOptions): Promise<LocalCluster> {
   const layout = await layoutFor(options.name, options.dir);
   const server = `https://127.0.0.1:${layout.apiServerPort}`;
-  const { certs, admin, caPem } = await prepareFiles(options, layout, server);
+  const { admin, caPem } = await prepareFiles(options, layout, server);
   const boot: Boot = { options, layout, server, caPem, admin, processes: [], timeoutMs: options.timeoutMs ?? 60_000 };
   const stop = async (opts: { keepFiles?: boolean } = {}): Promise<void> => {
     await Promise.all(boot.processes.map((p) => p.stop()));
@@ -134,5 +130,6 @@ export async function startCluster(options: StartClusterOptions): Promise<LocalC
     await stop({ keepFiles: true });
     throw error;
   }
-  return { name: options.name, dir: options.dir, server, caPem, adminKubeconfig: join(options.dir, 'admin.kubeconfig'), admin, certificates: certs, processes: boot.processes, stop };
+  const adminKubeconfig = join(options.dir, 'admin.kubeconfig');
+  return { name: options.name, dir: options.dir, server, caPem, adminKubeconfig, kubectl: options.binaries.kubectl, processes: boot.processes, stop };
 }
