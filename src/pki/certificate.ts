@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import type { KeyPair } from './keys.ts';
 import { KEY_ALGORITHM, x509 } from './x509.ts';
 
@@ -93,7 +94,7 @@ export function certificatePem(cert: IssuedCertificate): string {
 export async function loadIssuer(certPem: string, keyPem: string): Promise<IssuedCertificate> {
   const certificate = new x509.X509Certificate(certPem);
   const der = Buffer.from(keyPem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
-  const privateKey = await globalThis.crypto.subtle.importKey('pkcs8', der, KEY_ALGORITHM, true, ['sign']);
-  const publicKey = await certificate.publicKey.export(KEY_ALGORITHM, ['verify']);
+  const privateKey = await webcrypto.subtle.importKey('pkcs8', der, KEY_ALGORITHM, true, ['sign']);
+  const publicKey = await webcrypto.subtle.importKey('spki', certificate.publicKey.rawData, KEY_ALGORITHM, true, ['verify']);
   return { certificate, keys: { privateKey, publicKey } };
 }

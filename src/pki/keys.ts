@@ -1,4 +1,4 @@
-import type { webcrypto } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import { KEY_ALGORITHM } from './x509.ts';
 
 type CryptoKey = webcrypto.CryptoKey;
@@ -14,7 +14,7 @@ export type KeyGenerator = () => Promise<KeyPair>;
 
 /** The default key generator: a fresh ECDSA P-256 key pair from the platform's WebCrypto. */
 export const generateKeyPair: KeyGenerator = () =>
-  globalThis.crypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']);
+  webcrypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']);
 
 function pem(label: string, der: ArrayBuffer): string {
   const body = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
@@ -23,10 +23,10 @@ function pem(label: string, der: ArrayBuffer): string {
 
 /** Encodes a private key as PKCS#8 PEM (what kube-apiserver, etcd and kubeconfigs accept). */
 export async function privateKeyPem(key: CryptoKey): Promise<string> {
-  return pem('PRIVATE KEY', await globalThis.crypto.subtle.exportKey('pkcs8', key));
+  return pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', key));
 }
 
 /** Encodes a public key as SPKI PEM (for `--service-account-key-file`). */
 export async function publicKeyPem(key: CryptoKey): Promise<string> {
-  return pem('PUBLIC KEY', await globalThis.crypto.subtle.exportKey('spki', key));
+  return pem('PUBLIC KEY', await webcrypto.subtle.exportKey('spki', key));
 }

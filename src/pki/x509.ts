@@ -1,8 +1,9 @@
 // @peculiar/x509 resolves its ASN.1 helpers through tsyringe, which needs the Reflect metadata API at import time.
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
+import { webcrypto } from 'node:crypto';
 
-x509.cryptoProvider.set(globalThis.crypto);
+x509.cryptoProvider.set(webcrypto);
 
 export { x509 };
 

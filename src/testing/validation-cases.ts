@@ -5,7 +5,7 @@ import { aHostedCluster, aNodePool } from './builders.ts';
  * tests so both are held to the same expectations.
  */
 /** Changes an object in place. */
-export type Mutation = (o: Record<string, any>) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Mutation = (o: Record<string, any>) => void;
 
 /** One invalid object and the violations it must produce. */
 export interface ValidationCase {
