@@ -116,7 +116,7 @@ export async function ensureBinaries(report: ProgressReporter): Promise<Record<B
   if (missing.length > 0) requireGo();
   if (missing.some((m) => m !== ETCD_BINARY)) {
     const dir = cacheDirFor('kube-apiserver');
-    report(`building ${KUBE_BINARIES.join(', ')} ${KUBE_VERSION} into ${dir} (first run only; 15-30 minutes on 2 cores)`);
+    report(`building ${KUBE_BINARIES.join(', ')} ${KUBE_VERSION} into ${dir} (first run only: about 5-10 minutes on 2 cores)`);
     await buildInto(dir, (out) => buildKube(out, report));
   }
   if (missing.includes(ETCD_BINARY)) {

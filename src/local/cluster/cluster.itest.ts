@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { KubeApiError } from '../../kube/errors.ts';
 import { testClusters } from '../../testing/envtest/clusters.ts';
@@ -39,10 +39,10 @@ async function eventually(what: string, check: () => Promise<boolean> | boolean,
 }
 
 /** Starts a cluster in a child Node process that then kills itself with SIGKILL; returns the cluster's pids. */
-function startClusterAndCrash(): Promise<{ supervisors: number[]; components: number[] }> {
+function startClusterAndCrash(dir: string): Promise<{ supervisors: number[]; components: number[] }> {
   const script = `
     import { startCluster } from ${JSON.stringify(join(import.meta.dirname, 'cluster.ts'))};
-    const c = await startCluster(${JSON.stringify({ name: 'crash', dir: mkdtempSync(join(tmpdir(), 'hcp-crash-')), binaries: binaries() })});
+    const c = await startCluster(${JSON.stringify({ name: 'crash', dir, binaries: binaries() })});
     const pids = c.processes.map((p) => p.pid);
     const { execSync } = await import('node:child_process');
     const children = (pid) => execSync('ps -o pid=,comm= --ppid ' + pid).toString().trim().split('\\n')
@@ -68,10 +68,13 @@ describe('startCluster', () => {
       startCluster({ name: 'broken', dir: join(dir, 'cluster'), binaries: { ...binaries(), 'kube-apiserver': fake }, timeoutMs: 20_000 }),
       (e: Error) => e.name === 'ClusterStartError' && /kube-apiserver failed to start/.test(e.message) && /flag provided but not defined: -boom/.test(e.message),
     );
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('When the process that started a cluster is killed with SIGKILL, it should leave no cluster process behind', async () => {
-    const { supervisors, components } = await startClusterAndCrash();
+    const dir = mkdtempSync(join(tmpdir(), 'hcp-crash-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const { supervisors, components } = await startClusterAndCrash(dir);
     assert.equal(components.length, 3, 'etcd, kube-apiserver and kube-controller-manager were running');
     await eventually('the orphaned processes to be stopped', () => [...supervisors, ...components].every((p) => !alive(p)), 15_000);
   });

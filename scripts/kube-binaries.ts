@@ -1,0 +1,21 @@
+// Builds (or finds) kube-apiserver, kube-controller-manager, kubectl and etcd, and fetches the third-party CRDs,
+// caching both outside the repository (`./dev binaries`). Honours HCP_KUBE_BINARIES and KUBEBUILDER_ASSETS.
+import { ensureBinaries } from '../src/local/binaries/build.ts';
+import { loadCrds } from '../src/local/crds/fetch.ts';
+import { THIRD_PARTY_CRDS, UPSTREAM_HYPERSHIFT_CRDS } from '../src/local/crds/sources.ts';
+
+const say = (line: string): void => void process.stderr.write(`binaries: ${line}\n`);
+
+try {
+  const started = Date.now();
+  const paths = await ensureBinaries(say);
+  for (const [name, path] of Object.entries(paths)) process.stdout.write(`${name.padEnd(24)} ${path}\n`);
+  for (const source of [...THIRD_PARTY_CRDS, UPSTREAM_HYPERSHIFT_CRDS]) {
+    const crds = await loadCrds(source);
+    process.stdout.write(`${`crds/${source.id}`.padEnd(24)} ${crds.length} CRD(s) from ${source.module}@${source.version}\n`);
+  }
+  say(`ready in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+} catch (error) {
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
