@@ -19,9 +19,6 @@ import { services } from './services.ts';
 
 const ref = (description: string): ObjectSchema => ({ ...localObjectReference, description });
 
-/** Platforms HyperShift defines besides KubeVirt, accepted on HostedCluster for manifest compatibility. */
-const OTHER_HC_PLATFORMS = ['aws', 'azure', 'ibmcloud', 'powervs', 'agent', 'openstack', 'gcp'];
-
 const URL_RULE = (field: string): { rule: string; message: string } => ({
   rule: 'isURL(self)',
   message: `${field} must be a valid absolute URL`,
@@ -58,7 +55,7 @@ const identity = {
 };
 
 const controlPlane = {
-  platform: platformSpec('PlatformSpec', 'The infrastructure of the hosted cluster.', kubevirtPlatformSpec, OTHER_HC_PLATFORMS),
+  platform: platformSpec('PlatformSpec', 'The infrastructure of the hosted cluster.', kubevirtPlatformSpec),
   controllerAvailabilityPolicy: availabilityPolicy(
     'HighlyAvailable runs several replicas of each control-plane component; SingleReplica runs one.',
     'HighlyAvailable',

@@ -38,15 +38,7 @@ export const hostedControlPlaneSpec: ObjectSchema = s.object(
     serviceAccountSigningKey: ref('A Secret whose "key" signs service-account tokens.'),
     clusterID: s.string('The cluster UUID.', { maxLength: 255 }),
     infraID: s.string('The infrastructure ID.', { maxLength: 255 }),
-    platform: platformSpec('HostedControlPlanePlatformSpec', 'The infrastructure of the hosted cluster.', kubevirtPlatformSpec, [
-      'aws',
-      'azure',
-      'ibmcloud',
-      'powervs',
-      'agent',
-      'openstack',
-      'gcp',
-    ]),
+    platform: platformSpec('HostedControlPlanePlatformSpec', 'The infrastructure of the hosted cluster.', kubevirtPlatformSpec),
     dns: dnsSpec,
     networking: clusterNetworking,
     controllerAvailabilityPolicy: availabilityPolicy(

@@ -99,15 +99,7 @@ export const nodePoolSpec: ObjectSchema = s.object(
       ],
     }),
     release,
-    platform: platformSpec('NodePoolPlatform', 'The infrastructure the nodes run on.', kubevirtNodePoolPlatform, [
-      'aws',
-      'azure',
-      'ibmcloud',
-      'powervs',
-      'agent',
-      'openstack',
-      'gcp',
-    ]),
+    platform: platformSpec('NodePoolPlatform', 'The infrastructure the nodes run on.', kubevirtNodePoolPlatform),
     replicas: s.int32('The desired number of nodes; mutually exclusive with autoScaling.'),
     management,
     autoScaling: s.object(

@@ -8,12 +8,15 @@ const otherPlatforms = (names: readonly string[]): Record<string, Schema> =>
     names.map((name) => [name, s.opaque(`Settings of the ${name} platform; stored as given, not implemented here.`)]),
   );
 
+/** Platforms HyperShift defines besides KubeVirt, accepted for manifest compatibility but not implemented. */
+export const OTHER_PLATFORMS = ['aws', 'azure', 'ibmcloud', 'powervs', 'agent', 'openstack', 'gcp'] as const;
+
 /** Builds a `platform` object with `type`, the KubeVirt section and the other platforms as opaque sections. */
-export function platformSpec(name: string, description: string, kubevirt: ObjectSchema, others: readonly string[]): ObjectSchema {
+export function platformSpec(name: string, description: string, kubevirt: ObjectSchema): ObjectSchema {
   return s.object(
     name,
     description,
-    { type: platformType, kubevirt, ...otherPlatforms(others) },
+    { type: platformType, kubevirt, ...otherPlatforms(OTHER_PLATFORMS) },
     { required: ['type'] },
   );
 }
