@@ -67,11 +67,6 @@ export const s = {
   },
 };
 
-/** Returns `schema` with a different description, for reusing a shared type in a field-specific context. */
-export function describe<T extends Schema>(schema: T, description: string): T {
-  return { ...schema, description };
-}
-
 /** Returns `schema` with extra CEL rules appended. */
 export function withRules<T extends Schema>(schema: T, ...rules: readonly CelRule[]): T {
   return { ...schema, rules: [...(schema.rules ?? []), ...rules] };

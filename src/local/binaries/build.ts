@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireGo, runGo } from './go.ts';
@@ -128,9 +128,4 @@ export async function ensureBinaries(report: ProgressReporter): Promise<Record<B
   const still = missingBinaries(found);
   if (still.length > 0) throw new Error(`binaries still missing after the build: ${still.join(', ')}`);
   return found as Record<BinaryName, string>;
-}
-
-/** Whether a folder holds a complete cached build (used by benchmarks to report the cache state). */
-export function isCached(binary: BinaryName): boolean {
-  return existsSync(join(cacheDirFor(binary), binary));
 }

@@ -26,13 +26,6 @@ export interface StartProcessOptions {
   readonly cwd?: string;
 }
 
-const running = new Set<ManagedProcess>();
-
-/** Stops every process started by this Node process (used on shutdown paths). */
-export async function stopAllProcesses(): Promise<void> {
-  await Promise.all([...running].map((p) => p.stop()));
-}
-
 /**
  * Starts a binary under the supervisor script, which ends it when this Node process dies, however it dies.
  * Output goes to `logFile`.
@@ -53,14 +46,11 @@ export function startProcess(options: StartProcessOptions): ManagedProcess {
     async stop(): Promise<void> {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
-      running.delete(managed);
     },
     logTail(lines = 25): string {
       const text = readFileSync(options.logFile, 'utf8').trimEnd().split('\n');
       return text.slice(-lines).join('\n');
     },
   };
-  running.add(managed);
-  void exited.then(() => running.delete(managed));
   return managed;
 }
