@@ -1,7 +1,5 @@
 import type { Schema } from './model.ts';
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isPlainObject } from '../../lib/objects.ts';
 
 function defaultObjectProperties(schema: Extract<Schema, { type: 'object' }>, value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,8 +1,6 @@
 import type { CelRule } from './model.ts';
 import { showValue } from './violation.ts';
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isPlainObject } from '../../lib/objects.ts';
 
 /**
  * The field paths of `self` a rule reads, e.g. `spec.infraID` for `has(self.spec.infraID)`. A trailing method call

@@ -3,6 +3,7 @@ import type { KindDefinition } from './model.ts';
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from './patterns.ts';
 import { validateRules, validateValue } from './validate.ts';
 import { showValue, type Violation } from './violation.ts';
+import { isPlainObject } from '../../lib/objects.ts';
 
 /** The outcome of validating one object: every violation, and the object with API defaults applied. */
 export interface ObjectValidation {
@@ -12,9 +13,6 @@ export interface ObjectValidation {
 }
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function checkStringMap(value: unknown, path: string, out: Violation[]): void {
   if (value === undefined) return;

@@ -4,6 +4,7 @@ import { checkScalar } from './check-scalars.ts';
 import { ruleEvidence } from './evidence.ts';
 import type { ArraySchema, CelRule, MapSchema, ObjectSchema, OpaqueSchema, Schema } from './model.ts';
 import { childPath, showValue, type Violation } from './violation.ts';
+import { isPlainObject } from '../../lib/objects.ts';
 
 /** Where the walk is: the path, the stored value at the same place (for transition rules) and the report. */
 interface Walk {
@@ -14,9 +15,6 @@ interface Walk {
   /** Violations that are values of the wrong JSON type; CEL rules above them are skipped, as the API server does. */
   readonly typeErrors: Set<Violation>;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const at = (walk: Walk, key: string, old: unknown): Walk => ({ ...walk, path: childPath(walk.path, key), old });
 const oldChild = (old: unknown, key: string): unknown => (isPlainObject(old) ? old[key] : undefined);
