@@ -43,7 +43,7 @@ hcp_ensure_node() {
 
 hcp_ensure_deps() {
   local stamp="$HCP_ROOT/node_modules/.package-lock.json"
-  if [ -f "$stamp" ] && [ "$stamp" -nt "$HCP_ROOT/package-lock.json" ] && [ "${CI:-}" != "true" ]; then
+  if [ -f "$stamp" ] && [ "$stamp" -nt "$HCP_ROOT/package-lock.json" ]; then
     return 0
   fi
   (cd "$HCP_ROOT" && npm ci --no-audit --no-fund --loglevel=error) >&2
