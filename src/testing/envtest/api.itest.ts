@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { validateObject } from '../../api/v1beta1/validate.ts';
 import { KubeApiError } from '../../kube/errors.ts';
 import type { KubeClient, KubeObject } from '../../kube/client.ts';
 import { aHostedCluster, aNodePool } from '../builders.ts';
 import { conformanceObjects } from '../conformance.ts';
+import { REPO_ROOT } from '../paths.ts';
 import { createCases, prepare, updateCases, type ValidationCase } from '../validation-cases.ts';
 import { testClusters } from './clusters.ts';
 
@@ -54,6 +56,18 @@ describe('our CRDs on a real API server', () => {
       const created = await management.client.create(asKube({ ...object, metadata: { name: `c${i}` } }, namespace));
       assert.equal(created.metadata?.name, `c${i}`);
     }
+  });
+
+  it('When the README examples are applied, it should accept the valid one and refuse the invalid one', async () => {
+    const examples = join(REPO_ROOT, 'examples');
+    await management.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'clusters' } }).catch(() => undefined);
+    const ok = await management.runKubectl(['apply', '--server-side', '-f', join(examples, 'cluster.yaml')]);
+    assert.equal(ok.code, 0, ok.stderr);
+    const bad = await management.runKubectl(['apply', '--server-side', '-f', join(examples, 'invalid-nodepool.yaml')]);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /Both replicas or autoScaling should not be set/);
+    assert.match(bad.stderr, /spec\.platform\.kubevirt\.rootVolume\.persistent\.size/);
+    await management.runKubectl(['delete', '-f', join(examples, 'cluster.yaml')]);
   });
 
   it('When the server applies API defaults, they should equal the offline validator defaults', async () => {
