@@ -49,6 +49,14 @@ hcp_ensure_deps() {
   (cd "$HCP_ROOT" && npm ci --no-audit --no-fund --loglevel=error) >&2
 }
 
+hcp_ensure_cli_bundle() {
+  local bundle="$HCP_ROOT/dist/hcp.mjs"
+  if [ -f "$bundle" ] && [ -z "$(find "$HCP_ROOT/src" "$HCP_ROOT/package-lock.json" -newer "$bundle" -print -quit 2>/dev/null)" ]; then
+    return 0
+  fi
+  (cd "$HCP_ROOT" && node scripts/build-cli.ts) >&2
+}
+
 hcp_setup() {
-  hcp_ensure_node && hcp_ensure_deps
+  hcp_ensure_node && hcp_ensure_deps && hcp_ensure_cli_bundle
 }

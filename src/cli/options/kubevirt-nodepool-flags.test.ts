@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { kubevirtNodePoolPlatform, validateKubevirtNodePoolFlags } from '../../platform/kubevirt/nodepool-platform.ts';
 import { CONFORMANCE_DIR } from '../../testing/paths.ts';
-import { parseArgs } from '../framework/parse.ts';
+import { FlagReader, parseArgs } from '../framework/parse.ts';
 import { KUBEVIRT_NODEPOOL_FLAGS, kubevirtNodePoolFlags } from './kubevirt-nodepool-flags.ts';
 
 /** The upstream fixtures of the NodePool platform flags and the arguments that produced them (conformance README). */
@@ -29,13 +29,13 @@ const FIXTURES: ReadonlyArray<readonly [string, string]> = [
 const platformFor = (args: string): unknown => {
   const parsed = parseArgs(KUBEVIRT_NODEPOOL_FLAGS, args.split(' '));
   assert.deepEqual(parsed.errors, []);
-  const flags = kubevirtNodePoolFlags(parsed.values);
+  const flags = kubevirtNodePoolFlags(new FlagReader(parsed.values));
   assert.deepEqual(validateKubevirtNodePoolFlags(flags), []);
   return kubevirtNodePoolPlatform(flags);
 };
 
 const problemsFor = (args: string): string[] =>
-  validateKubevirtNodePoolFlags(kubevirtNodePoolFlags(parseArgs(KUBEVIRT_NODEPOOL_FLAGS, args.split(' ')).values)).map((p) => `--${p.flag} ${p.value}: ${p.message}`);
+  validateKubevirtNodePoolFlags(kubevirtNodePoolFlags(new FlagReader(parseArgs(KUBEVIRT_NODEPOOL_FLAGS, args.split(' ')).values))).map((p) => `--${p.flag} ${p.value}: ${p.message}`);
 
 describe('KubeVirt NodePool platform flags', () => {
   for (const [file, args] of FIXTURES) {

@@ -1,6 +1,6 @@
 import type { KubevirtNodePoolFlags } from '../../platform/kubevirt/nodepool-platform.ts';
 import { flag, type FlagSpec } from '../framework/flags.ts';
-import { FlagReader } from '../framework/parse.ts';
+import type { FlagReader } from '../framework/parse.ts';
 
 /** The KubeVirt NodePool platform flags, shared by `create cluster kubevirt` and `create nodepool kubevirt`. */
 export const KUBEVIRT_NODEPOOL_FLAGS: readonly FlagSpec[] = [
@@ -55,8 +55,7 @@ export const KUBEVIRT_NODEPOOL_FLAGS: readonly FlagSpec[] = [
 ];
 
 /** Picks the NodePool platform flags out of parsed flag values. */
-export function kubevirtNodePoolFlags(values: Record<string, unknown>): KubevirtNodePoolFlags {
-  const v = new FlagReader(values);
+export function kubevirtNodePoolFlags(v: FlagReader): KubevirtNodePoolFlags {
   return {
     memory: v.string('memory'),
     cores: v.number('cores'),

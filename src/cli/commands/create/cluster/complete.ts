@@ -1,0 +1,97 @@
+import { parse } from 'yaml';
+import type { ImageContentSource } from '../../../../api/index.ts';
+import type { ClusterInput } from '../../../../render/cluster/input.ts';
+import type { CommandContext } from '../../../framework/command.ts';
+import { UserError } from '../../../framework/errors.ts';
+import { newInfraID } from './parsers.ts';
+import type { ValidatedCluster } from './validate.ts';
+
+const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
+
+function read(ctx: CommandContext, path: string, what: string): Uint8Array {
+  try {
+    return ctx.readFile(path);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error);
+    throw new UserError(`failed to read ${what} file: ${reason}`);
+  }
+}
+
+function imageContentSources(ctx: CommandContext, path: string): ImageContentSource[] | undefined {
+  if (path === '') return undefined;
+  const parsed: unknown = parse(text(read(ctx, path, 'image content sources')));
+  const valid = Array.isArray(parsed) && parsed.every((e: unknown) => typeof e === 'object' && e !== null && typeof (e as { source?: unknown }).source === 'string');
+  if (!valid) throw new UserError(`invalid --image-content-sources "${path}": must be a YAML list of {source, mirrors} entries`);
+  return parsed as ImageContentSource[];
+}
+
+/** Checks that a file holds a kubeconfig with a current context, before anything is rendered or applied. */
+function infraKubeconfig(ctx: CommandContext, path: string): string {
+  const content = text(read(ctx, path, 'infra kubeconfig'));
+  let config: { 'current-context'?: unknown; clusters?: unknown } | undefined;
+  try {
+    config = parse(content) as typeof config;
+  } catch {
+    config = undefined;
+  }
+  if (typeof config?.['current-context'] !== 'string' || !Array.isArray(config.clusters)) {
+    throw new UserError(`invalid --infra-kubeconfig-file "${path}": not a kubeconfig with clusters and a current-context`);
+  }
+  return content;
+}
+
+/** The files `hcp create cluster` reads, by flag. */
+export interface ClusterFiles {
+  readonly pullSecret: string;
+  readonly sshKey: string;
+  readonly additionalTrustBundle: string;
+  readonly imageContentSources: string;
+  readonly infraKubeconfig: string;
+}
+
+/** The contents of those files, parsed where they have a structure. */
+export interface ClusterFileContents {
+  readonly pullSecret?: Uint8Array;
+  readonly sshPublicKey?: string;
+  readonly additionalTrustBundle?: string;
+  readonly imageContentSources?: ImageContentSource[];
+  readonly infraKubeconfig?: string;
+}
+
+/** Reads every file the flags name; each unreadable or malformed file is one error, all reported together. */
+export function readClusterFiles(files: ClusterFiles, ctx: CommandContext): { contents: ClusterFileContents; errors: UserError[] } {
+  const errors: UserError[] = [];
+  const attempt = <T>(path: string, f: () => T): T | undefined => {
+    if (path === '') return undefined;
+    try {
+      return f();
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      errors.push(error);
+      return undefined;
+    }
+  };
+  const contents: ClusterFileContents = {
+    pullSecret: attempt(files.pullSecret, () => read(ctx, files.pullSecret, 'pull secret')),
+    sshPublicKey: attempt(files.sshKey, () => text(read(ctx, files.sshKey, 'ssh key'))),
+    additionalTrustBundle: attempt(files.additionalTrustBundle, () => text(read(ctx, files.additionalTrustBundle, 'additional trust bundle'))),
+    imageContentSources: attempt(files.imageContentSources, () => imageContentSources(ctx, files.imageContentSources)),
+    infraKubeconfig: attempt(files.infraKubeconfig, () => infraKubeconfig(ctx, files.infraKubeconfig)),
+  };
+  return { contents, errors };
+}
+
+/** Completes validated options and file contents into the render input, drawing the random parts (infraID, key). */
+export function completeCreateCluster(v: ValidatedCluster, files: ClusterFileContents, ctx: CommandContext, sshKey?: ClusterInput['sshKey']): ClusterInput {
+  const publicKey = files.sshPublicKey;
+  return {
+    ...v.input,
+    infraID: v.infraID === '' ? newInfraID(v.input.name, ctx.randomBytes) : v.infraID,
+    pullSecret: files.pullSecret ?? new Uint8Array(),
+    etcdEncryptionKey: ctx.randomBytes(32),
+    ...(sshKey !== undefined ? { sshKey } : publicKey === undefined ? {} : { sshKey: { publicKey } }),
+    ...(files.additionalTrustBundle === undefined ? {} : { additionalTrustBundle: files.additionalTrustBundle }),
+    ...(files.imageContentSources === undefined ? {} : { imageContentSources: files.imageContentSources }),
+    ...(files.infraKubeconfig === undefined ? {} : { infraCredentials: { kubeconfig: files.infraKubeconfig, namespace: v.infraNamespace } }),
+  };
+}

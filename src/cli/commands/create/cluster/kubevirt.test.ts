@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { parseAllDocuments } from 'yaml';
+import { validateObject } from '../../../../api/v1beta1/validate.ts';
+import { formatViolation } from '../../../../api/schema/violation.ts';
+import { runHcp } from '../../../../testing/cli.ts';
+import { CONFORMANCE_DIR } from '../../../../testing/paths.ts';
+
+const PULL_SECRET = { '/ps': 'fake' };
+
+/** Replaces the random parts (infraID suffix, encryption key) so renders compare with the fixtures. */
+const normalise = (yaml: string): string =>
+  yaml.replace(/(infraID: [a-z0-9-]+-)[a-z0-9]{5}\n/, '$1XXXXX\n').replace(/(\n  key: )[A-Za-z0-9+/=]{44}\n/, '$1KEY\n');
+
+const fixture = (file: string): string => readFileSync(join(CONFORMANCE_DIR, file), 'utf8');
+const docs = (yaml: string): Array<Record<string, any>> => parseAllDocuments(yaml).map((d) => d.toJS() as Record<string, any>).filter((d) => d !== null);
+
+const MINIMAL = '--render --render-sensitive --name=example --pull-secret=/ps --control-plane-availability-policy SingleReplica';
+const COMPLEX =
+  '--render --name test1 --etcd-storage-class=gp3-csi --control-plane-availability-policy HighlyAvailable --infra-availability-policy HighlyAvailable --node-pool-replicas 2 --memory 12Gi --cores 4 --release-image fake --root-volume-access-modes ReadWriteOnce --root-volume-storage-class gp3-csi --root-volume-size=32 --infra-storage-class-mapping=gp3-csi/gp3 --infra-storage-class-mapping=ocs-storagecluster-ceph-rbd/ceph-rbd --vm-node-selector key=val --additional-network name:ns1/nad-foo --additional-network name:ns2/nad-foo2 --infra-volumesnapshot-class-mapping=ocs-storagecluster-rbd-snap/rdb-snap --toleration key=key1,value=value1,effect=noSchedule --toleration key=key2,value=value2,effect=noSchedule --render-sensitive --pull-secret=/ps';
+
+const create = (args: string, files: Record<string, string> = PULL_SECRET): ReturnType<typeof runHcp> =>
+  runHcp(['create', 'cluster', 'kubevirt', ...args.split(' ').filter((a) => a !== '')], { files });
+
+describe('hcp create cluster kubevirt --render', () => {
+  it('When given the minimal upstream arguments, it should render the upstream fixture byte for byte (modulo random parts)', async () => {
+    const out = await create(MINIMAL);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(normalise(out.stdout), normalise(fixture('cmd_cluster_kubevirt__zz_fixture_TestCreateCluster_When_minimal_flags_are_provided__it_should_render_successfully.yaml')));
+  });
+
+  it('When given the complex upstream arguments, it should render the upstream fixture byte for byte (modulo random parts)', async () => {
+    const out = await create(COMPLEX);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(
+      normalise(out.stdout),
+      normalise(fixture('cmd_cluster_kubevirt__zz_fixture_TestCreateCluster_When_complex_configuration_flags_are_provided__it_should_create_cluster_with_all_options.yaml')),
+    );
+  });
+
+  it('When no control-plane availability policy is given, it should default to HighlyAvailable as the product hcp does', async () => {
+    const hc = docs((await create('--render --name=example --pull-secret=/ps')).stdout).find((d) => d['kind'] === 'HostedCluster');
+    assert.equal(hc?.['spec'].controllerAvailabilityPolicy, 'HighlyAvailable');
+  });
+
+  it('When --render-sensitive is not given, it should leave every Secret out', async () => {
+    const kinds = docs((await create('--render --name=example --pull-secret=/ps')).stdout).map((d) => d['kind']);
+    assert.deepEqual(kinds, ['Namespace', 'HostedCluster', 'NodePool']);
+  });
+
+  it('When --render-into is given, it should write the file and print nothing', async () => {
+    const out = await create('--render-into=/out.yaml --name=example --pull-secret=/ps');
+    assert.equal(out.stdout, '');
+    assert.match(out.written.get('/out.yaml') ?? '', /kind: HostedCluster/);
+  });
+
+  it('When rendering, every HostedCluster and NodePool should pass the offline validator', async () => {
+    for (const args of [MINIMAL, COMPLEX, '--render --name=a --pull-secret=/ps --pausedUntil=true --node-pool-replicas=3 --network-multiqueue=Disable']) {
+      for (const doc of docs((await create(args)).stdout).filter((d) => ['HostedCluster', 'NodePool'].includes(String(d['kind'])))) {
+        const withImage = structuredClone(doc);
+        assert.deepEqual(validateObject(withImage).violations.map(formatViolation), []);
+      }
+    }
+  });
+
+  it('When --pausedUntil=true is given, it should pause the HostedCluster too (upstream pauses only the NodePool)', async () => {
+    const objects = docs((await create('--render --name=example --pull-secret=/ps --pausedUntil=true')).stdout);
+    assert.equal(objects.find((d) => d['kind'] === 'HostedCluster')?.['spec'].pausedUntil, 'true');
+    assert.equal(objects.find((d) => d['kind'] === 'NodePool')?.['spec'].pausedUntil, 'true');
+  });
+
+  it('When --node-pool-replicas is negative, it should render no NodePool', async () => {
+    const kinds = docs((await create('--render --name=example --pull-secret=/ps --node-pool-replicas=-1')).stdout).map((d) => d['kind']);
+    assert.deepEqual(kinds, ['Namespace', 'HostedCluster']);
+  });
+
+  it('When an external infrastructure kubeconfig is given, it should render the credentials Secret and reference it', async () => {
+    const kubeconfig = 'apiVersion: v1\nkind: Config\nclusters: [{name: infra, cluster: {server: "https://infra:6443"}}]\ncurrent-context: infra\n';
+    const out = await create('--render --render-sensitive --name=example --pull-secret=/ps --infra-kubeconfig-file=/kc --infra-namespace=clusters-example', { ...PULL_SECRET, '/kc': kubeconfig });
+    const objects = docs(out.stdout);
+    const secret = objects.find((d) => d['metadata'].name === 'example-infra-credentials');
+    assert.equal(Buffer.from(String(secret?.['data'].kubeconfig), 'base64').toString(), kubeconfig);
+    assert.deepEqual(objects.find((d) => d['kind'] === 'HostedCluster')?.['spec'].platform.kubevirt.credentials, {
+      infraKubeConfigSecret: { name: 'example-infra-credentials', key: 'kubeconfig' },
+      infraNamespace: 'clusters-example',
+    });
+  });
+});
+
+describe('hcp create cluster kubevirt input errors', () => {
+  it('When many things are wrong, it should report them all at once, one line each, with exit code 1', async () => {
+    const out = await create('--render --name Bad_Name --pull-secret /missing --arch arm64 --default-dual --wait --toleration effect=Sometimes --infra-storage-class-mapping=a/b,group --memory 4GB');
+    assert.equal(out.code, 1);
+    const lines = out.stderr.trim().split('\n');
+    assert.deepEqual(lines, [
+      'HostedCluster name failed RFC1123 validation: invalid --name "Bad_Name": must be lowercase letters, digits and "-", start and end with a letter or digit, at most 63 characters',
+      '--wait requires --node-pool-replicas > 0',
+      'invalid --default-dual "true": dual-stack defaults are not supported on the KubeVirt platform; give --cluster-cidr and --service-cidr twice instead',
+      'invalid --toleration "effect=Sometimes": invalid toleration cli argument. effect must be one of NoSchedule, PreferNoSchedule, NoExecute',
+      'invalid --infra-storage-class-mapping "a/b,group": unknown option "group"; the only option is group=<group name>',
+      'invalid --arch "arm64": the KubeVirt platform runs only amd64, s390x nodes',
+      'invalid --memory "4GB": invalid memory quantity "4GB": must be a quantity such as 4Gi or 512Mi',
+      "failed to read pull secret file: no such file or directory, open '/missing'",
+    ]);
+  });
+
+  it('When a flag is unknown or lacks its value, it should be a usage error with exit code 2', async () => {
+    assert.equal((await create('--render --nam=x')).code, 2);
+    assert.equal((await create('--render --name')).code, 2);
+    assert.equal((await create('--render --cores=two --name=x --pull-secret=/ps')).code, 2);
+  });
+
+  it('When required flags are missing, it should name them', async () => {
+    const out = await create('--render');
+    assert.deepEqual(out.stderr.trim().split('\n'), ['--name is required', '--pull-secret is required']);
+  });
+
+  it('When a flag does nothing on KubeVirt, it should warn instead of ignoring it silently', async () => {
+    const out = await create('--render --name=example --pull-secret=/ps --base-domain-prefix=apps');
+    assert.equal(out.code, 0);
+    assert.match(out.stderr, /WARNING: --base-domain-prefix is ignored on the KubeVirt platform/);
+  });
+});

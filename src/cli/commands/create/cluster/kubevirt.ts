@@ -1,0 +1,40 @@
+import { formatViolation } from '../../../../api/schema/violation.ts';
+import { API_VERSION } from '../../../../api/v1beta1/kinds.ts';
+import { validateObject } from '../../../../api/v1beta1/validate.ts';
+import { toYamlDocuments } from '../../../../lib/yaml.ts';
+import { renderCluster, renderedForOutput } from '../../../../render/cluster/render.ts';
+import type { Command, CommandContext } from '../../../framework/command.ts';
+import { throwIfAny, UserError } from '../../../framework/errors.ts';
+import { FlagReader, type ParsedArgs } from '../../../framework/parse.ts';
+import { CREATE_CLUSTER_KUBEVIRT_FLAGS } from '../../../options/cluster-flags.ts';
+import { generateSshKey } from './ssh.ts';
+import { completeCreateCluster, readClusterFiles } from './complete.ts';
+import { clusterFiles, validateCreateCluster } from './validate.ts';
+
+async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
+  const flags = new FlagReader(args.values);
+  const { options, errors } = validateCreateCluster(flags);
+  // File problems are reported with the flag problems, so one run shows everything that needs fixing.
+  const files = readClusterFiles(clusterFiles(flags), ctx);
+  throwIfAny([...errors, ...files.errors]);
+  if (options === undefined) return;
+  for (const w of options.warnings) ctx.stderr(`WARNING: ${w}\n`);
+  const input = completeCreateCluster(options, files.contents, ctx, options.generateSsh ? await generateSshKey() : undefined);
+  const objects = renderCluster(input);
+  // The API server would refuse what its CRD schema refuses: catch that here, with the same messages, before output.
+  throwIfAny(objects.filter((o) => o.apiVersion === API_VERSION).flatMap((o) => validateObject(o).violations.map((v) => new UserError(`the rendered ${o.kind} would be refused: ${formatViolation(v)}`))));
+  if (!options.render.enabled) {
+    throw new UserError('applying to a management cluster is not available in this version of hcp yet: use --render (or --render-into FILE) and apply the output with kubectl');
+  }
+  const yaml = toYamlDocuments(renderedForOutput(objects, options.render.sensitive));
+  if (options.render.into === '') ctx.stdout(yaml);
+  else ctx.writeFile(options.render.into, yaml);
+}
+
+/** `hcp create cluster kubevirt`. */
+export const createClusterKubevirt: Command = {
+  name: 'kubevirt',
+  summary: 'Creates basic functional HostedCluster resources for KubeVirt platform',
+  flags: CREATE_CLUSTER_KUBEVIRT_FLAGS,
+  run,
+};

@@ -1,0 +1,16 @@
+import type { Command } from '../framework/command.ts';
+import { createClusterKubevirt } from './create/cluster/kubevirt.ts';
+
+/** The `hcp` command tree. */
+export const root: Command = {
+  name: 'hcp',
+  summary: 'hcp creates and manages hosted control planes on KubeVirt',
+  description: 'The hcp command line interface creates and manages HostedCluster and NodePool resources for hosted control planes on the KubeVirt platform.',
+  subcommands: [
+    {
+      name: 'create',
+      summary: 'Commands for creating HostedClusters',
+      subcommands: [{ name: 'cluster', summary: 'Creates basic functional HostedCluster resources', subcommands: [createClusterKubevirt] }],
+    },
+  ],
+};

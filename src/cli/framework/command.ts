@@ -1,0 +1,23 @@
+import type { FlagSpec } from './flags.ts';
+import type { ParsedArgs } from './parse.ts';
+
+/** What a command may use of the outside world; injected so commands are testable without touching the process. */
+export interface CommandContext {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly readFile: (path: string) => Uint8Array;
+  readonly writeFile: (path: string, content: string) => void;
+  readonly randomBytes: (n: number) => Uint8Array;
+  readonly now: () => Date;
+}
+
+/** One command of the tree. A command has either subcommands or a `run`. */
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly flags?: readonly FlagSpec[];
+  readonly subcommands?: readonly Command[];
+  readonly run?: (args: ParsedArgs, ctx: CommandContext) => Promise<void>;
+}

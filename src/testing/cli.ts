@@ -1,0 +1,47 @@
+import { root } from '../cli/commands/root.ts';
+import type { CommandContext } from '../cli/framework/command.ts';
+import { exitCodeOf } from '../cli/framework/errors.ts';
+import { runCommand } from '../cli/framework/run.ts';
+
+/** What an in-process hcp run printed and returned. */
+export interface HcpResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly written: ReadonlyMap<string, string>;
+}
+
+/** Options of {@link runHcp}. */
+export interface RunHcpOptions {
+  /** Files the command may read, by path. */
+  readonly files?: Readonly<Record<string, string>>;
+  /** Byte the fake random source repeats, so infraIDs and keys are predictable. */
+  readonly randomByte?: number;
+}
+
+/** Runs hcp in-process with an in-memory file system and deterministic randomness. */
+export async function runHcp(argv: readonly string[], options: RunHcpOptions = {}): Promise<HcpResult> {
+  let stdout = '';
+  let stderr = '';
+  const written = new Map<string, string>();
+  const files = options.files ?? {};
+  const ctx: CommandContext = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: {},
+    readFile: (path) => {
+      const content = files[path];
+      if (content === undefined) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+      return Buffer.from(content);
+    },
+    writeFile: (path, content) => void written.set(path, content),
+    randomBytes: (n) => new Uint8Array(n).fill(options.randomByte ?? 7),
+    now: () => new Date('2026-11-21T00:00:00Z'),
+  };
+  try {
+    await runCommand(root, argv, ctx);
+    return { code: 0, stdout, stderr, written };
+  } catch (error) {
+    return { code: exitCodeOf(error), stdout, stderr: stderr + (error instanceof Error ? error.message : String(error)), written };
+  }
+}
