@@ -41,7 +41,7 @@ const layerConfigs = Object.entries(LAYERS).flatMap(([layer, forbidden]) => [
 ]);
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.tools/**', '.cache/**', 'eslint.config.js'] },
+  { ignores: ['node_modules/**', '.tools/**', '.cache/**', 'dist/**', 'bin/**', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -12,14 +12,20 @@ const TYPE_NAMES: Record<FlagSpec['kind'], string> = {
   stringToString: 'stringToString',
 };
 
+const isEmpty = (d: unknown): boolean =>
+  d === '' || d === false || d === 0 || (Array.isArray(d) && d.length === 0) || (typeof d === 'object' && d !== null && Object.keys(d).length === 0);
+
+function showDefault(spec: FlagSpec): string {
+  const d = spec.default;
+  if (Array.isArray(d)) return `[${d.join(',')}]`;
+  if (typeof d === 'string') return `"${d}"`;
+  if (typeof d === 'number' || typeof d === 'boolean') return String(d);
+  return JSON.stringify(d);
+}
+
 function defaultText(spec: FlagSpec): string {
   if (spec.defaultText !== undefined) return ` (default ${spec.defaultText})`;
-  const d = spec.default;
-  if (d === '' || d === false || (Array.isArray(d) && d.length === 0) || (typeof d === 'object' && d !== null && Object.keys(d).length === 0)) return '';
-  if (spec.kind === 'duration') return d === 0 ? '' : ` (default ${String(d)}ms)`;
-  if (Array.isArray(d)) return ` (default [${d.join(',')}])`;
-  if (typeof d === 'string') return ` (default "${d}")`;
-  return ` (default ${String(d)})`;
+  return isEmpty(spec.default) ? '' : ` (default ${showDefault(spec)})`;
 }
 
 /** One line per flag, aligned like cobra's help. */

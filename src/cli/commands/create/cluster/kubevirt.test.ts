@@ -12,7 +12,7 @@ const PULL_SECRET = { '/ps': 'fake' };
 
 /** Replaces the random parts (infraID suffix, encryption key) so renders compare with the fixtures. */
 const normalise = (yaml: string): string =>
-  yaml.replace(/(infraID: [a-z0-9-]+-)[a-z0-9]{5}\n/, '$1XXXXX\n').replace(/(\n  key: )[A-Za-z0-9+/=]{44}\n/, '$1KEY\n');
+  yaml.replace(/(infraID: [a-z0-9-]+-)[a-z0-9]{5}\n/, '$1XXXXX\n').replace(/(\n {2}key: )[A-Za-z0-9+/=]{44}\n/, '$1KEY\n');
 
 const fixture = (file: string): string => readFileSync(join(CONFORMANCE_DIR, file), 'utf8');
 const docs = (yaml: string): Array<Record<string, any>> => parseAllDocuments(yaml).map((d) => d.toJS() as Record<string, any>).filter((d) => d !== null);

@@ -51,13 +51,18 @@ function required(f: FlagReader, errors: UserError[]): void {
   if (f.string('pull-secret') === '') errors.push(new UserError('--pull-secret is required'));
 }
 
-function networkChecks(f: FlagReader, errors: UserError[]): NetworkType {
-  const networkType = oneOf<NetworkType>(f, 'network-type', ['Calico', 'OVNKubernetes', 'OpenShiftSDN', 'Other'], errors);
+function networkTypeRules(f: FlagReader, networkType: NetworkType, errors: UserError[]): void {
   if (f.bool('disable-multi-network') && networkType !== 'Other') errors.push(new UserError(`disableMultiNetwork is only allowed when networkType is 'Other' (got '${networkType}')`));
   if (f.bool('allocate-node-cidrs') && networkType !== 'Other') errors.push(new UserError(`allocateNodeCIDRs is only allowed when networkType is 'Other' (got '${networkType}')`));
   const mtu = f.number('ovn-kubernetes-mtu');
-  if (mtu !== 0 && networkType !== 'OVNKubernetes') errors.push(new UserError(`--ovn-kubernetes-mtu is only valid when --network-type is OVNKubernetes (got '${networkType}')`));
-  if (mtu !== 0 && (mtu < 576 || mtu > 9216)) errors.push(bad('ovn-kubernetes-mtu', String(mtu), 'must be between 576 and 9216'));
+  if (mtu === 0) return;
+  if (networkType !== 'OVNKubernetes') errors.push(new UserError(`--ovn-kubernetes-mtu is only valid when --network-type is OVNKubernetes (got '${networkType}')`));
+  if (mtu < 576 || mtu > 9216) errors.push(bad('ovn-kubernetes-mtu', String(mtu), 'must be between 576 and 9216'));
+}
+
+function networkChecks(f: FlagReader, errors: UserError[]): NetworkType {
+  const networkType = oneOf<NetworkType>(f, 'network-type', ['Calico', 'OVNKubernetes', 'OpenShiftSDN', 'Other'], errors);
+  networkTypeRules(f, networkType, errors);
   for (const name of ['service-cidr', 'cluster-cidr', 'machine-cidr']) {
     for (const cidr of f.strings(name)) if (!isCidr(cidr)) errors.push(bad(name, cidr, 'must be an IPv4 or IPv6 CIDR such as 10.132.0.0/14'));
   }
@@ -92,19 +97,33 @@ function keyValues(f: FlagReader, flag: string, errors: UserError[]): Record<str
   return Object.fromEntries(collect(f.strings(flag).map((t) => parseKeyValue(flag, t)), errors));
 }
 
-function miscChecks(f: FlagReader, errors: UserError[]): void {
-  if (f.bool('wait') && f.number('node-pool-replicas') < 1) errors.push(new UserError('--wait requires --node-pool-replicas > 0'));
-  if (f.bool('generate-ssh') && f.string('ssh-key') !== '') errors.push(new UserError('--generate-ssh and --ssh-key cannot be specified together'));
+function featureSetCheck(f: FlagReader, errors: UserError[]): void {
+  const featureSet = f.string('feature-set');
+  if (featureSet === 'CustomNoUpgrade') errors.push(new UserError('only a predefined feature set is supported by the feature-set flag'));
+  else if (!['Default', 'TechPreviewNoUpgrade', 'DevPreviewNoUpgrade'].includes(featureSet)) {
+    errors.push(new UserError(`specified feature set "${featureSet}" is not supported: supported values are Default, TechPreviewNoUpgrade, DevPreviewNoUpgrade`));
+  }
+}
+
+function infraCheck(f: FlagReader, errors: UserError[]): void {
+  const kubeconfig = f.string('infra-kubeconfig-file');
+  if ((kubeconfig === '') === (f.string('infra-namespace') === '')) return;
+  errors.push(new UserError(kubeconfig === '' ? 'external infra cluster namespace was provided but a kubeconfig is missing' : 'external infra cluster kubeconfig was provided but an infra namespace is missing'));
+}
+
+function formatChecks(f: FlagReader, errors: UserError[]): void {
   const size = f.string('etcd-storage-size');
   if (size !== '' && !new RegExp(QUANTITY_PATTERN).test(size)) errors.push(bad('etcd-storage-size', size, 'must be a quantity such as 8Gi'));
   const kas = f.string('kas-dns-name');
   if (kas !== '' && !new RegExp(DNS1123_SUBDOMAIN).test(kas)) errors.push(new UserError(`KubeAPIServerDNSName failed DNS validation: invalid --kas-dns-name "${kas}": must be a lowercase DNS name`));
-  const featureSet = f.string('feature-set');
-  if (featureSet === 'CustomNoUpgrade') errors.push(new UserError('only a predefined feature set is supported by the feature-set flag'));
-  else if (!['Default', 'TechPreviewNoUpgrade', 'DevPreviewNoUpgrade'].includes(featureSet)) errors.push(new UserError(`specified feature set "${featureSet}" is not supported: supported values are Default, TechPreviewNoUpgrade, DevPreviewNoUpgrade`));
-  if ((f.string('infra-kubeconfig-file') === '') !== (f.string('infra-namespace') === '')) {
-    errors.push(new UserError(f.string('infra-kubeconfig-file') === '' ? 'external infra cluster namespace was provided but a kubeconfig is missing' : 'external infra cluster kubeconfig was provided but an infra namespace is missing'));
-  }
+}
+
+function miscChecks(f: FlagReader, errors: UserError[]): void {
+  if (f.bool('wait') && f.number('node-pool-replicas') < 1) errors.push(new UserError('--wait requires --node-pool-replicas > 0'));
+  if (f.bool('generate-ssh') && f.string('ssh-key') !== '') errors.push(new UserError('--generate-ssh and --ssh-key cannot be specified together'));
+  formatChecks(f, errors);
+  featureSetCheck(f, errors);
+  infraCheck(f, errors);
 }
 
 function warnings(f: FlagReader): string[] {
