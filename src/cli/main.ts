@@ -22,10 +22,15 @@ process.on('SIGINT', () => {
   process.exit(130);
 });
 
-try {
-  await runCommand(root, process.argv.slice(2), context);
-} catch (error) {
-  const message = isUserError(error) || !(error instanceof Error) ? String(error instanceof Error ? error.message : error) : `internal error: ${error.stack ?? error.message}`;
-  process.stderr.write(`${message}\n`);
-  process.exitCode = exitCodeOf(error);
+/** Runs hcp with the process's arguments; sets the exit code rather than exiting, so output is flushed. */
+async function main(): Promise<void> {
+  try {
+    await runCommand(root, process.argv.slice(2), context);
+  } catch (error) {
+    const message = isUserError(error) || !(error instanceof Error) ? String(error instanceof Error ? error.message : error) : `internal error: ${error.stack ?? error.message}`;
+    process.stderr.write(`${message}\n`);
+    process.exitCode = exitCodeOf(error);
+  }
 }
+
+void main();
