@@ -1,5 +1,6 @@
 import type { Command } from '../framework/command.ts';
 import { createClusterKubevirt } from './create/cluster/kubevirt.ts';
+import { createNodePoolKubevirt } from './create/nodepool/kubevirt.ts';
 
 /** The `hcp` command tree. */
 export const root: Command = {
@@ -10,7 +11,10 @@ export const root: Command = {
     {
       name: 'create',
       summary: 'Commands for creating HostedClusters',
-      subcommands: [{ name: 'cluster', summary: 'Creates basic functional HostedCluster resources', subcommands: [createClusterKubevirt] }],
+      subcommands: [
+        { name: 'cluster', summary: 'Creates basic functional HostedCluster resources', subcommands: [createClusterKubevirt] },
+        { name: 'nodepool', summary: 'Create a HyperShift NodePool', subcommands: [createNodePoolKubevirt] },
+      ],
     },
   ],
 };
