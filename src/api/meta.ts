@@ -23,4 +23,5 @@ export interface ObjectMeta {
   annotations?: Record<string, string>;
   finalizers?: string[];
   ownerReferences?: OwnerReference[];
+  managedFields?: Array<{ manager?: string; operation?: string; [key: string]: unknown }>;
 }

@@ -1,4 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import type { ObjectMeta } from '../api/meta.ts';
 import { collectionPath, Discovery } from './discovery.ts';
 import { isNotFound } from './errors.ts';
 import { RestClient } from './rest.ts';
@@ -6,13 +7,15 @@ import { RestClient } from './rest.ts';
 /** The field manager of every server-side apply this project makes unless a caller names another. */
 export const DEFAULT_FIELD_MANAGER = 'hcp-kubevirt';
 
-/** A Kubernetes object as plain data. */
+/** A Kubernetes object as plain data; kinds add their own fields (`spec`, `status`, `data`, …). */
 export interface KubeObject {
   apiVersion: string;
   kind: string;
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string; [key: string]: unknown };
-  [key: string]: unknown;
+  metadata?: ObjectMeta;
 }
+
+/** A free-form object: type metadata plus any fields. */
+export type KubeDocument = KubeObject & Record<string, unknown>;
 
 /** Identifies one object. */
 export interface ObjectRef {
@@ -51,6 +54,11 @@ export class KubeClient {
     return new KubeClient(config);
   }
 
+  /** A client from a loaded KubeConfig. */
+  static fromConfig(config: KubeConfig): KubeClient {
+    return new KubeClient(config);
+  }
+
   /** A client from kubeconfig YAML text. */
   static fromKubeconfigText(text: string): KubeClient {
     const config = new KubeConfig();
@@ -65,17 +73,18 @@ export class KubeClient {
   }
 
   /** Server-side apply from a fixed field manager; `force` (default true) takes over fields owned by others. */
-  async apply<T extends KubeObject>(object: T, options: { fieldManager?: string; force?: boolean; subresource?: 'status' } = {}): Promise<T> {
+  async apply<T extends KubeObject>(object: T, options: { fieldManager?: string; force?: boolean; subresource?: 'status'; dryRun?: boolean } = {}): Promise<T> {
     const manager = encodeURIComponent(options.fieldManager ?? DEFAULT_FIELD_MANAGER);
     const sub = options.subresource === undefined ? '' : `/${options.subresource}`;
-    const query = `fieldManager=${manager}&force=${String(options.force ?? true)}&fieldValidation=Strict`;
+    const query = `fieldManager=${manager}&force=${String(options.force ?? true)}&fieldValidation=Strict${options.dryRun === true ? '&dryRun=All' : ''}`;
     const path = `${await this.pathOf(refOf(object), true)}${sub}?${query}`;
     return this.rest.call<T>({ method: 'PATCH', path, body: object, contentType: 'application/apply-patch+yaml' });
   }
 
   /** Creates an object; fails with 409 AlreadyExists if it exists, and on unknown fields (strict validation). */
-  async create<T extends KubeObject>(object: T): Promise<T> {
-    return this.rest.call<T>({ method: 'POST', path: `${await this.pathOf(refOf(object), false)}?fieldValidation=Strict`, body: object });
+  async create<T extends KubeObject>(object: T, options: { dryRun?: boolean } = {}): Promise<T> {
+    const query = `fieldValidation=Strict${options.dryRun === true ? '&dryRun=All' : ''}`;
+    return this.rest.call<T>({ method: 'POST', path: `${await this.pathOf(refOf(object), false)}?${query}`, body: object });
   }
 
   /** Replaces an object (optimistic concurrency through metadata.resourceVersion). */

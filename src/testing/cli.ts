@@ -17,6 +17,8 @@ export interface RunHcpOptions {
   readonly files?: Readonly<Record<string, string>>;
   /** Byte the fake random source repeats, so infraIDs and keys are predictable. */
   readonly randomByte?: number;
+  /** Use the real clock (for commands that wait) instead of a fixed date. */
+  readonly realClock?: boolean;
 }
 
 /** Runs hcp in-process with an in-memory file system and deterministic randomness. */
@@ -36,7 +38,7 @@ export async function runHcp(argv: readonly string[], options: RunHcpOptions = {
     },
     writeFile: (path, content) => void written.set(path, content),
     randomBytes: (n) => new Uint8Array(n).fill(options.randomByte ?? 7),
-    now: () => new Date('2026-11-21T00:00:00Z'),
+    now: () => (options.realClock === true ? new Date() : new Date('2026-11-21T00:00:00Z')),
   };
   try {
     await runCommand(root, argv, ctx);

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import type { KubeDocument } from '../../kube/client.ts';
 import { toYamlDocuments } from '../../lib/yaml.ts';
 import { requireGo, runGo } from '../binaries/go.ts';
 import { cacheRoot } from '../binaries/locate.ts';
@@ -10,7 +11,7 @@ import { kubevirtCrd } from './kubevirt-envelope.ts';
 import type { CrdSource } from './sources.ts';
 
 /** A CustomResourceDefinition as plain data. */
-export type CrdObject = Record<string, unknown>;
+export type CrdObject = KubeDocument;
 
 /** Downloads a module through the Go module proxy (only its own zip, not its dependencies) and returns its folder. */
 async function moduleDir(source: CrdSource): Promise<string> {
@@ -35,7 +36,7 @@ export function extractCrds(source: CrdSource, dir: string): CrdObject[] {
   const goMap = source.goCrdMap;
   const fromGoMap = goMap === undefined ? [] : goMap.entries.flatMap((e) => yamlObjects(goMapEntry(readFileSync(join(dir, goMap.file), 'utf8'), e)));
   const kv = source.kubevirtSchemas;
-  const fromKubevirt = kv === undefined ? [] : kv.entries.map((e) => kubevirtCrd(e, goMapEntry(readFileSync(join(dir, kv.file), 'utf8'), e)));
+  const fromKubevirt = kv === undefined ? [] : kv.entries.map((e) => kubevirtCrd(e, goMapEntry(readFileSync(join(dir, kv.file), 'utf8'), e)) as CrdObject);
   return [...fromFiles, ...fromGoMap, ...fromKubevirt].map(stripStatus);
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { validateObject } from '../../api/v1beta1/validate.ts';
 import { KubeApiError } from '../../kube/errors.ts';
-import type { KubeClient, KubeObject } from '../../kube/client.ts';
+import type { KubeClient, KubeDocument, KubeObject } from '../../kube/client.ts';
 import { aHostedCluster, aNodePool } from '../builders.ts';
 import { conformanceObjects } from '../conformance.ts';
 import { REPO_ROOT } from '../paths.ts';
@@ -75,7 +75,7 @@ describe('our CRDs on a real API server', () => {
     delete np.spec.platform.kubevirt?.compute;
     const created = await management.client.create(asKube(np, namespace));
     const offline = validateObject(asKube(np, namespace)).defaulted['spec'];
-    assert.deepEqual(created['spec'], offline);
+    assert.deepEqual((created as KubeDocument)['spec'], offline);
   });
 
   for (const c of [...createCases, ...updateCases].filter((x) => x.offlineOnly === undefined)) {

@@ -32,7 +32,7 @@ const ourCrds = (): KubeObject[] =>
     .map((f) => parse(f.content) as KubeObject);
 
 async function crdsOf(sources: readonly CrdSource[]): Promise<KubeObject[]> {
-  return (await Promise.all(sources.map(loadCrds))).flat() as KubeObject[];
+  return (await Promise.all(sources.map(loadCrds))).flat();
 }
 
 async function install(cluster: LocalCluster, crds: readonly KubeObject[]): Promise<void> {

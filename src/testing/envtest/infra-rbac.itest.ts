@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { KubeClient, type KubeObject } from '../../kube/client.ts';
+import { KubeClient, type KubeDocument, type KubeObject } from '../../kube/client.ts';
 import { KubeApiError } from '../../kube/errors.ts';
 import { createServiceAccountUser } from '../../local/cluster/users.ts';
 import { SHARED_DIR } from '../paths.ts';
@@ -20,14 +20,14 @@ function documentedRole(): KubeObject {
   return parse(page.slice(start, end)) as KubeObject;
 }
 
-const vm = (namespace: string): KubeObject => ({
+const vm = (namespace: string): KubeDocument => ({
   apiVersion: 'kubevirt.io/v1',
   kind: 'VirtualMachine',
   metadata: { name: 'worker-1', namespace },
   spec: { runStrategy: 'Halted', template: { spec: { domain: { devices: {}, memory: { guest: '1Gi' } } } } },
 });
 
-const networkPolicy = (namespace: string): KubeObject => ({
+const networkPolicy = (namespace: string): KubeDocument => ({
   apiVersion: 'networking.k8s.io/v1',
   kind: 'NetworkPolicy',
   metadata: { name: 'virt-launcher', namespace },

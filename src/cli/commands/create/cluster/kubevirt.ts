@@ -24,7 +24,18 @@ async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   // The API server would refuse what its CRD schema refuses: catch that here, with the same messages, before output.
   throwIfAny(objects.filter((o) => o.apiVersion === API_VERSION).flatMap((o) => validateObject(o).violations.map((v) => new UserError(`the rendered ${o.kind} would be refused: ${formatViolation(v)}`))));
   if (!options.render.enabled) {
-    throw new UserError('applying to a management cluster is not available in this version of hcp yet: use --render (or --render-into FILE) and apply the output with kubectl');
+    // Loaded only here, so rendering never pays for the cluster client.
+    const { applyCluster } = await import('./apply.ts');
+    const client = await applyCluster(input, objects, { kubeconfig: options.kubeconfig, ctx });
+    try {
+      if (options.wait.enabled) {
+        const { waitForCluster } = await import('./wait.ts');
+        await waitForCluster(client, ctx, { name: input.name, namespace: input.namespace, timeoutMs: options.wait.timeoutMs });
+      }
+    } finally {
+      client.close();
+    }
+    return;
   }
   const yaml = toYamlDocuments(renderedForOutput(objects, options.render.sensitive));
   if (options.render.into === '') ctx.stdout(yaml);

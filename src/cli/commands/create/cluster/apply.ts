@@ -1,0 +1,93 @@
+import { Label } from '../../../../api/v1beta1/well-known.ts';
+import { KubeClient, type KubeObject } from '../../../../kube/client.ts';
+import { KubeApiError } from '../../../../kube/errors.ts';
+import { managementClient } from '../../../../kube/kubeconfig.ts';
+import type { ClusterInput } from '../../../../render/cluster/input.ts';
+import type { KubeManifest } from '../../../../render/cluster/manifest.ts';
+import type { CommandContext } from '../../../framework/command.ts';
+import { UserError } from '../../../framework/errors.ts';
+
+/** The field manager of everything `hcp` applies, as upstream's CLI. */
+export const CLI_FIELD_MANAGER = 'hypershift-cli';
+
+const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+async function refuseExisting(client: KubeClient, input: ClusterInput): Promise<void> {
+  const existing = await client.tryGet({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: input.name, namespace: input.namespace });
+  if (existing !== undefined) throw new UserError(`hostedcluster ${input.namespace}/${input.name} already exists`);
+}
+
+interface AccessReview {
+  status?: { allowed?: boolean; reason?: string };
+}
+
+/**
+ * Checks the external infrastructure before anything is created: the kubeconfig reaches its cluster, the namespace
+ * exists, and its user may create VirtualMachines there. Each failure is one line.
+ */
+async function checkInfra(input: ClusterInput): Promise<void> {
+  const infra = input.infraCredentials;
+  if (infra === undefined) return;
+  const client = KubeClient.fromKubeconfigText(infra.kubeconfig);
+  try {
+    try {
+      await client.rest.call({ method: 'GET', path: '/version' });
+    } catch (error) {
+      throw new UserError(`cannot reach the infra cluster of --infra-kubeconfig-file: ${reason(error)}`);
+    }
+    const ns = await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: infra.namespace }).catch((e: unknown) => {
+      // A user limited to one namespace may not read Namespaces; its access review below still decides.
+      if (e instanceof KubeApiError && e.status === 403) return {};
+      throw e;
+    });
+    if (ns === undefined) throw new UserError(`invalid --infra-namespace "${infra.namespace}": the namespace does not exist on the infra cluster; create it first`);
+    const review = await client.rest.call<AccessReview>({
+      method: 'POST',
+      path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { group: 'kubevirt.io', resource: 'virtualmachines', verb: 'create', namespace: infra.namespace } } },
+    });
+    if (review.status?.allowed !== true) {
+      throw new UserError(`the infra kubeconfig user may not create virtualmachines.kubevirt.io in namespace "${infra.namespace}": grant it the Role from the external infrastructure documentation`);
+    }
+  } finally {
+    client.close();
+  }
+}
+
+function labelled(object: KubeManifest, infraID: string): KubeObject {
+  return { ...object, metadata: { ...object.metadata, labels: { ...object.metadata.labels, [Label.AutoCreatedForInfra]: infraID } } };
+}
+
+/** Asks the server to validate every write first (when the namespace exists), so a refusal leaves nothing behind. */
+async function dryRun(client: KubeClient, input: ClusterInput, objects: readonly KubeObject[]): Promise<void> {
+  if ((await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: input.namespace })) === undefined) return;
+  for (const object of objects) {
+    if (object.kind === 'HostedCluster') await client.create(object, { dryRun: true });
+    else await client.apply(object, { fieldManager: CLI_FIELD_MANAGER, force: true, dryRun: true });
+  }
+}
+
+/**
+ * Applies the rendered objects to the management cluster: refuses an existing HostedCluster, checks external
+ * infrastructure access first, then creates the HostedCluster and server-side-applies everything else with the
+ * `hypershift-cli` field manager. Nothing is written when a check fails.
+ */
+export async function applyCluster(input: ClusterInput, objects: readonly KubeManifest[], options: { kubeconfig: string; ctx: CommandContext }): Promise<KubeClient> {
+  const client = managementClient(options.kubeconfig, options.ctx.env);
+  try {
+    await refuseExisting(client, input);
+    await checkInfra(input);
+    const labelledObjects = objects.map((o) => labelled(o, input.infraID));
+    await dryRun(client, input, labelledObjects);
+    for (const object of labelledObjects) {
+      if (object.kind === 'HostedCluster') await client.create(object);
+      else await client.apply(object, { fieldManager: CLI_FIELD_MANAGER, force: true });
+      options.ctx.stderr(`Applied Kube resource ${object.kind} ${object.metadata?.namespace === undefined ? '' : `${object.metadata.namespace}/`}${String(object.metadata?.name)}\n`);
+    }
+    return client;
+  } catch (error) {
+    client.close();
+    if (error instanceof KubeApiError) throw new UserError(`failed to apply: ${error.message}`);
+    throw error;
+  }
+}
