@@ -1,6 +1,8 @@
 import type { Command } from '../framework/command.ts';
 import { createClusterKubevirt } from './create/cluster/kubevirt.ts';
+import { createKubeconfig } from './create/kubeconfig.ts';
 import { createNodePoolKubevirt } from './create/nodepool/kubevirt.ts';
+import { destroyClusterKubevirt } from './destroy/cluster.ts';
 
 /** The `hcp` command tree. */
 export const root: Command = {
@@ -14,7 +16,13 @@ export const root: Command = {
       subcommands: [
         { name: 'cluster', summary: 'Creates basic functional HostedCluster resources', subcommands: [createClusterKubevirt] },
         { name: 'nodepool', summary: 'Create a HyperShift NodePool', subcommands: [createNodePoolKubevirt] },
+        createKubeconfig,
       ],
+    },
+    {
+      name: 'destroy',
+      summary: 'Commands for destroying HostedClusters',
+      subcommands: [{ name: 'cluster', summary: 'Destroys a HostedCluster and its associated infrastructure.', subcommands: [destroyClusterKubevirt] }],
     },
   ],
 };

@@ -21,8 +21,13 @@ function create(args: readonly string[], files: Record<string, string> = {}, rea
 /** Every object the tests care about in a namespace, as kind/name@resourceVersion, to compare before and after. */
 async function snapshot(namespace: string): Promise<string[]> {
   const kinds = [['v1', 'Secret'], ['v1', 'ConfigMap'], ['hypershift.openshift.io/v1beta1', 'HostedCluster'], ['hypershift.openshift.io/v1beta1', 'NodePool']] as const;
-  const lists = await Promise.all(kinds.map(([v, k]) => management.client.list(v, k, { namespace }).catch(() => [])));
-  return lists.flat().filter((o) => o.kind !== 'ConfigMap' || o.metadata?.name !== 'kube-root-ca.crt').map((o) => `${o.kind}/${o.metadata?.name}@${o.metadata?.resourceVersion}`).sort();
+  // List items carry no kind; kube-root-ca.crt is published into every namespace by the controller manager.
+  const lists = await Promise.all(kinds.map(async ([v, k]) => (await management.client.list(v, k, { namespace }).catch(() => [])).map((o) => ({ k, o }))));
+  return lists
+    .flat()
+    .filter(({ o }) => o.metadata?.name !== 'kube-root-ca.crt')
+    .map(({ k, o }) => `${k}/${o.metadata?.name}@${o.metadata?.resourceVersion}`)
+    .sort();
 }
 
 describe('hcp create cluster kubevirt (apply)', () => {
