@@ -1,72 +1,5 @@
-import { parse } from 'yaml';
-import type { HostedCluster } from '../../../api/index.ts';
-import type { KubeClient } from '../../../kube/client.ts';
-import { KubeApiError } from '../../../kube/errors.ts';
-import { managementClient } from '../../../kube/kubeconfig.ts';
-import { toYaml } from '../../../lib/yaml.ts';
-import type { Command, CommandContext } from '../../framework/command.ts';
-import { UserError } from '../../framework/errors.ts';
+import type { Command } from '../../framework/command.ts';
 import { flag } from '../../framework/flags.ts';
-import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
-
-const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster' } as const;
-
-interface Kubeconfig {
-  clusters?: Array<{ name: string; cluster: Record<string, unknown> }>;
-  users?: Array<{ name: string; user: Record<string, unknown> }>;
-}
-
-/** The admin kubeconfig of a HostedCluster, as published in the Secret its status names. */
-async function adminKubeconfig(client: KubeClient, hc: HostedCluster): Promise<string> {
-  const secretName = hc.status?.kubeconfig?.name;
-  if (secretName === undefined || secretName === '') throw new UserError(`cluster ${hc.metadata.namespace ?? ''}/${hc.metadata.name ?? ''} doesn't report a kubeconfig`);
-  const secret = await client.get<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: secretName, namespace: hc.metadata.namespace });
-  const data = secret.data?.['kubeconfig'];
-  if (data === undefined) throw new UserError(`kubeconfig secret ${secretName} has no kubeconfig`);
-  return Buffer.from(data, 'base64').toString('utf8');
-}
-
-const firstEntries = (config: Kubeconfig): { cluster: Record<string, unknown>; user: Record<string, unknown> } => ({
-  cluster: config.clusters?.[0]?.cluster ?? {},
-  user: config.users?.[0]?.user ?? {},
-});
-
-/** Merges the first cluster and user of each hosted cluster's kubeconfig into one, with one context per cluster. */
-async function mergedKubeconfig(client: KubeClient, namespace: string): Promise<string> {
-  const clusters = (await client.list<HostedCluster>(HC.apiVersion, HC.kind, { namespace })).filter((hc) => hc.status?.kubeconfig?.name !== undefined);
-  if (clusters.length === 0) throw new UserError(`no HostedCluster in namespace ${namespace} reports a kubeconfig yet`);
-  const merged = { apiVersion: 'v1', kind: 'Config', clusters: [] as unknown[], users: [] as unknown[], contexts: [] as unknown[], 'current-context': '', preferences: {} };
-  for (const hc of clusters) {
-    const id = `${namespace}-${hc.metadata.name ?? ''}`;
-    const entry = firstEntries(parse(await adminKubeconfig(client, hc)) as Kubeconfig);
-    merged.clusters.push({ name: id, cluster: entry.cluster });
-    merged.users.push({ name: `${id}-admin`, user: entry.user });
-    merged.contexts.push({ name: id, context: { cluster: id, user: `${id}-admin`, namespace: 'default' } });
-  }
-  merged['current-context'] = `${namespace}-${clusters[0]?.metadata.name ?? ''}`;
-  return toYaml(merged);
-}
-
-async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
-  const f = new FlagReader(args.values);
-  if (f.bool('port-forward')) throw new UserError('invalid --port-forward "true": only private clusters need it, and KubeVirt hosted clusters are not private');
-  const client = managementClient(f.string('kubeconfig'), ctx.env);
-  try {
-    const name = f.string('name');
-    if (name === '') {
-      ctx.stdout(await mergedKubeconfig(client, f.string('namespace')));
-      return;
-    }
-    const hc = await client.tryGet<HostedCluster>({ ...HC, name, namespace: f.string('namespace') });
-    if (hc === undefined) throw new UserError(`hostedcluster ${f.string('namespace')}/${name} not found`);
-    ctx.stdout(await adminKubeconfig(client, hc));
-  } catch (error) {
-    if (error instanceof KubeApiError) throw new UserError(`failed to read the kubeconfig: ${error.message}`);
-    throw error;
-  } finally {
-    client.close();
-  }
-}
 
 /** `hcp create kubeconfig`: prints the admin kubeconfig of one hosted cluster, or of every cluster in a namespace. */
 export const createKubeconfig: Command = {
@@ -80,5 +13,5 @@ export const createKubeconfig: Command = {
     flag('kubeconfig', 'string', '', 'Path to a kubeconfig file for the management cluster. If not specified, the default kubeconfig resolution is used.'),
     flag('port-forward', 'bool', false, 'For private clusters, rewrite the kubeconfig server URL for use with kubectl port-forward (not applicable: KubeVirt hosted clusters are not private).'),
   ],
-  run,
+  run: async (args, ctx) => (await import('./kubeconfig-run.ts')).run(args, ctx),
 };

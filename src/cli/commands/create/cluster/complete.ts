@@ -1,4 +1,3 @@
-import { parse } from 'yaml';
 import type { ImageContentSource } from '../../../../api/index.ts';
 import type { ClusterInput } from '../../../../render/cluster/input.ts';
 import type { CommandContext } from '../../../framework/command.ts';
@@ -17,7 +16,10 @@ function read(ctx: CommandContext, path: string, what: string): Uint8Array {
   }
 }
 
-function imageContentSources(ctx: CommandContext, path: string): ImageContentSource[] | undefined {
+/** YAML parsing, loaded only when a file needs it (it is the CLI's largest dependency). */
+type Parse = (text: string) => unknown;
+
+function imageContentSources(ctx: CommandContext, path: string, parse: Parse): ImageContentSource[] | undefined {
   if (path === '') return undefined;
   const parsed: unknown = parse(text(read(ctx, path, 'image content sources')));
   const valid = Array.isArray(parsed) && parsed.every((e: unknown) => typeof e === 'object' && e !== null && typeof (e as { source?: unknown }).source === 'string');
@@ -26,7 +28,7 @@ function imageContentSources(ctx: CommandContext, path: string): ImageContentSou
 }
 
 /** Checks that a file holds a kubeconfig with a current context, before anything is rendered or applied. */
-function infraKubeconfig(ctx: CommandContext, path: string): string {
+function infraKubeconfig(ctx: CommandContext, path: string, parse: Parse): string {
   const content = text(read(ctx, path, 'infra kubeconfig'));
   let config: { 'current-context'?: unknown; clusters?: unknown } | undefined;
   try {
@@ -59,8 +61,9 @@ export interface ClusterFileContents {
 }
 
 /** Reads every file the flags name; each unreadable or malformed file is one error, all reported together. */
-export function readClusterFiles(files: ClusterFiles, ctx: CommandContext): { contents: ClusterFileContents; errors: UserError[] } {
+export async function readClusterFiles(files: ClusterFiles, ctx: CommandContext): Promise<{ contents: ClusterFileContents; errors: UserError[] }> {
   const errors: UserError[] = [];
+  const parse: Parse = files.imageContentSources === '' && files.infraKubeconfig === '' ? () => undefined : (await import('yaml')).parse;
   const attempt = <T>(path: string, f: () => T): T | undefined => {
     if (path === '') return undefined;
     try {
@@ -75,8 +78,8 @@ export function readClusterFiles(files: ClusterFiles, ctx: CommandContext): { co
     pullSecret: attempt(files.pullSecret, () => read(ctx, files.pullSecret, 'pull secret')),
     sshPublicKey: attempt(files.sshKey, () => text(read(ctx, files.sshKey, 'ssh key'))),
     additionalTrustBundle: attempt(files.additionalTrustBundle, () => text(read(ctx, files.additionalTrustBundle, 'additional trust bundle'))),
-    imageContentSources: attempt(files.imageContentSources, () => imageContentSources(ctx, files.imageContentSources)),
-    infraKubeconfig: attempt(files.infraKubeconfig, () => infraKubeconfig(ctx, files.infraKubeconfig)),
+    imageContentSources: attempt(files.imageContentSources, () => imageContentSources(ctx, files.imageContentSources, parse)),
+    infraKubeconfig: attempt(files.infraKubeconfig, () => infraKubeconfig(ctx, files.infraKubeconfig, parse)),
   };
   return { contents, errors };
 }

@@ -15,7 +15,7 @@ async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const flags = new FlagReader(args.values);
   const { options, errors } = validateCreateCluster(flags);
   // File problems are reported with the flag problems, so one run shows everything that needs fixing.
-  const files = readClusterFiles(clusterFiles(flags), ctx);
+  const files = await readClusterFiles(clusterFiles(flags), ctx);
   throwIfAny([...errors, ...files.errors]);
   if (options === undefined) return;
   for (const w of options.warnings) ctx.stderr(`WARNING: ${w}\n`);
