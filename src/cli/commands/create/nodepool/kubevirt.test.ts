@@ -20,10 +20,10 @@ describe('hcp create nodepool kubevirt', () => {
     assert.match(out.stderr, /NodePool extra was rendered/);
   });
 
-  it('When --render is given without --release-image, it should say the image is needed offline', async () => {
-    const out = await create('--name extra --render');
+  it('When --render is given without --release-image and no cluster is reachable, it should say the image is needed offline', async () => {
+    const out = await create('--name extra --render --kubeconfig=/nonexistent');
     assert.equal(out.code, 1);
-    assert.match(out.stderr, /--release-image is required with --render/);
+    assert.match(out.stderr, /--release-image is required to render without a management cluster/);
   });
 
   it('When the platform flags are wrong, it should report each with exit code 1', async () => {

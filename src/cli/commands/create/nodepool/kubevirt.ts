@@ -22,6 +22,7 @@ const CREATE_NODEPOOL_FLAGS: readonly FlagSpec[] = [
   flag('render', 'bool', false, 'Render output as YAML to stdout instead of applying.'),
   flag('auto-repair', 'bool', false, 'Enables machine autorepair with machine health checks.'),
   flag('arch', 'string', 'amd64', 'The processor architecture for the NodePool (e.g. amd64, s390x)'),
+  flag('kubeconfig', 'string', '', 'Path to a kubeconfig file for the management cluster. If not specified, the default kubeconfig resolution is used.'),
 ];
 
 const bad = (name: string, value: string, message: string): UserError => new UserError(`invalid --${name} "${value}": ${message}`);
@@ -33,12 +34,24 @@ function validate(f: FlagReader, args: ParsedArgs): UserError[] {
   if (!['', 'Replace', 'InPlace'].includes(f.string('node-upgrade-type'))) errors.push(bad('node-upgrade-type', f.string('node-upgrade-type'), 'supported values are Replace, InPlace'));
   if (args.set.has('node-count') && args.set.has('replicas')) errors.push(new UserError('--node-count and --replicas cannot be specified together; --node-count is deprecated'));
   errors.push(...validateKubevirtNodePoolFlags(kubevirtNodePoolFlags(f)).map((p) => bad(p.flag, p.value, p.message)));
-  if (!f.bool('render')) errors.push(new UserError('creating the NodePool on a management cluster is not available in this version of hcp yet: use --render and apply the output with kubectl'));
-  else if (f.string('release-image') === '') errors.push(new UserError('--release-image is required with --render: without a management cluster the HostedCluster release image cannot be looked up'));
   return errors;
 }
 
-function render(args: ParsedArgs, ctx: CommandContext): void {
+/** The release image: the flag, or the HostedCluster's when the management cluster can be asked. */
+async function releaseImage(f: FlagReader, ctx: CommandContext): Promise<string> {
+  if (f.string('release-image') !== '') return f.string('release-image');
+  const { hostedClusterFor, withManagementCluster } = await import('./apply.ts');
+  try {
+    return await withManagementCluster(f.string('kubeconfig'), ctx, async (client) => (await hostedClusterFor(client, f.string('namespace'), f.string('cluster-name'))).spec.release.image);
+  } catch (error) {
+    if (f.bool('render') && !(error instanceof UserError)) {
+      throw new UserError(`--release-image is required to render without a management cluster (${error instanceof Error ? error.message : String(error)})`);
+    }
+    throw error;
+  }
+}
+
+async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const f = new FlagReader(args.values);
   throwIfAny(validate(f, args));
   const nodePool = renderNodePool({
@@ -46,24 +59,29 @@ function render(args: ParsedArgs, ctx: CommandContext): void {
     namespace: f.string('namespace'),
     clusterName: f.string('cluster-name'),
     replicas: args.set.has('node-count') ? f.number('node-count') : f.number('replicas'),
-    releaseImage: f.string('release-image'),
+    releaseImage: await releaseImage(f, ctx),
     arch: f.string('arch') as NodePoolArch,
     autoRepair: f.bool('auto-repair'),
     upgradeType: (f.string('node-upgrade-type') || 'Replace') as UpgradeType,
     platform: kubevirtNodePoolPlatform(kubevirtNodePoolFlags(f)),
   });
   throwIfAny(validateObject(nodePool).violations.map((v) => new UserError(`the rendered NodePool would be refused: ${formatViolation(v)}`)));
-  ctx.stdout(toYaml(nodePool));
-  ctx.stderr(`NodePool ${f.string('name')} was rendered to yaml output file\n`);
+  if (f.bool('render')) {
+    ctx.stdout(toYaml(nodePool));
+    ctx.stderr(`NodePool ${f.string('name')} was rendered to yaml output file\n`);
+    return;
+  }
+  const { createNodePool, withManagementCluster } = await import('./apply.ts');
+  await withManagementCluster(f.string('kubeconfig'), ctx, (client) => createNodePool(client, nodePool, ctx));
 }
 
-/** `hcp create nodepool kubevirt`: renders offline when --release-image is given (upstream always needs a cluster). */
+/**
+ * `hcp create nodepool kubevirt`: creates a NodePool on the management cluster, or renders it; renders offline when
+ * --release-image is given (upstream always needs a cluster).
+ */
 export const createNodePoolKubevirt: Command = {
   name: 'kubevirt',
   summary: 'Creates basic functional NodePool resources for KubeVirt platform',
   flags: [...CREATE_NODEPOOL_FLAGS, ...KUBEVIRT_NODEPOOL_FLAGS],
-  run: (args, ctx) => {
-    render(args, ctx);
-    return Promise.resolve();
-  },
+  run,
 };
