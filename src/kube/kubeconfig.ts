@@ -4,18 +4,27 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from './client.ts';
 
+/** Which kubeconfig file to load: the flag, else the first entry of `KUBECONFIG`, else `~/.kube/config` if present. */
+function kubeconfigPath(kubeconfigFlag: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (kubeconfigFlag !== '') return kubeconfigFlag;
+  const fromEnv = (env['KUBECONFIG'] ?? '').split(':').find((p) => p !== '');
+  if (fromEnv !== undefined) return fromEnv;
+  const home = join(homedir(), '.kube', 'config');
+  return existsSync(home) ? home : undefined;
+}
+
 /**
- * A client for the management cluster: from `--kubeconfig` when given, else `KUBECONFIG`, else `~/.kube/config`,
- * else the in-cluster service account. Throws one line when none can be found or parsed.
+ * A client for the management cluster: from `--kubeconfig` when given, else `KUBECONFIG` (its first file), else
+ * `~/.kube/config`, else the in-cluster service account. Throws one line when none can be found or parsed.
  */
 export function managementClient(kubeconfigFlag: string, env: NodeJS.ProcessEnv): KubeClient {
   const config = new KubeConfig();
+  const path = kubeconfigPath(kubeconfigFlag, env);
   try {
-    if (kubeconfigFlag !== '') config.loadFromFile(kubeconfigFlag);
-    else if ((env['KUBECONFIG'] ?? '') !== '' || existsSync(join(homedir(), '.kube', 'config'))) config.loadFromDefault();
-    else config.loadFromCluster();
+    if (path === undefined) config.loadFromCluster();
+    else config.loadFromFile(path);
   } catch (error) {
-    const which = kubeconfigFlag === '' ? '' : ` ${kubeconfigFlag}`;
+    const which = path === undefined ? ' (in-cluster)' : ` ${path}`;
     throw new Error(`cannot load the management cluster kubeconfig${which}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (config.getCurrentCluster() === null) throw new Error('no management cluster configured: pass --kubeconfig or set KUBECONFIG');

@@ -25,18 +25,20 @@ function checkStringMap(value: unknown, path: string, out: Violation[]): void {
   }
 }
 
-const matches = (value: unknown, pattern: string, maxLength: number): boolean =>
-  typeof value === 'string' && value.length <= maxLength && new RegExp(pattern).test(value);
+const SUBDOMAIN = new RegExp(DNS1123_SUBDOMAIN);
+const LABEL = new RegExp(DNS1123_LABEL);
+
+const matches = (value: unknown, pattern: RegExp, maxLength: number): boolean => typeof value === 'string' && value.length <= maxLength && pattern.test(value);
 
 function checkName(meta: Record<string, unknown>, out: Violation[]): void {
   const name = meta['name'];
   if (name === undefined && meta['generateName'] === undefined) {
     out.push({ path: 'metadata.name', message: 'is required' });
-  } else if (name !== undefined && !matches(name, DNS1123_SUBDOMAIN, 253)) {
+  } else if (name !== undefined && !matches(name, SUBDOMAIN, 253)) {
     out.push({ path: 'metadata.name', message: 'must be a lowercase DNS-1123 subdomain (a-z, 0-9, "-" and ".")', got: showValue(name) });
   }
   const ns = meta['namespace'];
-  if (ns !== undefined && !matches(ns, DNS1123_LABEL, 63)) {
+  if (ns !== undefined && !matches(ns, LABEL, 63)) {
     out.push({ path: 'metadata.namespace', message: 'must be a lowercase DNS-1123 label (a-z, 0-9 and "-")', got: showValue(ns) });
   }
 }

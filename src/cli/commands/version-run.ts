@@ -1,8 +1,8 @@
-import { managementClient } from '../../kube/kubeconfig.ts';
 import { LATEST_SUPPORTED_OCP, parseSupportedVersions, SUPPORTED_VERSIONS_CONFIGMAP } from '../../release/supported-versions.ts';
 import { BUILD_INFO } from '../build-info.ts';
 import type { CommandContext } from '../framework/command.ts';
 import { FlagReader, type ParsedArgs } from '../framework/parse.ts';
+import { withManagementCluster } from './management.ts';
 
 interface ConfigMap {
   apiVersion: string;
@@ -12,17 +12,14 @@ interface ConfigMap {
 
 /** The server lines: what the operator on the management cluster published, or why it could not be read. */
 async function serverLines(kubeconfig: string, ctx: CommandContext): Promise<string[]> {
+  const { name, namespace } = SUPPORTED_VERSIONS_CONFIGMAP;
   try {
-    const client = managementClient(kubeconfig, ctx.env);
-    try {
-      const { name, namespace } = SUPPORTED_VERSIONS_CONFIGMAP;
-      const cm = await client.tryGet<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace });
-      if (cm === undefined) return ['Server Version: unknown (the operator is not installed: no supported-versions ConfigMap)'];
-      const versions = parseSupportedVersions(cm.data);
-      return [`Server Version: ${cm.data?.['server-version'] ?? 'unknown'}`, `Server Supports OCP Versions: ${versions?.join(', ') ?? 'unknown'}`];
-    } finally {
-      client.close();
-    }
+    const cm = await withManagementCluster(kubeconfig, ctx, 'cannot read the supported versions', (client) =>
+      client.tryGet<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace }),
+    );
+    if (cm === undefined) return ['Server Version: unknown (the operator is not installed: no supported-versions ConfigMap)'];
+    const versions = parseSupportedVersions(cm.data);
+    return [`Server Version: ${cm.data?.['server-version'] ?? 'unknown'}`, `Server Supports OCP Versions: ${versions?.join(', ') ?? 'unknown'}`];
   } catch (error) {
     return [`Server Version: unknown (${error instanceof Error ? error.message : String(error)})`];
   }

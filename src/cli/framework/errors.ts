@@ -17,6 +17,11 @@ export class UserError extends Error {
   }
 }
 
+/** The one-line error for a bad flag value: the flag, the value as typed, and what is accepted. */
+export function invalidFlag(flag: string, value: string, message: string): UserError {
+  return new UserError(`invalid --${flag} "${value}": ${message}`);
+}
+
 /** Several user errors found in one invocation, reported together. */
 export class UserErrors extends Error {
   readonly [BRAND] = true;

@@ -1,11 +1,10 @@
 import type { HostedCluster } from '../../../api/index.ts';
 import type { KubeClient } from '../../../kube/client.ts';
-import { KubeApiError } from '../../../kube/errors.ts';
-import { managementClient } from '../../../kube/kubeconfig.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import type { CommandContext } from '../../framework/command.ts';
-import { UserError } from '../../framework/errors.ts';
+import { invalidFlag, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
+import { withManagementCluster } from '../management.ts';
 
 const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster' } as const;
 
@@ -49,22 +48,15 @@ async function mergedKubeconfig(client: KubeClient, namespace: string): Promise<
 /** Runs `hcp create kubeconfig` (loaded on demand: it needs the cluster client). */
 export async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const f = new FlagReader(args.values);
-  if (f.bool('port-forward')) throw new UserError('invalid --port-forward "true": only private clusters need it, and KubeVirt hosted clusters are not private');
-  const client = managementClient(f.string('kubeconfig'), ctx.env);
-  try {
-    const name = f.string('name');
-    if (name === '') {
-      ctx.stdout(await mergedKubeconfig(client, f.string('namespace')));
-      return;
-    }
-    const hc = await client.tryGet<HostedCluster>({ ...HC, name, namespace: f.string('namespace') });
-    if (hc === undefined) throw new UserError(`hostedcluster ${f.string('namespace')}/${name} not found`);
-    ctx.stdout(await adminKubeconfig(client, hc));
-  } catch (error) {
-    if (error instanceof KubeApiError) throw new UserError(`failed to read the kubeconfig: ${error.message}`);
-    throw error;
-  } finally {
-    client.close();
-  }
+  if (f.bool('port-forward')) throw invalidFlag('port-forward', 'true', 'only private clusters need it, and KubeVirt hosted clusters are not private');
+  const name = f.string('name');
+  const namespace = f.string('namespace');
+  const kubeconfig = await withManagementCluster(f.string('kubeconfig'), ctx, 'failed to read the kubeconfig', async (client) => {
+    if (name === '') return mergedKubeconfig(client, namespace);
+    const hc = await client.tryGet<HostedCluster>({ ...HC, name, namespace });
+    if (hc === undefined) throw new UserError(`hostedcluster ${namespace}/${name} not found`);
+    return adminKubeconfig(client, hc);
+  });
+  ctx.stdout(kubeconfig);
 }
 

@@ -1,12 +1,11 @@
 import type { HostedCluster } from '../../../api/index.ts';
 import { Annotation, Label } from '../../../api/v1beta1/well-known.ts';
 import type { KubeClient } from '../../../kube/client.ts';
-import { KubeApiError } from '../../../kube/errors.ts';
-import { managementClient } from '../../../kube/kubeconfig.ts';
 import { formatDuration } from '../../../lib/duration.ts';
 import type { CommandContext } from '../../framework/command.ts';
 import { throwIfAny, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
+import { withManagementCluster } from '../management.ts';
 
 
 const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster' } as const;
@@ -73,20 +72,13 @@ async function destroy(client: KubeClient, ctx: CommandContext, given: DestroyOp
 export async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const f = new FlagReader(args.values);
   throwIfAny(f.string('name') === '' ? [new UserError('--name is required')] : []);
-  const client = managementClient(f.string('kubeconfig'), ctx.env);
-  try {
-    await destroy(client, ctx, {
-      name: f.string('name'),
-      namespace: f.string('namespace'),
-      infraID: f.string('infra-id'),
-      gracePeriodMs: f.number('cluster-grace-period'),
-      cleanup: f.bool('destroy-cloud-resources'),
-    });
-  } catch (error) {
-    if (error instanceof KubeApiError) throw new UserError(`failed to destroy the cluster: ${error.message}`);
-    throw error;
-  } finally {
-    client.close();
-  }
+  const options = {
+    name: f.string('name'),
+    namespace: f.string('namespace'),
+    infraID: f.string('infra-id'),
+    gracePeriodMs: f.number('cluster-grace-period'),
+    cleanup: f.bool('destroy-cloud-resources'),
+  };
+  await withManagementCluster(f.string('kubeconfig'), ctx, 'failed to destroy the cluster', (client) => destroy(client, ctx, options));
 }
 

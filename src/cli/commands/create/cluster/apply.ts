@@ -1,7 +1,6 @@
 import { Label } from '../../../../api/v1beta1/well-known.ts';
 import { KubeClient, type KubeObject } from '../../../../kube/client.ts';
 import { KubeApiError } from '../../../../kube/errors.ts';
-import { managementClient } from '../../../../kube/kubeconfig.ts';
 import type { ClusterInput } from '../../../../render/cluster/input.ts';
 import type { KubeManifest } from '../../../../render/cluster/manifest.ts';
 import type { CommandContext } from '../../../framework/command.ts';
@@ -72,22 +71,14 @@ async function dryRun(client: KubeClient, input: ClusterInput, objects: readonly
  * infrastructure access first, then creates the HostedCluster and server-side-applies everything else with the
  * `hypershift-cli` field manager. Nothing is written when a check fails.
  */
-export async function applyCluster(input: ClusterInput, objects: readonly KubeManifest[], options: { kubeconfig: string; ctx: CommandContext }): Promise<KubeClient> {
-  const client = managementClient(options.kubeconfig, options.ctx.env);
-  try {
-    await refuseExisting(client, input);
-    await checkInfra(input);
-    const labelledObjects = objects.map((o) => labelled(o, input.infraID));
-    await dryRun(client, input, labelledObjects);
-    for (const object of labelledObjects) {
-      if (object.kind === 'HostedCluster') await client.create(object);
-      else await client.apply(object, { fieldManager: CLI_FIELD_MANAGER, force: true });
-      options.ctx.stderr(`Applied Kube resource ${object.kind} ${object.metadata?.namespace === undefined ? '' : `${object.metadata.namespace}/`}${String(object.metadata?.name)}\n`);
-    }
-    return client;
-  } catch (error) {
-    client.close();
-    if (error instanceof KubeApiError) throw new UserError(`failed to apply: ${error.message}`);
-    throw error;
+export async function applyCluster(client: KubeClient, input: ClusterInput, objects: readonly KubeManifest[], ctx: CommandContext): Promise<void> {
+  await refuseExisting(client, input);
+  await checkInfra(input);
+  const labelledObjects = objects.map((o) => labelled(o, input.infraID));
+  await dryRun(client, input, labelledObjects);
+  for (const object of labelledObjects) {
+    if (object.kind === 'HostedCluster') await client.create(object);
+    else await client.apply(object, { fieldManager: CLI_FIELD_MANAGER, force: true });
+    ctx.stderr(`Applied Kube resource ${object.kind} ${object.metadata?.namespace === undefined ? '' : `${object.metadata.namespace}/`}${String(object.metadata?.name)}\n`);
   }
 }

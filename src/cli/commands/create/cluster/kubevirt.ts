@@ -1,12 +1,10 @@
-import { formatViolation } from '../../../../api/schema/violation.ts';
-import { API_VERSION } from '../../../../api/v1beta1/kinds.ts';
-import { validateObject } from '../../../../api/v1beta1/validate.ts';
 import { toYamlDocuments } from '../../../../lib/yaml.ts';
 import { renderCluster, renderedForOutput } from '../../../../render/cluster/render.ts';
 import type { Command, CommandContext } from '../../../framework/command.ts';
-import { throwIfAny, UserError } from '../../../framework/errors.ts';
+import { throwIfAny } from '../../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../../framework/parse.ts';
 import { CREATE_CLUSTER_KUBEVIRT_FLAGS } from '../../../options/cluster-flags.ts';
+import { refuseInvalidRendered } from '../../rendered.ts';
 import { generateSshKey } from './ssh.ts';
 import { completeCreateCluster, readClusterFiles } from './complete.ts';
 import { clusterFiles, validateCreateCluster } from './validate.ts';
@@ -22,19 +20,14 @@ async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const input = completeCreateCluster(options, files.contents, ctx, options.generateSsh ? await generateSshKey() : undefined);
   const objects = renderCluster(input);
   // The API server would refuse what its CRD schema refuses: catch that here, with the same messages, before output.
-  throwIfAny(objects.filter((o) => o.apiVersion === API_VERSION).flatMap((o) => validateObject(o).violations.map((v) => new UserError(`the rendered ${o.kind} would be refused: ${formatViolation(v)}`))));
+  refuseInvalidRendered(objects);
   if (!options.render.enabled) {
     // Loaded only here, so rendering never pays for the cluster client.
-    const { applyCluster } = await import('./apply.ts');
-    const client = await applyCluster(input, objects, { kubeconfig: options.kubeconfig, ctx });
-    try {
-      if (options.wait.enabled) {
-        const { waitForCluster } = await import('./wait.ts');
-        await waitForCluster(client, ctx, { name: input.name, namespace: input.namespace, timeoutMs: options.wait.timeoutMs });
-      }
-    } finally {
-      client.close();
-    }
+    const [{ applyCluster }, { waitForCluster }, { withManagementCluster }] = await Promise.all([import('./apply.ts'), import('./wait.ts'), import('../../management.ts')]);
+    await withManagementCluster(options.kubeconfig, ctx, 'failed to apply', async (client) => {
+      await applyCluster(client, input, objects, ctx);
+      if (options.wait.enabled) await waitForCluster(client, ctx, { name: input.name, namespace: input.namespace, timeoutMs: options.wait.timeoutMs });
+    });
     return;
   }
   const yaml = toYamlDocuments(renderedForOutput(objects, options.render.sensitive));

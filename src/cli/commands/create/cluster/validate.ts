@@ -3,7 +3,7 @@ import { QUANTITY_PATTERN, DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../../../../
 import { formatDuration } from '../../../../lib/duration.ts';
 import { kubevirtNodePoolPlatform, validateKubevirtNodePoolFlags } from '../../../../platform/kubevirt/nodepool-platform.ts';
 import type { ClusterInput } from '../../../../render/cluster/input.ts';
-import { UserError } from '../../../framework/errors.ts';
+import { invalidFlag, UserError } from '../../../framework/errors.ts';
 import type { FlagReader } from '../../../framework/parse.ts';
 import { kubevirtNodePoolFlags } from '../../../options/kubevirt-nodepool-flags.ts';
 import type { ClusterFiles } from './complete.ts';
@@ -26,8 +26,8 @@ const CAPABILITIES: readonly OptionalCapability[] = ['ImageRegistry', 'openshift
 /** The architectures KubeVirt nodes can run (upstream's operator refuses the others later, with ValidArchPlatform=False). */
 const KUBEVIRT_ARCHES: readonly NodePoolArch[] = ['amd64', 's390x'];
 
-const bad = (flag: string, value: string, message: string): UserError => new UserError(`invalid --${flag} "${value}": ${message}`);
-const fromProblem = (p: Problem): UserError => bad(p.flag, p.value, p.message);
+const bad = invalidFlag;
+const fromProblem = (p: Problem): UserError => invalidFlag(p.flag, p.value, p.message);
 
 /** Collects the values of a list of parses and turns their problems into errors. */
 function collect<T>(parses: readonly Parsed<T>[], errors: UserError[]): T[] {

@@ -1,7 +1,5 @@
 import type { HostedCluster, NodePool } from '../../../../api/index.ts';
 import type { KubeClient } from '../../../../kube/client.ts';
-import { KubeApiError } from '../../../../kube/errors.ts';
-import { managementClient } from '../../../../kube/kubeconfig.ts';
 import type { CommandContext } from '../../../framework/command.ts';
 import { UserError } from '../../../framework/errors.ts';
 
@@ -20,19 +18,6 @@ function checkArch(hc: HostedCluster, nodePool: NodePool): void {
   if (payload === undefined || payload === 'Multi') return;
   if (ARCH_OF_PAYLOAD[payload] !== nodePool.spec.arch) {
     throw new UserError(`NodePool CPU arch, ${nodePool.spec.arch ?? 'amd64'}, is not supported by the HostedCluster payload type, ${payload}`);
-  }
-}
-
-/** Opens the management cluster (from --kubeconfig or the default resolution) and runs `use` with it. */
-export async function withManagementCluster<T>(kubeconfig: string, ctx: CommandContext, use: (client: KubeClient) => Promise<T>): Promise<T> {
-  const client = managementClient(kubeconfig, ctx.env);
-  try {
-    return await use(client);
-  } catch (error) {
-    if (error instanceof KubeApiError) throw new UserError(`the management cluster refused the request: ${error.message}`);
-    throw error;
-  } finally {
-    client.close();
   }
 }
 

@@ -1,14 +1,14 @@
 import type { NodePoolArch, UpgradeType } from '../../../../api/index.ts';
-import { formatViolation } from '../../../../api/schema/violation.ts';
-import { validateObject } from '../../../../api/v1beta1/validate.ts';
+import type { KubeClient } from '../../../../kube/client.ts';
 import { toYaml } from '../../../../lib/yaml.ts';
 import { kubevirtNodePoolPlatform, validateKubevirtNodePoolFlags } from '../../../../platform/kubevirt/nodepool-platform.ts';
 import { renderNodePool } from '../../../../render/nodepool/nodepool.ts';
 import type { Command, CommandContext } from '../../../framework/command.ts';
-import { throwIfAny, UserError } from '../../../framework/errors.ts';
+import { invalidFlag, throwIfAny, UserError } from '../../../framework/errors.ts';
 import { flag, type FlagSpec } from '../../../framework/flags.ts';
 import { FlagReader, type ParsedArgs } from '../../../framework/parse.ts';
 import { KUBEVIRT_NODEPOOL_FLAGS, kubevirtNodePoolFlags } from '../../../options/kubevirt-nodepool-flags.ts';
+import { refuseInvalidRendered } from '../../rendered.ts';
 
 /** The flags every `hcp create nodepool <platform>` shares (upstream `product-cli/cmd/nodepool/create.go`). */
 const CREATE_NODEPOOL_FLAGS: readonly FlagSpec[] = [
@@ -25,7 +25,7 @@ const CREATE_NODEPOOL_FLAGS: readonly FlagSpec[] = [
   flag('kubeconfig', 'string', '', 'Path to a kubeconfig file for the management cluster. If not specified, the default kubeconfig resolution is used.'),
 ];
 
-const bad = (name: string, value: string, message: string): UserError => new UserError(`invalid --${name} "${value}": ${message}`);
+const bad = invalidFlag;
 
 function validate(f: FlagReader, args: ParsedArgs): UserError[] {
   const errors: UserError[] = [];
@@ -40,9 +40,10 @@ function validate(f: FlagReader, args: ParsedArgs): UserError[] {
 /** The release image: the flag, or the HostedCluster's when the management cluster can be asked. */
 async function releaseImage(f: FlagReader, ctx: CommandContext): Promise<string> {
   if (f.string('release-image') !== '') return f.string('release-image');
-  const { hostedClusterFor, withManagementCluster } = await import('./apply.ts');
+  const [{ hostedClusterFor }, { withManagementCluster }] = await Promise.all([import('./apply.ts'), import('../../management.ts')]);
   try {
-    return await withManagementCluster(f.string('kubeconfig'), ctx, async (client) => (await hostedClusterFor(client, f.string('namespace'), f.string('cluster-name'))).spec.release.image);
+    const read = async (client: KubeClient): Promise<string> => (await hostedClusterFor(client, f.string('namespace'), f.string('cluster-name'))).spec.release.image;
+    return await withManagementCluster(f.string('kubeconfig'), ctx, 'failed to read the HostedCluster', read);
   } catch (error) {
     if (f.bool('render') && !(error instanceof UserError)) {
       throw new UserError(`--release-image is required to render without a management cluster (${error instanceof Error ? error.message : String(error)})`);
@@ -65,14 +66,14 @@ async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
     upgradeType: (f.string('node-upgrade-type') || 'Replace') as UpgradeType,
     platform: kubevirtNodePoolPlatform(kubevirtNodePoolFlags(f)),
   });
-  throwIfAny(validateObject(nodePool).violations.map((v) => new UserError(`the rendered NodePool would be refused: ${formatViolation(v)}`)));
+  refuseInvalidRendered([nodePool]);
   if (f.bool('render')) {
     ctx.stdout(toYaml(nodePool));
     ctx.stderr(`NodePool ${f.string('name')} was rendered to yaml output file\n`);
     return;
   }
-  const { createNodePool, withManagementCluster } = await import('./apply.ts');
-  await withManagementCluster(f.string('kubeconfig'), ctx, (client) => createNodePool(client, nodePool, ctx));
+  const [{ createNodePool }, { withManagementCluster }] = await Promise.all([import('./apply.ts'), import('../../management.ts')]);
+  await withManagementCluster(f.string('kubeconfig'), ctx, 'failed to create the NodePool', (client) => createNodePool(client, nodePool, ctx));
 }
 
 /**
