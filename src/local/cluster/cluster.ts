@@ -110,12 +110,10 @@ async function prepareFiles(options: StartClusterOptions, layout: ClusterLayout,
   return { admin, caPem };
 }
 
-/**
- * Starts a cluster in `options.dir` on free loopback ports and waits until the API server is ready, the controller
- * manager is healthy and the `default` namespace exists. On failure every started process is stopped and the error
- * carries the tail of the failing process's log.
- */
-export async function startCluster(options: StartClusterOptions): Promise<LocalCluster> {
+/** Whether a start failed only because another program took one of the chosen ports first. */
+const lostAPortRace = (error: unknown): boolean => error instanceof ClusterStartError && error.message.includes('address already in use');
+
+async function startOnce(options: StartClusterOptions): Promise<LocalCluster> {
   const layout = await layoutFor(options.name, options.dir);
   const server = `https://127.0.0.1:${layout.apiServerPort}`;
   const { admin, caPem } = await prepareFiles(options, layout, server);
@@ -132,4 +130,23 @@ export async function startCluster(options: StartClusterOptions): Promise<LocalC
   }
   const adminKubeconfig = join(options.dir, 'admin.kubeconfig');
   return { name: options.name, dir: options.dir, server, caPem, adminKubeconfig, kubectl: options.binaries.kubectl, processes: boot.processes, stop };
+}
+
+const START_ATTEMPTS = 3;
+
+/**
+ * Starts a cluster in `options.dir` on free loopback ports and waits until the API server is ready, the controller
+ * manager is healthy and the `default` namespace exists. A port taken by another program between choosing and
+ * binding it is retried with fresh ports (the folder is wiped first). On failure every started process is stopped
+ * and the error carries the tail of the failing process's log.
+ */
+export async function startCluster(options: StartClusterOptions): Promise<LocalCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS || !lostAPortRace(error)) throw error;
+      rmSync(options.dir, { recursive: true, force: true });
+    }
+  }
 }
