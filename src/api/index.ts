@@ -14,7 +14,7 @@ export {
   NodePoolConditionType,
   type CatalogueEntry,
 } from './v1beta1/conditions.ts';
-export { Annotation, KubevirtDefaults, Label } from './v1beta1/well-known.ts';
+export { Annotation, InstallCliVersionAnnotation, KubevirtDefaults, Label, OperatorLabel, PriorityClass } from './v1beta1/well-known.ts';
 export { applyDefaults } from './schema/defaults.ts';
 export { renderCrd, type CustomResourceDefinition } from './schema/crd.ts';
 export { formatViolation, type Violation } from './schema/violation.ts';

@@ -64,3 +64,24 @@ export const KubevirtDefaults = {
   V4InternalSubnet: '100.66.0.0/16',
   V6InternalJoinSubnet: 'fd99::/64',
 } as const;
+
+/** Priority classes installed with the operator and used by control-plane pods (upstream's names). */
+export const PriorityClass = {
+  /** Control-plane pods that do not serve the API. */
+  ControlPlane: 'hypershift-control-plane',
+  /** Pods the API needs to answer (kube-apiserver and the like). */
+  APICritical: 'hypershift-api-critical',
+  /** etcd pods. */
+  Etcd: 'hypershift-etcd',
+  /** The operator itself. */
+  Operator: 'hypershift-operator',
+} as const;
+
+/** Label keys of the operator's own objects (upstream's). */
+export const OperatorLabel = {
+  /** Marks the operator's pods and namespace ("operator"). */
+  Component: 'hypershift.openshift.io/operator-component',
+} as const;
+
+/** Annotation recording which CLI version installed the operator. */
+export const InstallCliVersionAnnotation = 'hypershift.openshift.io/install-cli-version';

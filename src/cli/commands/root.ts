@@ -3,6 +3,7 @@ import { createClusterKubevirt } from './create/cluster/kubevirt.ts';
 import { createKubeconfig } from './create/kubeconfig.ts';
 import { createNodePoolKubevirt } from './create/nodepool/kubevirt.ts';
 import { destroyClusterKubevirt } from './destroy/cluster.ts';
+import { install } from './install/install.ts';
 import { version } from './version.ts';
 
 /** The `hcp` command tree. */
@@ -25,6 +26,7 @@ export const root: Command = {
       summary: 'Commands for destroying HostedClusters',
       subcommands: [{ name: 'cluster', summary: 'Destroys a HostedCluster and its associated infrastructure.', subcommands: [destroyClusterKubevirt] }],
     },
+    install,
     version,
   ],
 };

@@ -1,5 +1,5 @@
 import { Label } from '../../api/v1beta1/well-known.ts';
-import type { KubeManifest } from './manifest.ts';
+import type { KubeManifest } from '../manifest.ts';
 import type { ClusterInput } from './input.ts';
 
 const b64 = (data: Uint8Array | string): string => Buffer.from(data).toString('base64');

@@ -2,7 +2,7 @@ import { Label } from '../../../../api/v1beta1/well-known.ts';
 import { KubeClient, type KubeObject } from '../../../../kube/client.ts';
 import { KubeApiError } from '../../../../kube/errors.ts';
 import type { ClusterInput } from '../../../../render/cluster/input.ts';
-import type { KubeManifest } from '../../../../render/cluster/manifest.ts';
+import type { KubeManifest } from '../../../../render/manifest.ts';
 import type { CommandContext } from '../../../framework/command.ts';
 import { UserError } from '../../../framework/errors.ts';
 

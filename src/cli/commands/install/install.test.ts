@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseAllDocuments } from 'yaml';
+import { runHcp } from '../../../testing/cli.ts';
+
+/** The objects of a multi-document YAML stream (hcp ends every document with ---, leaving an empty last one). */
+const objectsOf = (yaml: string): Array<{ kind: string; spec?: { replicas: number } }> =>
+  parseAllDocuments(yaml)
+    .map((d) => d.toJS() as { kind: string; spec?: { replicas: number } } | null)
+    .filter((o) => o !== null);
+
+describe('hcp install render', () => {
+  it('When rendering, it should print the same manifests as hcp install --render', async () => {
+    const sub = await runHcp(['install', 'render', '--hypershift-image=example.com/op:1']);
+    const flag = await runHcp(['install', '--render', '--hypershift-image=example.com/op:1']);
+    assert.equal(sub.code, 0, sub.stderr);
+    assert.equal(flag.stdout, sub.stdout);
+    const kinds = objectsOf(sub.stdout).map((o) => o.kind);
+    assert.equal(kinds.length, 16);
+    assert.equal(kinds.at(-1), 'Deployment');
+  });
+
+  it('When asked for the CRDs as JSON, it should print one List of the three CRDs', async () => {
+    const out = await runHcp(['install', 'render', '--outputs=crds', '--format=json']);
+    assert.equal(out.code, 0, out.stderr);
+    const list = JSON.parse(out.stdout) as { kind: string; items: Array<{ kind: string }> };
+    assert.equal(list.kind, 'List');
+    assert.deepEqual(list.items.map((i) => i.kind), ['CustomResourceDefinition', 'CustomResourceDefinition', 'CustomResourceDefinition']);
+  });
+
+  it('When --install-scope is given with --render, it should select the manifests as --outputs does', async () => {
+    const out = await runHcp(['install', '--render', '--install-scope=crds']);
+    assert.equal(objectsOf(out.stdout).length, 3);
+  });
+
+  it('When --output-file is given, it should write there and print nothing', async () => {
+    const out = await runHcp(['install', 'render', '--output-file=/out.yaml']);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stdout, '');
+    assert.match(out.written.get('/out.yaml') ?? '', /kind: Deployment/);
+  });
+
+  it('When a render-only flag is given without --render, it should refuse it as a usage error', async () => {
+    const out = await runHcp(['install', '--format=json', '--kubeconfig=/nowhere']);
+    assert.equal(out.code, 2);
+    assert.match(out.stderr, /--format only applies with --render/);
+  });
+
+  it('When the development flag is set, it should render the operator with 0 replicas', async () => {
+    const out = await runHcp(['install', 'render', '--development', '--outputs=resources']);
+    const deployment = objectsOf(out.stdout).find((o) => o.kind === 'Deployment');
+    assert.equal(deployment?.spec?.replicas, 0);
+  });
+});

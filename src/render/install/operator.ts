@@ -1,0 +1,123 @@
+import { InstallCliVersionAnnotation, OperatorLabel, PriorityClass } from '../../api/v1beta1/well-known.ts';
+import type { KubeManifest } from '../manifest.ts';
+import { OPERATOR_NAME, OPERATOR_PORTS, type InstallInput } from './input.ts';
+
+/** The command the operator image runs; the image puts `hcp-operator` on its PATH. */
+export const OPERATOR_COMMAND = ['hcp-operator'] as const;
+
+const podLabels = { name: OPERATOR_NAME, app: OPERATOR_NAME, [OperatorLabel.Component]: OPERATOR_NAME };
+
+/** Resource requests of the operator: measured peak for 50 hosted clusters stays under this (bench/operator-scale). */
+export const OPERATOR_REQUESTS = { cpu: '10m', memory: '150Mi' } as const;
+
+function operatorArgs(): string[] {
+  return ['run', '--namespace=$(MY_NAMESPACE)', '--pod-name=$(MY_NAME)', `--metrics-addr=:${String(OPERATOR_PORTS.metrics)}`, `--health-addr=:${String(OPERATOR_PORTS.health)}`];
+}
+
+function operatorEnv(input: InstallInput): unknown[] {
+  const fromField = (name: string, fieldPath: string): unknown => ({ name, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath } } });
+  const extra = Object.keys(input.additionalEnv)
+    .sort()
+    .map((name) => ({ name, value: input.additionalEnv[name] }));
+  return [fromField('MY_NAMESPACE', 'metadata.namespace'), fromField('MY_NAME', 'metadata.name'), ...extra];
+}
+
+const probe = (path: string, initialDelaySeconds: number): unknown => ({
+  httpGet: { path, port: OPERATOR_PORTS.health, scheme: 'HTTP' },
+  initialDelaySeconds,
+  periodSeconds: 10,
+  timeoutSeconds: 5,
+  failureThreshold: 3,
+});
+
+function operatorContainer(input: InstallInput): unknown {
+  return {
+    name: OPERATOR_NAME,
+    image: input.image,
+    imagePullPolicy: input.imagePullPolicy,
+    command: OPERATOR_COMMAND,
+    args: operatorArgs(),
+    env: operatorEnv(input),
+    ports: [
+      { name: 'metrics', containerPort: OPERATOR_PORTS.metrics, protocol: 'TCP' },
+      { name: 'health', containerPort: OPERATOR_PORTS.health, protocol: 'TCP' },
+    ],
+    livenessProbe: probe('/healthz', 15),
+    readinessProbe: probe('/readyz', 5),
+    resources: { requests: OPERATOR_REQUESTS },
+    securityContext: {
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+      privileged: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      seccompProfile: { type: 'RuntimeDefault' },
+    },
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+  };
+}
+
+/** The operator Deployment: one active replica at a time through leader election, spread across nodes. */
+export function renderOperatorDeployment(input: InstallInput): KubeManifest {
+  const spreadAcrossNodes = {
+    podAntiAffinity: {
+      preferredDuringSchedulingIgnoredDuringExecution: [
+        { weight: 10, podAffinityTerm: { labelSelector: { matchExpressions: [{ key: 'name', operator: 'In', values: [OPERATOR_NAME] }] }, topologyKey: 'kubernetes.io/hostname' } },
+      ],
+    },
+  };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: OPERATOR_NAME, namespace: input.namespace, annotations: { [InstallCliVersionAnnotation]: input.version } },
+    spec: {
+      replicas: input.replicas,
+      selector: { matchLabels: { name: OPERATOR_NAME } },
+      template: {
+        metadata: { labels: podLabels },
+        spec: {
+          serviceAccountName: OPERATOR_NAME,
+          priorityClassName: PriorityClass.Operator,
+          affinity: spreadAcrossNodes,
+          // Leader election hands over on a graceful stop; give it time to release the Lease.
+          terminationGracePeriodSeconds: 30,
+          containers: [operatorContainer(input)],
+        },
+      },
+    },
+  };
+}
+
+/** The Service in front of the operator's metrics port (upstream's name and port). */
+export function renderOperatorService(input: InstallInput): KubeManifest {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: OPERATOR_NAME, namespace: input.namespace, labels: { name: OPERATOR_NAME } },
+    spec: {
+      type: 'ClusterIP',
+      selector: { name: OPERATOR_NAME },
+      ports: [{ name: 'metrics', port: OPERATOR_PORTS.metricsService, targetPort: 'metrics', protocol: 'TCP' }],
+    },
+  };
+}
+
+const priorityClass = (name: string, value: number, description: string, preemptNever: boolean): KubeManifest => ({
+  apiVersion: 'scheduling.k8s.io/v1',
+  kind: 'PriorityClass',
+  metadata: { name },
+  value,
+  globalDefault: false,
+  description,
+  ...(preemptNever ? { preemptionPolicy: 'Never' } : {}),
+});
+
+/** The four priority classes control-plane pods and the operator use (upstream's names and values). */
+export function renderPriorityClasses(): KubeManifest[] {
+  return [
+    priorityClass(PriorityClass.ControlPlane, 100_000_000, 'For hosted control-plane pods that do not serve the API.', true),
+    priorityClass(PriorityClass.APICritical, 100_001_000, 'For hosted control-plane pods the API depends on to serve requests.', true),
+    priorityClass(PriorityClass.Etcd, 100_002_000, 'For hosted control-plane etcd pods.', true),
+    priorityClass(PriorityClass.Operator, 100_003_000, 'For the hosted control planes operator.', false),
+  ];
+}

@@ -1,0 +1,67 @@
+import { GROUP } from '../../api/v1beta1/kinds.ts';
+import type { KubeManifest } from '../manifest.ts';
+import { OPERATOR_NAME, OPERATOR_ROLE_NAME, type InstallInput } from './input.ts';
+
+/** One RBAC rule. */
+export interface PolicyRule {
+  readonly apiGroups: readonly string[];
+  readonly resources: readonly string[];
+  readonly verbs: readonly string[];
+}
+
+const MANAGE = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] as const;
+
+/**
+ * Everything the operator does cluster-wide, and nothing more. Upstream grants `*` on most groups; ours lists the
+ * resources the controllers read and write, and the integration tests run the operator as this service account, so
+ * a missing rule fails a test rather than a user's cluster. No `escalate`/`bind`: the operator creates no RBAC.
+ */
+export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
+  // Its own API: reconciles HostedClusters and NodePools, writes HostedControlPlanes, sets finalizers and status.
+  {
+    apiGroups: [GROUP],
+    resources: ['hostedclusters', 'hostedclusters/status', 'hostedclusters/finalizers', 'nodepools', 'nodepools/status', 'nodepools/finalizers', 'hostedcontrolplanes', 'hostedcontrolplanes/status', 'hostedcontrolplanes/finalizers'],
+    verbs: MANAGE,
+  },
+  // Control-plane namespaces and what lives in them: copied secrets, PKI, kubeconfigs, configuration, services, etcd volumes.
+  { apiGroups: [''], resources: ['namespaces', 'secrets', 'configmaps', 'services', 'serviceaccounts', 'persistentvolumeclaims'], verbs: MANAGE },
+  // Readiness is read from workload status; pods only to report why a component is not ready.
+  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+  // Control-plane workloads and their disruption budgets.
+  { apiGroups: ['apps'], resources: ['deployments', 'statefulsets'], verbs: MANAGE },
+  { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: MANAGE },
+  // The Route publishing strategy (OpenShift management clusters); custom-host lets a Route carry the published host name.
+  { apiGroups: ['route.openshift.io'], resources: ['routes', 'routes/custom-host'], verbs: MANAGE },
+  // The apps domain, read once when baseDomainPassthrough needs a base domain (OpenShift management clusters).
+  { apiGroups: ['config.openshift.io'], resources: ['ingresses'], verbs: ['get'] },
+];
+
+/** What the operator does in its own namespace only: leader election. */
+export const OPERATOR_NAMESPACE_RULES: readonly PolicyRule[] = [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch'] }];
+
+const subject = (input: InstallInput): Record<string, string> => ({ kind: 'ServiceAccount', name: OPERATOR_NAME, namespace: input.namespace });
+
+/** The operator's ServiceAccount, ClusterRole(Binding) and Role(Binding). */
+export function renderOperatorRbac(input: InstallInput): KubeManifest[] {
+  const rbac = 'rbac.authorization.k8s.io/v1';
+  return [
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: OPERATOR_NAME, namespace: input.namespace } },
+    { apiVersion: rbac, kind: 'ClusterRole', metadata: { name: OPERATOR_ROLE_NAME }, rules: OPERATOR_CLUSTER_RULES },
+    {
+      apiVersion: rbac,
+      kind: 'ClusterRoleBinding',
+      metadata: { name: OPERATOR_ROLE_NAME },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: OPERATOR_ROLE_NAME },
+      subjects: [subject(input)],
+    },
+    { apiVersion: rbac, kind: 'Role', metadata: { name: OPERATOR_ROLE_NAME, namespace: input.namespace }, rules: OPERATOR_NAMESPACE_RULES },
+    {
+      apiVersion: rbac,
+      kind: 'RoleBinding',
+      metadata: { name: OPERATOR_ROLE_NAME, namespace: input.namespace },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: OPERATOR_ROLE_NAME },
+      subjects: [subject(input)],
+    },
+  ];
+}

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { toYamlDocuments } from '../../lib/yaml.ts';
+import { assertGolden } from '../../testing/golden.ts';
+import type { InstallInput } from './input.ts';
+import { OPERATOR_CLUSTER_RULES } from './rbac.ts';
+import { renderInstall } from './render.ts';
+
+const input: InstallInput = {
+  namespace: 'hypershift',
+  image: 'quay.io/example/hcp-operator:v1',
+  imagePullPolicy: 'IfNotPresent',
+  replicas: 2,
+  scope: 'all',
+  additionalEnv: {},
+  version: '0.1.0',
+};
+
+const kinds = (objects: ReadonlyArray<{ kind: string }>): string[] => objects.map((o) => o.kind);
+
+type Deployment = { spec: { replicas: number; template: { spec: { containers: Array<{ env: Array<{ name: string; value?: string }> }> } } } };
+
+describe('renderInstall', () => {
+  it('When rendering the resources, it should match the golden file', () => {
+    assertGolden(join(import.meta.dirname, 'testdata', 'resources.yaml'), toYamlDocuments(renderInstall({ ...input, scope: 'resources' })));
+  });
+
+  it('When rendering everything, it should put the three CRDs first, then the namespace before anything namespaced', () => {
+    const objects = renderInstall(input);
+    assert.deepEqual(kinds(objects).slice(0, 4), ['CustomResourceDefinition', 'CustomResourceDefinition', 'CustomResourceDefinition', 'Namespace']);
+    assert.deepEqual(
+      objects.slice(0, 3).map((o) => o.metadata.name),
+      ['hostedclusters.hypershift.openshift.io', 'nodepools.hypershift.openshift.io', 'hostedcontrolplanes.hypershift.openshift.io'],
+    );
+  });
+
+  it('When the scope is crds, it should render only the CRDs', () => {
+    assert.deepEqual(kinds(renderInstall({ ...input, scope: 'crds' })), Array(3).fill('CustomResourceDefinition'));
+  });
+
+  it('When the namespace is not hypershift, it should place every namespaced object and binding subject there', () => {
+    const objects = renderInstall({ ...input, namespace: 'hcp-system', scope: 'resources' });
+    for (const o of objects) if (o.metadata.namespace !== undefined) assert.equal(o.metadata.namespace, 'hcp-system', `${o.kind}/${o.metadata.name}`);
+    const subjects = objects.flatMap((o) => (o['subjects'] as Array<{ namespace: string }> | undefined) ?? []);
+    assert.equal(subjects.length, 2);
+    for (const s of subjects) assert.equal(s.namespace, 'hcp-system');
+  });
+
+  it('When extra operator environment is given, it should add it after the downward-API variables, sorted by name', () => {
+    const [deployment] = renderInstall({ ...input, scope: 'resources', additionalEnv: { ZED: '1', ALPHA: '2' } }).filter((o) => o.kind === 'Deployment') as unknown as Deployment[];
+    assert.deepEqual(deployment?.spec.template.spec.containers[0]?.env.map((e) => e.name), ['MY_NAMESPACE', 'MY_NAME', 'ALPHA', 'ZED']);
+  });
+
+  it('When listing the operator permissions, it should grant no wildcard and no RBAC escalation', () => {
+    for (const rule of OPERATOR_CLUSTER_RULES) {
+      for (const value of [...rule.apiGroups, ...rule.resources, ...rule.verbs]) assert.notEqual(value, '*');
+      assert.ok(!rule.verbs.some((v) => v === 'escalate' || v === 'bind' || v === 'impersonate'));
+      assert.ok(!rule.apiGroups.includes('rbac.authorization.k8s.io'));
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import { OperatorLabel } from '../../api/v1beta1/well-known.ts';
+import { KINDS } from '../../api/v1beta1/kinds.ts';
+import { renderCrd } from '../../api/schema/crd.ts';
+import { SUPPORTED_VERSIONS_CONFIGMAP, supportedVersionsData } from '../../release/supported-versions.ts';
+import type { KubeManifest } from '../manifest.ts';
+import type { InstallInput } from './input.ts';
+import { renderOperatorDeployment, renderOperatorService, renderPriorityClasses } from './operator.ts';
+import { renderOperatorRbac } from './rbac.ts';
+
+/** The HostedCluster, NodePool and HostedControlPlane CRDs. */
+export const renderInstallCrds = (): KubeManifest[] => KINDS.map((kind) => renderCrd(kind) as unknown as KubeManifest);
+
+function supportedVersionsConfigMap(input: InstallInput): KubeManifest {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: SUPPORTED_VERSIONS_CONFIGMAP.name, namespace: input.namespace, labels: { [SUPPORTED_VERSIONS_CONFIGMAP.label]: 'true' } },
+    data: supportedVersionsData(input.version),
+  };
+}
+
+/** Everything but the CRDs, in the order they can be applied. */
+function renderInstallResources(input: InstallInput): KubeManifest[] {
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: input.namespace, labels: { [OperatorLabel.Component]: 'operator' } } },
+    ...renderOperatorRbac(input),
+    ...renderPriorityClasses(),
+    supportedVersionsConfigMap(input),
+    renderOperatorService(input),
+    renderOperatorDeployment(input),
+  ];
+}
+
+/**
+ * The operator installation: CRDs first (so they can be established before anything uses them), then the
+ * namespace, service account and RBAC, priority classes, the supported-versions ConfigMap, and the Deployment.
+ */
+export function renderInstall(input: InstallInput): KubeManifest[] {
+  return [...(input.scope === 'resources' ? [] : renderInstallCrds()), ...(input.scope === 'crds' ? [] : renderInstallResources(input))];
+}
