@@ -1,19 +1,19 @@
 // The hcp entry point: wires the real process to the command tree and maps errors to exit codes. The only place
 // that touches process.exit, stdout and stderr directly.
-import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { root } from './commands/root.ts';
 import type { CommandContext } from './framework/command.ts';
 import { exitCodeOf, isUserError } from './framework/errors.ts';
 import { runCommand } from './framework/run.ts';
+import { secureRandomBytes, writeAll } from './process-io.ts';
 
 const context: CommandContext = {
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
+  stdout: (text) => writeAll(1, text),
+  stderr: (text) => writeAll(2, text),
   env: process.env,
   readFile: (path) => readFileSync(path),
   writeFile: (path, content) => writeFileSync(path, content),
-  randomBytes: (n) => randomBytes(n),
+  randomBytes: secureRandomBytes,
   now: () => new Date(),
 };
 
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     await runCommand(root, process.argv.slice(2), context);
   } catch (error) {
     const message = isUserError(error) || !(error instanceof Error) ? String(error instanceof Error ? error.message : error) : `internal error: ${error.stack ?? error.message}`;
-    process.stderr.write(`${message}\n`);
+    writeAll(2, `${message}\n`);
     process.exitCode = exitCodeOf(error);
   }
 }

@@ -5,7 +5,6 @@ import { throwIfAny } from '../../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../../framework/parse.ts';
 import { CREATE_CLUSTER_KUBEVIRT_FLAGS } from '../../../options/cluster-flags.ts';
 import { refuseInvalidRendered } from '../../rendered.ts';
-import { generateSshKey } from './ssh.ts';
 import { completeCreateCluster, readClusterFiles } from './complete.ts';
 import { clusterFiles, validateCreateCluster } from './validate.ts';
 
@@ -17,7 +16,7 @@ async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   throwIfAny([...errors, ...files.errors]);
   if (options === undefined) return;
   for (const w of options.warnings) ctx.stderr(`WARNING: ${w}\n`);
-  const input = completeCreateCluster(options, files.contents, ctx, options.generateSsh ? await generateSshKey() : undefined);
+  const input = completeCreateCluster(options, files.contents, ctx, options.generateSsh ? await (await import('./ssh.ts')).generateSshKey() : undefined);
   const objects = renderCluster(input);
   // The API server would refuse what its CRD schema refuses: catch that here, with the same messages, before output.
   refuseInvalidRendered(objects);
