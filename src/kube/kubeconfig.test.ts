@@ -26,4 +26,8 @@ describe('managementClient', () => {
   it('When the file does not exist, it should say which one in one line', () => {
     assert.throws(() => managementClient(join(dir, 'missing'), {}), /cannot load the management cluster kubeconfig .*missing/);
   });
+
+  it('When there is no kubeconfig anywhere and no in-cluster service, it should say where it looked', () => {
+    assert.throws(() => managementClient('', { HOME: dir }), /^KubeconfigError: no kubeconfig found for the management cluster: pass --kubeconfig, set KUBECONFIG, or create ~\/\.kube\/config$/);
+  });
 });

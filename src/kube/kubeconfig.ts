@@ -9,8 +9,16 @@ function kubeconfigPath(kubeconfigFlag: string, env: NodeJS.ProcessEnv): string 
   if (kubeconfigFlag !== '') return kubeconfigFlag;
   const fromEnv = (env['KUBECONFIG'] ?? '').split(':').find((p) => p !== '');
   if (fromEnv !== undefined) return fromEnv;
-  const home = join(homedir(), '.kube', 'config');
+  const home = join(env['HOME'] ?? homedir(), '.kube', 'config');
   return existsSync(home) ? home : undefined;
+}
+
+/** Raised when the management cluster's kubeconfig is missing, unreadable or names no cluster. */
+export class KubeconfigError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'KubeconfigError';
+  }
 }
 
 /**
@@ -21,12 +29,14 @@ export function managementClient(kubeconfigFlag: string, env: NodeJS.ProcessEnv)
   const config = new KubeConfig();
   const path = kubeconfigPath(kubeconfigFlag, env);
   try {
-    if (path === undefined) config.loadFromCluster();
-    else config.loadFromFile(path);
+    if (path !== undefined) config.loadFromFile(path);
+    else if (env['KUBERNETES_SERVICE_HOST'] !== undefined) config.loadFromCluster();
+    else throw new KubeconfigError('no kubeconfig found for the management cluster: pass --kubeconfig, set KUBECONFIG, or create ~/.kube/config');
   } catch (error) {
+    if (error instanceof KubeconfigError) throw error;
     const which = path === undefined ? ' (in-cluster)' : ` ${path}`;
-    throw new Error(`cannot load the management cluster kubeconfig${which}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new KubeconfigError(`cannot load the management cluster kubeconfig${which}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  if (config.getCurrentCluster() === null) throw new Error('no management cluster configured: pass --kubeconfig or set KUBECONFIG');
+  if (config.getCurrentCluster() === null) throw new KubeconfigError('no management cluster configured: pass --kubeconfig or set KUBECONFIG');
   return KubeClient.fromConfig(config);
 }

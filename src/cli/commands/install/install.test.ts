@@ -51,4 +51,11 @@ describe('hcp install render', () => {
     const deployment = objectsOf(out.stdout).find((o) => o.kind === 'Deployment');
     assert.equal(deployment?.spec?.replicas, 0);
   });
+
+  it('When the kubeconfig cannot be read, it should say so in one line and exit 1', async () => {
+    const out = await runHcp(['install', '--kubeconfig=/no/such/kubeconfig']);
+    assert.equal(out.code, 1);
+    assert.match(out.stderr, /^cannot load the management cluster kubeconfig \/no\/such\/kubeconfig: ENOENT/);
+    assert.doesNotMatch(out.stderr, /\n\s+at /);
+  });
 });

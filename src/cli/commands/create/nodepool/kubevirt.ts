@@ -37,6 +37,10 @@ function validate(f: FlagReader, args: ParsedArgs): UserError[] {
   return errors;
 }
 
+/** Whether an error means the management cluster could not be reached or configured (not that it said no). */
+const noManagementCluster = (error: unknown): boolean =>
+  !(error instanceof UserError) || (error.cause instanceof Error && error.cause.name === 'KubeconfigError');
+
 /** The release image: the flag, or the HostedCluster's when the management cluster can be asked. */
 async function releaseImage(f: FlagReader, ctx: CommandContext): Promise<string> {
   if (f.string('release-image') !== '') return f.string('release-image');
@@ -45,7 +49,7 @@ async function releaseImage(f: FlagReader, ctx: CommandContext): Promise<string>
     const read = async (client: KubeClient): Promise<string> => (await hostedClusterFor(client, f.string('namespace'), f.string('cluster-name'))).spec.release.image;
     return await withManagementCluster(f.string('kubeconfig'), ctx, 'failed to read the HostedCluster', read);
   } catch (error) {
-    if (f.bool('render') && !(error instanceof UserError)) {
+    if (f.bool('render') && noManagementCluster(error)) {
       throw new UserError(`--release-image is required to render without a management cluster (${error instanceof Error ? error.message : String(error)})`);
     }
     throw error;
