@@ -50,6 +50,26 @@ export class RestClient {
     return (text === '' ? {} : JSON.parse(text)) as T;
   }
 
+  /**
+   * Streams a long-running GET (a watch) and hands every newline-delimited JSON value to `onLine`. Resolves when the
+   * server ends the stream or `signal` aborts it; a non-2xx answer throws {@link KubeApiError}.
+   */
+  async stream(path: string, onLine: (value: unknown) => void, signal: AbortSignal): Promise<void> {
+    const options: RequestOptions = {
+      method: 'GET',
+      protocol: this.server.protocol,
+      hostname: this.server.hostname,
+      port: this.server.port,
+      path: `${this.server.pathname.replace(/\/$/, '')}${path}`,
+      headers: { accept: 'application/json' },
+      // Watches hold their connection for minutes: keep them off the pooled agent so they never starve requests.
+      agent: false,
+      signal,
+    };
+    await this.config.applyToHTTPSOptions(options);
+    await streamLines(options, onLine, path);
+  }
+
   /** Closes idle keep-alive connections. */
   close(): void {
     this.agent.destroy();
@@ -66,6 +86,30 @@ function send(options: RequestOptions, body: string | undefined): Promise<{ stat
     });
     req.on('error', reject);
     if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+function streamLines(options: RequestOptions, onLine: (value: unknown) => void, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(options, (res) => {
+      const status = res.statusCode ?? 0;
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let newline = buffer.indexOf('\n');
+        while (newline >= 0) {
+          const line = buffer.slice(0, newline).trim();
+          buffer = buffer.slice(newline + 1);
+          if (line !== '' && status >= 200 && status < 300) onLine(JSON.parse(line));
+          newline = buffer.indexOf('\n');
+        }
+      });
+      res.on('end', () => (status >= 200 && status < 300 ? resolve() : reject(errorFrom(status, buffer, { method: 'GET', path }))));
+      res.on('error', reject);
+    });
+    req.on('error', (error) => (error.name === 'AbortError' ? resolve() : reject(error)));
     req.end();
   });
 }

@@ -1,0 +1,108 @@
+import type { KubeObject } from '../../kube/client.ts';
+import type { Clock } from './clock.ts';
+import { reasonOf, TerminalError, WaitError } from './errors.ts';
+import type { Informer, InformerEvent } from './informer.ts';
+import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
+import { WorkQueue } from './workqueue.ts';
+
+/** What a reconcile asks for next. */
+export interface ReconcileResult {
+  /** Reconcile this key again after this long even if nothing changes (e.g. to end a pause). */
+  readonly requeueAfterMs?: number;
+}
+
+/** Reconciles one object key (`namespace/name`); throws to retry (see TerminalError and WaitError). */
+export type Reconcile = (key: string, logger: Logger) => Promise<ReconcileResult>;
+
+/** Options of {@link Controller}. */
+export interface ControllerOptions {
+  readonly name: string;
+  readonly reconcile: Reconcile;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** Parallel workers; one key is never reconciled by two at once. @default 2 */
+  readonly workers?: number;
+}
+
+/**
+ * One controller: watched informers feed object keys into a work queue; workers take keys one at a time and
+ * reconcile them. Success forgets the key's failures; a WaitError requeues after its delay; a TerminalError is
+ * logged and not retried (status carries it); anything else retries with per-key exponential back-off.
+ */
+export class Controller {
+  readonly name: string;
+  readonly queue: WorkQueue;
+  private readonly o: ControllerOptions;
+
+  constructor(options: ControllerOptions) {
+    this.o = options;
+    this.name = options.name;
+    this.queue = new WorkQueue({ clock: options.clock, onDepth: (depth) => options.metrics.queueDepth.set(depth, { name: options.name }) });
+  }
+
+  /** Enqueues the keys `map` derives from each event of `informer` (by default the object's own key). */
+  watch<T extends KubeObject>(informer: Informer<T>, map: (event: InformerEvent<T>) => readonly string[]): void {
+    informer.onEvent((event) => {
+      for (const key of map(event)) this.queue.add(key);
+    });
+  }
+
+  /** Runs the workers until `signal` aborts; resolves when every worker has finished its current key. */
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    const workers = Array.from({ length: this.o.workers ?? 2 }, () => this.work());
+    await Promise.all(workers);
+  }
+
+  private async work(): Promise<void> {
+    for (;;) {
+      const item = await this.queue.get();
+      if (item === undefined) return;
+      this.o.metrics.queueAdds.inc({ name: this.name });
+      this.o.metrics.queueLatency.observe(item.waitedMs / 1000, { name: this.name });
+      try {
+        await this.reconcileOne(item.key);
+      } finally {
+        this.queue.done(item.key);
+      }
+    }
+  }
+
+  private async reconcileOne(key: string): Promise<void> {
+    const logger = this.o.logger.with({ controller: this.name, key });
+    const started = this.o.clock.now();
+    const labels = { controller: this.name };
+    try {
+      const result = await this.o.reconcile(key, logger);
+      this.queue.forget(key);
+      this.o.metrics.reconcileTotal.inc({ ...labels, result: result.requeueAfterMs === undefined ? 'success' : 'requeue_after' });
+      if (result.requeueAfterMs !== undefined) this.queue.addAfter(key, result.requeueAfterMs);
+    } catch (error) {
+      this.handleFailure(key, error, logger);
+    } finally {
+      this.o.metrics.reconcileTime.observe((this.o.clock.now() - started) / 1000, labels);
+    }
+  }
+
+  private handleFailure(key: string, error: unknown, logger: Logger): void {
+    const labels = { controller: this.name };
+    if (error instanceof WaitError) {
+      this.queue.forget(key);
+      this.o.metrics.reconcileTotal.inc({ ...labels, result: 'requeue_after' });
+      logger.info('waiting', { reason: error.reason, message: error.message });
+      this.queue.addAfter(key, error.retryAfterMs);
+      return;
+    }
+    this.o.metrics.reconcileTotal.inc({ ...labels, result: 'error' });
+    this.o.metrics.reconcileErrors.inc(labels);
+    if (error instanceof TerminalError) {
+      this.queue.forget(key);
+      logger.error('reconcile failed; not retrying until the object changes', { reason: error.reason, message: error.message });
+      return;
+    }
+    logger.error('reconcile failed; retrying with back-off', { message: reasonOf(error), failures: this.queue.failuresOf(key) + 1 });
+    this.queue.addRateLimited(key);
+  }
+}

@@ -1,0 +1,174 @@
+import type { KubeObject, ListSelector, WatchEvent, WatchFrom } from '../../kube/client.ts';
+import { KubeApiError } from '../../kube/errors.ts';
+import { sleep, type Clock } from './clock.ts';
+import type { Logger } from './logger.ts';
+
+/** The two calls an informer needs; `KubeClient` provides them, tests may fake them. */
+export interface ListWatcher {
+  listWithVersion<T extends KubeObject>(selector: ListSelector): Promise<{ items: T[]; resourceVersion: string }>;
+  watch<T extends KubeObject>(selector: ListSelector, from: WatchFrom, onEvent: (event: WatchEvent<T>) => void): Promise<void>;
+}
+
+/** A change the informer saw; `old` is the cached object it replaced or removed. */
+export interface InformerEvent<T> {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly object: T;
+  readonly old?: T;
+}
+
+/** Options of {@link Informer}. */
+export interface InformerOptions {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** How long one watch may run before the server ends it and the informer resumes. @default 300 */
+  readonly watchTimeoutSeconds?: number;
+  /** Delay before retrying after an error; doubles up to 30 s. @default 500 */
+  readonly retryDelayMs?: number;
+}
+
+/** `namespace/name` (or `name` for cluster-scoped objects): the key of the cache and of work queues. */
+export const keyOf = (o: KubeObject): string => (o.metadata?.namespace === undefined || o.metadata.namespace === '' ? '' : `${o.metadata.namespace}/`) + String(o.metadata?.name ?? '');
+
+const versionOf = (o: KubeObject): string | undefined => o.metadata?.resourceVersion;
+
+class WatchExpired extends Error {}
+
+/**
+ * A cache of one kind kept current by list-then-watch. When a watch ends (the server's timeout, a dropped
+ * connection, an error) it resumes from the last resourceVersion seen; when that version has expired (410) it lists
+ * again and reports the differences as events, so handlers never miss a change.
+ */
+export class Informer<T extends KubeObject> {
+  private readonly store = new Map<string, T>();
+  private readonly handlers: Array<(event: InformerEvent<T>) => void> = [];
+  private readonly abort = new AbortController();
+  private synced = false;
+  private readonly syncWaiters: Array<() => void> = [];
+  private readonly client: ListWatcher;
+  readonly selector: ListSelector;
+  private readonly options: InformerOptions;
+
+  constructor(client: ListWatcher, selector: ListSelector, options: InformerOptions) {
+    this.client = client;
+    this.selector = selector;
+    this.options = options;
+  }
+
+  /** Registers a handler for every change (including the initial list, as ADDED). */
+  onEvent(handler: (event: InformerEvent<T>) => void): void {
+    this.handlers.push(handler);
+  }
+
+  /** Starts listing and watching in the background. */
+  start(): void {
+    void this.run();
+  }
+
+  /** Stops the watch. */
+  stop(): void {
+    this.abort.abort();
+    for (const waiter of this.syncWaiters.splice(0)) waiter();
+  }
+
+  /** Whether the first list has been loaded. */
+  get hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves once the first list has been loaded (or the informer stopped). */
+  waitForSync(): Promise<void> {
+    if (this.synced || this.abort.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  /** The cached object with this key. */
+  get(key: string): T | undefined {
+    return this.store.get(key);
+  }
+
+  /** Every cached object. */
+  list(): T[] {
+    return [...this.store.values()];
+  }
+
+  private emit(event: InformerEvent<T>): void {
+    for (const handler of this.handlers) handler(event);
+  }
+
+  private async run(): Promise<void> {
+    const firstDelay = this.options.retryDelayMs ?? 500;
+    let retryDelay = firstDelay;
+    while (!this.abort.signal.aborted) {
+      try {
+        let version = await this.relist();
+        retryDelay = firstDelay;
+        while (!this.abort.signal.aborted) version = await this.watchFrom(version);
+      } catch (error) {
+        if (this.abort.signal.aborted) return;
+        if (!this.expired(error)) {
+          await sleep(this.options.clock, retryDelay, this.abort.signal);
+          retryDelay = Math.min(retryDelay * 2, 30_000);
+        }
+      }
+    }
+  }
+
+  /** Logs why list/watch stopped; true when the remedy is an immediate relist (the version expired). */
+  private expired(error: unknown): boolean {
+    const expired = error instanceof WatchExpired || (error instanceof KubeApiError && error.status === 410);
+    const reason = error instanceof Error ? error.message : String(error);
+    this.options.logger.info(expired ? 'watch expired; listing again' : 'list/watch failed; retrying', { kind: this.selector.kind, reason });
+    return expired;
+  }
+
+  /** Replaces the cache with a fresh list, emitting what changed since the previous one. */
+  private async relist(): Promise<string> {
+    const { items, resourceVersion } = await this.client.listWithVersion<T>(this.selector);
+    const seen = new Set<string>();
+    for (const item of items) {
+      const key = keyOf(item);
+      seen.add(key);
+      this.upsert(key, item);
+    }
+    for (const [key, old] of [...this.store]) {
+      if (seen.has(key)) continue;
+      this.store.delete(key);
+      this.emit({ type: 'DELETED', object: old, old });
+    }
+    if (!this.synced) {
+      this.synced = true;
+      for (const waiter of this.syncWaiters.splice(0)) waiter();
+    }
+    return resourceVersion;
+  }
+
+  private upsert(key: string, object: T): void {
+    const old = this.store.get(key);
+    if (old !== undefined && versionOf(old) === versionOf(object)) return;
+    this.store.set(key, object);
+    this.emit(old === undefined ? { type: 'ADDED', object } : { type: 'MODIFIED', object, old });
+  }
+
+  /** Runs one watch; returns the version to resume from. Throws WatchExpired when the version is too old. */
+  private async watchFrom(version: string): Promise<string> {
+    let latest = version;
+    let expired = false;
+    const timeoutSeconds = this.options.watchTimeoutSeconds ?? 300;
+    await this.client.watch<T>(this.selector, { resourceVersion: version, timeoutSeconds, signal: this.abort.signal }, (event) => {
+      if (event.type === 'ERROR') {
+        expired ||= (event.object as { code?: number }).code === 410;
+        return;
+      }
+      latest = versionOf(event.object) ?? latest;
+      if (event.type === 'BOOKMARK') return;
+      const object = { ...event.object, apiVersion: this.selector.apiVersion, kind: this.selector.kind };
+      const key = keyOf(object);
+      if (event.type !== 'DELETED') return this.upsert(key, object);
+      const old = this.store.get(key);
+      this.store.delete(key);
+      this.emit({ type: 'DELETED', object, old });
+    });
+    if (expired) throw new WatchExpired(`resourceVersion ${version} is too old`);
+    return latest;
+  }
+}

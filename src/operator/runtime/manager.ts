@@ -1,0 +1,94 @@
+import type { KubeClient, KubeObject, ListSelector } from '../../kube/client.ts';
+import type { Clock } from './clock.ts';
+import type { Controller } from './controller.ts';
+import { Informer } from './informer.ts';
+import { LeaderElector } from './leader.ts';
+import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
+
+/** Options of {@link Manager}. */
+export interface ManagerOptions {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** Leader election; without it every controller runs at once (a single replica, or tests). */
+  readonly leaderElection?: { readonly namespace: string; readonly name: string; readonly identity: string; readonly leaseDurationMs?: number; readonly renewDeadlineMs?: number; readonly retryPeriodMs?: number };
+  /** Passed to every informer (tests shorten it to exercise watch restarts). */
+  readonly watchTimeoutSeconds?: number;
+}
+
+/** How a manager's run ended. */
+export type RunOutcome = 'stopped' | 'lost-leadership';
+
+/**
+ * Owns the shared informers and the controllers. Every replica keeps its caches warm; only the elected leader runs
+ * controllers, so only the leader writes. A leader that loses its lease stops its controllers and reports it, and
+ * the process exits so that it restarts as a candidate with clean state.
+ */
+export class Manager {
+  private readonly informers = new Map<string, Informer<KubeObject>>();
+  private readonly controllers: Controller[] = [];
+  private readonly o: ManagerOptions;
+  private leading = false;
+
+  constructor(options: ManagerOptions) {
+    this.o = options;
+  }
+
+  /** The shared informer for a selector (one watch per selector, however many controllers use it). */
+  informer<T extends KubeObject>(selector: ListSelector): Informer<T> {
+    const key = JSON.stringify([selector.apiVersion, selector.kind, selector.namespace ?? '', selector.labelSelector ?? '']);
+    let informer = this.informers.get(key);
+    if (informer === undefined) {
+      informer = new Informer<KubeObject>(this.o.client, selector, { clock: this.o.clock, logger: this.o.logger, watchTimeoutSeconds: this.o.watchTimeoutSeconds });
+      this.informers.set(key, informer);
+    }
+    return informer as unknown as Informer<T>;
+  }
+
+  /** Adds a controller; it runs while this replica leads. */
+  add(controller: Controller): void {
+    this.controllers.push(controller);
+  }
+
+  /** Ready when every informer has loaded its first list. */
+  ready(): boolean {
+    return [...this.informers.values()].every((i) => i.hasSynced);
+  }
+
+  /** Whether this replica currently runs the controllers. */
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  /** Starts the informers, waits for their caches, then runs the controllers (as leader) until `signal` aborts. */
+  async run(signal: AbortSignal): Promise<RunOutcome> {
+    for (const informer of this.informers.values()) informer.start();
+    try {
+      await Promise.all([...this.informers.values()].map((i) => i.waitForSync()));
+      if (this.o.leaderElection === undefined) {
+        await this.runControllers(signal);
+        return 'stopped';
+      }
+      const elector = new LeaderElector({ client: this.o.client, clock: this.o.clock, logger: this.o.logger, ...this.o.leaderElection });
+      await elector.run(signal, (leading) => this.runControllers(leading));
+      return signal.aborted ? 'stopped' : 'lost-leadership';
+    } finally {
+      for (const informer of this.informers.values()) informer.stop();
+    }
+  }
+
+  private async runControllers(signal: AbortSignal): Promise<void> {
+    this.leading = true;
+    this.o.metrics.leader.set(1);
+    try {
+      // Leading lasts until the signal aborts, even for a manager whose controllers all stopped early.
+      const aborted = new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+      await Promise.all([...this.controllers.map((c) => c.run(signal)), aborted]);
+    } finally {
+      this.leading = false;
+      this.o.metrics.leader.set(0);
+    }
+  }
+}
