@@ -1,8 +1,10 @@
+import type { OwnerReference } from '../api/meta.ts';
+
 /** A rendered Kubernetes object: plain data with type metadata and a name. */
 export interface KubeManifest {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: OwnerReference[] };
   [key: string]: unknown;
 }
 

@@ -24,4 +24,4 @@ export class WaitError extends Error {
 }
 
 /** Any other error is transient: the work queue retries it with exponential back-off. */
-export const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+export const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error));

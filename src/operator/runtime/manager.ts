@@ -29,6 +29,7 @@ export type RunOutcome = 'stopped' | 'lost-leadership';
 export class Manager {
   private readonly informers = new Map<string, Informer<KubeObject>>();
   private readonly controllers: Controller[] = [];
+  private readonly leaderTasks: Array<(signal: AbortSignal) => Promise<void>> = [];
   private readonly o: ManagerOptions;
   private leading = false;
 
@@ -50,6 +51,11 @@ export class Manager {
   /** Adds a controller; it runs while this replica leads. */
   add(controller: Controller): void {
     this.controllers.push(controller);
+  }
+
+  /** Adds a task run once each time this replica becomes leader (e.g. publishing the supported versions). */
+  addLeaderTask(task: (signal: AbortSignal) => Promise<void>): void {
+    this.leaderTasks.push(task);
   }
 
   /** Ready when every informer has loaded its first list. */
@@ -85,7 +91,8 @@ export class Manager {
     try {
       // Leading lasts until the signal aborts, even for a manager whose controllers all stopped early.
       const aborted = new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-      await Promise.all([...this.controllers.map((c) => c.run(signal)), aborted]);
+      const tasks = this.leaderTasks.map((task) => task(signal).catch((error: unknown) => this.o.logger.error('leader task failed', { reason: error instanceof Error ? error.message : String(error) })));
+      await Promise.all([...this.controllers.map((c) => c.run(signal)), ...tasks, aborted]);
     } finally {
       this.leading = false;
       this.o.metrics.leader.set(0);

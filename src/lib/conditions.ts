@@ -1,0 +1,31 @@
+/** `metav1.Condition`. */
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+/** A condition as a controller computes it; the transition time is filled in by {@link mergeConditions}. */
+export type ConditionUpdate = Omit<Condition, 'lastTransitionTime'>;
+
+/**
+ * The new condition list: each update replaces the condition of its type, keeping the old lastTransitionTime when
+ * the status did not change (so an unchanged status writes nothing); conditions not updated are kept as they are.
+ * Sorted by type, so the list is stable whatever order the phases ran in.
+ */
+export function mergeConditions(current: readonly Condition[] | undefined, updates: readonly ConditionUpdate[], now: Date): Condition[] {
+  const byType = new Map((current ?? []).map((c) => [c.type, c]));
+  const stamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  for (const update of updates) {
+    const old = byType.get(update.type);
+    const lastTransitionTime = old !== undefined && old.status === update.status ? old.lastTransitionTime : stamp;
+    byType.set(update.type, { ...update, lastTransitionTime });
+  }
+  return [...byType.values()].sort((a, b) => a.type.localeCompare(b.type));
+}
+
+/** The condition of a type, if present. */
+export const findCondition = (conditions: readonly Condition[] | undefined, type: string): Condition | undefined => conditions?.find((c) => c.type === type);

@@ -1,0 +1,35 @@
+import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
+import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
+import { CLUSTER_ANNOTATION } from '../../../render/hostedcluster/names.ts';
+import { Controller } from '../../runtime/controller.ts';
+import { keyOf } from '../../runtime/informer.ts';
+import type { Manager } from '../../runtime/manager.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import type { Metrics } from '../../runtime/metrics.ts';
+import { reconcileHostedCluster } from './reconcile.ts';
+import type { HostedClusterDeps } from './scope.ts';
+
+/**
+ * Registers the HostedCluster controller: it reconciles on every HostedCluster change and on every change of a
+ * HostedControlPlane it made (found through the cluster annotation), and on nothing else, so an idle cluster costs
+ * no requests.
+ */
+export function addHostedClusterController(
+  manager: Manager,
+  deps: Omit<HostedClusterDeps, 'hostedControlPlane'> & { readonly watchNamespace?: string },
+  logger: Logger,
+  metrics: Metrics,
+): Controller {
+  const namespace = deps.watchNamespace === undefined || deps.watchNamespace === '' ? undefined : deps.watchNamespace;
+  const clusters = manager.informer<HostedCluster>({ apiVersion: API_VERSION, kind: 'HostedCluster', namespace });
+  const controlPlanes = manager.informer<HostedControlPlane>({ apiVersion: API_VERSION, kind: 'HostedControlPlane' });
+  const fullDeps: HostedClusterDeps = { ...deps, hostedControlPlane: (key) => controlPlanes.get(key) };
+  const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
+  controller.watch(clusters, (event) => [keyOf(event.object)]);
+  controller.watch(controlPlanes, (event) => {
+    const owner = event.object.metadata.annotations?.[CLUSTER_ANNOTATION];
+    return owner === undefined ? [] : [owner];
+  });
+  manager.add(controller);
+  return controller;
+}

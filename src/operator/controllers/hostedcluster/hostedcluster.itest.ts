@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
+import type { KubeDocument } from '../../../kube/client.ts';
+import { runHcp } from '../../../testing/cli.ts';
+import { testClusters } from '../../../testing/envtest/clusters.ts';
+import { startTestOperator } from '../../../testing/operator.ts';
+
+const { management } = testClusters();
+const { client } = management;
+const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster' } as const;
+const HCP = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedControlPlane' } as const;
+
+async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const condition = (hc: HostedCluster | undefined, type: string): { status: string; reason: string; message: string } | undefined =>
+  (hc?.status?.conditions as Array<{ type: string; status: string; reason: string; message: string }> | undefined)?.find((c) => c.type === type);
+
+const getHc = (namespace: string, name: string): Promise<HostedCluster | undefined> => client.tryGet<HostedCluster>({ ...HC, name, namespace });
+
+async function createCluster(namespace: string, name: string): Promise<void> {
+  const out = await runHcp(['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${namespace}`, `--name=${name}`, '--pull-secret=/ps', '--ssh-key=/ssh', '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi'], {
+    files: { '/ps': '{"auths":{}}', '/ssh': 'ssh-ed25519 AAAA test' },
+    realClock: true,
+  });
+  assert.equal(out.code, 0, out.stderr);
+}
+
+async function versions(refs: ReadonlyArray<{ apiVersion: string; kind: string; name: string; namespace?: string }>): Promise<string[]> {
+  return Promise.all(refs.map(async (ref) => (await client.get<KubeDocument>(ref)).metadata?.resourceVersion ?? ''));
+}
+
+/** Waits for Available and checks what comes with it: version Completed, the endpoint, Progressing False. */
+async function assertAvailable(ns: string, name: string): Promise<void> {
+  const hc = await eventually('Available', async () => {
+    const current = await getHc(ns, name);
+    return condition(current, 'Available')?.status === 'True' ? current : undefined;
+  });
+  const latest = hc.status?.version?.history?.[0];
+  assert.deepEqual([latest?.state, latest?.version], ['Completed', '4.17.0']);
+  assert.deepEqual(hc.status?.controlPlaneEndpoint, { host: `api.${name}.example.com`, port: 6443 });
+  assert.equal(condition(hc, 'Progressing')?.status, 'False');
+}
+
+describe('HostedCluster controller', () => {
+  it('When a HostedCluster is created, it should build the control-plane namespace, secret copies and HostedControlPlane, and report status', async () => {
+    const ns = await management.namespace('hc');
+    const op = await startTestOperator(management, ns);
+    await createCluster(ns, 'one');
+    const cpns = `${ns}-one`;
+    const hcp = await eventually('the HostedControlPlane', () => client.tryGet<HostedControlPlane>({ ...HCP, name: 'one', namespace: cpns }));
+    const hc = await eventually('status', async () => {
+      const current = await getHc(ns, 'one');
+      return condition(current, 'ValidConfiguration')?.status === 'True' ? current : undefined;
+    });
+    assert.deepEqual(hc.metadata.finalizers, ['hypershift.openshift.io/finalizer']);
+    assert.equal(hcp.spec.releaseImage, hc.spec.release.image);
+    assert.equal(hcp.spec.infraID, hc.spec.infraID);
+    assert.deepEqual(hcp.spec.pullSecret, { name: 'pull-secret' });
+    assert.deepEqual(hcp.spec.sshKey, { name: 'ssh-key' });
+    const namespace = await client.get<KubeDocument>({ apiVersion: 'v1', kind: 'Namespace', name: cpns });
+    assert.equal(namespace.metadata?.labels?.['hypershift.openshift.io/hosted-control-plane'], 'true');
+    const secrets = (await client.list<KubeDocument>('v1', 'Secret', { namespace: cpns })).map((s) => s.metadata?.name).sort();
+    assert.deepEqual(secrets, ['one-etcd-encryption-key', 'pull-secret', 'ssh-key']);
+    assert.equal(condition(hc, 'ReconciliationActive')?.status, 'True');
+    assert.equal(condition(hc, 'Available')?.status, 'False');
+    assert.equal(hc.status?.version?.history?.[0]?.state, 'Partial');
+    const cm = await client.get<KubeDocument>({ apiVersion: 'v1', kind: 'ConfigMap', name: 'supported-versions', namespace: op.namespace });
+    assert.match(JSON.stringify(cm['data']), /4\.17/);
+  });
+
+  it('When the HostedControlPlane becomes available, the HostedCluster should follow, and then stay idle with no writes', async () => {
+    const ns = await management.namespace('hc-avail');
+    const op = await startTestOperator(management, ns);
+    await createCluster(ns, 'two');
+    const cpns = `${ns}-two`;
+    await eventually('the HostedControlPlane', () => client.tryGet<HostedControlPlane>({ ...HCP, name: 'two', namespace: cpns }));
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const available = (type: string): object => ({ type, status: 'True', reason: 'AsExpected', message: 'All is well', lastTransitionTime: now });
+    await client.mergePatch({ ...HCP, name: 'two', namespace: cpns }, { status: { ready: true, initialized: true, version: '4.17.0', controlPlaneEndpoint: { host: 'api.two.example.com', port: 6443 }, conditions: ['Available', 'EtcdAvailable', 'KubeAPIServerAvailable'].map(available) } }, 'status');
+    await assertAvailable(ns, 'two');
+    const kubectl = await management.runKubectl(['get', 'hc', '-n', ns, 'two', '--no-headers']);
+    assert.match(kubectl.stdout, /^two\s+4\.17\.0\s+Completed\s+True\s+False\s+All is well/);
+
+    const refs = [{ ...HC, name: 'two', namespace: ns }, { ...HCP, name: 'two', namespace: cpns }, { apiVersion: 'v1', kind: 'Namespace', name: cpns }];
+    await new Promise((r) => setTimeout(r, 1000));
+    const before = await versions(refs);
+    const reconciles = op.operator.metrics.reconcileTotal.get({ controller: 'hostedcluster', result: 'success' });
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.deepEqual(await versions(refs), before, 'no object changed while idle');
+    assert.equal(op.operator.metrics.reconcileTotal.get({ controller: 'hostedcluster', result: 'success' }), reconciles, 'no reconcile while idle');
+  });
+
+  it('When paused, it should stop writing; when resumed, it should catch up; deleting should leave nothing behind', async () => {
+    const ns = await management.namespace('hc-pause');
+    await startTestOperator(management, ns);
+    await createCluster(ns, 'three');
+    const cpns = `${ns}-three`;
+    const hcpRef = { ...HCP, name: 'three', namespace: cpns };
+    await eventually('the HostedControlPlane', () => client.tryGet<HostedControlPlane>(hcpRef));
+    await client.mergePatch({ ...HC, name: 'three', namespace: ns }, { spec: { pausedUntil: 'true' } });
+    await eventually('ReconciliationActive False', async () => condition(await getHc(ns, 'three'), 'ReconciliationActive')?.reason === 'ReconciliationPaused');
+    const paused = await eventually('the pause to reach the HostedControlPlane', async () => {
+      const hcp = await client.get<HostedControlPlane>(hcpRef);
+      return hcp.spec.pausedUntil === 'true' ? hcp : undefined;
+    });
+    await client.mergePatch({ ...HC, name: 'three', namespace: ns }, { spec: { nodeSelector: { role: 'control-plane' } } });
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.equal((await client.get<HostedControlPlane>(hcpRef)).metadata.resourceVersion, paused.metadata.resourceVersion, 'no write while paused');
+    await client.mergePatch({ ...HC, name: 'three', namespace: ns }, { spec: { pausedUntil: null } });
+    await eventually('the change to arrive after the pause', async () => (await client.get<HostedControlPlane>(hcpRef)).spec.nodeSelector?.['role'] === 'control-plane');
+    assert.equal((await client.get<HostedControlPlane>(hcpRef)).spec.pausedUntil, undefined);
+
+    await client.delete({ ...HC, name: 'three', namespace: ns });
+    await eventually('the HostedCluster to go', async () => (await getHc(ns, 'three')) === undefined, 30_000);
+    await eventually('the control-plane namespace to go', async () => (await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: cpns })) === undefined, 60_000);
+  });
+
+  it('When the pull secret is missing, it should say which one in ValidConfiguration and create nothing', async () => {
+    const ns = await management.namespace('hc-missing');
+    await startTestOperator(management, ns);
+    const { aHostedCluster } = await import('../../../testing/builders.ts');
+    await client.create(aHostedCluster('four', ns));
+    const hc = await eventually('ValidConfiguration False', async () => {
+      const current = await getHc(ns, 'four');
+      return condition(current, 'ValidConfiguration')?.status === 'False' ? current : undefined;
+    });
+    assert.deepEqual(condition(hc, 'ValidConfiguration'), { ...condition(hc, 'ValidConfiguration'), reason: 'SecretNotFound', message: `pull secret ${ns}/four-pull-secret not found` });
+    assert.equal(await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: `${ns}-four` }), undefined);
+    await client.delete({ ...HC, name: 'four', namespace: ns });
+    await eventually('the HostedCluster to go', async () => (await getHc(ns, 'four')) === undefined);
+  });
+});

@@ -1,0 +1,44 @@
+import type { HostedCluster } from '../../../../api/index.ts';
+import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
+import { renderEtcdEncryptionKey } from '../../../../render/hostedcluster/secrets.ts';
+import type { Phase, Scope } from '../scope.ts';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `n` random lowercase letters and digits (upstream's `utilrand.String`), from the injected random source. */
+export function randomString(random: (n: number) => Uint8Array, n: number): string {
+  return [...random(n)].map((b) => ALPHABET[b % ALPHABET.length]).join('');
+}
+
+/** The spec fields the controller fills in when they are empty, as upstream's defaulting does. */
+function missingDefaults(scope: Scope): Record<string, unknown> | undefined {
+  const { spec, metadata } = scope.hc;
+  const patch: Record<string, unknown> = {};
+  if (spec.infraID === undefined || spec.infraID === '') patch['infraID'] = `${metadata.name ?? ''}-${randomString(scope.deps.random, 5)}`;
+  if (spec.platform.kubevirt?.generateID === undefined || spec.platform.kubevirt.generateID === '') {
+    patch['platform'] = { kubevirt: { generateID: randomString(scope.deps.random, 10) } };
+  }
+  if (spec.secretEncryption === undefined) patch['secretEncryption'] = { type: 'aescbc', aescbc: { activeKey: { name: HostedClusterNames.etcdEncryptionKey(scope.hc) } } };
+  return Object.keys(patch).length === 0 ? undefined : patch;
+}
+
+/**
+ * Defaulting: a missing infraID, KubeVirt generateID and etcd encryption key are generated once and written to the
+ * spec (with the key Secret, owned by the HostedCluster), so every later reconcile sees the same values.
+ */
+export const defaultsPhase: Phase = {
+  name: 'defaults',
+  async run(scope) {
+    const patch = missingDefaults(scope);
+    if (patch === undefined) return undefined;
+    const { client } = scope.deps;
+    if (patch['secretEncryption'] !== undefined) {
+      const key = renderEtcdEncryptionKey(scope.hc, scope.deps.random(32));
+      await client.apply(key, { fieldManager: OPERATOR_FIELD_MANAGER });
+      scope.secrets.set('encryptionKey', { type: 'Opaque', data: key['data'] as Record<string, string> });
+    }
+    const ref = { apiVersion: scope.hc.apiVersion, kind: scope.hc.kind, name: scope.hc.metadata.name ?? '', namespace: scope.hc.metadata.namespace };
+    scope.hc = await client.mergePatch<HostedCluster>(ref, { spec: patch });
+    return undefined;
+  },
+};

@@ -1,0 +1,60 @@
+import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import { Annotation } from '../../../../api/v1beta1/well-known.ts';
+import { API_VERSION } from '../../../../api/v1beta1/kinds.ts';
+import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
+import { setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
+
+/** How often deletion looks again while something it waits for is still there. */
+const POLL_MS = 2_000;
+/** The longest deletion waits for the control-plane namespace before it lets the HostedCluster go regardless. */
+export const NAMESPACE_DELETION_LIMIT_MS = 10 * 60_000;
+
+const elapsedSinceDeletion = (scope: Scope): number => scope.now.getTime() - Date.parse(scope.hc.metadata.deletionTimestamp ?? scope.now.toISOString());
+
+async function removeFinalizer(scope: Scope): Promise<void> {
+  const { hc } = scope;
+  const rest = (hc.metadata.finalizers ?? []).filter((f) => f !== HostedClusterNames.finalizer);
+  const ref = { apiVersion: hc.apiVersion, kind: hc.kind, name: hc.metadata.name ?? '', namespace: hc.metadata.namespace };
+  // The resourceVersion makes this a compare-and-swap: a finalizer another party added meanwhile is not lost.
+  await scope.deps.client.mergePatch(ref, { metadata: { finalizers: rest, resourceVersion: hc.metadata.resourceVersion } });
+}
+
+/** Deletes the HostedControlPlane; true once it is gone. */
+async function hostedControlPlaneGone(scope: Scope, cpNamespace: string): Promise<boolean> {
+  const ref = { apiVersion: API_VERSION, kind: 'HostedControlPlane', name: scope.hc.metadata.name ?? '', namespace: cpNamespace };
+  if ((await scope.deps.client.tryGet(ref)) === undefined) return true;
+  await scope.deps.client.delete(ref);
+  return (await scope.deps.client.tryGet(ref)) === undefined;
+}
+
+/** Deletes the control-plane namespace; true once it is gone (or when the user asked to keep it). */
+async function namespaceGone(scope: Scope, cpNamespace: string): Promise<boolean> {
+  if (scope.hc.metadata.annotations?.[Annotation.SkipControlPlaneNamespaceDeletion] === 'true') return true;
+  const ref = { apiVersion: 'v1', kind: 'Namespace', name: cpNamespace };
+  const namespace = await scope.deps.client.tryGet<{ apiVersion: string; kind: string; metadata?: { deletionTimestamp?: string } }>(ref);
+  if (namespace === undefined) return true;
+  if (namespace.metadata?.deletionTimestamp === undefined) await scope.deps.client.delete(ref);
+  return false;
+}
+
+/**
+ * Deletion: the HostedControlPlane, then the control-plane namespace (the namespace controller removes what is in
+ * it), then the finalizer. It cannot stay stuck: past {@link NAMESPACE_DELETION_LIMIT_MS} it records a Warning event
+ * and lets the HostedCluster go, leaving the namespace to finish on its own.
+ */
+export async function deleteHostedCluster(scope: Scope): Promise<PhaseOutcome> {
+  const { hc } = scope;
+  if (hc.metadata.finalizers?.includes(HostedClusterNames.finalizer) !== true) return { stop: true };
+  const cpNamespace = HostedClusterNames.controlPlaneNamespace(hc);
+  const done = (await hostedControlPlaneGone(scope, cpNamespace)) && (await namespaceGone(scope, cpNamespace));
+  if (!done && elapsedSinceDeletion(scope) < NAMESPACE_DELETION_LIMIT_MS) {
+    setCondition(scope, { type: Type.Available.value, status: 'False', reason: Reason.WaitingForGracePeriod.value, message: `deleting: waiting for namespace ${cpNamespace} to be removed` });
+    return { stop: true, requeueAfterMs: POLL_MS };
+  }
+  if (!done) {
+    scope.deps.events.record(hc, 'Warning', 'NamespaceDeletionTimedOut', `namespace ${cpNamespace} was still terminating after ${String(NAMESPACE_DELETION_LIMIT_MS / 60_000)}m; the HostedCluster is released and the namespace left to finish`);
+  }
+  await removeFinalizer(scope);
+  scope.logger.info('hosted cluster deleted', { controlPlaneNamespace: cpNamespace });
+  return { stop: true };
+}

@@ -1,0 +1,81 @@
+import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
+import { setCondition, type Phase, type Scope } from '../scope.ts';
+
+/** How long to wait before looking again for a Secret the user has not created yet. */
+const MISSING_SECRET_RETRY_MS = 30_000;
+
+async function readSecret(scope: Scope, name: string): Promise<SourceSecret | undefined> {
+  return scope.deps.client.tryGet<{ apiVersion: string; kind: string; type?: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name, namespace: scope.hc.metadata.namespace });
+}
+
+/** Platform and release: problems only a spec change fixes (no retry until the object changes). */
+function checkSpec(scope: Scope): boolean {
+  const { spec } = scope.hc;
+  if (spec.platform.type !== 'KubeVirt') {
+    setCondition(scope, { type: Type.SupportedHostedCluster.value, status: 'False', reason: Reason.UnsupportedHostedCluster.value, message: `platform ${spec.platform.type} is not supported by this operator: set spec.platform.type to KubeVirt` });
+    return false;
+  }
+  setCondition(scope, { type: Type.SupportedHostedCluster.value, status: 'True', reason: Reason.AsExpected.value, message: 'HostedCluster is supported by operator configuration' });
+  if (spec.release.image === '') {
+    setCondition(scope, { type: Type.ValidReleaseImage.value, status: 'False', reason: Reason.InvalidImage.value, message: 'spec.release.image is empty: set it to an OpenShift release image' });
+    return false;
+  }
+  setCondition(scope, { type: Type.ValidReleaseImage.value, status: 'True', reason: Reason.AsExpected.value, message: 'Release image is valid' });
+  return true;
+}
+
+/** Reads the referenced Secrets; a missing one is reported by name and retried. */
+async function checkSecrets(scope: Scope): Promise<boolean> {
+  const { spec, metadata } = scope.hc;
+  const wanted: Array<['pullSecret' | 'sshKey' | 'encryptionKey', string | undefined, string]> = [
+    ['pullSecret', spec.pullSecret.name, 'pull secret'],
+    ['sshKey', spec.sshKey?.name, 'SSH key secret'],
+    ['encryptionKey', spec.secretEncryption?.aescbc?.activeKey.name, 'etcd encryption key secret'],
+  ];
+  for (const [role, name, what] of wanted) {
+    if (name === undefined || name === '') continue;
+    const secret = await readSecret(scope, name);
+    if (secret === undefined) {
+      setCondition(scope, { type: Type.ValidConfiguration.value, status: 'False', reason: Reason.SecretNotFound.value, message: `${what} ${metadata.namespace ?? ''}/${name} not found` });
+      return false;
+    }
+    scope.secrets.set(role, secret);
+  }
+  return checkInfraCredentials(scope);
+}
+
+async function checkInfraCredentials(scope: Scope): Promise<boolean> {
+  const credentials = scope.hc.spec.platform.kubevirt?.credentials;
+  if (credentials === undefined) {
+    setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'True', reason: Reason.AsExpected.value, message: 'Worker VMs run on the management cluster; no credentials needed' });
+    return true;
+  }
+  const name = credentials.infraKubeConfigSecret?.name ?? '';
+  const secret = await readSecret(scope, name);
+  if (secret?.data?.['kubeconfig'] === undefined) {
+    const why = secret === undefined ? 'not found' : "has no 'kubeconfig' key";
+    setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'False', reason: Reason.PlatformCredentialsNotFound.value, message: `infra kubeconfig secret ${scope.hc.metadata.namespace ?? ''}/${name} ${why}` });
+    return false;
+  }
+  scope.secrets.set('infraCredentials', secret);
+  setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'True', reason: Reason.AsExpected.value, message: 'Infra kubeconfig secret found' });
+  return true;
+}
+
+/**
+ * Validation: the platform and release (terminal: reported, not retried), then the referenced Secrets (waited for:
+ * retried until they exist). ValidConfiguration tells the user what to change.
+ */
+export const validatePhase: Phase = {
+  name: 'validate',
+  async run(scope) {
+    if (!checkSpec(scope)) {
+      setCondition(scope, { type: Type.ValidConfiguration.value, status: 'False', reason: Reason.InvalidConfiguration.value, message: 'the spec needs a change: see SupportedHostedCluster and ValidReleaseImage' });
+      return { stop: true };
+    }
+    if (!(await checkSecrets(scope))) return { stop: true, requeueAfterMs: MISSING_SECRET_RETRY_MS };
+    setCondition(scope, { type: Type.ValidConfiguration.value, status: 'True', reason: Reason.AsExpected.value, message: 'Configuration passes validation' });
+    return undefined;
+  },
+};

@@ -1,0 +1,61 @@
+import type { HostedCluster } from '../../../api/index.ts';
+import { toYaml } from '../../../lib/yaml.ts';
+import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import { controlPlaneObjectsPhase } from './phases/control-plane-objects.ts';
+import { defaultsPhase } from './phases/defaults.ts';
+import { deleteHostedCluster } from './phases/delete.ts';
+import { finalizerPhase } from './phases/finalizer.ts';
+import { pausePhase } from './phases/pause.ts';
+import { validatePhase } from './phases/validate.ts';
+import type { HostedClusterDeps, Phase, PhaseOutcome, Scope } from './scope.ts';
+import { computeStatus } from './status.ts';
+
+/** The phases of a HostedCluster that is not being deleted, in order. */
+export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, defaultsPhase, controlPlaneObjectsPhase];
+
+async function runPhases(scope: Scope): Promise<PhaseOutcome> {
+  for (const phase of PHASES) {
+    const outcome = await phase.run(scope);
+    if (outcome?.stop === true) {
+      const last = scope.conditions.at(-1);
+      scope.logger.debug('stopped', { phase: phase.name, condition: last?.type, reason: last?.reason, message: last?.message });
+      return outcome;
+    }
+  }
+  return {};
+}
+
+/** Writes the status only when it differs from what is stored: an unchanged cluster costs no write. */
+async function writeStatus(scope: Scope, error: unknown): Promise<void> {
+  const { hc, deps } = scope;
+  const hcp = deps.hostedControlPlane(`${HostedClusterNames.controlPlaneNamespace(hc)}/${hc.metadata.name ?? ''}`);
+  const status = computeStatus(scope, hcp, error);
+  if (toYaml(status) === toYaml(hc.status ?? {})) return;
+  const body = { apiVersion: hc.apiVersion, kind: hc.kind, metadata: { name: hc.metadata.name, namespace: hc.metadata.namespace }, status };
+  await deps.client.apply(body as HostedCluster, { fieldManager: OPERATOR_FIELD_MANAGER, subresource: 'status' });
+}
+
+/** The HostedCluster reconcile: deletion, or the phases in order; the status is computed and written at the end. */
+export function reconcileHostedCluster(deps: HostedClusterDeps, lookup: (key: string) => HostedCluster | undefined): Reconcile {
+  return async (key: string, logger: Logger): Promise<ReconcileResult> => {
+    const hc = lookup(key);
+    if (hc === undefined) return {};
+    const scope: Scope = { deps, logger, hc, now: new Date(deps.clock.now()), conditions: [], secrets: new Map() };
+    if (hc.metadata.deletionTimestamp !== undefined) {
+      const outcome = await deleteHostedCluster(scope);
+      if (outcome.requeueAfterMs !== undefined) await writeStatus(scope, undefined);
+      return { requeueAfterMs: outcome.requeueAfterMs };
+    }
+    let outcome: PhaseOutcome;
+    try {
+      outcome = await runPhases(scope);
+    } catch (error) {
+      await writeStatus(scope, error).catch((e: unknown) => logger.error('could not write status', { reason: e instanceof Error ? e.message : String(e) }));
+      throw error;
+    }
+    await writeStatus(scope, undefined);
+    return outcome.requeueAfterMs === undefined ? {} : { requeueAfterMs: outcome.requeueAfterMs };
+  };
+}

@@ -1,0 +1,51 @@
+import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
+import type { KubeClient } from '../../../kube/client.ts';
+import type { ConditionUpdate } from '../../../lib/conditions.ts';
+import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import type { EventRecorder } from '../../runtime/events.ts';
+import type { Logger } from '../../runtime/logger.ts';
+
+/** What the HostedCluster controller needs from outside, injected. */
+export interface HostedClusterDeps {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  /** Cryptographically random bytes (IDs, encryption keys). */
+  readonly random: (n: number) => Uint8Array;
+  readonly events: EventRecorder;
+  /** The HostedControlPlane cache, by `namespace/name`. */
+  readonly hostedControlPlane: (key: string) => HostedControlPlane | undefined;
+}
+
+/** One reconcile's state: the object, what the phases learnt, and the conditions they set. */
+export interface Scope {
+  readonly deps: HostedClusterDeps;
+  readonly logger: Logger;
+  hc: HostedCluster;
+  readonly now: Date;
+  readonly conditions: ConditionUpdate[];
+  /** Secrets the cluster references, read once by validation and copied by a later phase, by role. */
+  readonly secrets: Map<'pullSecret' | 'sshKey' | 'infraCredentials' | 'encryptionKey', SourceSecret>;
+}
+
+/** What a phase asks of the reconcile. */
+export interface PhaseOutcome {
+  /** Stop here: later phases must not run (paused, invalid, waiting). Status is still computed. */
+  readonly stop?: boolean;
+  /** Reconcile again after this long. */
+  readonly requeueAfterMs?: number;
+}
+
+/** A named step of the reconcile; phases run in order. */
+export interface Phase {
+  readonly name: string;
+  run(scope: Scope): Promise<PhaseOutcome | undefined>;
+}
+
+/** Records a condition for the status written at the end of the reconcile. */
+export function setCondition(scope: Scope, update: Omit<ConditionUpdate, 'observedGeneration'>): void {
+  const at = scope.conditions.findIndex((c) => c.type === update.type);
+  const condition = { ...update, observedGeneration: scope.hc.metadata.generation };
+  if (at >= 0) scope.conditions[at] = condition;
+  else scope.conditions.push(condition);
+}

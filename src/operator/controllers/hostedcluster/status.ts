@@ -1,0 +1,70 @@
+import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
+import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
+import { findCondition, mergeConditions } from '../../../lib/conditions.ts';
+import { reasonOf } from '../../runtime/errors.ts';
+import { setCondition, type Scope } from './scope.ts';
+
+/** Conditions the HostedControlPlane reports and the HostedCluster mirrors, with their value before it reports. */
+const FROM_CONTROL_PLANE: ReadonlyArray<readonly [type: string, status: 'False' | 'Unknown', reason: string, message: string]> = [
+  [Type.Available.value, 'False', Reason.WaitingForAvailable.value, 'Waiting for the hosted control plane to be available'],
+  [Type.EtcdAvailable.value, 'Unknown', Reason.StatusUnknown.value, 'Waiting for the hosted control plane to report etcd'],
+  [Type.KubeAPIServerAvailable.value, 'Unknown', Reason.StatusUnknown.value, 'Waiting for the hosted control plane to report the API server'],
+  [Type.ValidHostedControlPlaneConfiguration.value, 'Unknown', Reason.StatusUnknown.value, 'Waiting for the hosted control plane to validate its configuration'],
+  [Type.Degraded.value, 'False', Reason.AsExpected.value, 'The hosted control plane is not degraded'],
+];
+
+function mirrorControlPlane(scope: Scope, hcp: HostedControlPlane | undefined): void {
+  for (const [type, status, reason, message] of FROM_CONTROL_PLANE) {
+    const reported = findCondition(hcp?.status?.conditions, type);
+    if (reported === undefined) setCondition(scope, { type, status, reason, message });
+    else setCondition(scope, { type, status: reported.status, reason: reported.reason, message: reported.message });
+  }
+  const available = scope.conditions.find((c) => c.type === Type.Available.value)?.status === 'True';
+  setCondition(scope, { type: Type.Progressing.value, status: available ? 'False' : 'True', reason: available ? Reason.AsExpected.value : Reason.WaitingForAvailable.value, message: available ? 'HostedCluster is at expected version' : 'Waiting for the control plane to become available' });
+}
+
+type VersionStatus = NonNullable<NonNullable<HostedCluster['status']>['version']>;
+type HistoryEntry = NonNullable<VersionStatus['history']>[number];
+
+/** The history entry of the current release image: Partial until the control plane is available, then Completed. */
+function currentEntry(image: string, current: HistoryEntry | undefined, completed: boolean, now: string): Omit<HistoryEntry, 'version'> {
+  return {
+    image,
+    state: completed ? 'Completed' : 'Partial',
+    startedTime: current?.startedTime ?? now,
+    completionTime: completed ? (current?.completionTime ?? now) : null,
+    verified: false,
+  };
+}
+
+/** The stored history, and its newest entry when that is for `image`. */
+function storedHistory(hc: HostedCluster, image: string): { history: HistoryEntry[]; current: HistoryEntry | undefined } {
+  const history = hc.status?.version?.history ?? [];
+  return { history, current: history[0]?.image === image ? history[0] : undefined };
+}
+
+/** The version history: one entry per release image, newest first. */
+function versionStatus(hc: HostedCluster, hcp: HostedControlPlane | undefined, available: boolean, now: string): VersionStatus {
+  const image = hc.spec.release.image;
+  const { history, current } = storedHistory(hc, image);
+  const version = hcp?.status?.version ?? current?.version ?? '';
+  const entry = { ...currentEntry(image, current, available || current?.state === 'Completed', now), version };
+  return { desired: { image, version }, history: [entry, ...history.filter((h) => h !== current)], observedGeneration: hc.metadata.generation ?? 0, availableUpdates: null };
+}
+
+/** The status the reconcile computed: conditions merged over the current ones, version and endpoint. */
+export function computeStatus(scope: Scope, hcp: HostedControlPlane | undefined, error: unknown): NonNullable<HostedCluster['status']> {
+  mirrorControlPlane(scope, hcp);
+  if (error === undefined) setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'True', reason: Reason.AsExpected.value, message: 'Reconciliation completed successfully' });
+  else setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'False', reason: Reason.ReconcileError.value, message: reasonOf(error) });
+  const { hc, now } = scope;
+  const conditions = mergeConditions(hc.status?.conditions, scope.conditions, now);
+  const available = findCondition(conditions, Type.Available.value)?.status === 'True';
+  const stamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return {
+    ...hc.status,
+    conditions,
+    version: versionStatus(hc, hcp, available, stamp),
+    ...(hcp?.status?.controlPlaneEndpoint === undefined ? {} : { controlPlaneEndpoint: hcp.status.controlPlaneEndpoint }),
+  };
+}

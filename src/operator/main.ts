@@ -1,0 +1,81 @@
+// The operator's entry point: `hcp-operator run [flags]`. Parses flags, builds the real clock, logger, randomness
+// and management-cluster client, runs until SIGTERM/SIGINT (graceful: finish current work, release the lease) and
+// exits non-zero when leadership is lost, so the pod restarts as a fresh candidate.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
+import { managementClient } from '../kube/kubeconfig.ts';
+import { realClock } from './runtime/clock.ts';
+import { jsonLogger, type LogLevel } from './runtime/logger.ts';
+import { startOperator } from './operator.ts';
+
+const USAGE = `Usage: hcp-operator run [flags]
+
+Runs the hosted control planes operator against the management cluster.
+
+Flags:
+  --kubeconfig string        Management cluster kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)
+  --namespace string         The operator's namespace: leader-election Lease and supported-versions ConfigMap (default "hypershift")
+  --pod-name string          This replica's identity for leader election (default: host name and process id)
+  --metrics-addr string      Listen address of /metrics (default ":9000")
+  --health-addr string       Listen address of /healthz and /readyz (default ":9440")
+  --leader-elect             Elect a leader among replicas (default true; --leader-elect=false for a single local replica)
+  --watch-namespace string   Reconcile only HostedClusters in this namespace (default: all namespaces)
+  --log-level string         debug, info or error (default "info")
+`;
+
+const VERSION = '0.1.0';
+
+function options(argv: string[]): ReturnType<typeof parseArgs<{ options: typeof FLAGS; strict: true; allowPositionals: true }>> {
+  return parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: true });
+}
+
+const FLAGS = {
+  kubeconfig: { type: 'string', default: '' },
+  namespace: { type: 'string', default: 'hypershift' },
+  'pod-name': { type: 'string', default: '' },
+  'metrics-addr': { type: 'string', default: ':9000' },
+  'health-addr': { type: 'string', default: ':9440' },
+  'leader-elect': { type: 'string', default: 'true' },
+  'watch-namespace': { type: 'string', default: '' },
+  'log-level': { type: 'string', default: 'info' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = options(argv);
+  if (values.help || positionals[0] !== 'run') {
+    process.stdout.write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const level = values['log-level'] as LogLevel;
+  if (!['debug', 'info', 'error'].includes(level)) throw new Error(`invalid --log-level "${level}": want debug, info or error`);
+  const logger = jsonLogger({ write: (line) => process.stdout.write(line), now: () => Date.now(), level });
+  const operator = await startOperator({
+    client: managementClient(values.kubeconfig, process.env),
+    namespace: values.namespace,
+    identity: values['pod-name'] === '' ? `${hostname()}_${String(process.pid)}` : values['pod-name'],
+    clock: realClock,
+    logger,
+    random: (n) => randomBytes(n),
+    leaderElect: values['leader-elect'] !== 'false',
+    listenAddresses: [values['metrics-addr'], values['health-addr']],
+    version: VERSION,
+    watchNamespace: values['watch-namespace'],
+  });
+  logger.info('operator started', { namespace: values.namespace, ports: operator.ports.join(',') });
+  const stop = (): void => void operator.stop();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  const outcome = await operator.done;
+  logger.info('operator stopped', { outcome });
+  return outcome === 'lost-leadership' ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,76 @@
+import type { KubeClient } from '../kube/client.ts';
+import { SUPPORTED_VERSIONS_CONFIGMAP, supportedVersionsData } from '../release/supported-versions.ts';
+import { OPERATOR_FIELD_MANAGER } from '../render/hostedcluster/names.ts';
+import { addHostedClusterController } from './controllers/hostedcluster/controller.ts';
+import type { Clock } from './runtime/clock.ts';
+import { KubeEventRecorder } from './runtime/events.ts';
+import type { Logger } from './runtime/logger.ts';
+import { Manager, type RunOutcome } from './runtime/manager.ts';
+import { Metrics } from './runtime/metrics.ts';
+import { serveEndpoints } from './runtime/server.ts';
+
+/** Everything the operator needs; the command line builds it, tests build it directly. */
+export interface OperatorOptions {
+  readonly client: KubeClient;
+  /** The operator's own namespace (leases, supported-versions ConfigMap). */
+  readonly namespace: string;
+  /** This replica's identity for leader election (the pod name). */
+  readonly identity: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly random: (n: number) => Uint8Array;
+  /** Whether to elect a leader (off for a single replica run by hand). */
+  readonly leaderElect: boolean;
+  /** `[host]:port` listen addresses; each serves `/metrics`, `/healthz` and `/readyz` (none when empty). */
+  readonly listenAddresses: readonly string[];
+  /** The version string published in the supported-versions ConfigMap. */
+  readonly version: string;
+  /** Reconcile only HostedClusters in this namespace (tests and side-by-side development); empty for all. */
+  readonly watchNamespace?: string;
+  /** Leader election timings (tests shorten them). */
+  readonly leaseDurations?: { readonly leaseDurationMs: number; readonly renewDeadlineMs: number; readonly retryPeriodMs: number };
+}
+
+/** A running operator. */
+export interface RunningOperator {
+  readonly manager: Manager;
+  readonly metrics: Metrics;
+  /** The ports of the probes/metrics servers, in the order of the addresses. */
+  readonly ports: readonly number[];
+  /** Resolves when the operator stops: on {@link stop}, or when it lost leadership. */
+  readonly done: Promise<RunOutcome>;
+  stop(): Promise<RunOutcome>;
+}
+
+/** The name of the leader-election Lease (upstream's). */
+export const LEADER_ELECTION_LEASE = 'hypershift-operator-leader-elect';
+
+async function publishSupportedVersions(client: KubeClient, namespace: string, version: string): Promise<void> {
+  const data = supportedVersionsData(version);
+  const metadata = { name: SUPPORTED_VERSIONS_CONFIGMAP.name, namespace, labels: { [SUPPORTED_VERSIONS_CONFIGMAP.label]: 'true' } };
+  await client.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data }, { fieldManager: OPERATOR_FIELD_MANAGER });
+}
+
+/** Starts the operator: informers, controllers (as leader), the supported-versions ConfigMap, probes and metrics. */
+export async function startOperator(o: OperatorOptions): Promise<RunningOperator> {
+  const metrics = new Metrics();
+  const leaderElection = o.leaderElect ? { namespace: o.namespace, name: LEADER_ELECTION_LEASE, identity: o.identity, ...o.leaseDurations } : undefined;
+  const manager = new Manager({ client: o.client, clock: o.clock, logger: o.logger, metrics, leaderElection });
+  const events = new KubeEventRecorder({ client: o.client, component: 'hypershift-operator', clock: o.clock, logger: o.logger });
+  addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, watchNamespace: o.watchNamespace }, o.logger, metrics);
+  manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
+  const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };
+  const servers = await Promise.all([...new Set(o.listenAddresses)].filter((a) => a !== '').map((address) => serveEndpoints(address, endpoints)));
+  const stopSignal = new AbortController();
+  const done = manager.run(stopSignal.signal).finally(() => Promise.all(servers.map((s) => s.close())));
+  return {
+    manager,
+    metrics,
+    ports: servers.map((s) => s.port),
+    done,
+    stop: () => {
+      stopSignal.abort();
+      return done;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { HostedCluster, HostedControlPlaneSpec } from '../../api/index.ts';
+import { API_VERSION } from '../../api/v1beta1/kinds.ts';
+import { Annotation } from '../../api/v1beta1/well-known.ts';
+import type { KubeManifest } from '../manifest.ts';
+import { CLUSTER_ANNOTATION, clusterKey, HostedClusterNames } from './names.ts';
+
+/** Inputs the controller works out before rendering the HostedControlPlane. */
+export interface HostedControlPlaneInput {
+  readonly hc: HostedCluster;
+  /** The generated or given infraID (the HostedCluster's, once defaulted). */
+  readonly infraID: string;
+  /** `spec.pausedUntil` to copy (only while the HostedCluster is paused). */
+  readonly pausedUntil?: string;
+}
+
+/** Fields copied as they are: the control plane reads them with the same meaning. */
+const COPIED = [
+  'clusterID',
+  'dns',
+  'networking',
+  'controllerAvailabilityPolicy',
+  'infrastructureAvailabilityPolicy',
+  'fips',
+  'etcd',
+  'services',
+  'secretEncryption',
+  'olmCatalogPlacement',
+  'autoscaling',
+  'nodeSelector',
+  'tolerations',
+  'labels',
+  'imageContentSources',
+  'configuration',
+  'operatorConfiguration',
+  'channel',
+  'updateService',
+  'kubeAPIServerDNSName',
+  'capabilities',
+  'serviceAccountSigningKey',
+  'auditWebhook',
+  'additionalTrustBundle',
+] as const satisfies ReadonlyArray<keyof HostedControlPlaneSpec & keyof HostedCluster['spec']>;
+
+function copied(hc: HostedCluster): Partial<HostedControlPlaneSpec> {
+  // Same field names and types on both sides (the `satisfies` above checks the names), so an entry-wise copy holds.
+  return Object.fromEntries(COPIED.filter((field) => hc.spec[field] !== undefined).map((field) => [field, hc.spec[field]]));
+}
+
+/** The copies' names replace the user's Secret names; an empty SSH key stays empty. */
+const sshKeyRef = (hc: HostedCluster): { name: string } => ({ name: hc.spec.sshKey?.name === undefined || hc.spec.sshKey.name === '' ? '' : HostedClusterNames.sshKey });
+
+/** Fields present only when set. */
+function optional(input: HostedControlPlaneInput): Partial<HostedControlPlaneSpec> {
+  const image = input.hc.spec.controlPlaneRelease?.image;
+  return { ...(image === undefined ? {} : { controlPlaneReleaseImage: image }), ...(input.pausedUntil === undefined ? {} : { pausedUntil: input.pausedUntil }) };
+}
+
+function annotations(hc: HostedCluster): Record<string, string> {
+  const restartDate = hc.metadata.annotations?.[Annotation.RestartDate];
+  return { [CLUSTER_ANNOTATION]: clusterKey(hc), ...(restartDate === undefined ? {} : { [Annotation.RestartDate]: restartDate }) };
+}
+
+/**
+ * The HostedControlPlane for a HostedCluster, in its control-plane namespace: the cluster's spec with references
+ * rewritten to the copies made there (pull secret, SSH key), the release image, and the restart date annotation.
+ */
+export function renderHostedControlPlane(input: HostedControlPlaneInput): KubeManifest {
+  const { hc } = input;
+  const spec: HostedControlPlaneSpec = {
+    ...copied(hc),
+    ...optional(input),
+    releaseImage: hc.spec.release.image,
+    pullSecret: { name: HostedClusterNames.pullSecret },
+    sshKey: sshKeyRef(hc),
+    issuerURL: hc.spec.issuerURL ?? 'https://kubernetes.default.svc',
+    infraID: input.infraID,
+    platform: hc.spec.platform,
+    dns: hc.spec.dns ?? { baseDomain: '' },
+    etcd: hc.spec.etcd,
+    services: hc.spec.services,
+  };
+  return {
+    apiVersion: API_VERSION,
+    kind: 'HostedControlPlane',
+    metadata: {
+      name: hc.metadata.name ?? '',
+      namespace: HostedClusterNames.controlPlaneNamespace(hc),
+      annotations: annotations(hc),
+    },
+    spec,
+  };
+}

@@ -1,0 +1,30 @@
+import type { HostedCluster } from '../../api/index.ts';
+
+/**
+ * Names of everything the HostedCluster controller creates, in one place (upstream's names, which users and the
+ * control plane rely on).
+ */
+export const HostedClusterNames = {
+  /** The finalizer that lets the controller clean up before a HostedCluster disappears. */
+  finalizer: 'hypershift.openshift.io/finalizer',
+  /** The control-plane namespace: `<namespace>-<name>`. */
+  controlPlaneNamespace: (hc: HostedCluster): string => `${hc.metadata.namespace ?? ''}-${hc.metadata.name ?? ''}`,
+  /** Copies inside the control-plane namespace. */
+  pullSecret: 'pull-secret',
+  sshKey: 'ssh-key',
+  infraCredentials: 'kubevirt-infra-credentials',
+  /** The AES-CBC key Secret the controller makes when the spec names none. */
+  etcdEncryptionKey: (hc: HostedCluster): string => `${hc.metadata.name ?? ''}-etcd-encryption-key`,
+  /** Published in the HostedCluster namespace once the control plane has them. */
+  adminKubeconfig: (hc: HostedCluster): string => `${hc.metadata.name ?? ''}-admin-kubeconfig`,
+  kubeadminPassword: (hc: HostedCluster): string => `${hc.metadata.name ?? ''}-kubeadmin-password`,
+} as const;
+
+/** Annotation on every object made for a HostedCluster: `<namespace>/<name>` (upstream's key). */
+export const CLUSTER_ANNOTATION = 'hypershift.openshift.io/cluster';
+
+/** The field manager of every write the operator makes. */
+export const OPERATOR_FIELD_MANAGER = 'hypershift-operator';
+
+/** `<namespace>/<name>` of a HostedCluster. */
+export const clusterKey = (hc: HostedCluster): string => `${hc.metadata.namespace ?? ''}/${hc.metadata.name ?? ''}`;

@@ -1,0 +1,38 @@
+import type { HostedCluster } from '../../api/index.ts';
+import type { KubeManifest } from '../manifest.ts';
+import { CLUSTER_ANNOTATION, clusterKey, HostedClusterNames } from './names.ts';
+
+/** A Secret as read from the API: only what a copy needs. */
+export interface SourceSecret {
+  readonly type?: string;
+  readonly data?: Readonly<Record<string, string>>;
+}
+
+/** A copy of `source` named `name` in the control-plane namespace; every key is copied, the type kept. */
+export function renderSecretCopy(hc: HostedCluster, name: string, source: SourceSecret): KubeManifest {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: HostedClusterNames.controlPlaneNamespace(hc), annotations: { [CLUSTER_ANNOTATION]: clusterKey(hc) } },
+    type: source.type ?? 'Opaque',
+    data: { ...source.data },
+  };
+}
+
+/**
+ * The etcd encryption key Secret the controller makes when the spec names none: a 32-byte AES-CBC key under
+ * `key`, owned by the HostedCluster so it goes when the cluster goes. `key` comes from an injected random source.
+ */
+export function renderEtcdEncryptionKey(hc: HostedCluster, key: Uint8Array): KubeManifest {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: HostedClusterNames.etcdEncryptionKey(hc),
+      namespace: hc.metadata.namespace ?? '',
+      ownerReferences: [{ apiVersion: hc.apiVersion, kind: hc.kind, name: hc.metadata.name ?? '', uid: hc.metadata.uid ?? '', blockOwnerDeletion: true, controller: true }],
+    },
+    type: 'Opaque',
+    data: { key: Buffer.from(key).toString('base64') },
+  };
+}

@@ -1,0 +1,52 @@
+import { after } from 'node:test';
+import { KubeClient } from '../kube/client.ts';
+import { createServiceAccountUser } from '../local/cluster/users.ts';
+import { realClock } from '../operator/runtime/clock.ts';
+import { jsonLogger, silentLogger } from '../operator/runtime/logger.ts';
+import { startOperator, type RunningOperator } from '../operator/operator.ts';
+import { runHcp } from './cli.ts';
+import type { TestCluster } from './envtest/clusters.ts';
+
+/** An operator running in-process as the `operator` service account that `hcp install` set up, for one test namespace. */
+export interface TestOperator {
+  readonly operator: RunningOperator;
+  /** The operator's namespace (RBAC, Lease, supported-versions ConfigMap). */
+  readonly namespace: string;
+  /** The namespace whose HostedClusters it reconciles. */
+  readonly watchNamespace: string;
+  readonly client: KubeClient;
+}
+
+/**
+ * Installs the operator's RBAC with `hcp install` into a fresh namespace and starts the operator in-process with a
+ * token of its service account, so every test proves the installed permissions suffice. It reconciles only
+ * `watchNamespace`, leaving other tests' HostedClusters alone, and stops after the test file.
+ */
+export async function startTestOperator(cluster: TestCluster, watchNamespace: string): Promise<TestOperator> {
+  const namespace = await cluster.namespace('hcp-operator');
+  const install = await runHcp(['install', `--kubeconfig=${cluster.adminKubeconfig}`, `--namespace=${namespace}`, '--install-scope=resources', '--development'], { realClock: true });
+  if (install.code !== 0) throw new Error(`hcp install failed: ${install.stderr}`);
+  const user = await createServiceAccountUser(cluster, { namespace, name: 'operator' });
+  const client = KubeClient.fromKubeconfigFile(user.kubeconfig);
+  let counter = 0;
+  const operator = await startOperator({
+    client,
+    namespace,
+    identity: 'test-operator',
+    clock: realClock,
+    // HCP_TEST_LOG=1 prints the operator's log lines to stderr when a test needs explaining.
+    logger: process.env['HCP_TEST_LOG'] === '1' ? jsonLogger({ write: (line) => process.stderr.write(line), now: () => Date.now(), level: 'debug' }) : silentLogger,
+    // Predictable yet distinct bytes: generated IDs and keys differ between calls.
+    random: (n) => Uint8Array.from({ length: n }, (_, i) => (counter++ * 7 + i) % 256),
+    leaderElect: true,
+    leaseDurations: { leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 500 },
+    listenAddresses: ['127.0.0.1:0'],
+    version: '0.1.0',
+    watchNamespace,
+  });
+  after(async () => {
+    await operator.stop();
+    client.close();
+  });
+  return { operator, namespace, watchNamespace, client };
+}
