@@ -1,4 +1,8 @@
-// Bundles the hcp CLI into dist/cli/ (git-ignored) so it starts fast: minified ES modules with code splitting, so a
+// Bundles the hcp CLI into dist/cli/ and the operator into dist/operator/ (git-ignored). The operator is bundled for
+// memory rather than start-up: bundling tree-shakes @kubernetes/client-node's thousands of model modules, which
+// otherwise cost ~75 MiB of resident memory (measured: 157 MiB -> 82 MiB at start).
+//
+// The CLI bundle so it starts fast: minified ES modules with code splitting, so a
 // render loads only the entry chunk (~200 KB) and the cluster client (~1.4 MB with its dependencies) is read only by
 // the commands that import() it. Measured: a single 1.8 MB CommonJS bundle started 10-20 ms slower. Run by `./dev setup`.
 import { build } from 'esbuild';
@@ -14,15 +18,9 @@ const commit = (() => {
     return 'unknown';
   }
 })();
-const outdir = join(root, 'dist', 'cli');
-// Chunk names carry content hashes: start from an empty folder so stale chunks never pile up.
-rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { hcp: join(root, 'src/cli/main.ts') },
-  outdir,
+const common = {
   bundle: true,
   format: 'esm',
-  splitting: true,
   platform: 'node',
   target: 'node22',
   minify: true,
@@ -32,4 +30,12 @@ await build({
   banner: { js: "import { createRequire as __hcpCreateRequire } from 'node:module'; const require = __hcpCreateRequire(import.meta.url);" },
   define: { 'process.env.HCP_BUILD_COMMIT': JSON.stringify(commit) },
   logLevel: 'warning',
-});
+} as const;
+for (const dir of ['cli', 'operator']) {
+  // Chunk names carry content hashes: start from an empty folder so stale chunks never pile up.
+  rmSync(join(root, 'dist', dir), { recursive: true, force: true });
+}
+await Promise.all([
+  build({ ...common, entryPoints: { hcp: join(root, 'src/cli/main.ts') }, outdir: join(root, 'dist', 'cli'), splitting: true }),
+  build({ ...common, entryPoints: { 'hcp-operator': join(root, 'src/operator/main.ts') }, outdir: join(root, 'dist', 'operator') }),
+]);

@@ -20,6 +20,8 @@ export class RestClient {
   private readonly config: KubeConfig;
   private readonly server: URL;
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  /** Called once per request with its HTTP method (watches as `WATCH`) and path, for request metrics. */
+  onRequest: (method: string, path: string) => void = () => undefined;
 
   constructor(config: KubeConfig) {
     const cluster = config.getCurrentCluster();
@@ -45,6 +47,7 @@ export class RestClient {
       agent: this.agent,
     };
     await this.config.applyToHTTPSOptions(options);
+    this.onRequest(req.method, req.path);
     const { status, text } = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body));
     if (status < 200 || status >= 300) throw errorFrom(status, text, req);
     return (text === '' ? {} : JSON.parse(text)) as T;
@@ -67,6 +70,7 @@ export class RestClient {
       signal,
     };
     await this.config.applyToHTTPSOptions(options);
+    this.onRequest('WATCH', path);
     await streamLines(options, onLine, path);
   }
 
@@ -88,6 +92,17 @@ function send(options: RequestOptions, body: string | undefined): Promise<{ stat
     if (body !== undefined) req.write(body);
     req.end();
   });
+}
+
+/**
+ * The resource a request path addresses (`leases`, `hostedclusters/status`, …), for metrics: the segment after the
+ * namespace, or after the group version for cluster-scoped kinds, with any subresource.
+ */
+export function resourceOfPath(path: string): string {
+  const parts = path.split('?')[0]?.split('/').filter((p) => p !== '') ?? [];
+  const afterVersion = parts[0] === 'api' ? parts.slice(2) : parts.slice(3);
+  const rest = afterVersion[0] === 'namespaces' && afterVersion.length > 2 ? afterVersion.slice(2) : afterVersion;
+  return [rest[0], rest[2]].filter((p) => p !== undefined).join('/');
 }
 
 function streamLines(options: RequestOptions, onLine: (value: unknown) => void, path: string): Promise<void> {

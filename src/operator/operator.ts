@@ -1,4 +1,5 @@
 import type { KubeClient } from '../kube/client.ts';
+import { resourceOfPath } from '../kube/rest.ts';
 import { SUPPORTED_VERSIONS_CONFIGMAP, supportedVersionsData } from '../release/supported-versions.ts';
 import { OPERATOR_FIELD_MANAGER } from '../render/hostedcluster/names.ts';
 import { addHostedClusterController } from './controllers/hostedcluster/controller.ts';
@@ -54,6 +55,7 @@ async function publishSupportedVersions(client: KubeClient, namespace: string, v
 /** Starts the operator: informers, controllers (as leader), the supported-versions ConfigMap, probes and metrics. */
 export async function startOperator(o: OperatorOptions): Promise<RunningOperator> {
   const metrics = new Metrics();
+  o.client.rest.onRequest = (method, path) => metrics.apiRequests.inc({ verb: method, resource: resourceOfPath(path) });
   const leaderElection = o.leaderElect ? { namespace: o.namespace, name: LEADER_ELECTION_LEASE, identity: o.identity, ...o.leaseDurations } : undefined;
   const manager = new Manager({ client: o.client, clock: o.clock, logger: o.logger, metrics, leaderElection });
   const events = new KubeEventRecorder({ client: o.client, component: 'hypershift-operator', clock: o.clock, logger: o.logger });

@@ -8,50 +8,53 @@ const labelKey = (labels: Labels): string =>
     .map((k) => `${k}="${(labels[k] ?? '').replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
     .join(',');
 
+const parseLabelKey = (key: string): Record<string, string> =>
+  Object.fromEntries([...key.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1] ?? '', (m[2] ?? '').replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c))]));
+
 const line = (name: string, key: string, value: number): string => `${name}${key === '' ? '' : `{${key}}`} ${String(value)}`;
 
 interface Metric {
   render(): string[];
 }
 
-/** A monotonically increasing count per label set. */
-export class Counter implements Metric {
-  private readonly values = new Map<string, number>();
+/** A metric family: a name, its help text and one value per label set. */
+abstract class Family implements Metric {
+  protected readonly values = new Map<string, number>();
   readonly name: string;
   readonly help: string;
+  protected abstract readonly type: 'counter' | 'gauge';
   constructor(name: string, help: string) {
     this.name = name;
     this.help = help;
   }
+  get(labels: Labels = {}): number {
+    return this.values.get(labelKey(labels)) ?? 0;
+  }
+  /** The sum over every label set that `match` accepts. */
+  sum(match: (labels: Readonly<Record<string, string>>) => boolean): number {
+    let total = 0;
+    for (const [key, value] of this.values) if (match(parseLabelKey(key))) total += value;
+    return total;
+  }
+  render(): string[] {
+    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} ${this.type}`, ...[...this.values].map(([k, v]) => line(this.name, k, v))];
+  }
+}
+
+/** A monotonically increasing count per label set. */
+export class Counter extends Family {
+  protected readonly type = 'counter';
   inc(labels: Labels = {}, by = 1): void {
     const key = labelKey(labels);
     this.values.set(key, (this.values.get(key) ?? 0) + by);
   }
-  get(labels: Labels = {}): number {
-    return this.values.get(labelKey(labels)) ?? 0;
-  }
-  render(): string[] {
-    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`, ...[...this.values].map(([k, v]) => line(this.name, k, v))];
-  }
 }
 
 /** A value that goes up and down, per label set. */
-export class Gauge implements Metric {
-  private readonly values = new Map<string, number>();
-  readonly name: string;
-  readonly help: string;
-  constructor(name: string, help: string) {
-    this.name = name;
-    this.help = help;
-  }
+export class Gauge extends Family {
+  protected readonly type = 'gauge';
   set(value: number, labels: Labels = {}): void {
     this.values.set(labelKey(labels), value);
-  }
-  get(labels: Labels = {}): number {
-    return this.values.get(labelKey(labels)) ?? 0;
-  }
-  render(): string[] {
-    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`, ...[...this.values].map(([k, v]) => line(this.name, k, v))];
   }
 }
 
@@ -98,7 +101,7 @@ export class Metrics {
   readonly queueDepth = new Gauge('workqueue_depth', 'Current depth of the work queue.');
   readonly queueAdds = new Counter('workqueue_adds_total', 'Total number of keys handed to workers.');
   readonly queueLatency = new Histogram('workqueue_queue_duration_seconds', 'How long a key waits in the queue before a worker takes it.');
-  readonly apiRequests = new Counter('rest_client_requests_total', 'Requests to the API server by verb.');
+  readonly apiRequests = new Counter('rest_client_requests_total', 'Requests to the API server by HTTP method (WATCH for watches) and resource.');
   readonly leader = new Gauge('leader_election_master_status', 'Whether this replica is the leader (1) or not (0).');
   private readonly startSeconds = Date.now() / 1000;
 

@@ -94,7 +94,11 @@ describe('HostedCluster controller', () => {
     await new Promise((r) => setTimeout(r, 1000));
     const before = await versions(refs);
     const reconciles = op.operator.metrics.reconcileTotal.get({ controller: 'hostedcluster', result: 'success' });
+    // Lease renewals are the leader's heartbeat; every other write counts.
+    const writes = (): number => op.operator.metrics.apiRequests.sum((l) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(l['verb'] ?? '') && l['resource'] !== 'leases');
+    const writesBefore = writes();
     await new Promise((r) => setTimeout(r, 3000));
+    assert.equal(writes(), writesBefore, 'no write request while idle');
     assert.deepEqual(await versions(refs), before, 'no object changed while idle');
     assert.equal(op.operator.metrics.reconcileTotal.get({ controller: 'hostedcluster', result: 'success' }), reconciles, 'no reconcile while idle');
   });

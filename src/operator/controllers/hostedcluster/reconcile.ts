@@ -33,6 +33,8 @@ async function writeStatus(scope: Scope, error: unknown): Promise<void> {
   const hcp = deps.hostedControlPlane(`${HostedClusterNames.controlPlaneNamespace(hc)}/${hc.metadata.name ?? ''}`);
   const status = computeStatus(scope, hcp, error);
   if (toYaml(status) === toYaml(hc.status ?? {})) return;
+  const changed = Object.keys(status).filter((k) => toYaml(status[k as keyof typeof status] ?? null) !== toYaml(hc.status?.[k as keyof typeof status] ?? null));
+  scope.logger.debug('writing status', { changed: changed.join(',') });
   const body = { apiVersion: hc.apiVersion, kind: hc.kind, metadata: { name: hc.metadata.name, namespace: hc.metadata.namespace }, status };
   await deps.client.apply(body as HostedCluster, { fieldManager: OPERATOR_FIELD_MANAGER, subresource: 'status' });
 }

@@ -15,6 +15,8 @@ export interface HostedClusterDeps {
   readonly events: EventRecorder;
   /** The HostedControlPlane cache, by `namespace/name`. */
   readonly hostedControlPlane: (key: string) => HostedControlPlane | undefined;
+  /** What this operator last applied per HostedCluster uid (a fingerprint), to skip identical re-applies. */
+  readonly lastApplied: Map<string, string>;
 }
 
 /** One reconcile's state: the object, what the phases learnt, and the conditions they set. */

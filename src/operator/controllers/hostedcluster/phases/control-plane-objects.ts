@@ -3,6 +3,7 @@ import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/h
 import { renderControlPlaneNamespace } from '../../../../render/hostedcluster/namespace.ts';
 import { renderSecretCopy } from '../../../../render/hostedcluster/secrets.ts';
 import type { KubeManifest } from '../../../../render/manifest.ts';
+import { toYaml } from '../../../../lib/yaml.ts';
 import type { Phase, Scope } from '../scope.ts';
 
 function secretCopies(scope: Scope): KubeManifest[] {
@@ -21,15 +22,25 @@ function secretCopies(scope: Scope): KubeManifest[] {
 
 /**
  * The control-plane namespace, the copies of the referenced Secrets in it, and the HostedControlPlane, each by
- * server-side apply: applying what is already there changes nothing on the server.
+ * server-side apply. A reconcile whose rendered objects equal this operator's last successful apply, while the
+ * HostedControlPlane is still in the cache, sends nothing: most reconciles come from the controller's own status
+ * writes and would otherwise repeat every apply as a (server-side no-op) request. A restart starts with an empty
+ * memory, so its first reconcile applies everything again.
  */
 export const controlPlaneObjectsPhase: Phase = {
   name: 'control-plane-objects',
   async run(scope) {
     const { client } = scope.deps;
     const { hc } = scope;
-    const objects = [renderControlPlaneNamespace(hc), ...secretCopies(scope), renderHostedControlPlane({ hc, infraID: hc.spec.infraID ?? '' })];
+    const hcp = renderHostedControlPlane({ hc, infraID: hc.spec.infraID ?? '' });
+    const objects = [renderControlPlaneNamespace(hc), ...secretCopies(scope), hcp];
+    const key = hc.metadata.uid ?? '';
+    const fingerprint = toYaml(objects);
+    const cached = scope.deps.hostedControlPlane(`${hcp.metadata.namespace ?? ''}/${hcp.metadata.name}`);
+    if (scope.deps.lastApplied.get(key) === fingerprint && cached !== undefined) return undefined;
     for (const object of objects) await client.apply(object, { fieldManager: OPERATOR_FIELD_MANAGER });
+    scope.deps.lastApplied.set(key, fingerprint);
     return undefined;
   },
 };
+

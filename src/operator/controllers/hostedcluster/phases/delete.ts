@@ -55,6 +55,7 @@ export async function deleteHostedCluster(scope: Scope): Promise<PhaseOutcome> {
     scope.deps.events.record(hc, 'Warning', 'NamespaceDeletionTimedOut', `namespace ${cpNamespace} was still terminating after ${String(NAMESPACE_DELETION_LIMIT_MS / 60_000)}m; the HostedCluster is released and the namespace left to finish`);
   }
   await removeFinalizer(scope);
+  scope.deps.lastApplied.delete(hc.metadata.uid ?? '');
   scope.logger.info('hosted cluster deleted', { controlPlaneNamespace: cpNamespace });
   return { stop: true };
 }

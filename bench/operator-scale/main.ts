@@ -1,0 +1,110 @@
+// Benchmark: 50 HostedClusters created at once against a local cluster with the operator running as its own
+// process. Prints: seconds until every cluster has its control-plane objects (namespace, Secret copies,
+// HostedControlPlane) and a settled status; the operator's API requests by method up to then; its write requests
+// during a 60 s idle window after that (target 0; the leader's Lease renewals are counted apart); its peak resident memory (target <= 250 MiB) and CPU seconds.
+// Binaries and CRDs come from the cache (./dev binaries). CLUSTERS and IDLE_SECONDS override the sizes.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HostedCluster } from '../../src/api/index.ts';
+import { KubeClient } from '../../src/kube/client.ts';
+import { installCrds } from '../../src/kube/crds.ts';
+import { ensureBinaries } from '../../src/local/binaries/build.ts';
+import { startCluster } from '../../src/local/cluster/cluster.ts';
+import { freePort } from '../../src/local/cluster/ports.ts';
+import { renderInstallCrds } from '../../src/render/install/render.ts';
+import { aHostedCluster } from '../../src/testing/builders.ts';
+
+const CLUSTERS = Number(process.env['CLUSTERS'] ?? 50);
+const IDLE_SECONDS = Number(process.env['IDLE_SECONDS'] ?? 60);
+const NAMESPACE = 'clusters';
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+const binaries = await ensureBinaries(log);
+const cluster = await startCluster({ name: 'operator-scale', dir: mkdtempSync(join(tmpdir(), 'hcp-bench-op-')), binaries });
+const admin = KubeClient.fromKubeconfigFile(cluster.adminKubeconfig);
+await installCrds(admin, renderInstallCrds());
+for (const name of [NAMESPACE, 'hypershift']) await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+
+const port = await freePort();
+// The bundled operator, as deployed (./dev setup builds it).
+const operator = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'hcp-operator'), 'run', `--kubeconfig=${cluster.adminKubeconfig}`, '--pod-name=bench-operator', `--metrics-addr=127.0.0.1:${String(port)}`, `--health-addr=127.0.0.1:${String(port)}`, `--log-level=${process.env['OPERATOR_LOG_LEVEL'] ?? 'error'}`], { stdio: ['ignore', process.env['OPERATOR_LOG_LEVEL'] === undefined ? 'ignore' : 'inherit', 'inherit'] });
+const pid = operator.pid ?? 0;
+
+async function scrape(): Promise<string> {
+  return (await fetch(`http://127.0.0.1:${String(port)}/metrics`)).text();
+}
+const metric = (text: string, pattern: RegExp): number => [...text.matchAll(pattern)].reduce((sum, m) => sum + Number(m[1]), 0);
+/** Requests whose method matches `verbs` and whose resource is (or, with `not`, is not) `resource`. */
+function requests(text: string, verbs: string, resource: { readonly is?: string; readonly not?: string } = {}): number {
+  const series = [...text.matchAll(/^rest_client_requests_total\{resource="([^"]*)",verb="([^"]*)"\} (\S+)$/gm)].map((m) => ({ res: m[1] ?? '', verb: m[2] ?? '', value: Number(m[3]) }));
+  const verbPattern = new RegExp(`^(?:${verbs})$`);
+  const wanted = (res: string): boolean => (resource.is === undefined || res === resource.is) && (resource.not === undefined || res !== resource.not);
+  return series.filter((s) => verbPattern.test(s.verb) && wanted(s.res)).reduce((sum, s) => sum + s.value, 0);
+}
+const peakMiB = (): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${String(pid)}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function createClusters(): Promise<void> {
+  const secret = (name: string, data: Record<string, string>): Parameters<KubeClient['create']>[0] => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: NAMESPACE }, data } as never);
+  await Promise.all(
+    Array.from({ length: CLUSTERS }, async (_, i) => {
+      const name = `c${String(i).padStart(2, '0')}`;
+      await admin.create(secret(`${name}-pull-secret`, { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') }));
+      await admin.create(secret(`${name}-ssh-key`, { 'id_rsa.pub': Buffer.from('ssh-ed25519 AAAA bench').toString('base64') }));
+      await admin.create(secret(`${name}-etcd-encryption-key`, { key: Buffer.alloc(32, i).toString('base64') }));
+      await admin.create(aHostedCluster(name, NAMESPACE));
+    }),
+  );
+}
+
+async function settled(): Promise<boolean> {
+  const clusters = await admin.list<HostedCluster>('hypershift.openshift.io/v1beta1', 'HostedCluster', { namespace: NAMESPACE });
+  const planes = await admin.list('hypershift.openshift.io/v1beta1', 'HostedControlPlane');
+  const done = clusters.filter((hc) => hc.status?.conditions?.some((c) => c.type === 'ReconciliationSucceeded' && c.status === 'True') === true);
+  return planes.length === CLUSTERS && done.length === CLUSTERS;
+}
+
+/** Drained: the queue is empty and no reconcile started for 2 s. */
+async function quiet(): Promise<boolean> {
+  const reconciles = (text: string): number => metric(text, /^controller_runtime_reconcile_total\{[^}]*\} (\S+)$/gm);
+  const before = await scrape();
+  await new Promise((r) => setTimeout(r, 2000));
+  const after = await scrape();
+  return reconciles(before) === reconciles(after) && metric(after, /^workqueue_depth\{[^}]*\} (\S+)$/gm) === 0;
+}
+
+try {
+  await until('the operator to be ready', async () => (await fetch(`http://127.0.0.1:${String(port)}/readyz`)).ok, 30_000);
+  const started = performance.now();
+  await createClusters();
+  await until('every cluster to settle', settled, 300_000);
+  const seconds = (performance.now() - started) / 1000;
+  await until('the work queue to drain', quiet, 120_000);
+  const drainedSeconds = (performance.now() - started) / 1000;
+  const afterConvergence = await scrape();
+  await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+  const afterIdle = await scrape();
+  const writes = (text: string): number => requests(text, 'POST|PUT|PATCH|DELETE', { not: 'leases' });
+  const leaseWrites = (text: string): number => requests(text, 'POST|PUT|PATCH|DELETE', { is: 'leases' });
+  process.stdout.write(`clusters: ${String(CLUSTERS)}\n`);
+  process.stdout.write(`seconds until every HostedControlPlane and its namespace objects exist and status settled: ${seconds.toFixed(2)}\n`);
+  process.stdout.write(`seconds until the work queue drained (no reconcile for 2 s): ${drainedSeconds.toFixed(2)}\n`);
+  process.stdout.write(`API requests until drained: ${String(requests(afterConvergence, '[A-Z]+'))} (GET ${String(requests(afterConvergence, 'GET'))}, writes ${String(writes(afterConvergence))} + ${String(leaseWrites(afterConvergence))} on the lease, watches ${String(requests(afterConvergence, 'WATCH'))})\n`);
+  const idleAll = requests(afterIdle, '[A-Z]+') - requests(afterConvergence, '[A-Z]+');
+  const idleLease = requests(afterIdle, '[A-Z]+', { is: 'leases' }) - requests(afterConvergence, '[A-Z]+', { is: 'leases' });
+  process.stdout.write(`write requests during ${String(IDLE_SECONDS)} s idle: ${String(writes(afterIdle) - writes(afterConvergence))} (target 0), besides ${String(leaseWrites(afterIdle) - leaseWrites(afterConvergence))} leader-lease renewals; other requests: ${String(idleAll - idleLease)}\n`);
+  process.stdout.write(`operator peak resident memory: ${peakMiB().toFixed(0)} MiB (target <= 250); CPU seconds: ${metric(afterIdle, /^process_cpu_seconds_total (\S+)$/gm).toFixed(2)}\n`);
+} finally {
+  operator.kill('SIGTERM');
+  admin.close();
+  await cluster.stop();
+}
