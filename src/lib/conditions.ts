@@ -29,3 +29,11 @@ export function mergeConditions(current: readonly Condition[] | undefined, updat
 
 /** The condition of a type, if present. */
 export const findCondition = (conditions: readonly Condition[] | undefined, type: string): Condition | undefined => conditions?.find((c) => c.type === type);
+
+/** Adds or replaces (by type) a condition in a list being built during one reconcile. */
+export function upsertCondition(conditions: ConditionUpdate[], update: Omit<ConditionUpdate, 'observedGeneration'>, observedGeneration: number | undefined): void {
+  const condition = { ...update, observedGeneration };
+  const at = conditions.findIndex((c) => c.type === update.type);
+  if (at >= 0) conditions[at] = condition;
+  else conditions.push(condition);
+}

@@ -2,7 +2,10 @@ import type { KubeClient } from '../kube/client.ts';
 import { resourceOfPath } from '../kube/rest.ts';
 import { SUPPORTED_VERSIONS_CONFIGMAP, supportedVersionsData } from '../release/supported-versions.ts';
 import { OPERATOR_FIELD_MANAGER } from '../render/hostedcluster/names.ts';
+import { generateKeyPair } from '../pki/keys.ts';
+import { catalogReleaseProvider } from '../release/catalog.ts';
 import { addHostedClusterController } from './controllers/hostedcluster/controller.ts';
+import { addHostedControlPlaneController } from './controllers/hostedcontrolplane/controller.ts';
 import type { Clock } from './runtime/clock.ts';
 import { KubeEventRecorder } from './runtime/events.ts';
 import type { Logger } from './runtime/logger.ts';
@@ -60,6 +63,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const manager = new Manager({ client: o.client, clock: o.clock, logger: o.logger, metrics, leaderElection });
   const events = new KubeEventRecorder({ client: o.client, component: 'hypershift-operator', clock: o.clock, logger: o.logger });
   addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, watchNamespace: o.watchNamespace }, o.logger, metrics);
+  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider }, o.logger, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };
   const servers = await Promise.all([...new Set(o.listenAddresses)].filter((a) => a !== '').map((address) => serveEndpoints(address, endpoints)));

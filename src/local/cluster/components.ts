@@ -60,7 +60,7 @@ export function apiServerArgs(layout: ClusterLayout): string[] {
   ];
 }
 
-/** The controllers a local cluster runs: enough for garbage collection, namespaces, workloads and CSRs. */
+/** The controllers a local cluster runs: enough for garbage collection, namespaces, workloads, claims and CSRs. */
 export const CONTROLLERS = [
   'garbage-collector-controller',
   'namespace-controller',
@@ -70,6 +70,10 @@ export const CONTROLLERS = [
   'deployment-controller',
   'replicaset-controller',
   'statefulset-controller',
+  // StatefulSets' claims carry the protection finalizer (admission adds it); without these controllers a namespace
+  // holding one never finishes deleting.
+  'persistentvolumeclaim-protection-controller',
+  'persistentvolume-protection-controller',
   'certificatesigningrequest-signing-controller',
   'certificatesigningrequest-approving-controller',
   'certificatesigningrequest-cleaner-controller',

@@ -38,11 +38,31 @@ async function versions(refs: ReadonlyArray<{ apiVersion: string; kind: string; 
   return Promise.all(refs.map(async (ref) => (await client.get<KubeDocument>(ref)).metadata?.resourceVersion ?? ''));
 }
 
+/**
+ * Plays kubelet and cloud: every etcd and kube-apiserver pod the workload controllers created is marked Running and
+ * Ready (so the StatefulSet and Deployment compute their own ready counts), and the API server's load balancer gets
+ * an address.
+ */
+async function markControlPlaneReady(cpns: string, name: string): Promise<void> {
+  const podsOf = async (app: string): Promise<KubeDocument[]> => client.list<KubeDocument>('v1', 'Pod', { namespace: cpns, labelSelector: `app=${app}` });
+  for (const app of ['etcd', 'kube-apiserver']) {
+    const pods = await eventually(`${app} pods`, async () => ((await podsOf(app)).length === 3 ? podsOf(app) : undefined));
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    for (const pod of pods) {
+      const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }, { type: 'ContainersReady', status: 'True', lastTransitionTime: now }] };
+      await client.mergePatch({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '', namespace: cpns }, { status }, 'status');
+    }
+  }
+  const service = { apiVersion: 'v1', kind: 'Service', name: 'kube-apiserver', namespace: cpns };
+  await client.mergePatch(service, { status: { loadBalancer: { ingress: [{ hostname: `api.${name}.example.com` }] } } }, 'status');
+}
+
 /** Waits for Available and checks what comes with it: version Completed, the endpoint, Progressing False. */
 async function assertAvailable(ns: string, name: string): Promise<void> {
-  const hc = await eventually('Available', async () => {
+  const hc = await eventually('Available with its endpoint and kubeconfig', async () => {
     const current = await getHc(ns, name);
-    return condition(current, 'Available')?.status === 'True' ? current : undefined;
+    const settled = condition(current, 'Available')?.status === 'True' && current?.status?.controlPlaneEndpoint !== undefined && current.status.kubeconfig !== undefined;
+    return settled ? current : undefined;
   });
   const latest = hc.status?.version?.history?.[0];
   assert.deepEqual([latest?.state, latest?.version], ['Completed', '4.17.0']);
@@ -68,8 +88,8 @@ describe('HostedCluster controller', () => {
     assert.deepEqual(hcp.spec.sshKey, { name: 'ssh-key' });
     const namespace = await client.get<KubeDocument>({ apiVersion: 'v1', kind: 'Namespace', name: cpns });
     assert.equal(namespace.metadata?.labels?.['hypershift.openshift.io/hosted-control-plane'], 'true');
-    const secrets = (await client.list<KubeDocument>('v1', 'Secret', { namespace: cpns })).map((s) => s.metadata?.name).sort();
-    assert.deepEqual(secrets, ['one-etcd-encryption-key', 'pull-secret', 'ssh-key']);
+    const copies = (await client.list<KubeDocument>('v1', 'Secret', { namespace: cpns })).filter((s) => s.metadata?.annotations?.['hypershift.openshift.io/cluster'] === `${ns}/one`);
+    assert.deepEqual(copies.map((s) => s.metadata?.name).sort(), ['one-etcd-encryption-key', 'pull-secret', 'ssh-key']);
     assert.equal(condition(hc, 'ReconciliationActive')?.status, 'True');
     assert.equal(condition(hc, 'Available')?.status, 'False');
     assert.equal(hc.status?.version?.history?.[0]?.state, 'Partial');
@@ -77,30 +97,28 @@ describe('HostedCluster controller', () => {
     assert.match(JSON.stringify(cm['data']), /4\.17/);
   });
 
-  it('When the HostedControlPlane becomes available, the HostedCluster should follow, and then stay idle with no writes', async () => {
+  it('When the workloads report ready, the control plane and then the HostedCluster should become Available, and then stay idle', async () => {
     const ns = await management.namespace('hc-avail');
     const op = await startTestOperator(management, ns);
     await createCluster(ns, 'two');
     const cpns = `${ns}-two`;
-    await eventually('the HostedControlPlane', () => client.tryGet<HostedControlPlane>({ ...HCP, name: 'two', namespace: cpns }));
-    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const available = (type: string): object => ({ type, status: 'True', reason: 'AsExpected', message: 'All is well', lastTransitionTime: now });
-    await client.mergePatch({ ...HCP, name: 'two', namespace: cpns }, { status: { ready: true, initialized: true, version: '4.17.0', controlPlaneEndpoint: { host: 'api.two.example.com', port: 6443 }, conditions: ['Available', 'EtcdAvailable', 'KubeAPIServerAvailable'].map(available) } }, 'status');
+    await markControlPlaneReady(cpns, 'two');
     await assertAvailable(ns, 'two');
     const kubectl = await management.runKubectl(['get', 'hc', '-n', ns, 'two', '--no-headers']);
-    assert.match(kubectl.stdout, /^two\s+4\.17\.0\s+Completed\s+True\s+False\s+All is well/);
+    assert.match(kubectl.stdout, /^two\s+4\.17\.0\s+two-admin-kubeconfig\s+Completed\s+True\s+False\s+All is well/);
 
-    const refs = [{ ...HC, name: 'two', namespace: ns }, { ...HCP, name: 'two', namespace: cpns }, { apiVersion: 'v1', kind: 'Namespace', name: cpns }];
+    const refs = [{ ...HC, name: 'two', namespace: ns }, { ...HCP, name: 'two', namespace: cpns }, { apiVersion: 'v1', kind: 'Namespace', name: cpns }, { apiVersion: 'apps/v1', kind: 'Deployment', name: 'kube-apiserver', namespace: cpns }];
     await new Promise((r) => setTimeout(r, 1000));
     const before = await versions(refs);
-    const reconciles = op.operator.metrics.reconcileTotal.get({ controller: 'hostedcluster', result: 'success' });
+    const reconciles = (): number => op.operator.metrics.reconcileTotal.sum((l) => l['result'] === 'success');
+    const reconcilesBefore = reconciles();
     // Lease renewals are the leader's heartbeat; every other write counts.
     const writes = (): number => op.operator.metrics.apiRequests.sum((l) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(l['verb'] ?? '') && l['resource'] !== 'leases');
     const writesBefore = writes();
     await new Promise((r) => setTimeout(r, 3000));
     assert.equal(writes(), writesBefore, 'no write request while idle');
     assert.deepEqual(await versions(refs), before, 'no object changed while idle');
-    assert.equal(op.operator.metrics.reconcileTotal.get({ controller: 'hostedcluster', result: 'success' }), reconciles, 'no reconcile while idle');
+    assert.equal(reconciles(), reconcilesBefore, 'no reconcile while idle');
   });
 
   it('When paused, it should stop writing; when resumed, it should catch up; deleting should leave nothing behind', async () => {
@@ -112,9 +130,11 @@ describe('HostedCluster controller', () => {
     await eventually('the HostedControlPlane', () => client.tryGet<HostedControlPlane>(hcpRef));
     await client.mergePatch({ ...HC, name: 'three', namespace: ns }, { spec: { pausedUntil: 'true' } });
     await eventually('ReconciliationActive False', async () => condition(await getHc(ns, 'three'), 'ReconciliationActive')?.reason === 'ReconciliationPaused');
+    // Paused once the control plane acknowledged it (its last write is that condition).
     const paused = await eventually('the pause to reach the HostedControlPlane', async () => {
       const hcp = await client.get<HostedControlPlane>(hcpRef);
-      return hcp.spec.pausedUntil === 'true' ? hcp : undefined;
+      const active = hcp.status?.conditions?.find((c) => c.type === 'ReconciliationActive');
+      return hcp.spec.pausedUntil === 'true' && active?.reason === 'ReconciliationPaused' ? hcp : undefined;
     });
     await client.mergePatch({ ...HC, name: 'three', namespace: ns }, { spec: { nodeSelector: { role: 'control-plane' } } });
     await new Promise((r) => setTimeout(r, 2000));

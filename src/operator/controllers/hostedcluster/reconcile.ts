@@ -7,13 +7,14 @@ import { controlPlaneObjectsPhase } from './phases/control-plane-objects.ts';
 import { defaultsPhase } from './phases/defaults.ts';
 import { deleteHostedCluster } from './phases/delete.ts';
 import { finalizerPhase } from './phases/finalizer.ts';
+import { kubeconfigPhase } from './phases/kubeconfig.ts';
 import { pausePhase } from './phases/pause.ts';
 import { validatePhase } from './phases/validate.ts';
 import type { HostedClusterDeps, Phase, PhaseOutcome, Scope } from './scope.ts';
 import { computeStatus } from './status.ts';
 
 /** The phases of a HostedCluster that is not being deleted, in order. */
-export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, defaultsPhase, controlPlaneObjectsPhase];
+export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, defaultsPhase, controlPlaneObjectsPhase, kubeconfigPhase];
 
 async function runPhases(scope: Scope): Promise<PhaseOutcome> {
   for (const phase of PHASES) {

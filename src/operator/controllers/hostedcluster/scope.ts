@@ -1,6 +1,6 @@
 import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
 import type { KubeClient } from '../../../kube/client.ts';
-import type { ConditionUpdate } from '../../../lib/conditions.ts';
+import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
@@ -28,6 +28,8 @@ export interface Scope {
   readonly conditions: ConditionUpdate[];
   /** Secrets the cluster references, read once by validation and copied by a later phase, by role. */
   readonly secrets: Map<'pullSecret' | 'sshKey' | 'infraCredentials' | 'encryptionKey', SourceSecret>;
+  /** The published admin kubeconfig Secret, once the control plane has one. */
+  kubeconfig?: string;
 }
 
 /** What a phase asks of the reconcile. */
@@ -46,8 +48,5 @@ export interface Phase {
 
 /** Records a condition for the status written at the end of the reconcile. */
 export function setCondition(scope: Scope, update: Omit<ConditionUpdate, 'observedGeneration'>): void {
-  const at = scope.conditions.findIndex((c) => c.type === update.type);
-  const condition = { ...update, observedGeneration: scope.hc.metadata.generation };
-  if (at >= 0) scope.conditions[at] = condition;
-  else scope.conditions.push(condition);
+  upsertCondition(scope.conditions, update, scope.hc.metadata.generation);
 }

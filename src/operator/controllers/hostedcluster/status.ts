@@ -66,5 +66,6 @@ export function computeStatus(scope: Scope, hcp: HostedControlPlane | undefined,
     conditions,
     version: versionStatus(hc, hcp, available, stamp),
     ...(hcp?.status?.controlPlaneEndpoint === undefined ? {} : { controlPlaneEndpoint: hcp.status.controlPlaneEndpoint }),
+    ...(scope.kubeconfig === undefined ? {} : { kubeconfig: { name: scope.kubeconfig } }),
   };
 }

@@ -1,0 +1,86 @@
+import type { HostedControlPlane } from '../../api/index.ts';
+import { MANAGED_BY, podAnnotations, podLabels, podPlacement, selectorLabels, type PriorityTier } from './placement.ts';
+
+/** A Secret mounted read-only into a container. */
+export interface SecretMount {
+  /** Volume name, also the folder under `/etc/kubernetes/` it appears in. */
+  readonly volume: string;
+  readonly secret: string;
+  /** Only these keys (e.g. a CA's certificate without its private key); all keys when absent. */
+  readonly keys?: readonly string[];
+}
+
+/** The path a mounted Secret's files appear under. */
+export const mountPath = (volume: string): string => `/etc/kubernetes/${volume}`;
+
+/** Volumes for Secret mounts (mode 0640: readable by the container user's group only). */
+export const secretVolumes = (mounts: readonly SecretMount[]): unknown[] =>
+  mounts.map((m) => ({ name: m.volume, secret: { secretName: m.secret, defaultMode: 0o640, ...(m.keys === undefined ? {} : { items: m.keys.map((key) => ({ key, path: key })) }) } }));
+
+/** Read-only mounts for Secret mounts. */
+export const secretVolumeMounts = (mounts: readonly SecretMount[]): unknown[] => mounts.map((m) => ({ name: m.volume, mountPath: mountPath(m.volume), readOnly: true }));
+
+/** What every control-plane container gets: no privilege escalation, a read-only root, `/tmp` writable. */
+export const CONTAINER_SECURITY = {
+  allowPrivilegeEscalation: false,
+  capabilities: { drop: ['ALL'] },
+  readOnlyRootFilesystem: true,
+  runAsNonRoot: true,
+  seccompProfile: { type: 'RuntimeDefault' },
+} as const;
+
+/** A container's requests, chosen per component (listed in ARCHITECTURE.md). */
+export interface Requests {
+  readonly cpu: string;
+  readonly memory: string;
+}
+
+/** An HTTPS probe on a port of the container. */
+export function httpsProbe(path: string, port: number, initialDelaySeconds: number): Record<string, unknown> {
+  return { httpGet: { path, port, scheme: 'HTTPS' }, initialDelaySeconds, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 };
+}
+
+/** The inputs every workload shares. */
+export interface WorkloadInput {
+  readonly hcp: HostedControlPlane;
+  readonly component: string;
+  readonly tier: PriorityTier;
+  readonly configHash: string;
+  readonly containers: readonly unknown[];
+  readonly volumes: readonly unknown[];
+}
+
+/** The pod template of a control-plane component: labels, annotations, placement, containers, volumes. */
+export function podTemplate(input: WorkloadInput): Record<string, unknown> {
+  const { hcp, component } = input;
+  return {
+    metadata: { labels: podLabels(hcp, component), annotations: podAnnotations(hcp, input.configHash) },
+    spec: {
+      ...podPlacement(hcp, component, input.tier),
+      automountServiceAccountToken: false,
+      containers: input.containers,
+      volumes: [{ name: 'tmp-dir', emptyDir: {} }, ...input.volumes],
+    },
+  };
+}
+
+/** Metadata of a component's workload. */
+export function workloadMetadata(hcp: HostedControlPlane, component: string): Record<string, unknown> {
+  return { name: component, namespace: hcp.metadata.namespace, labels: { ...selectorLabels(component), [MANAGED_BY.key]: MANAGED_BY.value } };
+}
+
+/** A Deployment rolling one pod at a time without ever dropping below the desired count (upstream's strategy). */
+export function deployment(input: WorkloadInput, replicas: number): Record<string, unknown> {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: workloadMetadata(input.hcp, input.component),
+    spec: {
+      replicas,
+      revisionHistoryLimit: 2,
+      selector: { matchLabels: selectorLabels(input.component) },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      template: podTemplate(input),
+    },
+  };
+}

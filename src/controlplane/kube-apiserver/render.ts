@@ -1,0 +1,123 @@
+import type { HostedControlPlane } from '../../api/index.ts';
+import type { ReleaseInfo } from '../../release/catalog.ts';
+import { CONTAINER_SECURITY, deployment, httpsProbe, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
+import { ControlPlaneNames, KUBE_APISERVER_PORT } from '../names.ts';
+import { etcdURL, PkiSecret } from '../pki/plan.ts';
+import { EGRESS_CONFIG, KONNECTIVITY_SOCKET_DIR, renderEgressSelectorConfig, renderEncryptionConfig } from './config.ts';
+import { renderKubeAPIServerServices, KONNECTIVITY_AGENT_PORT } from './services.ts';
+
+/** kube-apiserver's requests (upstream asks 350m/2000Mi; a lean hosted cluster's API server settles far lower). */
+export const KUBE_APISERVER_REQUESTS: Requests = { cpu: '150m', memory: '512Mi' };
+/** The konnectivity server sidecar's requests. */
+export const KONNECTIVITY_SERVER_REQUESTS: Requests = { cpu: '10m', memory: '32Mi' };
+const NAME = ControlPlaneNames.kubeAPIServer;
+
+/** The root CA's certificate only: the API server verifies clients with it and never signs anything. */
+const ROOT_CA_CERT: SecretMount = { volume: 'root-ca', secret: PkiSecret.rootCA, keys: ['ca.crt'] };
+const MOUNTS: readonly SecretMount[] = [
+  ROOT_CA_CERT,
+  { volume: 'server-crt', secret: PkiSecret.kasServer },
+  { volume: 'etcd-client', secret: PkiSecret.etcdClient },
+  { volume: 'aggregator-crt', secret: PkiSecret.aggregatorClient },
+  { volume: 'sa-key', secret: PkiSecret.serviceAccountKey },
+  { volume: 'encryption-config', secret: ControlPlaneNames.encryptionConfig },
+];
+const KONNECTIVITY_MOUNTS: readonly SecretMount[] = [
+  { volume: 'konnectivity-crt', secret: PkiSecret.konnectivityServer },
+  ROOT_CA_CERT,
+];
+
+function apiServerArgs(hcp: HostedControlPlane): string[] {
+  const ns = hcp.metadata.namespace ?? '';
+  const at = (volume: string, file: string): string => `${mountPath(volume)}/${file}`;
+  return [
+    `--secure-port=${String(KUBE_APISERVER_PORT)}`,
+    '--bind-address=0.0.0.0',
+    `--etcd-servers=${etcdURL(ns)}`,
+    `--etcd-cafile=${at('etcd-client', 'ca.crt')}`,
+    `--etcd-certfile=${at('etcd-client', 'tls.crt')}`,
+    `--etcd-keyfile=${at('etcd-client', 'tls.key')}`,
+    `--tls-cert-file=${at('server-crt', 'tls.crt')}`,
+    `--tls-private-key-file=${at('server-crt', 'tls.key')}`,
+    `--client-ca-file=${at('root-ca', 'ca.crt')}`,
+    `--service-account-issuer=${hcp.spec.issuerURL}`,
+    `--service-account-key-file=${at('sa-key', 'service-account.pub')}`,
+    `--service-account-signing-key-file=${at('sa-key', 'service-account.key')}`,
+    `--service-cluster-ip-range=${hcp.spec.networking?.serviceNetwork?.[0]?.cidr ?? '172.31.0.0/16'}`,
+    '--authorization-mode=Node,RBAC',
+    '--allow-privileged=true',
+    '--endpoint-reconciler-type=none',
+    '--kubelet-preferred-address-types=InternalIP',
+    `--encryption-provider-config=${at('encryption-config', 'config.yaml')}`,
+    `--egress-selector-config-file=${mountPath(EGRESS_CONFIG)}/config.yaml`,
+    `--requestheader-client-ca-file=${at('aggregator-crt', 'ca.crt')}`,
+    `--proxy-client-cert-file=${at('aggregator-crt', 'tls.crt')}`,
+    `--proxy-client-key-file=${at('aggregator-crt', 'tls.key')}`,
+    '--requestheader-allowed-names=system:openshift-aggregator',
+    '--requestheader-username-headers=X-Remote-User',
+    '--requestheader-group-headers=X-Remote-Group',
+    '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+  ];
+}
+
+const socketMount = { name: 'konnectivity-uds', mountPath: KONNECTIVITY_SOCKET_DIR };
+
+function apiServerContainer(hcp: HostedControlPlane, image: string): Record<string, unknown> {
+  return {
+    name: NAME,
+    image,
+    command: ['kube-apiserver'],
+    args: apiServerArgs(hcp),
+    ports: [{ name: 'client', containerPort: KUBE_APISERVER_PORT, protocol: 'TCP' }],
+    readinessProbe: httpsProbe('/readyz', KUBE_APISERVER_PORT, 5),
+    livenessProbe: httpsProbe('/livez', KUBE_APISERVER_PORT, 45),
+    resources: { requests: KUBE_APISERVER_REQUESTS },
+    securityContext: CONTAINER_SECURITY,
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+    volumeMounts: [{ name: 'tmp-dir', mountPath: '/tmp' }, socketMount, { name: EGRESS_CONFIG, mountPath: mountPath(EGRESS_CONFIG), readOnly: true }, ...secretVolumeMounts(MOUNTS)],
+  };
+}
+
+function konnectivityContainer(image: string): Record<string, unknown> {
+  const crt = mountPath('konnectivity-crt');
+  return {
+    name: 'konnectivity-server',
+    image,
+    command: ['/proxy-server'],
+    args: [
+      `--uds-name=${KONNECTIVITY_SOCKET_DIR}/konnectivity-server.socket`,
+      '--mode=grpc',
+      '--server-port=0',
+      `--agent-port=${String(KONNECTIVITY_AGENT_PORT)}`,
+      '--health-port=2041',
+      `--cluster-cert=${crt}/tls.crt`,
+      `--cluster-key=${crt}/tls.key`,
+      `--cluster-ca-cert=${mountPath('root-ca')}/ca.crt`,
+      '--keepalive-time=30s',
+      '--frontend-keepalive-time=30s',
+    ],
+    ports: [{ name: 'agent', containerPort: KONNECTIVITY_AGENT_PORT, protocol: 'TCP' }],
+    livenessProbe: { httpGet: { path: '/healthz', port: 2041, scheme: 'HTTP' }, initialDelaySeconds: 30, periodSeconds: 10 },
+    resources: { requests: KONNECTIVITY_SERVER_REQUESTS },
+    securityContext: CONTAINER_SECURITY,
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+    volumeMounts: [{ name: 'tmp-dir', mountPath: '/tmp' }, socketMount, ...secretVolumeMounts(KONNECTIVITY_MOUNTS)],
+  };
+}
+
+/**
+ * kube-apiserver with secret encryption (AES-CBC from the cluster's key), the service-account issuer and keys, the
+ * aggregator front proxy, and the konnectivity server as a sidecar reached over a shared socket; plus its Services
+ * per publishing strategy and its disruption budget. `encryptionKey` is the base64 AES key (secret material).
+ */
+export function renderKubeAPIServer(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string, encryptionKey: string): Array<Record<string, unknown>> {
+  const volumes = [
+    { name: 'konnectivity-uds', emptyDir: {} },
+    { name: EGRESS_CONFIG, configMap: { name: EGRESS_CONFIG } },
+    ...secretVolumes([...MOUNTS, KONNECTIVITY_MOUNTS[0] as SecretMount]),
+  ];
+  const containers = [apiServerContainer(hcp, release.images.kubeAPIServer), konnectivityContainer(release.images.konnectivityServer)];
+  const workload = deployment({ hcp, component: NAME, tier: 'api-critical', configHash, containers, volumes }, replicasFor(hcp, 'api-critical'));
+  return [renderEncryptionConfig(hcp, encryptionKey), renderEgressSelectorConfig(hcp), ...renderKubeAPIServerServices(hcp), workload, podDisruptionBudget(hcp, NAME)];
+}

@@ -1,0 +1,56 @@
+import type { HostedControlPlane } from '../../api/index.ts';
+import type { ReleaseInfo } from '../../release/catalog.ts';
+import { CONTAINER_SECURITY, deployment, httpsProbe, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
+import { ControlPlaneNames } from '../names.ts';
+import { PkiSecret } from '../pki/plan.ts';
+
+/** kube-controller-manager's requests (upstream asks 60m/200Mi). */
+export const KUBE_CONTROLLER_MANAGER_REQUESTS: Requests = { cpu: '50m', memory: '128Mi' };
+const NAME = ControlPlaneNames.kubeControllerManager;
+const PORT = 10257;
+
+const MOUNTS: readonly SecretMount[] = [
+  { volume: 'kubeconfig', secret: ControlPlaneNames.kcmKubeconfig },
+  // The root CA with its key: the controller manager signs kubelet CSRs and publishes the CA into every namespace.
+  { volume: 'root-ca', secret: PkiSecret.rootCA },
+  { volume: 'sa-key', secret: PkiSecret.serviceAccountKey, keys: ['service-account.key'] },
+];
+
+function args(hcp: HostedControlPlane): string[] {
+  const kubeconfig = `${mountPath('kubeconfig')}/kubeconfig`;
+  return [
+    `--kubeconfig=${kubeconfig}`,
+    `--authentication-kubeconfig=${kubeconfig}`,
+    `--authorization-kubeconfig=${kubeconfig}`,
+    '--leader-elect=true',
+    '--use-service-account-credentials=true',
+    '--controllers=*,bootstrapsigner,tokencleaner',
+    `--service-account-private-key-file=${mountPath('sa-key')}/service-account.key`,
+    `--root-ca-file=${mountPath('root-ca')}/ca.crt`,
+    `--cluster-signing-cert-file=${mountPath('root-ca')}/ca.crt`,
+    `--cluster-signing-key-file=${mountPath('root-ca')}/ca.key`,
+    `--service-cluster-ip-range=${hcp.spec.networking?.serviceNetwork?.[0]?.cidr ?? '172.31.0.0/16'}`,
+    `--cluster-cidr=${hcp.spec.networking?.clusterNetwork?.[0]?.cidr ?? '10.132.0.0/14'}`,
+    '--allocate-node-cidrs=false',
+    `--secure-port=${String(PORT)}`,
+  ];
+}
+
+/** kube-controller-manager: 2 replicas with leader election when HighlyAvailable, 1 otherwise, and its budget. */
+export function renderKubeControllerManager(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string): Array<Record<string, unknown>> {
+  const container = {
+    name: NAME,
+    image: release.images.kubeControllerManager,
+    command: ['kube-controller-manager'],
+    args: args(hcp),
+    ports: [{ name: 'https', containerPort: PORT, protocol: 'TCP' }],
+    livenessProbe: httpsProbe('/healthz', PORT, 45),
+    resources: { requests: KUBE_CONTROLLER_MANAGER_REQUESTS },
+    securityContext: CONTAINER_SECURITY,
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+    volumeMounts: [{ name: 'tmp-dir', mountPath: '/tmp' }, ...secretVolumeMounts(MOUNTS)],
+  };
+  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash, containers: [container], volumes: secretVolumes(MOUNTS) }, replicasFor(hcp, 'control-plane'));
+  return [workload, podDisruptionBudget(hcp, NAME)];
+}

@@ -1,0 +1,28 @@
+/**
+ * Names inside a control-plane namespace, in one place: Secrets of the PKI, Services and workloads of the
+ * components (upstream's names where users and tools know them).
+ */
+export const ControlPlaneNames = {
+  /** Services. */
+  kubeAPIServerService: 'kube-apiserver',
+  etcdClientService: 'etcd-client',
+  etcdDiscoveryService: 'etcd-discovery',
+  /** Workloads. */
+  etcd: 'etcd',
+  kubeAPIServer: 'kube-apiserver',
+  kubeControllerManager: 'kube-controller-manager',
+  kubeScheduler: 'kube-scheduler',
+  /** Kubeconfig Secrets. */
+  adminKubeconfig: 'admin-kubeconfig',
+  serviceNetworkAdminKubeconfig: 'service-network-admin-kubeconfig',
+  kcmKubeconfig: 'kube-controller-manager-kubeconfig',
+  schedulerKubeconfig: 'kube-scheduler-kubeconfig',
+  /** The secret-encryption configuration of kube-apiserver. */
+  encryptionConfig: 'kas-secret-encryption-config',
+} as const;
+
+/** The port kube-apiserver serves on inside the management cluster (upstream's). */
+export const KUBE_APISERVER_PORT = 6443;
+/** etcd's client and peer ports. */
+export const ETCD_CLIENT_PORT = 2379;
+export const ETCD_PEER_PORT = 2380;

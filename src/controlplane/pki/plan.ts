@@ -1,0 +1,111 @@
+import type { HostedControlPlane } from '../../api/index.ts';
+import type { CertificateUsage } from '../../pki/certificate.ts';
+import { ETCD_CLIENT_PORT } from '../names.ts';
+
+/** One certificate of the control plane's PKI, stored as a Secret. */
+export interface CertificateSpec {
+  /** The Secret's name. */
+  readonly secret: string;
+  readonly commonName: string;
+  readonly organizations?: readonly string[];
+  readonly usage: CertificateUsage;
+  /** The Secret of the CA that signs it; absent for self-signed roots. */
+  readonly issuer?: string;
+  readonly dnsNames?: readonly string[];
+  readonly ipAddresses?: readonly string[];
+  readonly validityDays: number;
+}
+
+/** CAs live ten years, leaf certificates one; leaves renew in their last 30 days (see `needsRenewal`). */
+const CA_DAYS = 3650;
+const LEAF_DAYS = 365;
+
+/** The CAs and certificates of one control plane, roots first so each issuer exists before what it signs. */
+export const PkiSecret = {
+  rootCA: 'root-ca',
+  etcdSigner: 'etcd-signer',
+  etcdServer: 'etcd-server-tls',
+  etcdPeer: 'etcd-peer-tls',
+  etcdClient: 'etcd-client-tls',
+  kasServer: 'kas-server-crt',
+  aggregatorSigner: 'aggregator-client-signer',
+  aggregatorClient: 'kas-aggregator-crt',
+  adminClient: 'system-admin-client',
+  kcmClient: 'kube-controller-manager-client',
+  schedulerClient: 'kube-scheduler-client',
+  konnectivityServer: 'konnectivity-server',
+  /** Not a certificate: the service-account token signing key pair. */
+  serviceAccountKey: 'sa-signing-key',
+} as const;
+
+/** The first address of the service network: the `kubernetes` Service's cluster IP inside the hosted cluster. */
+export function firstServiceIP(cidr: string): string {
+  const [base = '172.31.0.0'] = cidr.split('/');
+  if (base.includes(':')) return `${base.replace(/::?$/, '')}::1`;
+  const octets = base.split('.').map(Number);
+  octets[3] = (octets[3] ?? 0) + 1;
+  return octets.join('.');
+}
+
+const nonEmpty = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+/** The hosted cluster's service network (upstream's default when unset). */
+export const serviceCIDROf = (hcp: HostedControlPlane): string => hcp.spec.networking?.serviceNetwork?.[0]?.cidr ?? '172.31.0.0/16';
+
+/** Where the API is reachable from outside, when the publishing strategy names a host. */
+export function publishedHost(hcp: HostedControlPlane): string | undefined {
+  const strategy = hcp.spec.services.find((s) => s.service === 'APIServer')?.servicePublishingStrategy;
+  const candidates = strategy === undefined ? [] : [strategy.loadBalancer?.hostname, strategy.route?.hostname, strategy.nodePort?.address];
+  return [...candidates, hcp.status?.controlPlaneEndpoint?.host].find(nonEmpty);
+}
+
+const isIP = (host: string): boolean => /^[\d.]+$/.test(host) || host.includes(':');
+
+function kasNames(hcp: HostedControlPlane): { dnsNames: string[]; ipAddresses: string[] } {
+  const ns = hcp.metadata.namespace ?? '';
+  const dnsNames = ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local', 'kube-apiserver', `kube-apiserver.${ns}.svc`, `kube-apiserver.${ns}.svc.cluster.local`];
+  const ipAddresses = ['127.0.0.1', firstServiceIP(serviceCIDROf(hcp))];
+  const host = publishedHost(hcp);
+  if (nonEmpty(host)) (isIP(host) ? ipAddresses : dnsNames).push(host);
+  if (nonEmpty(hcp.spec.kubeAPIServerDNSName)) dnsNames.push(hcp.spec.kubeAPIServerDNSName);
+  return { dnsNames, ipAddresses };
+}
+
+function konnectivityNames(hcp: HostedControlPlane): string[] {
+  const ns = hcp.metadata.namespace ?? '';
+  const route = hcp.spec.services.find((s) => s.service === 'Konnectivity')?.servicePublishingStrategy.route?.hostname;
+  return ['konnectivity-server', `konnectivity-server.${ns}.svc`, `konnectivity-server.${ns}.svc.cluster.local`, ...(route === undefined ? [] : [route])];
+}
+
+function etcdNames(ns: string): string[] {
+  const discovery = `etcd-discovery.${ns}.svc`;
+  return ['localhost', 'etcd-client', `etcd-client.${ns}.svc`, `etcd-client.${ns}.svc.cluster.local`, `*.${discovery}`, `*.${discovery}.cluster.local`];
+}
+
+/**
+ * The certificate plan of a control plane: the root CA signs the API server's serving certificate and the client
+ * certificates of the admin and the components; etcd has its own signer (server, peer, client); the aggregator
+ * (front proxy) has its own signer. Changing the published endpoint changes the API server certificate's names,
+ * which renews it.
+ */
+export function certificatePlan(hcp: HostedControlPlane): CertificateSpec[] {
+  const ns = hcp.metadata.namespace ?? '';
+  const etcd = etcdNames(ns);
+  return [
+    { secret: PkiSecret.rootCA, commonName: 'root-ca', organizations: ['openshift'], usage: 'ca', validityDays: CA_DAYS },
+    { secret: PkiSecret.etcdSigner, commonName: 'etcd-signer', organizations: ['openshift'], usage: 'ca', validityDays: CA_DAYS },
+    { secret: PkiSecret.aggregatorSigner, commonName: 'aggregator-client-signer', organizations: ['openshift'], usage: 'ca', validityDays: CA_DAYS },
+    { secret: PkiSecret.etcdServer, issuer: PkiSecret.etcdSigner, commonName: 'etcd-server', organizations: ['kubernetes'], usage: 'server-client', dnsNames: etcd, ipAddresses: ['127.0.0.1'], validityDays: LEAF_DAYS },
+    { secret: PkiSecret.etcdPeer, issuer: PkiSecret.etcdSigner, commonName: 'etcd-peer', organizations: ['kubernetes'], usage: 'server-client', dnsNames: etcd, ipAddresses: ['127.0.0.1'], validityDays: LEAF_DAYS },
+    { secret: PkiSecret.etcdClient, issuer: PkiSecret.etcdSigner, commonName: 'etcd-client', organizations: ['kubernetes'], usage: 'client', validityDays: LEAF_DAYS },
+    { secret: PkiSecret.kasServer, issuer: PkiSecret.rootCA, commonName: 'kubernetes', organizations: ['kubernetes'], usage: 'server', ...kasNames(hcp), validityDays: LEAF_DAYS },
+    { secret: PkiSecret.aggregatorClient, issuer: PkiSecret.aggregatorSigner, commonName: 'system:openshift-aggregator', organizations: ['kubernetes'], usage: 'client', validityDays: LEAF_DAYS },
+    { secret: PkiSecret.adminClient, issuer: PkiSecret.rootCA, commonName: 'system:admin', organizations: ['system:masters'], usage: 'client', validityDays: LEAF_DAYS },
+    { secret: PkiSecret.kcmClient, issuer: PkiSecret.rootCA, commonName: 'system:kube-controller-manager', usage: 'client', validityDays: LEAF_DAYS },
+    { secret: PkiSecret.konnectivityServer, issuer: PkiSecret.rootCA, commonName: 'konnectivity-server', usage: 'server', dnsNames: konnectivityNames(hcp), validityDays: LEAF_DAYS },
+    { secret: PkiSecret.schedulerClient, issuer: PkiSecret.rootCA, commonName: 'system:kube-scheduler', usage: 'client', validityDays: LEAF_DAYS },
+  ];
+}
+
+/** The client port of etcd as kube-apiserver addresses it. */
+export const etcdURL = (ns: string): string => `https://etcd-client.${ns}.svc:${String(ETCD_CLIENT_PORT)}`;

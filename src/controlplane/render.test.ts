@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { HostedControlPlane } from '../api/index.ts';
+import { toYamlDocuments } from '../lib/yaml.ts';
+import { catalogReleaseProvider, type ReleaseInfo } from '../release/catalog.ts';
+import { renderHostedControlPlane } from '../render/hostedcluster/hostedcontrolplane.ts';
+import { aHostedCluster } from '../testing/builders.ts';
+import { assertGolden } from '../testing/golden.ts';
+import { renderControlPlane } from './render.ts';
+
+const release = catalogReleaseProvider.lookup('quay.io/openshift-release-dev/ocp-release:4.17.0-multi') as ReleaseInfo;
+const hashes = { etcd: 'e1', 'kube-apiserver': 'k1', 'kube-controller-manager': 'c1', 'kube-scheduler': 's1' };
+
+function controlPlane(policy: 'HighlyAvailable' | 'SingleReplica'): HostedControlPlane {
+  const hc = aHostedCluster('example', 'clusters');
+  hc.spec.controllerAvailabilityPolicy = policy;
+  return { ...(renderHostedControlPlane({ hc, infraID: 'example-sffhb' }) as unknown as HostedControlPlane) };
+}
+
+type Workload = { kind: string; metadata: { name: string }; spec: { replicas?: number; maxUnavailable?: number; minAvailable?: number } };
+const byKind = (objects: readonly Record<string, unknown>[], kind: string): Workload[] => (objects as unknown as Workload[]).filter((o) => o.kind === kind);
+
+describe('renderControlPlane', () => {
+  for (const policy of ['HighlyAvailable', 'SingleReplica'] as const) {
+    it(`When the policy is ${policy}, it should match the golden file`, () => {
+      const objects = renderControlPlane({ hcp: controlPlane(policy), release, configHashes: hashes, encryptionKey: 'a2V5' });
+      assertGolden(join(import.meta.dirname, 'testdata', `control-plane-${policy}.yaml`), toYamlDocuments(objects));
+    });
+  }
+
+  it('When HighlyAvailable, it should run 3 etcd and API servers, 2 of the rest, each budget letting one pod go', () => {
+    const objects = renderControlPlane({ hcp: controlPlane('HighlyAvailable'), release, configHashes: hashes, encryptionKey: 'a2V5' });
+    const replicas = Object.fromEntries([...byKind(objects, 'StatefulSet'), ...byKind(objects, 'Deployment')].map((w) => [w.metadata.name, w.spec.replicas]));
+    assert.deepEqual(replicas, { etcd: 3, 'kube-apiserver': 3, 'kube-controller-manager': 2, 'kube-scheduler': 2 });
+    for (const pdb of byKind(objects, 'PodDisruptionBudget')) assert.equal(pdb.spec.maxUnavailable, 1);
+  });
+
+  it('When SingleReplica, it should run one of each, each budget keeping its pod', () => {
+    const objects = renderControlPlane({ hcp: controlPlane('SingleReplica'), release, configHashes: hashes, encryptionKey: 'a2V5' });
+    for (const w of [...byKind(objects, 'StatefulSet'), ...byKind(objects, 'Deployment')]) assert.equal(w.spec.replicas, 1, w.metadata.name);
+    for (const pdb of byKind(objects, 'PodDisruptionBudget')) assert.equal(pdb.spec.minAvailable, 1);
+  });
+});

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { COMPONENTS, renderControlPlane, type ComponentName } from '../../../controlplane/render.ts';
+import { ControlPlaneNames } from '../../../controlplane/names.ts';
+import { PkiSecret } from '../../../controlplane/pki/plan.ts';
+import type { KubeObject } from '../../../kube/client.ts';
+import { toYaml } from '../../../lib/yaml.ts';
+import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import { inNamespace, type Scope } from './scope.ts';
+
+const WORKLOADS = [ControlPlaneNames.kubeAPIServer, ControlPlaneNames.kubeControllerManager, ControlPlaneNames.kubeScheduler] as const;
+
+/** The Secrets (by name) each component mounts; their data goes into its config hash. */
+const INPUTS: Readonly<Record<ComponentName, readonly string[]>> = {
+  etcd: [PkiSecret.etcdServer, PkiSecret.etcdPeer],
+  'kube-apiserver': [PkiSecret.rootCA, PkiSecret.kasServer, PkiSecret.etcdClient, PkiSecret.aggregatorClient, PkiSecret.serviceAccountKey, PkiSecret.konnectivityServer],
+  'kube-controller-manager': [ControlPlaneNames.kcmKubeconfig, PkiSecret.rootCA, PkiSecret.serviceAccountKey],
+  'kube-scheduler': [ControlPlaneNames.schedulerKubeconfig],
+};
+
+/** Per component, a short hash of everything it mounts (the encryption key counts for the API server). */
+export function configHashes(scope: Scope, encryptionKey: string): Record<ComponentName, string> {
+  const hash = (component: ComponentName): string => {
+    const h = createHash('sha256');
+    for (const secret of INPUTS[component]) h.update(toYaml(scope.pki.get(secret) ?? {}));
+    if (component === 'kube-apiserver') h.update(encryptionKey);
+    return h.digest('hex').slice(0, 16);
+  };
+  return Object.fromEntries(COMPONENTS.map((c) => [c, hash(c)])) as Record<ComponentName, string>;
+}
+
+/**
+ * Applies every component object by server-side apply, unless the rendered set equals this operator's last
+ * successful apply for this control plane (then nothing is sent).
+ */
+export async function applyComponents(scope: Scope, encryptionKey: string): Promise<void> {
+  const release = scope.release;
+  if (release === undefined) return;
+  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, encryptionKey), encryptionKey });
+  const key = scope.hcp.metadata.uid ?? '';
+  const fingerprint = createHash('sha256').update(toYaml(objects)).digest('hex');
+  // A workload deleted behind the operator's back must come back even when nothing else changed.
+  const present = scope.deps.statefulSet(inNamespace(scope, ControlPlaneNames.etcd)) !== undefined && WORKLOADS.every((name) => scope.deps.deployment(inNamespace(scope, name)) !== undefined);
+  if (present && scope.deps.lastApplied.get(key) === fingerprint) return;
+  for (const object of objects) await scope.deps.client.apply(object as unknown as KubeObject, { fieldManager: OPERATOR_FIELD_MANAGER });
+  scope.deps.lastApplied.set(key, fingerprint);
+}

@@ -1,0 +1,53 @@
+import type { HostedControlPlane } from '../../../api/index.ts';
+import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
+import { MANAGED_BY } from '../../../controlplane/common/placement.ts';
+import type { KubeClient, KubeObject } from '../../../kube/client.ts';
+import type { ReleaseProvider } from '../../../release/catalog.ts';
+import type { KeyGenerator } from '../../../pki/keys.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { Controller } from '../../runtime/controller.ts';
+import { keyOf, type Informer } from '../../runtime/informer.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import type { Manager } from '../../runtime/manager.ts';
+import type { Metrics } from '../../runtime/metrics.ts';
+import { PKI_LABEL } from './pki.ts';
+import { reconcileHostedControlPlane } from './reconcile.ts';
+import type { CachedSecret, ServiceStatus, WorkloadStatus } from './scope.ts';
+
+/** What the controller needs injected. */
+export interface HostedControlPlaneControllerDeps {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  readonly random: (n: number) => Uint8Array;
+  readonly keys: KeyGenerator;
+  readonly releases: ReleaseProvider;
+}
+
+/** Maps an object in a control-plane namespace to the HostedControlPlane(s) of that namespace. */
+function ownerKeys(planes: Informer<HostedControlPlane>, object: KubeObject): string[] {
+  const ns = object.metadata?.namespace;
+  return planes.list().filter((p) => p.metadata.namespace === ns).map((p) => keyOf(p));
+}
+
+/**
+ * Registers the HostedControlPlane controller. It reconciles on changes of HostedControlPlanes and of what they own
+ * — workloads and Services labelled as the control plane's, and its PKI Secrets — all read from caches, so a
+ * steady control plane costs no requests.
+ */
+export function addHostedControlPlaneController(manager: Manager, deps: HostedControlPlaneControllerDeps, logger: Logger, metrics: Metrics): Controller {
+  const planes = manager.informer<HostedControlPlane>({ apiVersion: API_VERSION, kind: 'HostedControlPlane' });
+  const owned = `${MANAGED_BY.key}=${MANAGED_BY.value}`;
+  const deployments = manager.informer<WorkloadStatus>({ apiVersion: 'apps/v1', kind: 'Deployment', labelSelector: owned });
+  const statefulSets = manager.informer<WorkloadStatus>({ apiVersion: 'apps/v1', kind: 'StatefulSet', labelSelector: owned });
+  const services = manager.informer<ServiceStatus>({ apiVersion: 'v1', kind: 'Service', labelSelector: owned });
+  const secrets = manager.informer<CachedSecret>({ apiVersion: 'v1', kind: 'Secret', labelSelector: `${PKI_LABEL.key}=${PKI_LABEL.value}` });
+  const reconcile = reconcileHostedControlPlane(
+    { ...deps, secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map() },
+    (key) => planes.get(key),
+  );
+  const controller = new Controller({ name: 'hostedcontrolplane', clock: deps.clock, logger, metrics, reconcile });
+  controller.watch(planes, (event) => [keyOf(event.object)]);
+  for (const informer of [deployments, statefulSets, services] as Array<Informer<KubeObject>>) controller.watch(informer, (event) => ownerKeys(planes, event.object));
+  manager.add(controller);
+  return controller;
+}

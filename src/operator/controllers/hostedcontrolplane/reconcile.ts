@@ -1,0 +1,88 @@
+import type { HostedControlPlane } from '../../../api/index.ts';
+import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
+import { pauseState } from '../../../lib/paused-until.ts';
+import { toYaml } from '../../../lib/yaml.ts';
+import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
+import { WaitError } from '../../runtime/errors.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import { applyComponents } from './components.ts';
+import { publishedEndpoint } from './endpoint.ts';
+import { ensureKubeconfigs } from './kubeconfigs.ts';
+import { ensurePki } from './pki.ts';
+import { setCondition, type HostedControlPlaneDeps, type Scope } from './scope.ts';
+import { computeStatus } from './status.ts';
+
+/** Paused: nothing but the ReconciliationActive condition is written; a dated pause comes back when it ends. */
+function paused(scope: Scope): ReconcileResult | undefined {
+  const value = scope.hcp.spec.pausedUntil;
+  const state = pauseState(value, scope.now.getTime());
+  if (!state.paused) {
+    setCondition(scope, { type: Type.ReconciliationActive.value, status: 'True', reason: Reason.AsExpected.value, message: 'Reconciliation active on resource' });
+    return undefined;
+  }
+  const message = state.until === undefined ? 'Reconciliation paused until field removed' : `Reconciliation paused until: ${value ?? ''}`;
+  setCondition(scope, { type: Type.ReconciliationActive.value, status: 'False', reason: Reason.ReconciliationPaused.value, message });
+  return state.until === undefined ? {} : { requeueAfterMs: state.until - scope.now.getTime() };
+}
+
+/** The release's components from the release provider; an unknown release is reported, not retried. */
+function resolveRelease(scope: Scope): boolean {
+  scope.release = scope.deps.releases.lookup(scope.hcp.spec.releaseImage);
+  if (scope.release !== undefined) {
+    setCondition(scope, { type: Type.ValidReleaseImage.value, status: 'True', reason: Reason.AsExpected.value, message: `Release ${scope.release.version}` });
+    return true;
+  }
+  const message = `release image ${scope.hcp.spec.releaseImage} is unknown to this operator; it knows ${scope.deps.releases.describe()}`;
+  setCondition(scope, { type: Type.ValidReleaseImage.value, status: 'False', reason: Reason.InvalidImage.value, message });
+  return false;
+}
+
+/** The AES-CBC key the HostedCluster controller copied into the namespace (base64). */
+async function encryptionKey(scope: Scope): Promise<string> {
+  const name = scope.hcp.spec.secretEncryption?.aescbc?.activeKey.name ?? '';
+  const secret = await scope.deps.client.tryGet<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name, namespace: scope.hcp.metadata.namespace });
+  const key = secret?.data?.['key'];
+  if (key === undefined) throw new WaitError(Reason.SecretNotFound.value, `etcd encryption key secret ${scope.hcp.metadata.namespace ?? ''}/${name} not found yet`, 5_000);
+  return key;
+}
+
+async function writeStatus(scope: Scope, error: unknown): Promise<void> {
+  const { hcp } = scope;
+  const status = computeStatus(scope, publishedEndpoint(scope), error);
+  if (toYaml(status) === toYaml(hcp.status ?? {})) return;
+  const body = { apiVersion: hcp.apiVersion, kind: hcp.kind, metadata: { name: hcp.metadata.name, namespace: hcp.metadata.namespace }, status };
+  await scope.deps.client.apply(body as HostedControlPlane, { fieldManager: OPERATOR_FIELD_MANAGER, subresource: 'status' });
+}
+
+async function reconcileComponents(scope: Scope): Promise<void> {
+  const key = await encryptionKey(scope);
+  await ensurePki(scope);
+  await ensureKubeconfigs(scope);
+  await applyComponents(scope, key);
+}
+
+/**
+ * The HostedControlPlane reconcile: pause → release → PKI and kubeconfigs → components, then status (always). There
+ * is no finalizer: everything a control plane owns lives in its namespace, which the HostedCluster controller deletes.
+ */
+export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup: (key: string) => HostedControlPlane | undefined): Reconcile {
+  return async (key: string, logger: Logger): Promise<ReconcileResult> => {
+    const hcp = lookup(key);
+    if (hcp === undefined || hcp.metadata.deletionTimestamp !== undefined) return {};
+    const scope: Scope = { deps, logger, hcp, now: new Date(deps.clock.now()), conditions: [], pki: new Map() };
+    const pause = paused(scope);
+    if (pause !== undefined || !resolveRelease(scope)) {
+      await writeStatus(scope, undefined);
+      return pause ?? {};
+    }
+    try {
+      await reconcileComponents(scope);
+    } catch (error) {
+      await writeStatus(scope, error instanceof WaitError ? undefined : error).catch((e: unknown) => logger.error('could not write status', { reason: String(e) }));
+      throw error;
+    }
+    await writeStatus(scope, undefined);
+    return {};
+  };
+}

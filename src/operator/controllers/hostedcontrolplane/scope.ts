@@ -1,0 +1,63 @@
+import type { HostedControlPlane } from '../../../api/index.ts';
+import type { KubeClient, KubeObject } from '../../../kube/client.ts';
+import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
+import type { KeyGenerator } from '../../../pki/keys.ts';
+import type { ReleaseInfo, ReleaseProvider } from '../../../release/catalog.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import type { Logger } from '../../runtime/logger.ts';
+
+/** A Secret as cached. */
+export interface CachedSecret extends KubeObject {
+  type?: string;
+  data?: Record<string, string>;
+}
+
+/** A workload's status, as the readiness conditions read it. */
+export interface WorkloadStatus extends KubeObject {
+  spec?: { replicas?: number };
+  status?: { readyReplicas?: number; availableReplicas?: number; updatedReplicas?: number; observedGeneration?: number; conditions?: Array<{ type: string; status: string; message?: string }> };
+}
+
+/** A Service as the endpoint discovery reads it. */
+export interface ServiceStatus extends KubeObject {
+  spec?: { ports?: Array<{ nodePort?: number }> };
+  status?: { loadBalancer?: { ingress?: Array<{ hostname?: string; ip?: string }> } };
+}
+
+/** What the HostedControlPlane controller needs from outside, injected. */
+export interface HostedControlPlaneDeps {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  readonly random: (n: number) => Uint8Array;
+  readonly keys: KeyGenerator;
+  readonly releases: ReleaseProvider;
+  /** The cache of the control planes' own Secrets (PKI and kubeconfigs), by `namespace/name`. */
+  readonly secret: (key: string) => CachedSecret | undefined;
+  /** The caches of the control planes' Deployments and StatefulSets, by `namespace/name`. */
+  readonly deployment: (key: string) => WorkloadStatus | undefined;
+  readonly statefulSet: (key: string) => WorkloadStatus | undefined;
+  /** The cache of the control planes' Services, by `namespace/name`. */
+  readonly service: (key: string) => ServiceStatus | undefined;
+  /** What this operator last applied per HostedControlPlane uid, to skip identical re-applies. */
+  readonly lastApplied: Map<string, string>;
+}
+
+/** One reconcile's state. */
+export interface Scope {
+  readonly deps: HostedControlPlaneDeps;
+  readonly logger: Logger;
+  hcp: HostedControlPlane;
+  readonly now: Date;
+  readonly conditions: ConditionUpdate[];
+  release?: ReleaseInfo;
+  /** The data of every PKI and kubeconfig Secret after the PKI phase, by Secret name. */
+  readonly pki: Map<string, Record<string, string>>;
+}
+
+/** Records a condition for the status written at the end. */
+export function setCondition(scope: Scope, update: Omit<ConditionUpdate, 'observedGeneration'>): void {
+  upsertCondition(scope.conditions, update, scope.hcp.metadata.generation);
+}
+
+/** `namespace/name` inside the control plane's namespace. */
+export const inNamespace = (scope: Scope, name: string): string => `${scope.hcp.metadata.namespace ?? ''}/${name}`;

@@ -1,0 +1,76 @@
+import type { HostedControlPlane } from '../../../api/index.ts';
+import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
+import { ControlPlaneNames } from '../../../controlplane/names.ts';
+import { mergeConditions, findCondition } from '../../../lib/conditions.ts';
+import { reasonOf } from '../../runtime/errors.ts';
+import { inNamespace, setCondition, type Scope, type WorkloadStatus } from './scope.ts';
+
+type Status = NonNullable<HostedControlPlane['status']>;
+
+function etcdCondition(scope: Scope, etcd: WorkloadStatus | undefined): boolean {
+  if (etcd === undefined) {
+    setCondition(scope, { type: Type.EtcdAvailable.value, status: 'False', reason: Reason.StatefulSetNotFound.value, message: 'The etcd StatefulSet does not exist yet' });
+    return false;
+  }
+  const members = etcd.spec?.replicas ?? 1;
+  const ready = etcd.status?.readyReplicas ?? 0;
+  const quorum = Math.floor(members / 2) + 1;
+  if (ready >= quorum) {
+    setCondition(scope, { type: Type.EtcdAvailable.value, status: 'True', reason: Reason.QuorumAvailable.value, message: `${String(ready)} of ${String(members)} etcd members ready` });
+    return true;
+  }
+  setCondition(scope, { type: Type.EtcdAvailable.value, status: 'False', reason: Reason.EtcdWaitingForQuorum.value, message: `${String(ready)} of ${String(members)} etcd members ready; quorum needs ${String(quorum)}` });
+  return false;
+}
+
+/** Available as the Deployment controller reports it, with at least one replica up. */
+const deploymentAvailable = (d: WorkloadStatus | undefined): boolean => d?.status?.conditions?.find((c) => c.type === 'Available')?.status === 'True' && (d.status.availableReplicas ?? 0) > 0;
+
+const replicaMessage = (d: WorkloadStatus): string => `${String(d.status?.availableReplicas ?? 0)} of ${String(d.spec?.replicas ?? 1)} kube-apiserver replicas available`;
+
+function apiServerCondition(scope: Scope, kas: WorkloadStatus | undefined): boolean {
+  if (deploymentAvailable(kas)) {
+    setCondition(scope, { type: Type.KubeAPIServerAvailable.value, status: 'True', reason: Reason.AsExpected.value, message: 'Kube APIServer deployment is available' });
+    return true;
+  }
+  if (kas === undefined) setCondition(scope, { type: Type.KubeAPIServerAvailable.value, status: 'False', reason: Reason.NotFound.value, message: 'The kube-apiserver Deployment does not exist yet' });
+  else setCondition(scope, { type: Type.KubeAPIServerAvailable.value, status: 'False', reason: Reason.WaitingForAvailable.value, message: replicaMessage(kas) });
+  return false;
+}
+
+/** Readiness from the workloads: EtcdAvailable (quorum), KubeAPIServerAvailable, and Available from both. */
+function readiness(scope: Scope): boolean {
+  const etcd = etcdCondition(scope, scope.deps.statefulSet(inNamespace(scope, ControlPlaneNames.etcd)));
+  const kas = apiServerCondition(scope, scope.deps.deployment(inNamespace(scope, ControlPlaneNames.kubeAPIServer)));
+  const waiting = [etcd ? undefined : 'etcd', kas ? undefined : 'kube-apiserver'].filter((c) => c !== undefined);
+  if (waiting.length === 0) setCondition(scope, { type: Type.Available.value, status: 'True', reason: Reason.AsExpected.value, message: ALL_IS_WELL_MESSAGE });
+  else setCondition(scope, { type: Type.Available.value, status: 'False', reason: Reason.ComponentsNotAvailable.value, message: `Waiting for ${waiting.join(', ')} to be available` });
+  return waiting.length === 0;
+}
+
+function reconciliationCondition(scope: Scope, error: unknown): void {
+  if (error === undefined) setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'True', reason: Reason.AsExpected.value, message: 'Reconciliation completed successfully' });
+  else setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'False', reason: Reason.ReconcileError.value, message: reasonOf(error) });
+}
+
+/** Fields set only once known: the version (when available), the endpoint, the admin kubeconfig. */
+function knownFields(scope: Scope, available: boolean, endpoint: Endpoint): Partial<Status> {
+  const kubeconfigWritten = scope.pki.has(ControlPlaneNames.adminKubeconfig) || scope.hcp.status?.kubeConfig !== undefined;
+  return {
+    ...(scope.release !== undefined && available ? { version: scope.release.version } : {}),
+    ...(endpoint === undefined ? {} : { controlPlaneEndpoint: endpoint }),
+    ...(kubeconfigWritten ? { kubeConfig: { name: ControlPlaneNames.adminKubeconfig, key: 'kubeconfig' } } : {}),
+  };
+}
+
+type Endpoint = { host: string; port: number } | undefined;
+
+/** The status computed at the end of a reconcile; `endpoint` is where the API is published, once known. */
+export function computeStatus(scope: Scope, endpoint: Endpoint, error: unknown): Status {
+  const available = scope.release !== undefined && readiness(scope);
+  reconciliationCondition(scope, error);
+  const { hcp } = scope;
+  const conditions = mergeConditions(hcp.status?.conditions, scope.conditions, scope.now);
+  const initialized = hcp.status?.initialized === true || findCondition(conditions, Type.EtcdAvailable.value) !== undefined;
+  return { ...hcp.status, ready: available, initialized, conditions, releaseImage: hcp.spec.releaseImage, ...knownFields(scope, available, endpoint) };
+}

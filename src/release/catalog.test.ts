@@ -1,0 +1,17 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { catalogReleaseProvider, versionOfReleaseImage } from './catalog.ts';
+
+describe('release catalog', () => {
+  it('When the tag names a supported version, it should give that release its Kubernetes component images', () => {
+    const info = catalogReleaseProvider.lookup('quay.io/openshift-release-dev/ocp-release:4.17.0-multi');
+    assert.equal(info?.version, '4.17.0');
+    assert.equal(info?.images.kubeAPIServer, 'registry.k8s.io/kube-apiserver:v1.30.14');
+  });
+
+  it('When the image is a digest or an unknown version, it should know nothing', () => {
+    assert.equal(catalogReleaseProvider.lookup('quay.io/x/ocp-release@sha256:abc'), undefined);
+    assert.equal(catalogReleaseProvider.lookup('quay.io/x/ocp-release:4.99.0-x86_64'), undefined);
+    assert.equal(versionOfReleaseImage('quay.io/x/ocp-release:4.16.3-x86_64'), '4.16.3');
+  });
+});

@@ -1,0 +1,60 @@
+/** The images of the control-plane components one release runs. */
+export interface ComponentImages {
+  readonly etcd: string;
+  readonly kubeAPIServer: string;
+  readonly kubeControllerManager: string;
+  readonly kubeScheduler: string;
+  /** The konnectivity server, a sidecar of kube-apiserver. */
+  readonly konnectivityServer: string;
+}
+
+/** What the operator knows about a release image. */
+export interface ReleaseInfo {
+  /** The OpenShift version, e.g. `4.17.0`. */
+  readonly version: string;
+  /** The Kubernetes version its control plane runs. */
+  readonly kubernetesVersion: string;
+  readonly images: ComponentImages;
+}
+
+/** Resolves a release image to its components; reading real OCI release payloads is a later implementation. */
+export interface ReleaseProvider {
+  lookup(releaseImage: string): ReleaseInfo | undefined;
+  /** A human list of what this provider knows, for error messages. */
+  describe(): string;
+}
+
+/** OpenShift minor → the upstream Kubernetes patch release its control plane corresponds to. */
+const KUBERNETES_FOR_MINOR: Readonly<Record<string, string>> = {
+  '4.14': '1.27.16',
+  '4.15': '1.28.15',
+  '4.16': '1.29.15',
+  '4.17': '1.30.14',
+};
+const ETCD_IMAGE = 'registry.k8s.io/etcd:3.5.21-0';
+const KONNECTIVITY_SERVER_IMAGE = 'registry.k8s.io/kas-network-proxy/proxy-server:v0.30.3';
+
+/** `4.17.0` from `…/ocp-release:4.17.0-multi` or `…:4.17.0-x86_64`; undefined for digests and unknown tags. */
+export function versionOfReleaseImage(image: string): string | undefined {
+  return /:(\d+\.\d+\.\d+)(?:-[\w.]+)?$/.exec(image)?.[1];
+}
+
+/**
+ * The first release provider: a catalog keyed by the version in the release image's tag, mapping each supported
+ * OpenShift minor to the upstream Kubernetes component images of the matching Kubernetes release. Digest references
+ * cannot be resolved without reading the payload and are reported as unknown.
+ */
+export const catalogReleaseProvider: ReleaseProvider = {
+  lookup(releaseImage) {
+    const version = versionOfReleaseImage(releaseImage);
+    const kubernetesVersion = version === undefined ? undefined : KUBERNETES_FOR_MINOR[version.split('.').slice(0, 2).join('.')];
+    if (version === undefined || kubernetesVersion === undefined) return undefined;
+    const k8s = (component: string): string => `registry.k8s.io/${component}:v${kubernetesVersion}`;
+    return {
+      version,
+      kubernetesVersion,
+      images: { etcd: ETCD_IMAGE, kubeAPIServer: k8s('kube-apiserver'), kubeControllerManager: k8s('kube-controller-manager'), kubeScheduler: k8s('kube-scheduler'), konnectivityServer: KONNECTIVITY_SERVER_IMAGE },
+    };
+  },
+  describe: () => `release images tagged with an OpenShift ${Object.keys(KUBERNETES_FOR_MINOR).join(', ')} version (e.g. quay.io/openshift-release-dev/ocp-release:4.17.0-multi)`,
+};
