@@ -1,3 +1,4 @@
+import { UnservedKindError } from './errors.ts';
 import type { RestClient } from './rest.ts';
 
 /** How a kind is served: its plural resource name and whether it is namespaced. */
@@ -37,7 +38,7 @@ export class Discovery {
     const cached = this.cache.get(apiVersion)?.get(kind);
     if (cached !== undefined) return cached;
     const fresh = (await this.load(apiVersion).catch(() => new Map<string, ResourceInfo>())).get(kind);
-    if (fresh === undefined) throw new Error(`the server does not serve ${kind} in ${apiVersion}`);
+    if (fresh === undefined) throw new UnservedKindError(apiVersion, kind);
     return fresh;
   }
 }

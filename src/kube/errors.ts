@@ -12,3 +12,15 @@ export class KubeApiError extends Error {
 
 /** Whether an error is a 404 from the API server. */
 export const isNotFound = (error: unknown): boolean => error instanceof KubeApiError && error.status === 404;
+
+/** Raised when the server does not serve a kind (its CRD is not installed, or the API group is absent). */
+export class UnservedKindError extends Error {
+  readonly apiVersion: string;
+  readonly kind: string;
+  constructor(apiVersion: string, kind: string) {
+    super(`the server does not serve ${kind} in ${apiVersion}`);
+    this.name = 'UnservedKindError';
+    this.apiVersion = apiVersion;
+    this.kind = kind;
+  }
+}

@@ -63,7 +63,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const manager = new Manager({ client: o.client, clock: o.clock, logger: o.logger, metrics, leaderElection });
   const events = new KubeEventRecorder({ client: o.client, component: 'hypershift-operator', clock: o.clock, logger: o.logger });
   addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, watchNamespace: o.watchNamespace }, o.logger, metrics);
-  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider }, o.logger, metrics);
+  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider, watchNamespace: o.watchNamespace }, o.logger, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };
   const servers = await Promise.all([...new Set(o.listenAddresses)].filter((a) => a !== '').map((address) => serveEndpoints(address, endpoints)));

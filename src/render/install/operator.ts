@@ -1,6 +1,6 @@
 import { InstallCliVersionAnnotation, OperatorLabel, PriorityClass } from '../../api/v1beta1/well-known.ts';
 import type { KubeManifest } from '../manifest.ts';
-import { OPERATOR_NAME, OPERATOR_PORTS, type InstallInput } from './input.ts';
+import { OPERATOR_NAME, OPERATOR_NODE_OPTIONS, OPERATOR_PORTS, type InstallInput } from './input.ts';
 
 /** The command the operator image runs; the image puts `hcp-operator` on its PATH. */
 export const OPERATOR_COMMAND = ['hcp-operator'] as const;
@@ -19,7 +19,7 @@ function operatorEnv(input: InstallInput): unknown[] {
   const extra = Object.keys(input.additionalEnv)
     .sort()
     .map((name) => ({ name, value: input.additionalEnv[name] }));
-  return [fromField('MY_NAMESPACE', 'metadata.namespace'), fromField('MY_NAME', 'metadata.name'), ...extra];
+  return [fromField('MY_NAMESPACE', 'metadata.namespace'), fromField('MY_NAME', 'metadata.name'), { name: 'NODE_OPTIONS', value: OPERATOR_NODE_OPTIONS }, ...extra];
 }
 
 const probe = (path: string, initialDelaySeconds: number): unknown => ({

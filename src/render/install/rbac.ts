@@ -1,6 +1,6 @@
 import { GROUP } from '../../api/v1beta1/kinds.ts';
 import type { KubeManifest } from '../manifest.ts';
-import { OPERATOR_NAME, OPERATOR_ROLE_NAME, type InstallInput } from './input.ts';
+import { clusterRoleName, OPERATOR_NAME, OPERATOR_ROLE_NAME, type InstallInput } from './input.ts';
 
 /** One RBAC rule. */
 export interface PolicyRule {
@@ -47,12 +47,12 @@ export function renderOperatorRbac(input: InstallInput): KubeManifest[] {
   const rbac = 'rbac.authorization.k8s.io/v1';
   return [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: OPERATOR_NAME, namespace: input.namespace } },
-    { apiVersion: rbac, kind: 'ClusterRole', metadata: { name: OPERATOR_ROLE_NAME }, rules: OPERATOR_CLUSTER_RULES },
+    { apiVersion: rbac, kind: 'ClusterRole', metadata: { name: clusterRoleName(input.namespace) }, rules: OPERATOR_CLUSTER_RULES },
     {
       apiVersion: rbac,
       kind: 'ClusterRoleBinding',
-      metadata: { name: OPERATOR_ROLE_NAME },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: OPERATOR_ROLE_NAME },
+      metadata: { name: clusterRoleName(input.namespace) },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: clusterRoleName(input.namespace) },
       subjects: [subject(input)],
     },
     { apiVersion: rbac, kind: 'Role', metadata: { name: OPERATOR_ROLE_NAME, namespace: input.namespace }, rules: OPERATOR_NAMESPACE_RULES },

@@ -45,11 +45,13 @@ describe('renderInstall', () => {
     const subjects = objects.flatMap((o) => (o['subjects'] as Array<{ namespace: string }> | undefined) ?? []);
     assert.equal(subjects.length, 2);
     for (const s of subjects) assert.equal(s.namespace, 'hcp-system');
+    const clusterScoped = objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'ClusterRoleBinding').map((o) => o.metadata.name);
+    assert.deepEqual(clusterScoped, ['hypershift-operator-hcp-system', 'hypershift-operator-hcp-system'], 'a second install does not take the first one\'s binding');
   });
 
-  it('When extra operator environment is given, it should add it after the downward-API variables, sorted by name', () => {
+  it('When extra operator environment is given, it should add it after the Deployment variables, sorted by name', () => {
     const [deployment] = renderInstall({ ...input, scope: 'resources', additionalEnv: { ZED: '1', ALPHA: '2' } }).filter((o) => o.kind === 'Deployment') as unknown as Deployment[];
-    assert.deepEqual(deployment?.spec.template.spec.containers[0]?.env.map((e) => e.name), ['MY_NAMESPACE', 'MY_NAME', 'ALPHA', 'ZED']);
+    assert.deepEqual(deployment?.spec.template.spec.containers[0]?.env.map((e) => e.name), ['MY_NAMESPACE', 'MY_NAME', 'NODE_OPTIONS', 'ALPHA', 'ZED']);
   });
 
   it('When listing the operator permissions, it should grant no wildcard and no RBAC escalation', () => {

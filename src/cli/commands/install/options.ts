@@ -36,12 +36,12 @@ const SCOPES: readonly InstallScope[] = ['all', 'crds', 'resources'];
 const NAMESPACE = new RegExp(DNS1123_LABEL);
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 /** Variables the Deployment sets itself; overriding them would break the operator's view of where it runs. */
-const RESERVED_ENV = new Set(['MY_NAMESPACE', 'MY_NAME']);
+const RESERVED_ENV = new Set(['MY_NAMESPACE', 'MY_NAME', 'NODE_OPTIONS']);
 
 function checkEnv(env: Record<string, string>, errors: UserError[]): void {
   for (const name of Object.keys(env)) {
     if (!ENV_NAME.test(name)) errors.push(invalidFlag('additional-operator-env-vars', name, 'an environment variable name is letters, digits, "_", "-" and "." and does not start with a digit'));
-    else if (RESERVED_ENV.has(name)) errors.push(invalidFlag('additional-operator-env-vars', name, 'set by the Deployment itself (the downward API); choose another name'));
+    else if (RESERVED_ENV.has(name)) errors.push(invalidFlag('additional-operator-env-vars', name, 'set by the Deployment itself; choose another name'));
   }
 }
 

@@ -3,6 +3,9 @@ import { COMPONENTS, renderControlPlane, type ComponentName } from '../../../con
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
 import type { KubeObject } from '../../../kube/client.ts';
+import { UnservedKindError } from '../../../kube/errors.ts';
+import { HostedClusterConditionReason as Reason } from '../../../api/v1beta1/conditions.ts';
+import { TerminalError } from '../../runtime/errors.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import { inNamespace, type Scope } from './scope.ts';
@@ -28,6 +31,17 @@ export function configHashes(scope: Scope, encryptionKey: string): Record<Compon
   return Object.fromEntries(COMPONENTS.map((c) => [c, hash(c)])) as Record<ComponentName, string>;
 }
 
+/** Applies one object; a Route on a cluster without Routes is a configuration the user must change. */
+async function applyOne(scope: Scope, object: KubeObject): Promise<void> {
+  try {
+    await scope.deps.client.apply(object, { fieldManager: OPERATOR_FIELD_MANAGER });
+  } catch (error) {
+    if (!(error instanceof UnservedKindError) || object.kind !== 'Route') throw error;
+    const message = `service ${String(object.metadata?.name)} is published with the Route strategy, but this management cluster does not serve route.openshift.io/v1 Routes: publish it with LoadBalancer or NodePort`;
+    throw new TerminalError(Reason.InsufficientClusterCapabilities.value, message);
+  }
+}
+
 /**
  * Applies every component object by server-side apply, unless the rendered set equals this operator's last
  * successful apply for this control plane (then nothing is sent).
@@ -41,6 +55,6 @@ export async function applyComponents(scope: Scope, encryptionKey: string): Prom
   // A workload deleted behind the operator's back must come back even when nothing else changed.
   const present = scope.deps.statefulSet(inNamespace(scope, ControlPlaneNames.etcd)) !== undefined && WORKLOADS.every((name) => scope.deps.deployment(inNamespace(scope, name)) !== undefined);
   if (present && scope.deps.lastApplied.get(key) === fingerprint) return;
-  for (const object of objects) await scope.deps.client.apply(object as unknown as KubeObject, { fieldManager: OPERATOR_FIELD_MANAGER });
+  for (const object of objects) await applyOne(scope, object as unknown as KubeObject);
   scope.deps.lastApplied.set(key, fingerprint);
 }

@@ -10,6 +10,7 @@ import { keyOf, type Informer } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
+import { CLUSTER_ANNOTATION } from '../../../render/hostedcluster/names.ts';
 import { PKI_LABEL } from './pki.ts';
 import { reconcileHostedControlPlane } from './reconcile.ts';
 import type { CachedSecret, ServiceStatus, WorkloadStatus } from './scope.ts';
@@ -21,6 +22,14 @@ export interface HostedControlPlaneControllerDeps {
   readonly random: (n: number) => Uint8Array;
   readonly keys: KeyGenerator;
   readonly releases: ReleaseProvider;
+  /** Reconcile only control planes of HostedClusters in this namespace (by their cluster annotation); all when absent. */
+  readonly watchNamespace?: string;
+}
+
+/** The control plane, when the operator's `--watch-namespace` (if any) covers its HostedCluster. */
+function inScope(hcp: HostedControlPlane | undefined, watchNamespace: string | undefined): HostedControlPlane | undefined {
+  if (hcp === undefined || watchNamespace === undefined || watchNamespace === '') return hcp;
+  return hcp.metadata.annotations?.[CLUSTER_ANNOTATION]?.startsWith(`${watchNamespace}/`) === true ? hcp : undefined;
 }
 
 /** Maps an object in a control-plane namespace to the HostedControlPlane(s) of that namespace. */
@@ -43,7 +52,7 @@ export function addHostedControlPlaneController(manager: Manager, deps: HostedCo
   const secrets = manager.informer<CachedSecret>({ apiVersion: 'v1', kind: 'Secret', labelSelector: `${PKI_LABEL.key}=${PKI_LABEL.value}` });
   const reconcile = reconcileHostedControlPlane(
     { ...deps, secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map() },
-    (key) => planes.get(key),
+    (key) => inScope(planes.get(key), deps.watchNamespace),
   );
   const controller = new Controller({ name: 'hostedcontrolplane', clock: deps.clock, logger, metrics, reconcile });
   controller.watch(planes, (event) => [keyOf(event.object)]);

@@ -4,7 +4,7 @@ import { pauseState } from '../../../lib/paused-until.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
-import { WaitError } from '../../runtime/errors.ts';
+import { TerminalError, WaitError } from '../../runtime/errors.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { applyComponents } from './components.ts';
 import { publishedEndpoint } from './endpoint.ts';
@@ -79,9 +79,11 @@ export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup
     try {
       await reconcileComponents(scope);
     } catch (error) {
+      if (error instanceof TerminalError) setCondition(scope, { type: Type.ValidHostedControlPlaneConfiguration.value, status: 'False', reason: error.reason, message: error.message });
       await writeStatus(scope, error instanceof WaitError ? undefined : error).catch((e: unknown) => logger.error('could not write status', { reason: String(e) }));
       throw error;
     }
+    setCondition(scope, { type: Type.ValidHostedControlPlaneConfiguration.value, status: 'True', reason: Reason.AsExpected.value, message: 'Configuration passes validation' });
     await writeStatus(scope, undefined);
     return {};
   };
