@@ -17,22 +17,24 @@ export interface TestOperator {
   readonly client: KubeClient;
 }
 
-/**
- * Installs the operator's RBAC with `hcp install` into a fresh namespace and starts the operator in-process with a
- * token of its service account, so every test proves the installed permissions suffice. It reconciles only
- * `watchNamespace`, leaving other tests' HostedClusters alone, and stops after the test file.
- */
-export async function startTestOperator(cluster: TestCluster, watchNamespace: string): Promise<TestOperator> {
+/** Installs the operator's RBAC with `hcp install` into a fresh namespace; returns it and its service account's kubeconfig. */
+export async function installOperatorAccount(cluster: TestCluster): Promise<{ namespace: string; kubeconfig: string }> {
   const namespace = await cluster.namespace('hcp-operator');
   const install = await runHcp(['install', `--kubeconfig=${cluster.adminKubeconfig}`, `--namespace=${namespace}`, '--install-scope=resources', '--development'], { realClock: true });
   if (install.code !== 0) throw new Error(`hcp install failed: ${install.stderr}`);
   const user = await createServiceAccountUser(cluster, { namespace, name: 'operator' });
-  const client = KubeClient.fromKubeconfigFile(user.kubeconfig);
-  let counter = 0;
+  return { namespace, kubeconfig: user.kubeconfig };
+}
+
+let counter = 0;
+
+/** Starts an operator with the given service-account kubeconfig; it reconciles only `watchNamespace`. */
+export async function startOperatorAs(account: { namespace: string; kubeconfig: string }, watchNamespace: string, identity = 'test-operator'): Promise<TestOperator> {
+  const client = KubeClient.fromKubeconfigFile(account.kubeconfig);
   const operator = await startOperator({
     client,
-    namespace,
-    identity: 'test-operator',
+    namespace: account.namespace,
+    identity,
     clock: realClock,
     // HCP_TEST_LOG=1 prints the operator's log lines to stderr when a test needs explaining.
     logger: process.env['HCP_TEST_LOG'] === '1' ? jsonLogger({ write: (line) => process.stderr.write(line), now: () => Date.now(), level: 'debug' }) : silentLogger,
@@ -44,9 +46,30 @@ export async function startTestOperator(cluster: TestCluster, watchNamespace: st
     version: '0.1.0',
     watchNamespace,
   });
+  return { operator, namespace: account.namespace, watchNamespace, client };
+}
+
+/**
+ * Kills an operator the hard way: every request it makes from now on fails, as if the process had died mid-work
+ * (it cannot even release its lease), then its loops are stopped.
+ */
+export async function crashOperator(op: TestOperator): Promise<void> {
+  op.client.rest.call = () => Promise.reject(new Error('operator killed'));
+  op.client.rest.stream = () => Promise.reject(new Error('operator killed'));
+  await op.operator.stop();
+  op.client.close();
+}
+
+/**
+ * Installs the operator's RBAC and starts the operator in-process with a token of its service account, so every
+ * test proves the installed permissions suffice. It reconciles only `watchNamespace`, leaving other tests'
+ * HostedClusters alone, and stops after the test file.
+ */
+export async function startTestOperator(cluster: TestCluster, watchNamespace: string): Promise<TestOperator> {
+  const op = await startOperatorAs(await installOperatorAccount(cluster), watchNamespace);
   after(async () => {
-    await operator.stop();
-    client.close();
+    await op.operator.stop();
+    op.client.close();
   });
-  return { operator, namespace, watchNamespace, client };
+  return op;
 }
