@@ -21,6 +21,8 @@ Flags:
   --health-addr string       Listen address of /healthz and /readyz (default ":9440")
   --leader-elect             Elect a leader among replicas (default true; --leader-elect=false for a single local replica)
   --watch-namespace string   Reconcile only HostedClusters in this namespace (default: all namespaces)
+  --apps-domain string       The management cluster's apps domain, for KubeVirt clusters with baseDomainPassthrough and
+                             no base domain (default: discovered through a temporary Route, as upstream does)
   --log-level string         debug, info or error (default "info")
 `;
 
@@ -38,6 +40,7 @@ const FLAGS = {
   'health-addr': { type: 'string', default: ':9440' },
   'leader-elect': { type: 'string', default: 'true' },
   'watch-namespace': { type: 'string', default: '' },
+  'apps-domain': { type: 'string', default: '' },
   'log-level': { type: 'string', default: 'info' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -62,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
     listenAddresses: [values['metrics-addr'], values['health-addr']],
     version: VERSION,
     watchNamespace: values['watch-namespace'],
+    appsDomain: values['apps-domain'],
   });
   logger.info('operator started', { namespace: values.namespace, ports: operator.ports.join(',') });
   const stop = (): void => void operator.stop();

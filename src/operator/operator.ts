@@ -31,6 +31,8 @@ export interface OperatorOptions {
   readonly version: string;
   /** Reconcile only HostedClusters in this namespace (tests and side-by-side development); empty for all. */
   readonly watchNamespace?: string;
+  /** The management cluster's apps domain for `baseDomainPassthrough` clusters without a base domain; discovered when absent. */
+  readonly appsDomain?: string;
   /** Leader election timings (tests shorten them). */
   readonly leaseDurations?: { readonly leaseDurationMs: number; readonly renewDeadlineMs: number; readonly retryPeriodMs: number };
 }
@@ -62,7 +64,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const leaderElection = o.leaderElect ? { namespace: o.namespace, name: LEADER_ELECTION_LEASE, identity: o.identity, ...o.leaseDurations } : undefined;
   const manager = new Manager({ client: o.client, clock: o.clock, logger: o.logger, metrics, leaderElection });
   const events = new KubeEventRecorder({ client: o.client, component: 'hypershift-operator', clock: o.clock, logger: o.logger });
-  addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, watchNamespace: o.watchNamespace }, o.logger, metrics);
+  addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
   addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider, watchNamespace: o.watchNamespace }, o.logger, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };

@@ -28,8 +28,14 @@ export async function installOperatorAccount(cluster: TestCluster): Promise<{ na
 
 let counter = 0;
 
+/**
+ * The apps domain test operators are given: the test clusters serve Routes but have no router to assign hosts, so
+ * discovery would (correctly) fail. Pass `''` to test discovery itself.
+ */
+export const TEST_APPS_DOMAIN = 'apps.mgmt.example.com';
+
 /** Starts an operator with the given service-account kubeconfig; it reconciles only `watchNamespace`. */
-export async function startOperatorAs(account: { namespace: string; kubeconfig: string }, watchNamespace: string, identity = 'test-operator'): Promise<TestOperator> {
+export async function startOperatorAs(account: { namespace: string; kubeconfig: string }, watchNamespace: string, identity = 'test-operator', appsDomain = TEST_APPS_DOMAIN): Promise<TestOperator> {
   const client = KubeClient.fromKubeconfigFile(account.kubeconfig);
   const operator = await startOperator({
     client,
@@ -45,6 +51,7 @@ export async function startOperatorAs(account: { namespace: string; kubeconfig: 
     listenAddresses: ['127.0.0.1:0'],
     version: '0.1.0',
     watchNamespace,
+    appsDomain,
   });
   return { operator, namespace: account.namespace, watchNamespace, client };
 }
@@ -65,8 +72,8 @@ export async function crashOperator(op: TestOperator): Promise<void> {
  * test proves the installed permissions suffice. It reconciles only `watchNamespace`, leaving other tests'
  * HostedClusters alone, and stops after the test file.
  */
-export async function startTestOperator(cluster: TestCluster, watchNamespace: string): Promise<TestOperator> {
-  const op = await startOperatorAs(await installOperatorAccount(cluster), watchNamespace);
+export async function startTestOperator(cluster: TestCluster, watchNamespace: string, appsDomain = TEST_APPS_DOMAIN): Promise<TestOperator> {
+  const op = await startOperatorAs(await installOperatorAccount(cluster), watchNamespace, 'test-operator', appsDomain);
   after(async () => {
     await op.operator.stop();
     op.client.close();

@@ -3,6 +3,7 @@ import { toYaml } from '../../../lib/yaml.ts';
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
 import type { Logger } from '../../runtime/logger.ts';
+import { baseDomainPhase } from './phases/base-domain.ts';
 import { controlPlaneObjectsPhase } from './phases/control-plane-objects.ts';
 import { defaultsPhase } from './phases/defaults.ts';
 import { deleteHostedCluster } from './phases/delete.ts';
@@ -14,7 +15,7 @@ import type { HostedClusterDeps, Phase, PhaseOutcome, Scope } from './scope.ts';
 import { computeStatus } from './status.ts';
 
 /** The phases of a HostedCluster that is not being deleted, in order. */
-export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, defaultsPhase, controlPlaneObjectsPhase, kubeconfigPhase];
+export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, baseDomainPhase, defaultsPhase, controlPlaneObjectsPhase, kubeconfigPhase];
 
 async function runPhases(scope: Scope): Promise<PhaseOutcome> {
   for (const phase of PHASES) {

@@ -15,6 +15,8 @@ export interface HostedClusterDeps {
   readonly events: EventRecorder;
   /** The HostedControlPlane cache, by `namespace/name`. */
   readonly hostedControlPlane: (key: string) => HostedControlPlane | undefined;
+  /** The management cluster's apps domain, when the operator was told it (`--apps-domain`); else discovered. */
+  readonly appsDomain?: string;
   /** What this operator last applied per HostedCluster uid (a fingerprint), to skip identical re-applies. */
   readonly lastApplied: Map<string, string>;
 }

@@ -1,0 +1,79 @@
+import type { HostedCluster } from '../../../../api/index.ts';
+import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import type { KubeObject } from '../../../../kube/client.ts';
+import { KubeApiError, UnservedKindError } from '../../../../kube/errors.ts';
+import { setCondition, type Phase, type Scope } from '../scope.ts';
+
+/** Upstream's names for the throw-away Route whose assigned host reveals the apps domain. */
+const TEMP_ROUTE = 'kubevirt-infra-temp-route';
+const FAKE_SERVICE = 'kubevirt-infra-fake-service';
+
+interface Route extends KubeObject {
+  spec?: { host?: string; to?: { kind: string; name: string }; path?: string; port?: { targetPort: number } };
+}
+
+type Discovery = { readonly domain: string } | { readonly problem: string };
+
+async function createTempRoute(scope: Scope, namespace: string): Promise<Route> {
+  const route: Route = { apiVersion: 'route.openshift.io/v1', kind: 'Route', metadata: { name: TEMP_ROUTE, namespace } };
+  const body: Route = { ...route, spec: { to: { kind: 'Service', name: FAKE_SERVICE }, path: '/', port: { targetPort: 80 } } };
+  try {
+    return await scope.deps.client.create(body);
+  } catch (error) {
+    // Left over from an interrupted attempt: its host serves as well.
+    if (error instanceof KubeApiError && error.status === 409) return scope.deps.client.get<Route>({ apiVersion: route.apiVersion, kind: route.kind, name: TEMP_ROUTE, namespace });
+    throw error;
+  }
+}
+
+/**
+ * Upstream's discovery: create a Route without a host, read the host the router assigned
+ * (`<route>-<namespace>.<apps domain>`), keep everything after the first label, delete the Route.
+ */
+async function discoverAppsDomain(scope: Scope): Promise<Discovery> {
+  const namespace = scope.hc.metadata.namespace ?? '';
+  let route: Route;
+  try {
+    route = await createTempRoute(scope, namespace);
+  } catch (error) {
+    if (error instanceof UnservedKindError) {
+      return { problem: 'spec.platform.kubevirt.baseDomainPassthrough needs a base domain, and this management cluster has no Routes to discover its apps domain from: set spec.dns.baseDomain or start the operator with --apps-domain' };
+    }
+    throw error;
+  }
+  await scope.deps.client.delete({ apiVersion: route.apiVersion, kind: route.kind, name: TEMP_ROUTE, namespace });
+  const host = route.spec?.host ?? '';
+  if (!host.includes('.')) return { problem: 'unable to autodetect kubevirt platform base domain, temporary route is not giving a host value' };
+  return { domain: host.split('.').slice(1).join('.') };
+}
+
+/**
+ * The earlier discovery failure, while the spec is unchanged since: the apps domain does not appear by itself, and
+ * retrying would create and delete a Route on every reconcile (our own status writes cause some).
+ */
+function failedBefore(scope: Scope): Discovery | undefined {
+  const previous = scope.hc.status?.conditions?.find((c) => c.type === Type.ValidConfiguration.value);
+  const sameSpec = previous?.observedGeneration === scope.hc.metadata.generation;
+  return sameSpec && previous?.status === 'False' && previous.message.includes('base domain') ? { problem: previous.message } : undefined;
+}
+
+/**
+ * `baseDomainPassthrough` without a base domain: the domain comes from the operator's `--apps-domain`, or is
+ * discovered from the management cluster's apps domain as upstream does, and is written to `spec.dns.baseDomain`.
+ */
+export const baseDomainPhase: Phase = {
+  name: 'base-domain',
+  async run(scope) {
+    const { spec, metadata } = scope.hc;
+    if (spec.platform.kubevirt?.baseDomainPassthrough !== true || (spec.dns?.baseDomain ?? '') !== '') return undefined;
+    const found: Discovery = scope.deps.appsDomain === undefined ? (failedBefore(scope) ?? (await discoverAppsDomain(scope))) : { domain: scope.deps.appsDomain };
+    if ('problem' in found) {
+      setCondition(scope, { type: Type.ValidConfiguration.value, status: 'False', reason: Reason.InvalidConfiguration.value, message: found.problem });
+      return { stop: true };
+    }
+    const ref = { apiVersion: scope.hc.apiVersion, kind: scope.hc.kind, name: metadata.name ?? '', namespace: metadata.namespace };
+    scope.hc = await scope.deps.client.mergePatch<HostedCluster>(ref, { spec: { dns: { baseDomain: found.domain } } });
+    scope.logger.info('base domain set from the apps domain', { baseDomain: found.domain });
+    return undefined;
+  },
+};
