@@ -27,3 +27,16 @@ describe('mergeConditions', () => {
     assert.deepEqual(merged.map((c) => c.type), ['Alpha', 'Beta', 'Zeta']);
   });
 });
+
+describe('observedAfter', () => {
+  it('When the reconcile succeeded, it should stamp the generation; after a failure, keep each previous one', async () => {
+    const { observedAfter } = await import('./conditions.ts');
+    const current = [{ type: 'Available', status: 'True' as const, reason: 'r', message: '', lastTransitionTime: 't', observedGeneration: 3 }];
+    const updates = [
+      { type: 'Available', status: 'False' as const, reason: 'r', message: '' },
+      { type: 'New', status: 'True' as const, reason: 'r', message: '' },
+    ];
+    assert.deepEqual(observedAfter(updates, current, 5, true).map((c) => c.observedGeneration), [5, 5]);
+    assert.deepEqual(observedAfter(updates, current, 5, false).map((c) => c.observedGeneration), [3, undefined]);
+  });
+});

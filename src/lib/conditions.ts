@@ -37,3 +37,13 @@ export function upsertCondition(conditions: ConditionUpdate[], update: Omit<Cond
   if (at >= 0) conditions[at] = condition;
   else conditions.push(condition);
 }
+
+/**
+ * Stamps the generation a reconcile saw onto its condition updates — but only when it succeeded: after a failure
+ * each condition keeps the generation its previous value was computed for, so `observedGeneration` never claims
+ * that a spec was handled when it was not.
+ */
+export function observedAfter(updates: readonly ConditionUpdate[], current: readonly Condition[] | undefined, generation: number | undefined, succeeded: boolean): ConditionUpdate[] {
+  if (succeeded) return updates.map((u) => ({ ...u, observedGeneration: generation }));
+  return updates.map((u) => ({ ...u, observedGeneration: findCondition(current, u.type)?.observedGeneration }));
+}

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
 import type { KubeDocument } from '../../../kube/client.ts';
 import { runHcp } from '../../../testing/cli.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
-import { startTestOperator } from '../../../testing/operator.ts';
+import { installOperatorAccount, startOperatorAs, startTestOperator, type TestOperator } from '../../../testing/operator.ts';
 
 const { management } = testClusters();
 const { client } = management;
@@ -134,15 +134,20 @@ describe('HostedCluster controller', () => {
     await eventually('the HostedControlPlane', () => client.tryGet<HostedControlPlane>(hcpRef));
     await client.mergePatch({ ...HC, name: 'three', namespace: ns }, { spec: { pausedUntil: 'true' } });
     await eventually('ReconciliationActive False', async () => condition(await getHc(ns, 'three'), 'ReconciliationActive')?.reason === 'ReconciliationPaused');
-    // Paused once the control plane acknowledged it (its last write is that condition).
-    const paused = await eventually('the pause to reach the HostedControlPlane', async () => {
+    // Paused once the control plane acknowledged it (its last write is that condition) and a reconcile that was
+    // already running when the pause arrived has finished.
+    await eventually('the pause to reach the HostedControlPlane', async () => {
       const hcp = await client.get<HostedControlPlane>(hcpRef);
       const active = hcp.status?.conditions?.find((c) => c.type === 'ReconciliationActive');
-      return hcp.spec.pausedUntil === 'true' && active?.reason === 'ReconciliationPaused' ? hcp : undefined;
+      return hcp.spec.pausedUntil === 'true' && active?.reason === 'ReconciliationPaused';
     });
+    await new Promise((r) => setTimeout(r, 1000));
+    const paused = await client.get<HostedControlPlane>(hcpRef);
     await client.mergePatch({ ...HC, name: 'three', namespace: ns }, { spec: { nodeSelector: { role: 'control-plane' } } });
     await new Promise((r) => setTimeout(r, 2000));
-    assert.equal((await client.get<HostedControlPlane>(hcpRef)).metadata.resourceVersion, paused.metadata.resourceVersion, 'no write while paused');
+    const during = await client.get<HostedControlPlane>(hcpRef);
+    if (during.metadata.resourceVersion !== paused.metadata.resourceVersion) t.diagnostic(`before: ${JSON.stringify(paused.status)} ${JSON.stringify(paused.metadata.managedFields)}\nafter: ${JSON.stringify(during.status)} ${JSON.stringify(during.metadata.managedFields)}`);
+    assert.equal(during.metadata.resourceVersion, paused.metadata.resourceVersion, 'no write while paused');
     await client.mergePatch({ ...HC, name: 'three', namespace: ns }, { spec: { pausedUntil: null } });
     await eventually('the change to arrive after the pause', async () => (await client.get<HostedControlPlane>(hcpRef)).spec.nodeSelector?.['role'] === 'control-plane');
     assert.equal((await client.get<HostedControlPlane>(hcpRef)).spec.pausedUntil, undefined);
@@ -190,7 +195,22 @@ describe('HostedCluster controller', () => {
     });
     // Upstream's message: the test cluster serves Routes but runs no router to give them hosts.
     assert.equal(condition(hc, 'ValidConfiguration')?.message, 'unable to autodetect kubevirt platform base domain, temporary route is not giving a host value');
-    assert.equal(await client.tryGet({ apiVersion: 'route.openshift.io/v1', kind: 'Route', name: 'kubevirt-infra-temp-route', namespace: other }), undefined, 'the temporary Route is deleted');
+    await eventually('the temporary Route to be deleted', async () => (await client.tryGet({ apiVersion: 'route.openshift.io/v1', kind: 'Route', name: 'kubevirt-infra-temp-route', namespace: other })) === undefined);
     assert.equal(await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: `${other}-six` }), undefined, 'nothing is created');
+  });
+
+  it('When two operator replicas run, only the leader should write', async () => {
+    const ns = await management.namespace('hc-replicas');
+    const account = await installOperatorAccount(management);
+    const replicas = [await startOperatorAs(account, ns, 'replica-a'), await startOperatorAs(account, ns, 'replica-b')];
+    after(() => Promise.all(replicas.map((r) => r.operator.stop())));
+    await createCluster(ns, 'seven');
+    await eventually('the components', async () => (await client.list('apps/v1', 'Deployment', { namespace: `${ns}-seven` })).length === 3);
+    const writes = (op: TestOperator): number => op.operator.metrics.apiRequests.sum((l) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(l['verb'] ?? '') && l['resource'] !== 'leases');
+    const leaders = replicas.filter((r) => r.operator.manager.isLeader());
+    assert.equal(leaders.length, 1, 'exactly one leader');
+    const follower = replicas.find((r) => !r.operator.manager.isLeader());
+    assert.ok(leaders[0] !== undefined && writes(leaders[0]) > 0);
+    assert.equal(follower === undefined ? -1 : writes(follower), 0, 'the follower wrote nothing but its lease attempts');
   });
 });

@@ -1,6 +1,6 @@
 import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
-import { findCondition, mergeConditions } from '../../../lib/conditions.ts';
+import { findCondition, mergeConditions, observedAfter } from '../../../lib/conditions.ts';
 import { reasonOf } from '../../runtime/errors.ts';
 import { setCondition, type Scope } from './scope.ts';
 
@@ -52,20 +52,31 @@ function versionStatus(hc: HostedCluster, hcp: HostedControlPlane | undefined, a
   return { desired: { image, version }, history: [entry, ...history.filter((h) => h !== current)], observedGeneration: hc.metadata.generation ?? 0, availableUpdates: null };
 }
 
-/** The status the reconcile computed: conditions merged over the current ones, version and endpoint. */
-export function computeStatus(scope: Scope, hcp: HostedControlPlane | undefined, error: unknown): NonNullable<HostedCluster['status']> {
-  mirrorControlPlane(scope, hcp);
+function reconciliationCondition(scope: Scope, error: unknown): void {
   if (error === undefined) setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'True', reason: Reason.AsExpected.value, message: 'Reconciliation completed successfully' });
   else setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'False', reason: Reason.ReconcileError.value, message: reasonOf(error) });
-  const { hc, now } = scope;
-  const conditions = mergeConditions(hc.status?.conditions, scope.conditions, now);
-  const available = findCondition(conditions, Type.Available.value)?.status === 'True';
-  const stamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Fields copied once known: the control plane's endpoint and the published kubeconfig. */
+function published(scope: Scope, hcp: HostedControlPlane | undefined): Partial<NonNullable<HostedCluster['status']>> {
   return {
-    ...hc.status,
-    conditions,
-    version: versionStatus(hc, hcp, available, stamp),
     ...(hcp?.status?.controlPlaneEndpoint === undefined ? {} : { controlPlaneEndpoint: hcp.status.controlPlaneEndpoint }),
     ...(scope.kubeconfig === undefined ? {} : { kubeconfig: { name: scope.kubeconfig } }),
   };
+}
+
+/**
+ * The status the reconcile computed: conditions merged over the current ones, version and endpoint. After a failed
+ * reconcile the observed generations stay where they were (see `observedAfter`).
+ */
+export function computeStatus(scope: Scope, hcp: HostedControlPlane | undefined, error: unknown): NonNullable<HostedCluster['status']> {
+  mirrorControlPlane(scope, hcp);
+  reconciliationCondition(scope, error);
+  const { hc, now } = scope;
+  const succeeded = error === undefined;
+  const conditions = mergeConditions(hc.status?.conditions, observedAfter(scope.conditions, hc.status?.conditions, hc.metadata.generation, succeeded), now);
+  const available = findCondition(conditions, Type.Available.value)?.status === 'True';
+  const version = versionStatus(hc, hcp, available, now.toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  const observedGeneration = succeeded ? version.observedGeneration : (hc.status?.version?.observedGeneration ?? 0);
+  return { ...hc.status, conditions, version: { ...version, observedGeneration }, ...published(scope, hcp) };
 }

@@ -1,7 +1,7 @@
 import type { HostedControlPlane } from '../../../api/index.ts';
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
-import { mergeConditions, findCondition } from '../../../lib/conditions.ts';
+import { findCondition, mergeConditions, observedAfter } from '../../../lib/conditions.ts';
 import { reasonOf } from '../../runtime/errors.ts';
 import { inNamespace, setCondition, type Scope, type WorkloadStatus } from './scope.ts';
 
@@ -70,7 +70,7 @@ export function computeStatus(scope: Scope, endpoint: Endpoint, error: unknown):
   const available = scope.release !== undefined && readiness(scope);
   reconciliationCondition(scope, error);
   const { hcp } = scope;
-  const conditions = mergeConditions(hcp.status?.conditions, scope.conditions, scope.now);
+  const conditions = mergeConditions(hcp.status?.conditions, observedAfter(scope.conditions, hcp.status?.conditions, hcp.metadata.generation, error === undefined), scope.now);
   const initialized = hcp.status?.initialized === true || findCondition(conditions, Type.EtcdAvailable.value) !== undefined;
   return { ...hcp.status, ready: available, initialized, conditions, releaseImage: hcp.spec.releaseImage, ...knownFields(scope, available, endpoint) };
 }
