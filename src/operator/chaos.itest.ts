@@ -4,6 +4,7 @@ import type { HostedCluster } from '../api/index.ts';
 import type { KubeDocument } from '../kube/client.ts';
 import { x509 } from '../pki/x509.ts';
 import { runHcp } from '../testing/cli.ts';
+import { eventually } from '../testing/eventually.ts';
 import { testClusters } from '../testing/envtest/clusters.ts';
 import { crashOperator, installOperatorAccount, startOperatorAs, type TestOperator } from '../testing/operator.ts';
 
@@ -14,15 +15,6 @@ const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster
 /** Secrets the PKI phase owns per control plane: 12 certificates, the service-account key, 4 kubeconfigs. */
 const PKI_SECRETS = 17;
 
-async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** A small seeded generator, so a failing run can be replayed. */
 function seeded(seed: number): () => number {

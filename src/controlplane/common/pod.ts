@@ -84,3 +84,29 @@ export function deployment(input: WorkloadInput, replicas: number): Record<strin
     },
   };
 }
+
+/** A controller-style container: one binary, its HTTPS health port, its requests and its Secret mounts. */
+export interface ControllerContainer {
+  readonly name: string;
+  readonly image: string;
+  readonly args: readonly string[];
+  readonly port: number;
+  readonly requests: Requests;
+  readonly mounts: readonly SecretMount[];
+}
+
+/** The container of a controller-style component (kube-controller-manager, kube-scheduler). */
+export function controllerContainer(c: ControllerContainer): Record<string, unknown> {
+  return {
+    name: c.name,
+    image: c.image,
+    command: [c.name],
+    args: c.args,
+    ports: [{ name: 'https', containerPort: c.port, protocol: 'TCP' }],
+    livenessProbe: httpsProbe('/healthz', c.port, 45),
+    resources: { requests: c.requests },
+    securityContext: CONTAINER_SECURITY,
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+    volumeMounts: [{ name: 'tmp-dir', mountPath: '/tmp' }, ...secretVolumeMounts(c.mounts)],
+  };
+}

@@ -1,6 +1,6 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
-import { CONTAINER_SECURITY, deployment, httpsProbe, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { controllerContainer, deployment, mountPath, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
 import { ControlPlaneNames } from '../names.ts';
 import { PkiSecret } from '../pki/plan.ts';
@@ -39,18 +39,7 @@ function args(hcp: HostedControlPlane): string[] {
 
 /** kube-controller-manager: 2 replicas with leader election when HighlyAvailable, 1 otherwise, and its budget. */
 export function renderKubeControllerManager(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string): Array<Record<string, unknown>> {
-  const container = {
-    name: NAME,
-    image: release.images.kubeControllerManager,
-    command: ['kube-controller-manager'],
-    args: args(hcp),
-    ports: [{ name: 'https', containerPort: PORT, protocol: 'TCP' }],
-    livenessProbe: httpsProbe('/healthz', PORT, 45),
-    resources: { requests: KUBE_CONTROLLER_MANAGER_REQUESTS },
-    securityContext: CONTAINER_SECURITY,
-    terminationMessagePolicy: 'FallbackToLogsOnError',
-    volumeMounts: [{ name: 'tmp-dir', mountPath: '/tmp' }, ...secretVolumeMounts(MOUNTS)],
-  };
+  const container = controllerContainer({ name: NAME, image: release.images.kubeControllerManager, args: args(hcp), port: PORT, requests: KUBE_CONTROLLER_MANAGER_REQUESTS, mounts: MOUNTS });
   const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash, containers: [container], volumes: secretVolumes(MOUNTS) }, replicasFor(hcp, 'control-plane'));
   return [workload, podDisruptionBudget(hcp, NAME)];
 }

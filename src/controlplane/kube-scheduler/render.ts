@@ -1,6 +1,6 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
-import { CONTAINER_SECURITY, deployment, httpsProbe, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { controllerContainer, deployment, mountPath, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
 import { ControlPlaneNames } from '../names.ts';
 
@@ -13,18 +13,8 @@ const MOUNTS: readonly SecretMount[] = [{ volume: 'kubeconfig', secret: ControlP
 /** kube-scheduler: replicas by availability policy with leader election, and its budget. */
 export function renderKubeScheduler(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string): Array<Record<string, unknown>> {
   const kubeconfig = `${mountPath('kubeconfig')}/kubeconfig`;
-  const container = {
-    name: NAME,
-    image: release.images.kubeScheduler,
-    command: ['kube-scheduler'],
-    args: [`--kubeconfig=${kubeconfig}`, `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`, '--leader-elect=true', `--secure-port=${String(PORT)}`],
-    ports: [{ name: 'https', containerPort: PORT, protocol: 'TCP' }],
-    livenessProbe: httpsProbe('/healthz', PORT, 45),
-    resources: { requests: KUBE_SCHEDULER_REQUESTS },
-    securityContext: CONTAINER_SECURITY,
-    terminationMessagePolicy: 'FallbackToLogsOnError',
-    volumeMounts: [{ name: 'tmp-dir', mountPath: '/tmp' }, ...secretVolumeMounts(MOUNTS)],
-  };
+  const args = [`--kubeconfig=${kubeconfig}`, `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`, '--leader-elect=true', `--secure-port=${String(PORT)}`];
+  const container = controllerContainer({ name: NAME, image: release.images.kubeScheduler, args, port: PORT, requests: KUBE_SCHEDULER_REQUESTS, mounts: MOUNTS });
   const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash, containers: [container], volumes: secretVolumes(MOUNTS) }, replicasFor(hcp, 'control-plane'));
   return [workload, podDisruptionBudget(hcp, NAME)];
 }

@@ -3,6 +3,7 @@ import { after, describe, it } from 'node:test';
 import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
 import type { KubeDocument } from '../../../kube/client.ts';
 import { runHcp } from '../../../testing/cli.ts';
+import { eventually } from '../../../testing/eventually.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { installOperatorAccount, startOperatorAs, startTestOperator, type TestOperator } from '../../../testing/operator.ts';
 
@@ -11,15 +12,6 @@ const { client } = management;
 const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster' } as const;
 const HCP = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedControlPlane' } as const;
 
-async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const condition = (hc: HostedCluster | undefined, type: string): { status: string; reason: string; message: string } | undefined =>
   (hc?.status?.conditions as Array<{ type: string; status: string; reason: string; message: string }> | undefined)?.find((c) => c.type === type);

@@ -4,6 +4,7 @@ import type { HostedControlPlane } from '../../../api/index.ts';
 import type { KubeDocument } from '../../../kube/client.ts';
 import { x509 } from '../../../pki/x509.ts';
 import { runHcp } from '../../../testing/cli.ts';
+import { eventually } from '../../../testing/eventually.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { startTestOperator } from '../../../testing/operator.ts';
 
@@ -11,15 +12,6 @@ const { management } = testClusters();
 const { client } = management;
 const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster' } as const;
 
-async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function createCluster(namespace: string, name: string, extra: readonly string[] = []): Promise<string> {
   const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${namespace}`, `--name=${name}`, '--pull-secret=/ps'];
