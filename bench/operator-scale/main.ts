@@ -33,8 +33,9 @@ await installCrds(admin, [...(renderInstallCrds() as unknown as KubeObject[]), .
 for (const name of [NAMESPACE, 'hypershift']) await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 
 const port = await freePort();
-// The bundled operator, as deployed (./dev setup builds it).
-const operator = spawn(process.execPath, [...OPERATOR_NODE_OPTIONS.split(' '), join(import.meta.dirname, '..', '..', 'bin', 'hcp-operator'), 'run', `--kubeconfig=${cluster.adminKubeconfig}`, '--pod-name=bench-operator', `--metrics-addr=127.0.0.1:${String(port)}`, `--health-addr=127.0.0.1:${String(port)}`, `--log-level=${process.env['OPERATOR_LOG_LEVEL'] ?? 'error'}`], { stdio: ['ignore', process.env['OPERATOR_LOG_LEVEL'] === undefined ? 'ignore' : 'inherit', 'inherit'] });
+// The bundled operator, as deployed (./dev setup builds it), told the apps domain: the bench cluster serves Routes
+// but has no router to assign them hosts, so discovery for baseDomainPassthrough clusters would fail.
+const operator = spawn(process.execPath, [...OPERATOR_NODE_OPTIONS.split(' '), join(import.meta.dirname, '..', '..', 'bin', 'hcp-operator'), 'run', `--kubeconfig=${cluster.adminKubeconfig}`, '--pod-name=bench-operator', '--apps-domain=apps.bench.example.com', `--metrics-addr=127.0.0.1:${String(port)}`, `--health-addr=127.0.0.1:${String(port)}`, `--log-level=${process.env['OPERATOR_LOG_LEVEL'] ?? 'error'}`], { stdio: ['ignore', process.env['OPERATOR_LOG_LEVEL'] === undefined ? 'ignore' : 'inherit', 'inherit'] });
 const pid = operator.pid ?? 0;
 
 async function scrape(): Promise<string> {
