@@ -6,6 +6,7 @@ import { keyOf } from '../../runtime/informer.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
+import { InfraClients } from './infra-clients.ts';
 import { reconcileHostedCluster } from './reconcile.ts';
 import type { HostedClusterDeps } from './scope.ts';
 
@@ -16,14 +17,14 @@ import type { HostedClusterDeps } from './scope.ts';
  */
 export function addHostedClusterController(
   manager: Manager,
-  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'lastApplied'> & { readonly watchNamespace?: string },
+  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'lastApplied' | 'infraClients'> & { readonly watchNamespace?: string },
   logger: Logger,
   metrics: Metrics,
 ): Controller {
   const namespace = deps.watchNamespace === undefined || deps.watchNamespace === '' ? undefined : deps.watchNamespace;
   const clusters = manager.informer<HostedCluster>({ apiVersion: API_VERSION, kind: 'HostedCluster', namespace });
   const controlPlanes = manager.informer<HostedControlPlane>({ apiVersion: API_VERSION, kind: 'HostedControlPlane' });
-  const fullDeps: HostedClusterDeps = { ...deps, hostedControlPlane: (key) => controlPlanes.get(key), lastApplied: new Map() };
+  const fullDeps: HostedClusterDeps = { ...deps, hostedControlPlane: (key) => controlPlanes.get(key), lastApplied: new Map(), infraClients: new InfraClients() };
   const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
   controller.watch(clusters, (event) => [keyOf(event.object)]);
   controller.watch(controlPlanes, (event) => {

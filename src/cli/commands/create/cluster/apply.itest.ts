@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { KubeDocument } from '../../../../kube/client.ts';
-import { createServiceAccountUser } from '../../../../local/cluster/users.ts';
 import { runHcp } from '../../../../testing/cli.ts';
+import { infraServiceAccount } from '../../../../testing/infra.ts';
 import { testClusters } from '../../../../testing/envtest/clusters.ts';
 
 const { management, infra } = testClusters();
@@ -87,21 +86,7 @@ describe('hcp create cluster kubevirt (apply)', () => {
 });
 
 describe('hcp create cluster kubevirt with external infrastructure', () => {
-  async function infraUser(bound: boolean): Promise<{ kubeconfig: string; namespace: string }> {
-    const namespace = await infra.namespace('clusters-example');
-    const user = await createServiceAccountUser(infra, { namespace, name: 'hcp-infra-sa' });
-    if (bound) {
-      await infra.client.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'vms', namespace }, rules: [{ apiGroups: ['kubevirt.io'], resources: ['virtualmachines'], verbs: ['*'] }] });
-      await infra.client.create({
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'RoleBinding',
-        metadata: { name: 'vms', namespace },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'vms' },
-        subjects: [{ kind: 'ServiceAccount', name: 'hcp-infra-sa', namespace }],
-      });
-    }
-    return { kubeconfig: readFileSync(user.kubeconfig, 'utf8'), namespace };
-  }
+  const infraUser = (bound: boolean): ReturnType<typeof infraServiceAccount> => infraServiceAccount(infra, bound);
 
   it('When the infra user may create VMs in an existing namespace, it should apply the infra credentials', async () => {
     const { kubeconfig, namespace } = await infraUser(true);

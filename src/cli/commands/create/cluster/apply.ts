@@ -1,6 +1,6 @@
 import { Label } from '../../../../api/v1beta1/well-known.ts';
 import { KubeClient, type KubeObject } from '../../../../kube/client.ts';
-import { KubeApiError } from '../../../../kube/errors.ts';
+import { checkInfraAccess, type InfraAccessProblem } from '../../../../kube/infra-access.ts';
 import type { ClusterInput } from '../../../../render/cluster/input.ts';
 import type { KubeManifest } from '../../../../render/manifest.ts';
 import type { CommandContext } from '../../../framework/command.ts';
@@ -9,15 +9,16 @@ import { UserError } from '../../../framework/errors.ts';
 /** The field manager of everything `hcp` applies, as upstream's CLI. */
 export const CLI_FIELD_MANAGER = 'hypershift-cli';
 
-const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 async function refuseExisting(client: KubeClient, input: ClusterInput): Promise<void> {
   const existing = await client.tryGet({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: input.name, namespace: input.namespace });
   if (existing !== undefined) throw new UserError(`hostedcluster ${input.namespace}/${input.name} already exists`);
 }
 
-interface AccessReview {
-  status?: { allowed?: boolean; reason?: string };
+/** One line per problem, naming the flag to fix. */
+function infraProblemMessage(problem: InfraAccessProblem, namespace: string): string {
+  if (problem.kind === 'unreachable') return `cannot reach the infra cluster of --infra-kubeconfig-file: ${problem.reason}`;
+  if (problem.kind === 'namespace-missing') return `invalid --infra-namespace "${namespace}": the namespace does not exist on the infra cluster; create it first`;
+  return `the infra kubeconfig user may not create virtualmachines.kubevirt.io in namespace "${namespace}": grant it the Role from the external infrastructure documentation`;
 }
 
 /**
@@ -29,25 +30,8 @@ async function checkInfra(input: ClusterInput): Promise<void> {
   if (infra === undefined) return;
   const client = KubeClient.fromKubeconfigText(infra.kubeconfig);
   try {
-    try {
-      await client.rest.call({ method: 'GET', path: '/version' });
-    } catch (error) {
-      throw new UserError(`cannot reach the infra cluster of --infra-kubeconfig-file: ${reason(error)}`);
-    }
-    const ns = await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: infra.namespace }).catch((e: unknown) => {
-      // A user limited to one namespace may not read Namespaces; its access review below still decides.
-      if (e instanceof KubeApiError && e.status === 403) return {};
-      throw e;
-    });
-    if (ns === undefined) throw new UserError(`invalid --infra-namespace "${infra.namespace}": the namespace does not exist on the infra cluster; create it first`);
-    const review = await client.rest.call<AccessReview>({
-      method: 'POST',
-      path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
-      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { group: 'kubevirt.io', resource: 'virtualmachines', verb: 'create', namespace: infra.namespace } } },
-    });
-    if (review.status?.allowed !== true) {
-      throw new UserError(`the infra kubeconfig user may not create virtualmachines.kubevirt.io in namespace "${infra.namespace}": grant it the Role from the external infrastructure documentation`);
-    }
+    const problem = await checkInfraAccess(client, infra.namespace);
+    if (problem !== undefined) throw new UserError(infraProblemMessage(problem, infra.namespace));
   } finally {
     client.close();
   }

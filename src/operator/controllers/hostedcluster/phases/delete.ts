@@ -56,6 +56,7 @@ export async function deleteHostedCluster(scope: Scope): Promise<PhaseOutcome> {
   }
   await removeFinalizer(scope);
   scope.deps.lastApplied.delete(hc.metadata.uid ?? '');
+  scope.deps.infraClients.forget(hc.metadata.uid ?? '');
   scope.logger.info('hosted cluster deleted', { controlPlaneNamespace: cpNamespace });
   return { stop: true };
 }

@@ -1,4 +1,5 @@
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import { checkInfraAccess, type InfraAccessProblem } from '../../../../kube/infra-access.ts';
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
@@ -45,22 +46,44 @@ async function checkSecrets(scope: Scope): Promise<boolean> {
   return checkInfraCredentials(scope);
 }
 
+function infraProblemMessage(problem: InfraAccessProblem, namespace: string): string {
+  if (problem.kind === 'unreachable') return `cannot reach the infrastructure cluster: ${problem.reason}`;
+  if (problem.kind === 'namespace-missing') return `infrastructure namespace ${namespace} does not exist on the infrastructure cluster`;
+  return `the infra kubeconfig user may not create virtualmachines.kubevirt.io in namespace ${namespace} on the infrastructure cluster`;
+}
+
+/** The external infrastructure answers, has the namespace, and lets the user create VMs there. */
+async function checkInfraAccessible(scope: Scope, kubeconfig: string, namespace: string): Promise<boolean> {
+  const client = scope.deps.infraClients.clientFor(scope.hc.metadata.uid ?? '', Buffer.from(kubeconfig, 'base64').toString('utf8'));
+  const problem = await checkInfraAccess(client, namespace);
+  if (problem === undefined) {
+    setCondition(scope, { type: Type.InfrastructureReady.value, status: 'True', reason: Reason.AsExpected.value, message: `The infrastructure cluster can host the VMs in namespace ${namespace}` });
+    return true;
+  }
+  setCondition(scope, { type: Type.InfrastructureReady.value, status: 'False', reason: Reason.InfraStatusFailure.value, message: infraProblemMessage(problem, namespace) });
+  return false;
+}
+
+const credentialsProblem = (scope: Scope, name: string, secret: SourceSecret | undefined): string =>
+  `infra kubeconfig secret ${scope.hc.metadata.namespace ?? ''}/${name} ${secret === undefined ? 'not found' : "has no 'kubeconfig' key"}`;
+
 async function checkInfraCredentials(scope: Scope): Promise<boolean> {
   const credentials = scope.hc.spec.platform.kubevirt?.credentials;
   if (credentials === undefined) {
     setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'True', reason: Reason.AsExpected.value, message: 'Worker VMs run on the management cluster; no credentials needed' });
+    setCondition(scope, { type: Type.InfrastructureReady.value, status: 'True', reason: Reason.AsExpected.value, message: 'Worker VMs run on the management cluster' });
     return true;
   }
   const name = credentials.infraKubeConfigSecret?.name ?? '';
   const secret = await readSecret(scope, name);
-  if (secret?.data?.['kubeconfig'] === undefined) {
-    const why = secret === undefined ? 'not found' : "has no 'kubeconfig' key";
-    setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'False', reason: Reason.PlatformCredentialsNotFound.value, message: `infra kubeconfig secret ${scope.hc.metadata.namespace ?? ''}/${name} ${why}` });
+  const kubeconfig = secret?.data?.['kubeconfig'];
+  if (secret === undefined || kubeconfig === undefined) {
+    setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'False', reason: Reason.PlatformCredentialsNotFound.value, message: credentialsProblem(scope, name, secret) });
     return false;
   }
   scope.secrets.set('infraCredentials', secret);
   setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'True', reason: Reason.AsExpected.value, message: 'Infra kubeconfig secret found' });
-  return true;
+  return checkInfraAccessible(scope, kubeconfig, credentials.infraNamespace);
 }
 
 /**

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import { parse, stringify } from 'yaml';
+import { KubeClient } from '../../../kube/client.ts';
+
+interface Kubeconfig {
+  users?: Array<{ name: string }>;
+  contexts?: Array<{ name: string; context?: { user?: string } }>;
+}
+
+/**
+ * Gives every user entry of a kubeconfig a name unique to its HostedCluster. client-node's exec/OIDC credential
+ * caches are keyed by user name across every KubeConfig in the process, so two infra kubeconfigs that both call
+ * their user "admin" would otherwise share (and leak) each other's tokens.
+ */
+export function withUniqueUserNames(kubeconfig: string, owner: string): string {
+  const config = parse(kubeconfig) as Kubeconfig;
+  const renamed = new Map((config.users ?? []).map((u, i) => [u.name, `hcp-infra-${owner}-${String(i)}`]));
+  for (const user of config.users ?? []) user.name = renamed.get(user.name) ?? user.name;
+  for (const context of config.contexts ?? []) {
+    if (context.context?.user !== undefined) context.context.user = renamed.get(context.context.user) ?? context.context.user;
+  }
+  return stringify(config);
+}
+
+/**
+ * One client per HostedCluster for its external infrastructure cluster, separate from the management cluster's.
+ * Unlike upstream's cache, a changed kubeconfig (a rotated token) replaces the client at once, without a restart.
+ */
+export class InfraClients {
+  private readonly clients = new Map<string, { hash: string; client: KubeClient }>();
+
+  /** The client for `owner` (a HostedCluster uid) from its current kubeconfig text. */
+  clientFor(owner: string, kubeconfig: string): KubeClient {
+    const hash = createHash('sha256').update(kubeconfig).digest('hex');
+    const cached = this.clients.get(owner);
+    if (cached?.hash === hash) return cached.client;
+    cached?.client.close();
+    const client = KubeClient.fromKubeconfigText(withUniqueUserNames(kubeconfig, owner));
+    this.clients.set(owner, { hash, client });
+    return client;
+  }
+
+  /** Drops and closes the client of a deleted HostedCluster. */
+  forget(owner: string): void {
+    this.clients.get(owner)?.client.close();
+    this.clients.delete(owner);
+  }
+}
