@@ -55,4 +55,20 @@ describe('HostedCluster controller with external infrastructure', () => {
     await eventually('the HostedCluster to go', async () => (await client.tryGet({ ...HC, name: 'down', namespace: ns })) === undefined);
     assert.ok(Date.now() - started < 15_000, 'deletion does not wait on the unreachable infrastructure');
   });
+
+  it('When baseDomainPassthrough needs discovery, it should read the apps domain from a Route on the infra cluster and clean it up', async () => {
+    const ns = await management.namespace('ext-domain');
+    await startTestOperator(management, ns, '');
+    const account = await infraServiceAccount(infra);
+    // The infra test cluster has no router to assign hosts; play its part on the Route the operator will find.
+    const route = { apiVersion: 'route.openshift.io/v1', kind: 'Route', name: 'kubevirt-infra-temp-route', namespace: account.namespace };
+    const host = `kubevirt-infra-temp-route-${account.namespace}.apps.infra.example.com`;
+    await infra.client.create({ apiVersion: route.apiVersion, kind: route.kind, metadata: { name: route.name, namespace: route.namespace }, spec: { host, to: { kind: 'Service', name: 'kubevirt-infra-fake-service' } } } as never);
+    const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, '--name=far', '--pull-secret=/ps'];
+    const extra = ['--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', '--infra-kubeconfig-file=/infra', `--infra-namespace=${account.namespace}`];
+    const out = await runHcp([...args, ...extra], { files: { '/ps': '{"auths":{}}', '/infra': account.kubeconfig }, realClock: true });
+    assert.equal(out.code, 0, out.stderr);
+    await eventually('the base domain from the infra cluster', async () => (await client.tryGet<HostedCluster>({ ...HC, name: 'far', namespace: ns }))?.spec.dns?.baseDomain === 'apps.infra.example.com');
+    await eventually('the temporary Route to be deleted', async () => (await infra.client.tryGet(route)) === undefined);
+  });
 });

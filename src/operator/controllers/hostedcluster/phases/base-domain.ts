@@ -1,6 +1,6 @@
 import type { HostedCluster } from '../../../../api/index.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
-import type { KubeObject } from '../../../../kube/client.ts';
+import type { KubeClient, KubeObject } from '../../../../kube/client.ts';
 import { KubeApiError, UnservedKindError } from '../../../../kube/errors.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
@@ -14,34 +14,43 @@ interface Route extends KubeObject {
 
 type Discovery = { readonly domain: string } | { readonly problem: string };
 
-async function createTempRoute(scope: Scope, namespace: string): Promise<Route> {
+/** Where the temporary Route goes: the external infrastructure's namespace when there is one (as upstream), else the HostedCluster's. */
+function routeTarget(scope: Scope): { client: KubeClient; namespace: string } {
+  const credentials = scope.hc.spec.platform.kubevirt?.credentials;
+  const kubeconfig = scope.secrets.get('infraCredentials')?.data?.['kubeconfig'];
+  if (credentials === undefined || kubeconfig === undefined) return { client: scope.deps.client, namespace: scope.hc.metadata.namespace ?? '' };
+  return { client: scope.deps.infraClients.clientFor(scope.hc.metadata.uid ?? '', Buffer.from(kubeconfig, 'base64').toString('utf8')), namespace: credentials.infraNamespace };
+}
+
+async function createTempRoute(client: KubeClient, namespace: string): Promise<Route> {
   const route: Route = { apiVersion: 'route.openshift.io/v1', kind: 'Route', metadata: { name: TEMP_ROUTE, namespace } };
   const body: Route = { ...route, spec: { to: { kind: 'Service', name: FAKE_SERVICE }, path: '/', port: { targetPort: 80 } } };
   try {
-    return await scope.deps.client.create(body);
+    return await client.create(body);
   } catch (error) {
     // Left over from an interrupted attempt: its host serves as well.
-    if (error instanceof KubeApiError && error.status === 409) return scope.deps.client.get<Route>({ apiVersion: route.apiVersion, kind: route.kind, name: TEMP_ROUTE, namespace });
+    if (error instanceof KubeApiError && error.status === 409) return client.get<Route>({ apiVersion: route.apiVersion, kind: route.kind, name: TEMP_ROUTE, namespace });
     throw error;
   }
 }
 
 /**
- * Upstream's discovery: create a Route without a host, read the host the router assigned
+ * Upstream's discovery: create a Route without a host (on the infrastructure cluster when there is one, whose apps
+ * domain the guests' ingress is published under), read the host the router assigned
  * (`<route>-<namespace>.<apps domain>`), keep everything after the first label, delete the Route.
  */
 async function discoverAppsDomain(scope: Scope): Promise<Discovery> {
-  const namespace = scope.hc.metadata.namespace ?? '';
+  const { client, namespace } = routeTarget(scope);
   let route: Route;
   try {
-    route = await createTempRoute(scope, namespace);
+    route = await createTempRoute(client, namespace);
   } catch (error) {
     if (error instanceof UnservedKindError) {
       return { problem: 'spec.platform.kubevirt.baseDomainPassthrough needs a base domain, and this management cluster has no Routes to discover its apps domain from: set spec.dns.baseDomain or start the operator with --apps-domain' };
     }
     throw error;
   }
-  await scope.deps.client.delete({ apiVersion: route.apiVersion, kind: route.kind, name: TEMP_ROUTE, namespace });
+  await client.delete({ apiVersion: route.apiVersion, kind: route.kind, name: TEMP_ROUTE, namespace });
   const host = route.spec?.host ?? '';
   if (!host.includes('.')) return { problem: 'unable to autodetect kubevirt platform base domain, temporary route is not giving a host value' };
   return { domain: host.split('.').slice(1).join('.') };
