@@ -168,8 +168,18 @@ describe('HostedCluster controller', () => {
     });
     assert.deepEqual(condition(hc, 'ValidConfiguration'), { ...condition(hc, 'ValidConfiguration'), reason: 'SecretNotFound', message: `pull secret ${ns}/four-pull-secret not found` });
     assert.equal(await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: `${ns}-four` }), undefined);
+
+    // Deleting it honours the destroy grace period: HostedClusterDestroyed while waiting, gone after.
+    await client.mergePatch({ ...HC, name: 'four', namespace: ns }, { metadata: { annotations: { 'hypershift.openshift.io/destroy-grace-period': '4s' } } });
+    const deleted = Date.now();
     await client.delete({ ...HC, name: 'four', namespace: ns });
+    const waiting = await eventually('HostedClusterDestroyed', async () => {
+      const current = await getHc(ns, 'four');
+      return condition(current, 'HostedClusterDestroyed')?.reason === 'WaitingForGracePeriod' ? current : undefined;
+    });
+    assert.match(condition(waiting, 'HostedClusterDestroyed')?.message ?? '', /waiting 4s \(destroy grace period\)/);
     await eventually('the HostedCluster to go', async () => (await getHc(ns, 'four')) === undefined);
+    assert.ok(Date.now() - deleted >= 3_000, 'released only after the grace period');
   });
 
   it('When baseDomainPassthrough has no base domain, it should take the operator\'s apps domain, or say why discovery failed', async () => {

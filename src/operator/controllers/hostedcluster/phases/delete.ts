@@ -1,6 +1,7 @@
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { Annotation } from '../../../../api/v1beta1/well-known.ts';
 import { API_VERSION } from '../../../../api/v1beta1/kinds.ts';
+import { formatDuration, parseDuration } from '../../../../lib/duration.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
 
@@ -37,26 +38,44 @@ async function namespaceGone(scope: Scope, cpNamespace: string): Promise<boolean
   return false;
 }
 
+/** The `hypershift.openshift.io/destroy-grace-period` annotation (a Go duration), 0 when absent or unreadable. */
+function gracePeriodMs(scope: Scope): number {
+  const value = scope.hc.metadata.annotations?.[Annotation.DestroyGracePeriod];
+  return value === undefined ? 0 : (parseDuration(value) ?? 0);
+}
+
+/** Releases the HostedCluster: the finalizer goes, and with it this operator's per-cluster state. */
+async function release(scope: Scope, cpNamespace: string): Promise<PhaseOutcome> {
+  await removeFinalizer(scope);
+  scope.deps.lastApplied.delete(scope.hc.metadata.uid ?? '');
+  scope.deps.infraClients.forget(scope.hc.metadata.uid ?? '');
+  scope.logger.info('hosted cluster deleted', { controlPlaneNamespace: cpNamespace });
+  return { stop: true };
+}
+
 /**
  * Deletion: the HostedControlPlane, then the control-plane namespace (the namespace controller removes what is in
- * it), then the finalizer. It cannot stay stuck: past {@link NAMESPACE_DELETION_LIMIT_MS} it records a Warning event
- * and lets the HostedCluster go, leaving the namespace to finish on its own.
+ * it), then the destroy grace period if the annotation asks for one, then the finalizer. It cannot stay stuck: past
+ * {@link NAMESPACE_DELETION_LIMIT_MS} it records a Warning event and lets the HostedCluster go, leaving the
+ * namespace to finish on its own.
  */
 export async function deleteHostedCluster(scope: Scope): Promise<PhaseOutcome> {
   const { hc } = scope;
   if (hc.metadata.finalizers?.includes(HostedClusterNames.finalizer) !== true) return { stop: true };
   const cpNamespace = HostedClusterNames.controlPlaneNamespace(hc);
   const done = (await hostedControlPlaneGone(scope, cpNamespace)) && (await namespaceGone(scope, cpNamespace));
-  if (!done && elapsedSinceDeletion(scope) < NAMESPACE_DELETION_LIMIT_MS) {
-    setCondition(scope, { type: Type.Available.value, status: 'False', reason: Reason.WaitingForGracePeriod.value, message: `deleting: waiting for namespace ${cpNamespace} to be removed` });
+  const elapsed = elapsedSinceDeletion(scope);
+  if (!done && elapsed < NAMESPACE_DELETION_LIMIT_MS) {
+    setCondition(scope, { type: Type.HostedClusterDestroyed.value, status: 'False', reason: Reason.Blocked.value, message: `waiting for namespace ${cpNamespace} to be removed` });
     return { stop: true, requeueAfterMs: POLL_MS };
   }
   if (!done) {
     scope.deps.events.record(hc, 'Warning', 'NamespaceDeletionTimedOut', `namespace ${cpNamespace} was still terminating after ${String(NAMESPACE_DELETION_LIMIT_MS / 60_000)}m; the HostedCluster is released and the namespace left to finish`);
   }
-  await removeFinalizer(scope);
-  scope.deps.lastApplied.delete(hc.metadata.uid ?? '');
-  scope.deps.infraClients.forget(hc.metadata.uid ?? '');
-  scope.logger.info('hosted cluster deleted', { controlPlaneNamespace: cpNamespace });
-  return { stop: true };
+  const grace = gracePeriodMs(scope);
+  if (elapsed < grace) {
+    setCondition(scope, { type: Type.HostedClusterDestroyed.value, status: 'True', reason: Reason.WaitingForGracePeriod.value, message: `the control plane is removed; waiting ${formatDuration(grace)} (destroy grace period) before releasing the HostedCluster` });
+    return { stop: true, requeueAfterMs: grace - elapsed };
+  }
+  return release(scope, cpNamespace);
 }
