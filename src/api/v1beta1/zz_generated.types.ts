@@ -1503,7 +1503,7 @@ export interface HostedControlPlaneSpec {
   /**
    * The infrastructure of the hosted cluster.
    */
-  platform: HostedControlPlanePlatformSpec;
+  platform: PlatformSpec;
   /**
    * The DNS names of the hosted cluster.
    */
@@ -1614,48 +1614,6 @@ export interface HostedControlPlaneSpec {
    * Metrics collection settings; stored as given.
    */
   monitoring?: Record<string, unknown>;
-}
-
-/**
- * The infrastructure of the hosted cluster.
- */
-export interface HostedControlPlanePlatformSpec {
-  /**
-   * The infrastructure the nodes run on. Only KubeVirt is implemented by this project.
-   */
-  type: PlatformType;
-  /**
-   * Settings of a hosted cluster whose nodes are KubeVirt virtual machines.
-   */
-  kubevirt?: KubevirtPlatformSpec;
-  /**
-   * Settings of the aws platform; stored as given, not implemented here.
-   */
-  aws?: Record<string, unknown>;
-  /**
-   * Settings of the azure platform; stored as given, not implemented here.
-   */
-  azure?: Record<string, unknown>;
-  /**
-   * Settings of the ibmcloud platform; stored as given, not implemented here.
-   */
-  ibmcloud?: Record<string, unknown>;
-  /**
-   * Settings of the powervs platform; stored as given, not implemented here.
-   */
-  powervs?: Record<string, unknown>;
-  /**
-   * Settings of the agent platform; stored as given, not implemented here.
-   */
-  agent?: Record<string, unknown>;
-  /**
-   * Settings of the openstack platform; stored as given, not implemented here.
-   */
-  openstack?: Record<string, unknown>;
-  /**
-   * Settings of the gcp platform; stored as given, not implemented here.
-   */
-  gcp?: Record<string, unknown>;
 }
 
 /**

@@ -13,8 +13,7 @@ import {
 } from './cluster-config.ts';
 import { availabilityPolicy, localObjectReference, pausedUntil, release, requiredRelease, toleration } from './common.ts';
 import { clusterNetworking } from './hostedcluster-networking.ts';
-import { kubevirtPlatformSpec } from './kubevirt.ts';
-import { platformSpec } from './platform.ts';
+import { clusterPlatformSpec } from './platform.ts';
 import { services } from './services.ts';
 
 const ref = (description: string): ObjectSchema => ({ ...localObjectReference, description });
@@ -55,7 +54,7 @@ const identity = {
 };
 
 const controlPlane = {
-  platform: platformSpec('PlatformSpec', 'The infrastructure of the hosted cluster.', kubevirtPlatformSpec),
+  platform: clusterPlatformSpec,
   controllerAvailabilityPolicy: availabilityPolicy(
     'HighlyAvailable runs several replicas of each control-plane component; SingleReplica runs one.',
     'HighlyAvailable',

@@ -13,8 +13,7 @@ import {
 import { availabilityPolicy, localObjectReference, secretKeyReference, toleration } from './common.ts';
 import { apiEndpoint } from './hostedcluster-status.ts';
 import { clusterNetworking } from './hostedcluster-networking.ts';
-import { kubevirtPlatformSpec } from './kubevirt.ts';
-import { platformSpec } from './platform.ts';
+import { clusterPlatformSpec } from './platform.ts';
 import { services } from './services.ts';
 import { clusterVersionStatus, conditions } from './version-status.ts';
 
@@ -38,7 +37,7 @@ export const hostedControlPlaneSpec: ObjectSchema = s.object(
     serviceAccountSigningKey: ref('A Secret whose "key" signs service-account tokens.'),
     clusterID: s.string('The cluster UUID.', { maxLength: 255 }),
     infraID: s.string('The infrastructure ID.', { maxLength: 255 }),
-    platform: platformSpec('HostedControlPlanePlatformSpec', 'The infrastructure of the hosted cluster.', kubevirtPlatformSpec),
+    platform: clusterPlatformSpec,
     dns: dnsSpec,
     networking: clusterNetworking,
     controllerAvailabilityPolicy: availabilityPolicy(

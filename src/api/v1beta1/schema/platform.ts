@@ -1,6 +1,7 @@
 import { s } from '../../schema/build.ts';
 import type { ObjectSchema, Schema } from '../../schema/model.ts';
 import { platformType } from './common.ts';
+import { kubevirtPlatformSpec } from './kubevirt.ts';
 
 /** Platform sections other than KubeVirt: kept as given so upstream manifests round-trip, but not implemented. */
 const otherPlatforms = (names: readonly string[]): Record<string, Schema> =>
@@ -20,3 +21,6 @@ export function platformSpec(name: string, description: string, kubevirt: Object
     { required: ['type'] },
   );
 }
+
+/** `PlatformSpec`: the platform of a HostedCluster, shared as-is by its HostedControlPlane (as upstream's types do). */
+export const clusterPlatformSpec: ObjectSchema = platformSpec('PlatformSpec', 'The infrastructure of the hosted cluster.', kubevirtPlatformSpec);
