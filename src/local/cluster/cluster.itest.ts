@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { KubeApiError } from '../../kube/errors.ts';
 import { testClusters } from '../../testing/envtest/clusters.ts';
+import { eventually } from '../../testing/eventually.ts';
 import { locateBinaries, missingBinaries } from '../binaries/locate.ts';
 import type { BinaryName } from '../binaries/versions.ts';
 import { startCluster } from './cluster.ts';
@@ -30,13 +31,6 @@ const alive = (pid: number): boolean => {
   }
 };
 
-async function eventually(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Starts a cluster in a child Node process that then kills itself with SIGKILL; returns the cluster's pids. */
 function startClusterAndCrash(dir: string): Promise<{ supervisors: number[]; components: number[] }> {
@@ -87,13 +81,13 @@ describe('the controllers of a local cluster', () => {
     const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: String(owner.metadata?.['uid']) }];
     await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dependent', namespace: ns, ownerReferences } });
     await client.delete({ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', namespace: ns });
-    await eventually('the dependent to be collected', async () => (await client.tryGet({ apiVersion: 'v1', kind: 'ConfigMap', name: 'dependent', namespace: ns })) === undefined);
+    await eventually('the dependent to be collected', async () => (await client.tryGet({ apiVersion: 'v1', kind: 'ConfigMap', name: 'dependent', namespace: ns })) === undefined, 20_000);
   });
 
   it('When a namespace is created and deleted, it should get a default service account and then disappear', async () => {
     const name = `ns-${Date.now()}`;
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-    await eventually('the default ServiceAccount', async () => (await client.tryGet({ apiVersion: 'v1', kind: 'ServiceAccount', name: 'default', namespace: name })) !== undefined);
+    await eventually('the default ServiceAccount', async () => (await client.tryGet({ apiVersion: 'v1', kind: 'ServiceAccount', name: 'default', namespace: name })) !== undefined, 20_000);
     await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: name } });
     await client.delete({ apiVersion: 'v1', kind: 'Namespace', name });
     await eventually('the namespace to be finalized', async () => (await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name })) === undefined, 30_000);
@@ -108,7 +102,7 @@ describe('the controllers of a local cluster', () => {
       metadata: { name: 'web', namespace: ns },
       spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'registry.example/web:1' }] } } },
     });
-    await eventually('a ReplicaSet', async () => (await client.list('apps/v1', 'ReplicaSet', { namespace: ns })).length === 1);
+    await eventually('a ReplicaSet', async () => (await client.list('apps/v1', 'ReplicaSet', { namespace: ns })).length === 1, 20_000);
   });
 });
 
@@ -127,7 +121,7 @@ describe('createCertificateUser', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' },
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'tenants' }],
     });
-    await eventually('the binding to take effect', async () => Array.isArray(await listConfigMaps().catch(() => undefined)));
+    await eventually('the binding to take effect', async () => Array.isArray(await listConfigMaps().catch(() => undefined)), 20_000);
     alice.close();
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { testClusters } from '../../testing/envtest/clusters.ts';
+import { eventually } from '../../testing/eventually.ts';
 import { realClock } from './clock.ts';
 import { Controller } from './controller.ts';
 import { Informer, type InformerEvent } from './informer.ts';
@@ -11,13 +12,6 @@ import { Metrics } from './metrics.ts';
 
 const { management } = testClusters();
 
-async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const configMap = (namespace: string, name: string, value: string): KubeObject & { data: Record<string, string> } => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { value } });
 
@@ -36,7 +30,7 @@ describe('operator runtime against a real API server', () => {
       await management.client.create(configMap(namespace, 'after', '1'));
       await management.client.mergePatch({ apiVersion: 'v1', kind: 'ConfigMap', name: 'before', namespace }, { data: { value: '2' } });
       await management.client.delete({ apiVersion: 'v1', kind: 'ConfigMap', name: 'after', namespace });
-      await eventually('the deletion', () => seen.some((e) => e.type === 'DELETED' && e.object.metadata?.name === 'after'));
+      await eventually('the deletion', () => seen.some((e) => e.type === 'DELETED' && e.object.metadata?.name === 'after'), 20_000);
       const mine = seen.filter((e) => e.object.metadata?.name !== 'kube-root-ca.crt').map((e) => `${e.type} ${String(e.object.metadata?.name)}`);
       assert.deepEqual(mine, ['ADDED before', 'ADDED after', 'MODIFIED before', 'DELETED after']);
       assert.equal((informer.get(`${namespace}/before`) as { data?: { value?: string } } | undefined)?.data?.value, '2');
@@ -71,8 +65,8 @@ describe('operator runtime against a real API server', () => {
     try {
       await management.client.create(configMap(namespace, 'flaky', '1'));
       await management.client.create(configMap(namespace, 'periodic', '1'));
-      await eventually('the flaky key to succeed', () => attempts.get(`${namespace}/flaky`) === 4);
-      await eventually('the periodic key to come back twice', () => attempts.get(`${namespace}/periodic`) === 3);
+      await eventually('the flaky key to succeed', () => attempts.get(`${namespace}/flaky`) === 4, 20_000);
+      await eventually('the periodic key to come back twice', () => attempts.get(`${namespace}/periodic`) === 3, 20_000);
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(attempts.get(`${namespace}/flaky`), 4, 'no retry after success');
       assert.equal(attempts.get(`${namespace}/periodic`), 3, 'no requeue once the reconcile stops asking');
@@ -93,7 +87,7 @@ describe('operator runtime against a real API server', () => {
       return { identity, client, manager, stop, run: manager.run(stop.signal) };
     });
     const [a, b] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
-    await eventually('a leader', () => a.manager.isLeader() || b.manager.isLeader());
+    await eventually('a leader', () => a.manager.isLeader() || b.manager.isLeader(), 20_000);
     await new Promise((r) => setTimeout(r, 2500));
     assert.equal(Number(a.manager.isLeader()) + Number(b.manager.isLeader()), 1, 'exactly one leader');
     const [leader, follower] = a.manager.isLeader() ? [a, b] : [b, a];

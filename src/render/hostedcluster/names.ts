@@ -23,6 +23,15 @@ export const HostedClusterNames = {
 /** Annotation on every object made for a HostedCluster: `<namespace>/<name>` (upstream's key). */
 export const CLUSTER_ANNOTATION = 'hypershift.openshift.io/cluster';
 
+/**
+ * Label on every Secret the operator keeps in a control-plane namespace (copies and PKI): the operator caches
+ * exactly these, so reading them costs no request.
+ */
+export const CONTROL_PLANE_SECRET_LABEL = { key: 'hypershift.openshift.io/control-plane-secret', value: 'true' } as const;
+
+/** The selector of the operator's shared cache of control-plane Secrets (one watch, used by both controllers). */
+export const controlPlaneSecretsSelector = { apiVersion: 'v1', kind: 'Secret', labelSelector: `${CONTROL_PLANE_SECRET_LABEL.key}=${CONTROL_PLANE_SECRET_LABEL.value}` } as const;
+
 /** The field manager of every write the operator makes. */
 export const OPERATOR_FIELD_MANAGER = 'hypershift-operator';
 

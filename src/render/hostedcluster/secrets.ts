@@ -1,6 +1,6 @@
 import type { HostedCluster } from '../../api/index.ts';
 import type { KubeManifest } from '../manifest.ts';
-import { CLUSTER_ANNOTATION, clusterKey, HostedClusterNames } from './names.ts';
+import { CLUSTER_ANNOTATION, clusterKey, CONTROL_PLANE_SECRET_LABEL, HostedClusterNames } from './names.ts';
 
 /** A Secret as read from the API: only what a copy needs. */
 export interface SourceSecret {
@@ -13,7 +13,12 @@ export function renderSecretCopy(hc: HostedCluster, name: string, source: Source
   return {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name, namespace: HostedClusterNames.controlPlaneNamespace(hc), annotations: { [CLUSTER_ANNOTATION]: clusterKey(hc) } },
+    metadata: {
+      name,
+      namespace: HostedClusterNames.controlPlaneNamespace(hc),
+      labels: { [CONTROL_PLANE_SECRET_LABEL.key]: CONTROL_PLANE_SECRET_LABEL.value },
+      annotations: { [CLUSTER_ANNOTATION]: clusterKey(hc) },
+    },
     type: source.type ?? 'Opaque',
     data: { ...source.data },
   };

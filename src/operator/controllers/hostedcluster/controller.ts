@@ -1,6 +1,8 @@
 import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
-import { CLUSTER_ANNOTATION } from '../../../render/hostedcluster/names.ts';
+import type { KubeObject } from '../../../kube/client.ts';
+import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
+import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import { Controller } from '../../runtime/controller.ts';
 import { keyOf } from '../../runtime/informer.ts';
 import type { Manager } from '../../runtime/manager.ts';
@@ -17,14 +19,21 @@ import type { HostedClusterDeps } from './scope.ts';
  */
 export function addHostedClusterController(
   manager: Manager,
-  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'lastApplied' | 'infraClients'> & { readonly watchNamespace?: string },
+  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'lastApplied' | 'infraClients'> & { readonly watchNamespace?: string },
   logger: Logger,
   metrics: Metrics,
 ): Controller {
   const namespace = deps.watchNamespace === undefined || deps.watchNamespace === '' ? undefined : deps.watchNamespace;
   const clusters = manager.informer<HostedCluster>({ apiVersion: API_VERSION, kind: 'HostedCluster', namespace });
   const controlPlanes = manager.informer<HostedControlPlane>({ apiVersion: API_VERSION, kind: 'HostedControlPlane' });
-  const fullDeps: HostedClusterDeps = { ...deps, hostedControlPlane: (key) => controlPlanes.get(key), lastApplied: new Map(), infraClients: new InfraClients() };
+  const secrets = manager.informer<KubeObject & SourceSecret>(controlPlaneSecretsSelector);
+  const fullDeps: HostedClusterDeps = {
+    ...deps,
+    hostedControlPlane: (key) => controlPlanes.get(key),
+    controlPlaneSecret: (key) => secrets.get(key),
+    lastApplied: new Map(),
+    infraClients: new InfraClients(),
+  };
   const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
   controller.watch(clusters, (event) => [keyOf(event.object)]);
   controller.watch(controlPlanes, (event) => {

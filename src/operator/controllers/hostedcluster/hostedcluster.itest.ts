@@ -38,7 +38,7 @@ async function versions(refs: ReadonlyArray<{ apiVersion: string; kind: string; 
 async function markControlPlaneReady(cpns: string, name: string): Promise<void> {
   const podsOf = async (app: string): Promise<KubeDocument[]> => client.list<KubeDocument>('v1', 'Pod', { namespace: cpns, labelSelector: `app=${app}` });
   for (const app of ['etcd', 'kube-apiserver']) {
-    const pods = await eventually(`${app} pods`, async () => ((await podsOf(app)).length === 3 ? podsOf(app) : undefined));
+    const pods = await eventually(`${app} pods`, async () => ((await podsOf(app)).length === 3 ? podsOf(app) : undefined), 20_000);
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     for (const pod of pods) {
       const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }, { type: 'ContainersReady', status: 'True', lastTransitionTime: now }] };
@@ -55,7 +55,7 @@ async function assertAvailable(ns: string, name: string): Promise<void> {
     const current = await getHc(ns, name);
     const settled = condition(current, 'Available')?.status === 'True' && current?.status?.controlPlaneEndpoint !== undefined && current.status.kubeconfig !== undefined;
     return settled ? current : undefined;
-  });
+  }, 20_000);
   const latest = hc.status?.version?.history?.[0];
   assert.deepEqual([latest?.state, latest?.version], ['Completed', '4.17.0']);
   assert.deepEqual(hc.status?.controlPlaneEndpoint, { host: `api.${name}.example.com`, port: 6443 });
@@ -68,11 +68,11 @@ describe('HostedCluster controller', () => {
     const op = await startTestOperator(management, ns);
     await createCluster(ns, 'one');
     const cpns = `${ns}-one`;
-    const hcp = await eventually('the HostedControlPlane', () => client.tryGet<HostedControlPlane>({ ...HCP, name: 'one', namespace: cpns }));
+    const hcp = await eventually('the HostedControlPlane', () => client.tryGet<HostedControlPlane>({ ...HCP, name: 'one', namespace: cpns }), 20_000);
     const hc = await eventually('status', async () => {
       const current = await getHc(ns, 'one');
       return condition(current, 'ValidConfiguration')?.status === 'True' ? current : undefined;
-    });
+    }, 20_000);
     assert.deepEqual(hc.metadata.finalizers, ['hypershift.openshift.io/finalizer']);
     assert.equal(hcp.spec.releaseImage, hc.spec.release.image);
     assert.equal(hcp.spec.infraID, hc.spec.infraID);
@@ -123,16 +123,16 @@ describe('HostedCluster controller', () => {
     await createCluster(ns, 'three');
     const cpns = `${ns}-three`;
     const hcpRef = { ...HCP, name: 'three', namespace: cpns };
-    await eventually('the HostedControlPlane', () => client.tryGet<HostedControlPlane>(hcpRef));
+    await eventually('the HostedControlPlane', () => client.tryGet<HostedControlPlane>(hcpRef), 20_000);
     await client.mergePatch({ ...HC, name: 'three', namespace: ns }, { spec: { pausedUntil: 'true' } });
-    await eventually('ReconciliationActive False', async () => condition(await getHc(ns, 'three'), 'ReconciliationActive')?.reason === 'ReconciliationPaused');
+    await eventually('ReconciliationActive False', async () => condition(await getHc(ns, 'three'), 'ReconciliationActive')?.reason === 'ReconciliationPaused', 20_000);
     // Paused once the control plane acknowledged it (its last write is that condition) and a reconcile that was
     // already running when the pause arrived has finished.
     await eventually('the pause to reach the HostedControlPlane', async () => {
       const hcp = await client.get<HostedControlPlane>(hcpRef);
       const active = hcp.status?.conditions?.find((c) => c.type === 'ReconciliationActive');
       return hcp.spec.pausedUntil === 'true' && active?.reason === 'ReconciliationPaused';
-    });
+    }, 20_000);
     await new Promise((r) => setTimeout(r, 1000));
     const paused = await client.get<HostedControlPlane>(hcpRef);
     await client.mergePatch({ ...HC, name: 'three', namespace: ns }, { spec: { nodeSelector: { role: 'control-plane' } } });
@@ -141,7 +141,7 @@ describe('HostedCluster controller', () => {
     if (during.metadata.resourceVersion !== paused.metadata.resourceVersion) t.diagnostic(`before: ${JSON.stringify(paused.status)} ${JSON.stringify(paused.metadata.managedFields)}\nafter: ${JSON.stringify(during.status)} ${JSON.stringify(during.metadata.managedFields)}`);
     assert.equal(during.metadata.resourceVersion, paused.metadata.resourceVersion, 'no write while paused');
     await client.mergePatch({ ...HC, name: 'three', namespace: ns }, { spec: { pausedUntil: null } });
-    await eventually('the change to arrive after the pause', async () => (await client.get<HostedControlPlane>(hcpRef)).spec.nodeSelector?.['role'] === 'control-plane');
+    await eventually('the change to arrive after the pause', async () => (await client.get<HostedControlPlane>(hcpRef)).spec.nodeSelector?.['role'] === 'control-plane', 20_000);
     assert.equal((await client.get<HostedControlPlane>(hcpRef)).spec.pausedUntil, undefined);
 
     await client.delete({ ...HC, name: 'three', namespace: ns });
@@ -165,7 +165,7 @@ describe('HostedCluster controller', () => {
     const hc = await eventually('ValidConfiguration False', async () => {
       const current = await getHc(ns, 'four');
       return condition(current, 'ValidConfiguration')?.status === 'False' ? current : undefined;
-    });
+    }, 20_000);
     assert.deepEqual(condition(hc, 'ValidConfiguration'), { ...condition(hc, 'ValidConfiguration'), reason: 'SecretNotFound', message: `pull secret ${ns}/four-pull-secret not found` });
     assert.equal(await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: `${ns}-four` }), undefined);
 
@@ -176,9 +176,9 @@ describe('HostedCluster controller', () => {
     const waiting = await eventually('HostedClusterDestroyed', async () => {
       const current = await getHc(ns, 'four');
       return condition(current, 'HostedClusterDestroyed')?.reason === 'WaitingForGracePeriod' ? current : undefined;
-    });
+    }, 20_000);
     assert.match(condition(waiting, 'HostedClusterDestroyed')?.message ?? '', /waiting 4s \(destroy grace period\)/);
-    await eventually('the HostedCluster to go', async () => (await getHc(ns, 'four')) === undefined);
+    await eventually('the HostedCluster to go', async () => (await getHc(ns, 'four')) === undefined, 20_000);
     assert.ok(Date.now() - deleted >= 3_000, 'released only after the grace period');
   });
 
@@ -186,7 +186,7 @@ describe('HostedCluster controller', () => {
     const ns = await management.namespace('hc-domain');
     await startTestOperator(management, ns);
     await createCluster(ns, 'five');
-    await eventually('the base domain', async () => (await getHc(ns, 'five'))?.spec.dns?.baseDomain === 'apps.mgmt.example.com');
+    await eventually('the base domain', async () => (await getHc(ns, 'five'))?.spec.dns?.baseDomain === 'apps.mgmt.example.com', 20_000);
 
     const other = await management.namespace('hc-nodomain');
     await startTestOperator(management, other, '');
@@ -194,10 +194,10 @@ describe('HostedCluster controller', () => {
     const hc = await eventually('ValidConfiguration False', async () => {
       const current = await getHc(other, 'six');
       return condition(current, 'ValidConfiguration')?.status === 'False' ? current : undefined;
-    });
+    }, 20_000);
     // Upstream's message: the test cluster serves Routes but runs no router to give them hosts.
     assert.equal(condition(hc, 'ValidConfiguration')?.message, 'unable to autodetect kubevirt platform base domain, temporary route is not giving a host value');
-    await eventually('the temporary Route to be deleted', async () => (await client.tryGet({ apiVersion: 'route.openshift.io/v1', kind: 'Route', name: 'kubevirt-infra-temp-route', namespace: other })) === undefined);
+    await eventually('the temporary Route to be deleted', async () => (await client.tryGet({ apiVersion: 'route.openshift.io/v1', kind: 'Route', name: 'kubevirt-infra-temp-route', namespace: other })) === undefined, 20_000);
     assert.equal(await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: `${other}-six` }), undefined, 'nothing is created');
   });
 
@@ -207,7 +207,7 @@ describe('HostedCluster controller', () => {
     const replicas = [await startOperatorAs(account, ns, 'replica-a'), await startOperatorAs(account, ns, 'replica-b')];
     after(() => Promise.all(replicas.map((r) => r.operator.stop())));
     await createCluster(ns, 'seven');
-    await eventually('the components', async () => (await client.list('apps/v1', 'Deployment', { namespace: `${ns}-seven` })).length === 3);
+    await eventually('the components', async () => (await client.list('apps/v1', 'Deployment', { namespace: `${ns}-seven` })).length === 3, 20_000);
     const writes = (op: TestOperator): number => op.operator.metrics.apiRequests.sum((l) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(l['verb'] ?? '') && l['resource'] !== 'leases');
     const leaders = replicas.filter((r) => r.operator.manager.isLeader());
     assert.equal(leaders.length, 1, 'exactly one leader');

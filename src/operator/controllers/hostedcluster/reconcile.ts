@@ -1,8 +1,8 @@
 import type { HostedCluster } from '../../../api/index.ts';
-import { toYaml } from '../../../lib/yaml.ts';
-import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
 import type { Logger } from '../../runtime/logger.ts';
+import { applyStatusIfChanged } from '../../runtime/status.ts';
 import { baseDomainPhase } from './phases/base-domain.ts';
 import { controlPlaneObjectsPhase } from './phases/control-plane-objects.ts';
 import { defaultsPhase } from './phases/defaults.ts';
@@ -11,7 +11,7 @@ import { finalizerPhase } from './phases/finalizer.ts';
 import { kubeconfigPhase } from './phases/kubeconfig.ts';
 import { pausePhase } from './phases/pause.ts';
 import { validatePhase } from './phases/validate.ts';
-import type { HostedClusterDeps, Phase, PhaseOutcome, Scope } from './scope.ts';
+import { controlPlaneOf, type HostedClusterDeps, type Phase, type PhaseOutcome, type Scope } from './scope.ts';
 import { computeStatus } from './status.ts';
 
 /** The phases of a HostedCluster that is not being deleted, in order. */
@@ -29,16 +29,8 @@ async function runPhases(scope: Scope): Promise<PhaseOutcome> {
   return {};
 }
 
-/** Writes the status only when it differs from what is stored: an unchanged cluster costs no write. */
 async function writeStatus(scope: Scope, error: unknown): Promise<void> {
-  const { hc, deps } = scope;
-  const hcp = deps.hostedControlPlane(`${HostedClusterNames.controlPlaneNamespace(hc)}/${hc.metadata.name ?? ''}`);
-  const status = computeStatus(scope, hcp, error);
-  if (toYaml(status) === toYaml(hc.status ?? {})) return;
-  const changed = Object.keys(status).filter((k) => toYaml(status[k as keyof typeof status] ?? null) !== toYaml(hc.status?.[k as keyof typeof status] ?? null));
-  scope.logger.debug('writing status', { changed: changed.join(',') });
-  const body = { apiVersion: hc.apiVersion, kind: hc.kind, metadata: { name: hc.metadata.name, namespace: hc.metadata.namespace }, status };
-  await deps.client.apply(body as HostedCluster, { fieldManager: OPERATOR_FIELD_MANAGER, subresource: 'status' });
+  await applyStatusIfChanged(scope.deps.client, scope.hc, computeStatus(scope, controlPlaneOf(scope), error), { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
 }
 
 /** The HostedCluster reconcile: deletion, or the phases in order; the status is computed and written at the end. */

@@ -1,6 +1,7 @@
 import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
+import { HostedClusterNames } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import type { InfraClients } from './infra-clients.ts';
 import type { Clock } from '../../runtime/clock.ts';
@@ -16,6 +17,8 @@ export interface HostedClusterDeps {
   readonly events: EventRecorder;
   /** The HostedControlPlane cache, by `namespace/name`. */
   readonly hostedControlPlane: (key: string) => HostedControlPlane | undefined;
+  /** The cache of the operator's Secrets in control-plane namespaces (copies, PKI, kubeconfigs), by `namespace/name`. */
+  readonly controlPlaneSecret: (key: string) => SourceSecret | undefined;
   /** The management cluster's apps domain, when the operator was told it (`--apps-domain`); else discovered. */
   readonly appsDomain?: string;
   /** Clients of the external infrastructure clusters, per HostedCluster uid. */
@@ -33,6 +36,8 @@ export interface Scope {
   readonly conditions: ConditionUpdate[];
   /** Secrets the cluster references, read once by validation and copied by a later phase, by role. */
   readonly secrets: Map<'pullSecret' | 'sshKey' | 'infraCredentials' | 'encryptionKey', SourceSecret>;
+  /** The external infrastructure (client and namespace), once validation has checked it. */
+  infra?: { readonly client: KubeClient; readonly namespace: string };
   /** The published admin kubeconfig Secret, once the control plane has one. */
   kubeconfig?: string;
 }
@@ -55,3 +60,7 @@ export interface Phase {
 export function setCondition(scope: Scope, update: Omit<ConditionUpdate, 'observedGeneration'>): void {
   upsertCondition(scope.conditions, update, scope.hc.metadata.generation);
 }
+
+/** The cached HostedControlPlane of the scope's HostedCluster. */
+export const controlPlaneOf = (scope: Scope): HostedControlPlane | undefined =>
+  scope.deps.hostedControlPlane(`${HostedClusterNames.controlPlaneNamespace(scope.hc)}/${scope.hc.metadata.name ?? ''}`);

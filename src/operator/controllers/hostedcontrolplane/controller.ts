@@ -10,8 +10,7 @@ import { keyOf, type Informer } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
-import { CLUSTER_ANNOTATION } from '../../../render/hostedcluster/names.ts';
-import { PKI_LABEL } from './pki.ts';
+import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import { reconcileHostedControlPlane } from './reconcile.ts';
 import type { CachedSecret, ServiceStatus, WorkloadStatus } from './scope.ts';
 
@@ -49,7 +48,7 @@ export function addHostedControlPlaneController(manager: Manager, deps: HostedCo
   const deployments = manager.informer<WorkloadStatus>({ apiVersion: 'apps/v1', kind: 'Deployment', labelSelector: owned });
   const statefulSets = manager.informer<WorkloadStatus>({ apiVersion: 'apps/v1', kind: 'StatefulSet', labelSelector: owned });
   const services = manager.informer<ServiceStatus>({ apiVersion: 'v1', kind: 'Service', labelSelector: owned });
-  const secrets = manager.informer<CachedSecret>({ apiVersion: 'v1', kind: 'Secret', labelSelector: `${PKI_LABEL.key}=${PKI_LABEL.value}` });
+  const secrets = manager.informer<CachedSecret>(controlPlaneSecretsSelector);
   const reconcile = reconcileHostedControlPlane(
     { ...deps, secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map() },
     (key) => inScope(planes.get(key), deps.watchNamespace),

@@ -1,11 +1,11 @@
 import { ControlPlaneNames, KUBE_APISERVER_PORT } from '../../../controlplane/names.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
+import { fromBase64, toBase64 } from '../../../lib/base64.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { renderKubeconfig } from '../../../pki/kubeconfig.ts';
 import { writePkiSecret } from './pki.ts';
 import { inNamespace, type Scope } from './scope.ts';
 
-const unb64 = (text: string | undefined): string => Buffer.from(text ?? '', 'base64').toString('utf8');
 
 /** The API server URL users reach: the published endpoint once known, else the in-cluster Service. */
 export function externalServer(scope: Scope): string {
@@ -29,11 +29,11 @@ const KUBECONFIGS: ReadonlyArray<{ secret: string; client: string; server: (scop
  * (a renewed certificate, a newly published endpoint); unchanged ones cost no request.
  */
 export async function ensureKubeconfigs(scope: Scope): Promise<void> {
-  const caPem = unb64(scope.pki.get(PkiSecret.rootCA)?.['tls.crt']);
+  const caPem = fromBase64(scope.pki.get(PkiSecret.rootCA)?.['tls.crt']);
   for (const k of KUBECONFIGS) {
     const client = scope.pki.get(k.client);
-    const config = renderKubeconfig({ name: 'admin', server: k.server(scope), caPem, user: { clientCertificatePem: unb64(client?.['tls.crt']), clientKeyPem: unb64(client?.['tls.key']) } });
-    const data = { kubeconfig: Buffer.from(toYaml(config)).toString('base64') };
+    const config = renderKubeconfig({ name: 'admin', server: k.server(scope), caPem, user: { clientCertificatePem: fromBase64(client?.['tls.crt']), clientKeyPem: fromBase64(client?.['tls.key']) } });
+    const data = { kubeconfig: toBase64(toYaml(config)) };
     scope.pki.set(k.secret, data);
     if (scope.deps.secret(inNamespace(scope, k.secret))?.data?.['kubeconfig'] === data.kubeconfig) continue;
     await writePkiSecret(scope, k.secret, data);

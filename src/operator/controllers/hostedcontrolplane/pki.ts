@@ -3,18 +3,17 @@ import { certificatePlan, PkiSecret, type CertificateSpec } from '../../../contr
 import { certificatePem, issueCertificate, loadIssuer, type IssuedCertificate } from '../../../pki/certificate.ts';
 import { privateKeyPem, publicKeyPem } from '../../../pki/keys.ts';
 import { x509 } from '../../../pki/x509.ts';
-import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import { fromBase64, toBase64 } from '../../../lib/base64.ts';
+import { CONTROL_PLANE_SECRET_LABEL, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import { inNamespace, type Scope } from './scope.ts';
 
-/** Label on every Secret of a control plane's PKI: the operator caches (only) those. */
+/** Label on every Secret of a control plane's PKI (they also carry the control-plane-secret label the cache selects). */
 export const PKI_LABEL = { key: 'hypershift.openshift.io/control-plane-pki', value: 'true' } as const;
 /** Annotation with a hash of what a certificate was issued for (names, usage, issuer), so a change reissues it. */
 const SPEC_HASH = 'hypershift.openshift.io/certificate-spec-hash';
 const DAY_MS = 86_400_000;
 /** Leaves renew in their last 30 days, CAs in their last year. */
 const renewBeforeMs = (spec: CertificateSpec): number => (spec.usage === 'ca' ? 365 : 30) * DAY_MS;
-const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
-const unb64 = (text: string | undefined): string => Buffer.from(text ?? '', 'base64').toString('utf8');
 
 function specHash(spec: CertificateSpec, issuerCertPem: string): string {
   return createHash('sha256').update(JSON.stringify({ spec, issuer: issuerCertPem })).digest('hex').slice(0, 16);
@@ -25,7 +24,7 @@ function stillValid(scope: Scope, spec: CertificateSpec, hash: string): boolean 
   const stored = scope.deps.secret(inNamespace(scope, spec.secret));
   const pem = stored?.data?.['tls.crt'];
   if (stored?.metadata?.annotations?.[SPEC_HASH] !== hash || pem === undefined) return false;
-  const notAfter = new x509.X509Certificate(unb64(pem)).notAfter.getTime();
+  const notAfter = new x509.X509Certificate(fromBase64(pem)).notAfter.getTime();
   return notAfter - scope.now.getTime() > renewBeforeMs(spec);
 }
 
@@ -36,21 +35,22 @@ async function issue(scope: Scope, spec: CertificateSpec, issuer: IssuedCertific
   const pem = certificatePem(cert);
   const key = await privateKeyPem(cert.keys.privateKey);
   const caPem = issuer === undefined ? pem : certificatePem(issuer);
-  return { 'tls.crt': b64(pem), 'tls.key': b64(key), 'ca.crt': b64(caPem), ...(spec.usage === 'ca' ? { 'ca.key': b64(key) } : {}) };
+  return { 'tls.crt': toBase64(pem), 'tls.key': toBase64(key), 'ca.crt': toBase64(caPem), ...(spec.usage === 'ca' ? { 'ca.key': toBase64(key) } : {}) };
 }
 
 async function writeSecret(scope: Scope, name: string, data: Record<string, string>, annotations: Record<string, string> = {}): Promise<void> {
-  const metadata = { name, namespace: scope.hcp.metadata.namespace, labels: { [PKI_LABEL.key]: PKI_LABEL.value }, annotations };
+  const labels = { [PKI_LABEL.key]: PKI_LABEL.value, [CONTROL_PLANE_SECRET_LABEL.key]: CONTROL_PLANE_SECRET_LABEL.value };
+  const metadata = { name, namespace: scope.hcp.metadata.namespace, labels, annotations };
   await scope.deps.client.apply({ apiVersion: 'v1', kind: 'Secret', metadata, type: 'Opaque', data }, { fieldManager: OPERATOR_FIELD_MANAGER });
 }
 
 /** Issues (or keeps) one certificate; returns its Secret data. */
 async function ensureCertificate(scope: Scope, spec: CertificateSpec): Promise<Record<string, string>> {
   const issuerData = spec.issuer === undefined ? undefined : scope.pki.get(spec.issuer);
-  const issuerPem = unb64(issuerData?.['tls.crt']);
+  const issuerPem = fromBase64(issuerData?.['tls.crt']);
   const hash = specHash(spec, issuerPem);
   if (stillValid(scope, spec, hash)) return scope.deps.secret(inNamespace(scope, spec.secret))?.data ?? {};
-  const issuer = issuerData === undefined ? undefined : await loadIssuer(issuerPem, unb64(issuerData['tls.key']));
+  const issuer = issuerData === undefined ? undefined : await loadIssuer(issuerPem, fromBase64(issuerData['tls.key']));
   const data = await issue(scope, spec, issuer);
   await writeSecret(scope, spec.secret, data, { [SPEC_HASH]: hash });
   scope.logger.info('issued certificate', { secret: spec.secret });
@@ -62,7 +62,7 @@ async function ensureServiceAccountKey(scope: Scope): Promise<Record<string, str
   const stored = scope.deps.secret(inNamespace(scope, PkiSecret.serviceAccountKey))?.data;
   if (stored?.['service-account.key'] !== undefined) return stored;
   const keys = await scope.deps.keys();
-  const data = { 'service-account.key': b64(await privateKeyPem(keys.privateKey)), 'service-account.pub': b64(await publicKeyPem(keys.publicKey)) };
+  const data = { 'service-account.key': toBase64(await privateKeyPem(keys.privateKey)), 'service-account.pub': toBase64(await publicKeyPem(keys.publicKey)) };
   await writeSecret(scope, PkiSecret.serviceAccountKey, data);
   return data;
 }

@@ -1,29 +1,24 @@
 import type { HostedControlPlane } from '../../../api/index.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
-import { pauseState } from '../../../lib/paused-until.ts';
-import { toYaml } from '../../../lib/yaml.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
 import { TerminalError, WaitError } from '../../runtime/errors.ts';
 import type { Logger } from '../../runtime/logger.ts';
+import { applyStatusIfChanged } from '../../runtime/status.ts';
+import { reconciliationActive } from '../reconciliation-active.ts';
 import { applyComponents } from './components.ts';
 import { publishedEndpoint } from './endpoint.ts';
 import { ensureKubeconfigs } from './kubeconfigs.ts';
 import { ensurePki } from './pki.ts';
-import { setCondition, type HostedControlPlaneDeps, type Scope } from './scope.ts';
+import { inNamespace, setCondition, type HostedControlPlaneDeps, type Scope } from './scope.ts';
 import { computeStatus } from './status.ts';
 
 /** Paused: nothing but the ReconciliationActive condition is written; a dated pause comes back when it ends. */
 function paused(scope: Scope): ReconcileResult | undefined {
-  const value = scope.hcp.spec.pausedUntil;
-  const state = pauseState(value, scope.now.getTime());
-  if (!state.paused) {
-    setCondition(scope, { type: Type.ReconciliationActive.value, status: 'True', reason: Reason.AsExpected.value, message: 'Reconciliation active on resource' });
-    return undefined;
-  }
-  const message = state.until === undefined ? 'Reconciliation paused until field removed' : `Reconciliation paused until: ${value ?? ''}`;
-  setCondition(scope, { type: Type.ReconciliationActive.value, status: 'False', reason: Reason.ReconciliationPaused.value, message });
-  return state.until === undefined ? {} : { requeueAfterMs: state.until - scope.now.getTime() };
+  const decision = reconciliationActive(scope.hcp.spec.pausedUntil, scope.now.getTime());
+  setCondition(scope, decision.condition);
+  if (!decision.paused) return undefined;
+  return decision.requeueAfterMs === undefined ? {} : { requeueAfterMs: decision.requeueAfterMs };
 }
 
 /** The release's components from the release provider; an unknown release is reported, not retried. */
@@ -38,21 +33,19 @@ function resolveRelease(scope: Scope): boolean {
   return false;
 }
 
-/** The AES-CBC key the HostedCluster controller copied into the namespace (base64). */
+/** The AES-CBC key the HostedCluster controller copied into the namespace (base64); from the cache, read on a miss. */
 async function encryptionKey(scope: Scope): Promise<string> {
   const name = scope.hcp.spec.secretEncryption?.aescbc?.activeKey.name ?? '';
-  const secret = await scope.deps.client.tryGet<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name, namespace: scope.hcp.metadata.namespace });
+  const secret =
+    scope.deps.secret(inNamespace(scope, name)) ??
+    (await scope.deps.client.tryGet<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name, namespace: scope.hcp.metadata.namespace }));
   const key = secret?.data?.['key'];
   if (key === undefined) throw new WaitError(Reason.SecretNotFound.value, `etcd encryption key secret ${scope.hcp.metadata.namespace ?? ''}/${name} not found yet`, 5_000);
   return key;
 }
 
 async function writeStatus(scope: Scope, error: unknown): Promise<void> {
-  const { hcp } = scope;
-  const status = computeStatus(scope, publishedEndpoint(scope), error);
-  if (toYaml(status) === toYaml(hcp.status ?? {})) return;
-  const body = { apiVersion: hcp.apiVersion, kind: hcp.kind, metadata: { name: hcp.metadata.name, namespace: hcp.metadata.namespace }, status };
-  await scope.deps.client.apply(body as HostedControlPlane, { fieldManager: OPERATOR_FIELD_MANAGER, subresource: 'status' });
+  await applyStatusIfChanged(scope.deps.client, scope.hcp, computeStatus(scope, publishedEndpoint(scope), error), { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
 }
 
 async function reconcileComponents(scope: Scope): Promise<void> {

@@ -31,7 +31,7 @@ export interface HostedControlPlaneDeps {
   readonly random: (n: number) => Uint8Array;
   readonly keys: KeyGenerator;
   readonly releases: ReleaseProvider;
-  /** The cache of the control planes' own Secrets (PKI and kubeconfigs), by `namespace/name`. */
+  /** The cache of the operator's Secrets in control-plane namespaces (copies, PKI, kubeconfigs), by `namespace/name`. */
   readonly secret: (key: string) => CachedSecret | undefined;
   /** The caches of the control planes' Deployments and StatefulSets, by `namespace/name`. */
   readonly deployment: (key: string) => WorkloadStatus | undefined;

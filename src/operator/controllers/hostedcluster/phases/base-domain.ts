@@ -15,12 +15,7 @@ interface Route extends KubeObject {
 type Discovery = { readonly domain: string } | { readonly problem: string };
 
 /** Where the temporary Route goes: the external infrastructure's namespace when there is one (as upstream), else the HostedCluster's. */
-function routeTarget(scope: Scope): { client: KubeClient; namespace: string } {
-  const credentials = scope.hc.spec.platform.kubevirt?.credentials;
-  const kubeconfig = scope.secrets.get('infraCredentials')?.data?.['kubeconfig'];
-  if (credentials === undefined || kubeconfig === undefined) return { client: scope.deps.client, namespace: scope.hc.metadata.namespace ?? '' };
-  return { client: scope.deps.infraClients.clientFor(scope.hc.metadata.uid ?? '', Buffer.from(kubeconfig, 'base64').toString('utf8')), namespace: credentials.infraNamespace };
-}
+const routeTarget = (scope: Scope): { client: KubeClient; namespace: string } => scope.infra ?? { client: scope.deps.client, namespace: scope.hc.metadata.namespace ?? '' };
 
 async function createTempRoute(client: KubeClient, namespace: string): Promise<Route> {
   const route: Route = { apiVersion: 'route.openshift.io/v1', kind: 'Route', metadata: { name: TEMP_ROUTE, namespace } };

@@ -4,7 +4,7 @@ import { renderControlPlaneNamespace } from '../../../../render/hostedcluster/na
 import { renderSecretCopy } from '../../../../render/hostedcluster/secrets.ts';
 import type { KubeManifest } from '../../../../render/manifest.ts';
 import { toYaml } from '../../../../lib/yaml.ts';
-import type { Phase, Scope } from '../scope.ts';
+import { controlPlaneOf, type Phase, type Scope } from '../scope.ts';
 
 function secretCopies(scope: Scope): KubeManifest[] {
   const { hc } = scope;
@@ -36,7 +36,7 @@ export const controlPlaneObjectsPhase: Phase = {
     const objects = [renderControlPlaneNamespace(hc), ...secretCopies(scope), hcp];
     const key = hc.metadata.uid ?? '';
     const fingerprint = toYaml(objects);
-    const cached = scope.deps.hostedControlPlane(`${hcp.metadata.namespace ?? ''}/${hcp.metadata.name}`);
+    const cached = controlPlaneOf(scope);
     if (scope.deps.lastApplied.get(key) === fingerprint && cached !== undefined) return undefined;
     for (const object of objects) await client.apply(object, { fieldManager: OPERATOR_FIELD_MANAGER });
     scope.deps.lastApplied.set(key, fingerprint);

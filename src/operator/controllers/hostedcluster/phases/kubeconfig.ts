@@ -1,12 +1,15 @@
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
-import type { Phase, Scope } from '../scope.ts';
+import { controlPlaneOf, type Phase, type Scope } from '../scope.ts';
 
+/** The kubeconfig the control plane reports, from the shared Secret cache (read directly only on a cache miss). */
 async function reportedKubeconfig(scope: Scope): Promise<string | undefined> {
   const { hc, deps } = scope;
   const cpNamespace = HostedClusterNames.controlPlaneNamespace(hc);
-  const reported = deps.hostedControlPlane(`${cpNamespace}/${hc.metadata.name ?? ''}`)?.status?.kubeConfig;
+  const reported = controlPlaneOf(scope)?.status?.kubeConfig;
   if (reported === undefined) return undefined;
-  const source = await deps.client.tryGet<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: reported.name, namespace: cpNamespace });
+  const source =
+    deps.controlPlaneSecret(`${cpNamespace}/${reported.name}`) ??
+    (await deps.client.tryGet<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: reported.name, namespace: cpNamespace }));
   return source?.data?.[reported.key];
 }
 

@@ -1,4 +1,5 @@
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import { fromBase64 } from '../../../../lib/base64.ts';
 import { checkInfraAccess, type InfraAccessProblem } from '../../../../kube/infra-access.ts';
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
@@ -54,9 +55,10 @@ function infraProblemMessage(problem: InfraAccessProblem, namespace: string): st
 
 /** The external infrastructure answers, has the namespace, and lets the user create VMs there. */
 async function checkInfraAccessible(scope: Scope, kubeconfig: string, namespace: string): Promise<boolean> {
-  const client = scope.deps.infraClients.clientFor(scope.hc.metadata.uid ?? '', Buffer.from(kubeconfig, 'base64').toString('utf8'));
+  const client = scope.deps.infraClients.clientFor(scope.hc.metadata.uid ?? '', fromBase64(kubeconfig));
   const problem = await checkInfraAccess(client, namespace);
   if (problem === undefined) {
+    scope.infra = { client, namespace };
     setCondition(scope, { type: Type.InfrastructureReady.value, status: 'True', reason: Reason.AsExpected.value, message: `The infrastructure cluster can host the VMs in namespace ${namespace}` });
     return true;
   }
