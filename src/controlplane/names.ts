@@ -19,6 +19,9 @@ export const ControlPlaneNames = {
   schedulerKubeconfig: 'kube-scheduler-kubeconfig',
   /** The secret-encryption configuration of kube-apiserver. */
   encryptionConfig: 'kas-secret-encryption-config',
+  /** The kubeadmin password (key `password`; upstream's name) and the token file kube-apiserver reads it from. */
+  kubeadminPassword: 'kubeadmin-password',
+  kubeadminTokenFile: 'kas-kubeadmin-token',
 } as const;
 
 /** The port kube-apiserver serves on inside the management cluster (upstream's). */

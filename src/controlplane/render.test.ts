@@ -24,10 +24,16 @@ const byKind = (objects: readonly Record<string, unknown>[], kind: string): Work
 describe('renderControlPlane', () => {
   for (const policy of ['HighlyAvailable', 'SingleReplica'] as const) {
     it(`When the policy is ${policy}, it should match the golden file`, () => {
-      const objects = renderControlPlane({ hcp: controlPlane(policy), release, configHashes: hashes, encryptionKey: 'a2V5' });
+      const objects = renderControlPlane({ hcp: controlPlane(policy), release, configHashes: hashes, encryptionKey: 'a2V5', kubeadminPassword: 'abcde-fghij-kmnop-qrstu' });
       assertGolden(join(import.meta.dirname, 'testdata', `control-plane-${policy}.yaml`), toYamlDocuments(objects));
     });
   }
+
+  it('When the cluster has no kubeadmin user, it should render no token file and kube-apiserver should not read one', () => {
+    const objects = renderControlPlane({ hcp: controlPlane('HighlyAvailable'), release, configHashes: hashes, encryptionKey: 'a2V5' });
+    const yaml = toYamlDocuments(objects);
+    assert.doesNotMatch(yaml, /kubeadmin|token-auth-file/);
+  });
 
   it('When HighlyAvailable, it should run 3 etcd and API servers, 2 of the rest, each budget letting one pod go', () => {
     const objects = renderControlPlane({ hcp: controlPlane('HighlyAvailable'), release, configHashes: hashes, encryptionKey: 'a2V5' });

@@ -20,6 +20,8 @@ export interface ControlPlaneInput {
   readonly configHashes: Readonly<Record<ComponentName, string>>;
   /** The AES-CBC key (base64) that encrypts Secrets at rest. */
   readonly encryptionKey: string;
+  /** The kubeadmin password while the cluster has a kubeadmin user (see `kube-apiserver/kubeadmin.ts`). */
+  readonly kubeadminPassword?: string | undefined;
 }
 
 /** Every object of the control plane's components (Secrets of the PKI come from the operator's PKI phase). */
@@ -27,7 +29,7 @@ export function renderControlPlane(input: ControlPlaneInput): Array<Record<strin
   const { hcp, release, configHashes } = input;
   return [
     ...renderEtcd(hcp, release, configHashes.etcd),
-    ...renderKubeAPIServer(hcp, release, configHashes['kube-apiserver'], input.encryptionKey),
+    ...renderKubeAPIServer(hcp, release, configHashes['kube-apiserver'], { encryptionKey: input.encryptionKey, kubeadminPassword: input.kubeadminPassword }),
     ...renderKubeControllerManager(hcp, release, configHashes['kube-controller-manager']),
     ...renderKubeScheduler(hcp, release, configHashes['kube-scheduler']),
   ];

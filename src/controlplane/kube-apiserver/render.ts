@@ -5,6 +5,7 @@ import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
 import { ControlPlaneNames, KUBE_APISERVER_PORT } from '../names.ts';
 import { etcdURL, PkiSecret } from '../pki/plan.ts';
 import { EGRESS_CONFIG, KONNECTIVITY_SOCKET_DIR, renderEgressSelectorConfig, renderEncryptionConfig } from './config.ts';
+import { KUBEADMIN, renderKubeadminTokenFile } from './kubeadmin.ts';
 import { renderKubeAPIServerServices, KONNECTIVITY_AGENT_PORT } from './services.ts';
 
 /** kube-apiserver's requests (upstream asks 350m/2000Mi; a lean hosted cluster's API server settles far lower). */
@@ -23,12 +24,24 @@ const MOUNTS: readonly SecretMount[] = [
   { volume: 'sa-key', secret: PkiSecret.serviceAccountKey },
   { volume: 'encryption-config', secret: ControlPlaneNames.encryptionConfig },
 ];
+/** The kubeadmin token file, mounted only while the cluster has a kubeadmin user. */
+const KUBEADMIN_MOUNT: SecretMount = { volume: 'kubeadmin-token', secret: ControlPlaneNames.kubeadminTokenFile };
 const KONNECTIVITY_MOUNTS: readonly SecretMount[] = [
   { volume: 'konnectivity-crt', secret: PkiSecret.konnectivityServer },
   ROOT_CA_CERT,
 ];
 
-function apiServerArgs(hcp: HostedControlPlane): string[] {
+/** The Secrets of the API server that are not certificates; both are secret material. */
+export interface KubeAPIServerSecrets {
+  /** The AES-CBC key (base64) that encrypts Secrets at rest. */
+  readonly encryptionKey: string;
+  /** The kubeadmin password, accepted as a bearer token; absent once an identity provider replaces kubeadmin. */
+  readonly kubeadminPassword?: string | undefined;
+}
+
+const mountsFor = (secrets: KubeAPIServerSecrets): readonly SecretMount[] => (secrets.kubeadminPassword === undefined ? MOUNTS : [...MOUNTS, KUBEADMIN_MOUNT]);
+
+function apiServerArgs(hcp: HostedControlPlane, secrets: KubeAPIServerSecrets): string[] {
   const ns = hcp.metadata.namespace ?? '';
   const at = (volume: string, file: string): string => `${mountPath(volume)}/${file}`;
   return [
@@ -58,24 +71,25 @@ function apiServerArgs(hcp: HostedControlPlane): string[] {
     '--requestheader-username-headers=X-Remote-User',
     '--requestheader-group-headers=X-Remote-Group',
     '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+    ...(secrets.kubeadminPassword === undefined ? [] : [`--token-auth-file=${at(KUBEADMIN_MOUNT.volume, KUBEADMIN.tokenFileKey)}`]),
   ];
 }
 
 const socketMount = { name: 'konnectivity-uds', mountPath: KONNECTIVITY_SOCKET_DIR };
 
-function apiServerContainer(hcp: HostedControlPlane, image: string): Record<string, unknown> {
+function apiServerContainer(hcp: HostedControlPlane, image: string, secrets: KubeAPIServerSecrets): Record<string, unknown> {
   return {
     name: NAME,
     image,
     command: ['kube-apiserver'],
-    args: apiServerArgs(hcp),
+    args: apiServerArgs(hcp, secrets),
     ports: [{ name: 'client', containerPort: KUBE_APISERVER_PORT, protocol: 'TCP' }],
     readinessProbe: httpsProbe('/readyz', KUBE_APISERVER_PORT, 5),
     livenessProbe: httpsProbe('/livez', KUBE_APISERVER_PORT, 45),
     resources: { requests: KUBE_APISERVER_REQUESTS },
     securityContext: CONTAINER_SECURITY,
     terminationMessagePolicy: 'FallbackToLogsOnError',
-    volumeMounts: [{ name: 'tmp-dir', mountPath: '/tmp' }, socketMount, { name: EGRESS_CONFIG, mountPath: mountPath(EGRESS_CONFIG), readOnly: true }, ...secretVolumeMounts(MOUNTS)],
+    volumeMounts: [{ name: 'tmp-dir', mountPath: '/tmp' }, socketMount, { name: EGRESS_CONFIG, mountPath: mountPath(EGRESS_CONFIG), readOnly: true }, ...secretVolumeMounts(mountsFor(secrets))],
   };
 }
 
@@ -108,16 +122,17 @@ function konnectivityContainer(image: string): Record<string, unknown> {
 
 /**
  * kube-apiserver with secret encryption (AES-CBC from the cluster's key), the service-account issuer and keys, the
- * aggregator front proxy, and the konnectivity server as a sidecar reached over a shared socket; plus its Services
- * per publishing strategy and its disruption budget. `encryptionKey` is the base64 AES key (secret material).
+ * aggregator front proxy, the kubeadmin token while the cluster has one, and the konnectivity server as a sidecar
+ * reached over a shared socket; plus its Services per publishing strategy and its disruption budget.
  */
-export function renderKubeAPIServer(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string, encryptionKey: string): Array<Record<string, unknown>> {
+export function renderKubeAPIServer(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string, secrets: KubeAPIServerSecrets): Array<Record<string, unknown>> {
   const volumes = [
     { name: 'konnectivity-uds', emptyDir: {} },
     { name: EGRESS_CONFIG, configMap: { name: EGRESS_CONFIG } },
-    ...secretVolumes([...MOUNTS, KONNECTIVITY_MOUNTS[0] as SecretMount]),
+    ...secretVolumes([...mountsFor(secrets), KONNECTIVITY_MOUNTS[0] as SecretMount]),
   ];
-  const containers = [apiServerContainer(hcp, release.images.kubeAPIServer), konnectivityContainer(release.images.konnectivityServer)];
+  const containers = [apiServerContainer(hcp, release.images.kubeAPIServer, secrets), konnectivityContainer(release.images.konnectivityServer)];
   const workload = deployment({ hcp, component: NAME, tier: 'api-critical', configHash, containers, volumes }, replicasFor(hcp, 'api-critical'));
-  return [renderEncryptionConfig(hcp, encryptionKey), renderEgressSelectorConfig(hcp), ...renderKubeAPIServerServices(hcp), workload, podDisruptionBudget(hcp, NAME)];
+  const tokenFile = secrets.kubeadminPassword === undefined ? [] : [renderKubeadminTokenFile(hcp, secrets.kubeadminPassword)];
+  return [renderEncryptionConfig(hcp, secrets.encryptionKey), ...tokenFile, renderEgressSelectorConfig(hcp), ...renderKubeAPIServerServices(hcp), workload, podDisruptionBudget(hcp, NAME)];
 }

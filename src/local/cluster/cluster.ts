@@ -28,6 +28,8 @@ export interface StartClusterOptions {
   readonly timeoutMs?: number;
   /** Whether to run kube-controller-manager (garbage collection, namespaces, workloads, CSRs). @default true */
   readonly controllerManager?: boolean;
+  /** More kube-apiserver flags (e.g. an authentication file a test checks), after the harness's own. */
+  readonly extraApiServerArgs?: readonly string[];
 }
 
 async function layoutFor(name: string, dir: string): Promise<ClusterLayout> {
@@ -85,7 +87,7 @@ async function bootProcesses(boot: Boot): Promise<void> {
   const etcd = launch(boot, 'etcd', etcdArgs(layout));
   const etcdHealthy = async (): Promise<boolean> => (await httpCall(`http://127.0.0.1:${layout.etcdClientPort}/health`)).body.includes('"true"');
   await startAndWait(etcd, etcdHealthy, timeoutMs);
-  const apiServer = launch(boot, 'kube-apiserver', apiServerArgs(layout));
+  const apiServer = launch(boot, 'kube-apiserver', [...apiServerArgs(layout), ...(boot.options.extraApiServerArgs ?? [])]);
   const tls = { ca: boot.caPem, ...boot.admin };
   await startAndWait(apiServer, async () => (await httpCall(`${boot.server}/readyz`, { tls })).status === 200, timeoutMs);
   if (boot.options.controllerManager !== false) {

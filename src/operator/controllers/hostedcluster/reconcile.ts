@@ -8,14 +8,14 @@ import { controlPlaneObjectsPhase } from './phases/control-plane-objects.ts';
 import { defaultsPhase } from './phases/defaults.ts';
 import { deleteHostedCluster } from './phases/delete.ts';
 import { finalizerPhase } from './phases/finalizer.ts';
-import { kubeconfigPhase } from './phases/kubeconfig.ts';
 import { pausePhase } from './phases/pause.ts';
+import { kubeadminPasswordPhase, kubeconfigPhase } from './phases/publish.ts';
 import { validatePhase } from './phases/validate.ts';
 import { controlPlaneOf, type HostedClusterDeps, type Phase, type PhaseOutcome, type Scope } from './scope.ts';
 import { computeStatus } from './status.ts';
 
 /** The phases of a HostedCluster that is not being deleted, in order. */
-export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, baseDomainPhase, defaultsPhase, controlPlaneObjectsPhase, kubeconfigPhase];
+export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, baseDomainPhase, defaultsPhase, controlPlaneObjectsPhase, kubeconfigPhase, kubeadminPasswordPhase];
 
 async function runPhases(scope: Scope): Promise<PhaseOutcome> {
   for (const phase of PHASES) {

@@ -40,6 +40,8 @@ export interface Scope {
   infra?: { readonly client: KubeClient; readonly namespace: string };
   /** The published admin kubeconfig Secret, once the control plane has one. */
   kubeconfig?: string;
+  /** Set when this reconcile published (name) or withdrew (no name) the kubeadmin password Secret. */
+  kubeadminPassword?: { readonly name: string | undefined };
 }
 
 /** What a phase asks of the reconcile. */

@@ -57,11 +57,13 @@ function reconciliationCondition(scope: Scope, error: unknown): void {
   else setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'False', reason: Reason.ReconcileError.value, message: reasonOf(error) });
 }
 
-/** Fields copied once known: the control plane's endpoint and the published kubeconfig. */
+/** Fields copied once known: the control plane's endpoint and the published kubeconfig and kubeadmin password. */
 function published(scope: Scope, hcp: HostedControlPlane | undefined): Partial<NonNullable<HostedCluster['status']>> {
+  const password = scope.kubeadminPassword === undefined ? scope.hc.status?.kubeadminPassword : scope.kubeadminPassword.name === undefined ? undefined : { name: scope.kubeadminPassword.name };
   return {
     ...(hcp?.status?.controlPlaneEndpoint === undefined ? {} : { controlPlaneEndpoint: hcp.status.controlPlaneEndpoint }),
     ...(scope.kubeconfig === undefined ? {} : { kubeconfig: { name: scope.kubeconfig } }),
+    ...(password === undefined ? {} : { kubeadminPassword: password }),
   };
 }
 
@@ -78,5 +80,8 @@ export function computeStatus(scope: Scope, hcp: HostedControlPlane | undefined,
   const available = findCondition(conditions, Type.Available.value)?.status === 'True';
   const version = versionStatus(hc, hcp, available, now.toISOString().replace(/\.\d{3}Z$/, 'Z'));
   const observedGeneration = succeeded ? version.observedGeneration : (hc.status?.version?.observedGeneration ?? 0);
-  return { ...hc.status, conditions, version: { ...version, observedGeneration }, ...published(scope, hcp) };
+  // The kubeadmin field is decided afresh below: it disappears once an identity provider replaces kubeadmin.
+  const stored = { ...hc.status };
+  delete stored.kubeadminPassword;
+  return { ...stored, conditions, version: { ...version, observedGeneration }, ...published(scope, hcp) };
 }

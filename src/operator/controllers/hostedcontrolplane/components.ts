@@ -20,12 +20,12 @@ const INPUTS: Readonly<Record<ComponentName, readonly string[]>> = {
   'kube-scheduler': [ControlPlaneNames.schedulerKubeconfig],
 };
 
-/** Per component, a short hash of everything it mounts (the encryption key counts for the API server). */
+/** Per component, a short hash of everything it mounts (the encryption key and kubeadmin token count for the API server). */
 export function configHashes(scope: Scope, encryptionKey: string): Record<ComponentName, string> {
   const hash = (component: ComponentName): string => {
     const h = createHash('sha256');
     for (const secret of INPUTS[component]) h.update(toYaml(scope.pki.get(secret) ?? {}));
-    if (component === 'kube-apiserver') h.update(encryptionKey);
+    if (component === 'kube-apiserver') h.update(`${encryptionKey}\n${scope.kubeadmin?.password ?? ''}`);
     return h.digest('hex').slice(0, 16);
   };
   return Object.fromEntries(COMPONENTS.map((c) => [c, hash(c)])) as Record<ComponentName, string>;
@@ -49,7 +49,7 @@ async function applyOne(scope: Scope, object: KubeObject): Promise<void> {
 export async function applyComponents(scope: Scope, encryptionKey: string): Promise<void> {
   const release = scope.release;
   if (release === undefined) return;
-  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, encryptionKey), encryptionKey });
+  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, encryptionKey), encryptionKey, kubeadminPassword: scope.kubeadmin?.password });
   const key = scope.hcp.metadata.uid ?? '';
   const fingerprint = createHash('sha256').update(toYaml(objects)).digest('hex');
   // A workload deleted behind the operator's back must come back even when nothing else changed.

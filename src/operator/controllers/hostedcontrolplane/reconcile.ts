@@ -8,6 +8,7 @@ import { applyStatusIfChanged } from '../../runtime/status.ts';
 import { reconciliationActive } from '../reconciliation-active.ts';
 import { applyComponents } from './components.ts';
 import { publishedEndpoint } from './endpoint.ts';
+import { ensureKubeadminPassword, removeRetiredKubeadmin } from './kubeadmin.ts';
 import { ensureKubeconfigs } from './kubeconfigs.ts';
 import { ensurePki } from './pki.ts';
 import { inNamespace, setCondition, type HostedControlPlaneDeps, type Scope } from './scope.ts';
@@ -52,11 +53,14 @@ async function reconcileComponents(scope: Scope): Promise<void> {
   const key = await encryptionKey(scope);
   await ensurePki(scope);
   await ensureKubeconfigs(scope);
+  scope.kubeadmin = { password: await ensureKubeadminPassword(scope) };
   await applyComponents(scope, key);
+  await removeRetiredKubeadmin(scope);
 }
 
 /**
- * The HostedControlPlane reconcile: pause → release → PKI and kubeconfigs → components, then status (always). There
+ * The HostedControlPlane reconcile: pause → release → PKI and kubeconfigs → kubeadmin → components, then status
+ * (always). There
  * is no finalizer: everything a control plane owns lives in its namespace, which the HostedCluster controller deletes.
  */
 export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup: (key: string) => HostedControlPlane | undefined): Reconcile {

@@ -50,6 +50,8 @@ export interface Scope {
   readonly now: Date;
   readonly conditions: ConditionUpdate[];
   release?: ReleaseInfo;
+  /** Set by the kubeadmin phase: the password, or none when the cluster has no kubeadmin user. */
+  kubeadmin?: { readonly password: string | undefined };
   /** The data of every PKI and kubeconfig Secret after the PKI phase, by Secret name. */
   readonly pki: Map<string, Record<string, string>>;
 }

@@ -65,6 +65,15 @@ function knownFields(scope: Scope, available: boolean, endpoint: Endpoint): Part
 
 type Endpoint = { host: string; port: number } | undefined;
 
+/**
+ * `status.kubeadminPassword` names the password Secret while the cluster has a kubeadmin user; when a reconcile did
+ * not get as far as the kubeadmin phase, what was reported stays.
+ */
+function kubeadminField(scope: Scope): Partial<Status> {
+  const present = scope.kubeadmin === undefined ? scope.hcp.status?.kubeadminPassword !== undefined : scope.kubeadmin.password !== undefined;
+  return present ? { kubeadminPassword: { name: ControlPlaneNames.kubeadminPassword } } : {};
+}
+
 /** The status computed at the end of a reconcile; `endpoint` is where the API is published, once known. */
 export function computeStatus(scope: Scope, endpoint: Endpoint, error: unknown): Status {
   const available = scope.release !== undefined && readiness(scope);
@@ -72,5 +81,8 @@ export function computeStatus(scope: Scope, endpoint: Endpoint, error: unknown):
   const { hcp } = scope;
   const conditions = mergeConditions(hcp.status?.conditions, observedAfter(scope.conditions, hcp.status?.conditions, hcp.metadata.generation, error === undefined), scope.now);
   const initialized = hcp.status?.initialized === true || findCondition(conditions, Type.EtcdAvailable.value) !== undefined;
-  return { ...hcp.status, ready: available, initialized, conditions, releaseImage: hcp.spec.releaseImage, ...knownFields(scope, available, endpoint) };
+  // The kubeadmin field is decided afresh below: it disappears once an identity provider replaces kubeadmin.
+  const stored = { ...hcp.status };
+  delete stored.kubeadminPassword;
+  return { ...stored, ready: available, initialized, conditions, releaseImage: hcp.spec.releaseImage, ...knownFields(scope, available, endpoint), ...kubeadminField(scope) };
 }
