@@ -54,8 +54,8 @@ interface AuthenticationConfiguration {
  * Whether the cluster has a kubeadmin user: as upstream, only while no identity provider is configured
  * (`spec.configuration.oauth.identityProviders`) and the integrated OAuth is in use (not `OIDC` or `None`).
  */
-export function kubeadminEnabled(hcp: Pick<HostedControlPlane, 'spec'>): boolean {
-  const configuration = (hcp.spec.configuration ?? {}) as AuthenticationConfiguration;
+export function kubeadminEnabled(cluster: { readonly spec: { readonly configuration?: Record<string, unknown> | undefined } }): boolean {
+  const configuration = (cluster.spec.configuration ?? {}) as AuthenticationConfiguration;
   const type = configuration.authentication?.type ?? '';
   if (type === 'OIDC' || type === 'None') return false;
   return (configuration.oauth?.identityProviders ?? []).length === 0;
@@ -63,7 +63,7 @@ export function kubeadminEnabled(hcp: Pick<HostedControlPlane, 'spec'>): boolean
 
 /**
  * The static token file kube-apiserver reads: the password as the bearer token of `kube:admin`. Holds the password,
- * so it is a Secret (never a ConfigMap) and appears in `--render` output only with `--render-sensitive`.
+ * so it is a Secret (never a ConfigMap); only the operator renders it.
  */
 export function renderKubeadminTokenFile(hcp: HostedControlPlane, password: string): Record<string, unknown> {
   const line = `${password},${KUBEADMIN.user},${KUBEADMIN.uid},"${KUBEADMIN.groups.join(',')}"\n`;

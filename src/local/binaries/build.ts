@@ -79,7 +79,7 @@ async function buildEtcd(outDir: string, report: ProgressReporter): Promise<void
     await runGo(['get', `go.etcd.io/etcd/server/v3@${ETCD_VERSION}`], { cwd: work });
     const progress = progressCounter(`etcd ${ETCD_VERSION}`, report);
     try {
-      // The main package path ends in /v3, so `go build` would name the binary "server" (checked) without -o.
+      // The main package path ends in /v3, so `go build` would name the binary "server" without -o.
       await runGo(['build', '-v', '-trimpath', '-ldflags=-s -w', '-o', join(outDir, ETCD_BINARY), 'go.etcd.io/etcd/server/v3'], {
         cwd: work,
         onLine: progress.onLine,

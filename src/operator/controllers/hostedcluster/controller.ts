@@ -1,5 +1,6 @@
 import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
+import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeObject } from '../../../kube/client.ts';
 import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
@@ -14,8 +15,8 @@ import type { HostedClusterDeps } from './scope.ts';
 
 /**
  * Registers the HostedCluster controller: it reconciles on every HostedCluster change and on every change of a
- * HostedControlPlane it made (found through the cluster annotation), and on nothing else, so an idle cluster costs
- * no requests.
+ * HostedControlPlane or kubeadmin password it made (found through the cluster annotation), and on nothing else, so
+ * an idle cluster costs no requests.
  */
 export function addHostedClusterController(
   manager: Manager,
@@ -36,10 +37,13 @@ export function addHostedClusterController(
   };
   const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
   controller.watch(clusters, (event) => [keyOf(event.object)]);
-  controller.watch(controlPlanes, (event) => {
-    const owner = event.object.metadata.annotations?.[CLUSTER_ANNOTATION];
-    return owner === undefined ? [] : [owner];
-  });
+  const ownerOf = (object: KubeObject): string[] => {
+    const owner = object.metadata?.annotations?.[CLUSTER_ANNOTATION];
+    return owner === undefined || owner === '' ? [] : [owner];
+  };
+  controller.watch(controlPlanes, (event) => ownerOf(event.object));
+  // The kubeadmin password's name in status never changes, so a new password is heard of only through its Secret.
+  controller.watch(secrets, (event) => (event.object.metadata?.name === ControlPlaneNames.kubeadminPassword ? ownerOf(event.object) : []));
   manager.add(controller);
   return controller;
 }

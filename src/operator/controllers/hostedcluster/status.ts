@@ -57,9 +57,16 @@ function reconciliationCondition(scope: Scope, error: unknown): void {
   else setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'False', reason: Reason.ReconcileError.value, message: reasonOf(error) });
 }
 
+/** The kubeadmin password Secret status names: as this reconcile published or withdrew it, else as before. */
+function publishedPassword(scope: Scope): NonNullable<HostedCluster['status']>['kubeadminPassword'] {
+  if (scope.kubeadminPassword === undefined) return scope.hc.status?.kubeadminPassword;
+  const { name } = scope.kubeadminPassword;
+  return name === undefined ? undefined : { name };
+}
+
 /** Fields copied once known: the control plane's endpoint and the published kubeconfig and kubeadmin password. */
 function published(scope: Scope, hcp: HostedControlPlane | undefined): Partial<NonNullable<HostedCluster['status']>> {
-  const password = scope.kubeadminPassword === undefined ? scope.hc.status?.kubeadminPassword : scope.kubeadminPassword.name === undefined ? undefined : { name: scope.kubeadminPassword.name };
+  const password = publishedPassword(scope);
   return {
     ...(hcp?.status?.controlPlaneEndpoint === undefined ? {} : { controlPlaneEndpoint: hcp.status.controlPlaneEndpoint }),
     ...(scope.kubeconfig === undefined ? {} : { kubeconfig: { name: scope.kubeconfig } }),

@@ -31,7 +31,7 @@ function scopeWith(client: KubeClient): Scope {
 describe('applyComponents', () => {
   it('When a service is published by Route on a cluster without Routes, it should fail terminally with InsufficientClusterCapabilities and a fix', async () => {
     const applied: KubeObject[] = [];
-    await assert.rejects(applyComponents(scopeWith(clusterWithoutRoutes(applied)), 'a2V5'), (error: unknown) => {
+    await assert.rejects(applyComponents(scopeWith(clusterWithoutRoutes(applied)), { encryptionKey: 'a2V5' }), (error: unknown) => {
       assert.ok(error instanceof TerminalError);
       assert.equal(error.reason, 'InsufficientClusterCapabilities');
       assert.match(error.message, /service konnectivity-server is published with the Route strategy, but this management cluster does not serve route\.openshift\.io\/v1 Routes: publish it with LoadBalancer or NodePort/);

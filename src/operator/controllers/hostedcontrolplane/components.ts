@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { KubeAPIServerSecrets } from '../../../controlplane/kube-apiserver/render.ts';
 import { COMPONENTS, renderControlPlane, type ComponentName } from '../../../controlplane/render.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
@@ -21,11 +22,11 @@ const INPUTS: Readonly<Record<ComponentName, readonly string[]>> = {
 };
 
 /** Per component, a short hash of everything it mounts (the encryption key and kubeadmin token count for the API server). */
-export function configHashes(scope: Scope, encryptionKey: string): Record<ComponentName, string> {
+export function configHashes(scope: Scope, secrets: KubeAPIServerSecrets): Record<ComponentName, string> {
   const hash = (component: ComponentName): string => {
     const h = createHash('sha256');
     for (const secret of INPUTS[component]) h.update(toYaml(scope.pki.get(secret) ?? {}));
-    if (component === 'kube-apiserver') h.update(`${encryptionKey}\n${scope.kubeadmin?.password ?? ''}`);
+    if (component === 'kube-apiserver') h.update(`${secrets.encryptionKey}\n${secrets.kubeadminPassword ?? ''}`);
     return h.digest('hex').slice(0, 16);
   };
   return Object.fromEntries(COMPONENTS.map((c) => [c, hash(c)])) as Record<ComponentName, string>;
@@ -46,10 +47,10 @@ async function applyOne(scope: Scope, object: KubeObject): Promise<void> {
  * Applies every component object by server-side apply, unless the rendered set equals this operator's last
  * successful apply for this control plane (then nothing is sent).
  */
-export async function applyComponents(scope: Scope, encryptionKey: string): Promise<void> {
+export async function applyComponents(scope: Scope, secrets: KubeAPIServerSecrets): Promise<void> {
   const release = scope.release;
   if (release === undefined) return;
-  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, encryptionKey), encryptionKey, kubeadminPassword: scope.kubeadmin?.password });
+  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, secrets), ...secrets });
   const key = scope.hcp.metadata.uid ?? '';
   const fingerprint = createHash('sha256').update(toYaml(objects)).digest('hex');
   // A workload deleted behind the operator's back must come back even when nothing else changed.

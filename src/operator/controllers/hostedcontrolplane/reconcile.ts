@@ -53,15 +53,17 @@ async function reconcileComponents(scope: Scope): Promise<void> {
   const key = await encryptionKey(scope);
   await ensurePki(scope);
   await ensureKubeconfigs(scope);
-  scope.kubeadmin = { password: await ensureKubeadminPassword(scope) };
-  await applyComponents(scope, key);
-  await removeRetiredKubeadmin(scope);
+  const kubeadminPassword = await ensureKubeadminPassword(scope);
+  await applyComponents(scope, { encryptionKey: key, kubeadminPassword });
+  const retirement = await removeRetiredKubeadmin(scope);
+  // Reported while some API server accepts it: from the apply that mounts it until the rollout that drops it ends.
+  scope.kubeadminReported = kubeadminPassword !== undefined || retirement === 'waiting-for-rollout';
 }
 
 /**
  * The HostedControlPlane reconcile: pause → release → PKI and kubeconfigs → kubeadmin → components, then status
- * (always). There
- * is no finalizer: everything a control plane owns lives in its namespace, which the HostedCluster controller deletes.
+ * (always). There is no finalizer: everything a control plane owns lives in its namespace, which the HostedCluster
+ * controller deletes.
  */
 export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup: (key: string) => HostedControlPlane | undefined): Reconcile {
   return async (key: string, logger: Logger): Promise<ReconcileResult> => {

@@ -15,7 +15,7 @@ export interface CachedSecret extends KubeObject {
 /** A workload's status, as the readiness conditions read it. */
 export interface WorkloadStatus extends KubeObject {
   spec?: { replicas?: number };
-  status?: { readyReplicas?: number; availableReplicas?: number; updatedReplicas?: number; observedGeneration?: number; conditions?: Array<{ type: string; status: string; message?: string }> };
+  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; updatedReplicas?: number; observedGeneration?: number; conditions?: Array<{ type: string; status: string; message?: string }> };
 }
 
 /** A Service as the endpoint discovery reads it. */
@@ -50,8 +50,11 @@ export interface Scope {
   readonly now: Date;
   readonly conditions: ConditionUpdate[];
   release?: ReleaseInfo;
-  /** Set by the kubeadmin phase: the password, or none when the cluster has no kubeadmin user. */
-  kubeadmin?: { readonly password: string | undefined };
+  /**
+   * Whether status should name the kubeadmin password: decided only once the components were applied (and a retired
+   * password removed); undefined keeps what status said before.
+   */
+  kubeadminReported?: boolean;
   /** The data of every PKI and kubeconfig Secret after the PKI phase, by Secret name. */
   readonly pki: Map<string, Record<string, string>>;
 }

@@ -66,11 +66,11 @@ function knownFields(scope: Scope, available: boolean, endpoint: Endpoint): Part
 type Endpoint = { host: string; port: number } | undefined;
 
 /**
- * `status.kubeadminPassword` names the password Secret while the cluster has a kubeadmin user; when a reconcile did
- * not get as far as the kubeadmin phase, what was reported stays.
+ * `status.kubeadminPassword` names the password Secret while an API server accepts it; when a reconcile did not get
+ * as far as applying the components, what was reported stays.
  */
 function kubeadminField(scope: Scope): Partial<Status> {
-  const present = scope.kubeadmin === undefined ? scope.hcp.status?.kubeadminPassword !== undefined : scope.kubeadmin.password !== undefined;
+  const present = scope.kubeadminReported ?? scope.hcp.status?.kubeadminPassword !== undefined;
   return present ? { kubeadminPassword: { name: ControlPlaneNames.kubeadminPassword } } : {};
 }
 

@@ -1,3 +1,4 @@
+import { KUBEADMIN, kubeadminEnabled } from '../../../../controlplane/kube-apiserver/kubeadmin.ts';
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
 import { controlPlaneOf, type Phase, type Scope } from '../scope.ts';
 
@@ -41,27 +42,47 @@ export const kubeconfigPhase: Phase = {
   },
 };
 
+/** What {@link withdrawPassword} remembers once it removed the published password, so it deletes only once. */
+const WITHDRAWN = '<withdrawn>';
+
+async function publishPassword(scope: Scope, source: string): Promise<void> {
+  const name = HostedClusterNames.kubeadminPassword(scope.hc);
+  const password = await reportedValue(scope, { name: source, key: KUBEADMIN.passwordKey });
+  if (password === undefined) return; // not readable yet: status stays as it was
+  await publish(scope, name, KUBEADMIN.passwordKey, password);
+  scope.kubeadminPassword = { name };
+}
+
+/**
+ * Deletes the published password once the control plane no longer reports one. Something may be published when
+ * status says so, when this process published it, or — after a crash between publishing and the status write —
+ * when the spec retired kubeadmin; the last case costs one DELETE per cluster and process, then nothing.
+ */
+async function withdrawPassword(scope: Scope): Promise<void> {
+  const { hc, deps } = scope;
+  const name = HostedClusterNames.kubeadminPassword(hc);
+  const key = `${hc.metadata.uid ?? ''}/${name}`;
+  const inStatus = hc.status?.kubeadminPassword !== undefined;
+  const mayExist = inStatus || (deps.lastApplied.has(key) ? deps.lastApplied.get(key) !== WITHDRAWN : !kubeadminEnabled(hc));
+  if (!mayExist) return;
+  await deps.client.delete({ apiVersion: 'v1', kind: 'Secret', name, namespace: hc.metadata.namespace });
+  deps.lastApplied.set(key, WITHDRAWN);
+  scope.kubeadminPassword = { name: undefined };
+}
+
 /**
  * Publishes the kubeadmin password as `<name>-kubeadmin-password` (key `password`) while the control plane reports
  * one; status.kubeadminPassword names it. When the control plane stops reporting it (an identity provider replaced
- * kubeadmin), the published copy is deleted and the status field goes.
+ * kubeadmin and no API server accepts it any more), the published copy is deleted and the status field goes. With
+ * no HostedControlPlane in the cache nothing is known, so nothing changes.
  */
 export const kubeadminPasswordPhase: Phase = {
   name: 'kubeadmin-password',
   async run(scope) {
-    const reported = controlPlaneOf(scope)?.status?.kubeadminPassword;
-    const name = HostedClusterNames.kubeadminPassword(scope.hc);
-    const password = await reportedValue(scope, reported?.name === undefined ? undefined : { name: reported.name, key: 'password' });
-    if (password !== undefined) {
-      await publish(scope, name, 'password', password);
-      scope.kubeadminPassword = { name };
-      return undefined;
-    }
-    if (reported === undefined && scope.hc.status?.kubeadminPassword !== undefined) {
-      await scope.deps.client.delete({ apiVersion: 'v1', kind: 'Secret', name, namespace: scope.hc.metadata.namespace });
-      scope.deps.lastApplied.delete(`${scope.hc.metadata.uid ?? ''}/${name}`);
-      scope.kubeadminPassword = { name: undefined };
-    }
+    const hcp = controlPlaneOf(scope);
+    if (hcp === undefined) return undefined;
+    const reported = hcp.status?.kubeadminPassword?.name;
+    await (reported === undefined ? withdrawPassword(scope) : publishPassword(scope, reported));
     return undefined;
   },
 };
