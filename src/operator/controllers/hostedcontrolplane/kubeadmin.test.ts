@@ -43,10 +43,16 @@ describe('ensureKubeadminPassword', () => {
     assert.deepEqual(calls, []);
   });
 
-  it('When the cache has not seen a Secret that exists, it should read it rather than make a second password', async () => {
-    const { client, calls } = fakeClient(passwordSecret(STORED));
+  it('When the cache has not seen a Secret that exists (409 on create), it should read and keep it rather than make a second password', async () => {
+    const { client, calls } = fakeClient(passwordSecret(STORED), new KubeApiError(409, 'AlreadyExists', 'exists'));
     assert.equal(await ensureKubeadminPassword(scopeWith({ client })), STORED);
-    assert.deepEqual(calls, ['get kubeadmin-password']);
+    assert.deepEqual(calls, ['create kubeadmin-password', 'get kubeadmin-password']);
+  });
+
+  it('When the Secret that exists holds a damaged password, it should replace it', async () => {
+    const { client, calls } = fakeClient(passwordSecret('not a password'), new KubeApiError(409, 'AlreadyExists', 'exists'));
+    assert.notEqual(await ensureKubeadminPassword(scopeWith({ client })), 'not a password');
+    assert.deepEqual(calls, ['create kubeadmin-password', 'get kubeadmin-password', 'apply kubeadmin-password']);
   });
 
   it('When there is none, it should create one (never overwrite) carrying the cluster annotation', async () => {
@@ -55,18 +61,11 @@ describe('ensureKubeadminPassword', () => {
     const recording = { ...client, create: (o: KubeObject) => (created.push(o), client.create(o)) } as unknown as KubeClient;
     const password = await ensureKubeadminPassword(scopeWith({ client: recording }));
     assert.match(password ?? '', /^[A-Za-z2-9]{5}(-[A-Za-z2-9]{5}){3}$/);
-    assert.deepEqual(calls, ['get kubeadmin-password', 'create kubeadmin-password']);
+    assert.deepEqual(calls, ['create kubeadmin-password'], 'no read first: the cache is synced before reconciles start');
     assert.equal(created[0]?.metadata?.annotations?.['hypershift.openshift.io/cluster'], 'clusters/ka');
   });
 
-  it('When another reconcile created it first (409), it should adopt that password', async () => {
-    let reads = 0;
-    const { client } = fakeClient(undefined, new KubeApiError(409, 'AlreadyExists', 'exists'));
-    const racing = { ...client, tryGet: () => Promise.resolve(reads++ === 0 ? undefined : passwordSecret(STORED)) } as unknown as KubeClient;
-    assert.equal(await ensureKubeadminPassword(scopeWith({ client: racing })), STORED);
-  });
-
-  it('When the stored password is damaged, it should replace it', async () => {
+  it('When the cached password is damaged, it should replace it', async () => {
     const { client, calls } = fakeClient(undefined);
     const password = await ensureKubeadminPassword(scopeWith({ client, cached: passwordSecret('not a password') }));
     assert.notEqual(password, 'not a password');

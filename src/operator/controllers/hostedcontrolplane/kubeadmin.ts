@@ -7,11 +7,6 @@ import { inNamespace, type CachedSecret, type Scope, type WorkloadStatus } from 
 
 const secretRef = (scope: Scope, name: string): { apiVersion: string; kind: string; name: string; namespace: string | undefined } => ({ apiVersion: 'v1', kind: 'Secret', name, namespace: scope.hcp.metadata.namespace });
 
-/** The password Secret: from the cache, read directly on a miss (a Secret made moments ago may not be cached yet). */
-async function storedSecret(scope: Scope): Promise<CachedSecret | undefined> {
-  return scope.deps.secret(inNamespace(scope, ControlPlaneNames.kubeadminPassword)) ?? (await scope.deps.client.tryGet<CachedSecret>(secretRef(scope, ControlPlaneNames.kubeadminPassword)));
-}
-
 /** The password in a stored Secret, if it has the expected shape. */
 function passwordIn(secret: CachedSecret | undefined): string | undefined {
   const stored = secret?.data?.[KUBEADMIN.passwordKey];
@@ -29,23 +24,27 @@ function passwordSecret(scope: Scope, password: string): CachedSecret {
   return { apiVersion: 'v1', kind: 'Secret', metadata, type: 'Opaque', data: { [KUBEADMIN.passwordKey]: toBase64(password) } };
 }
 
+/** Writes a new password over a damaged one. */
+async function replacePassword(scope: Scope, password: string): Promise<string> {
+  await scope.deps.client.apply(passwordSecret(scope, password), { fieldManager: OPERATOR_FIELD_MANAGER });
+  scope.logger.info('generated the kubeadmin password', { secret: ControlPlaneNames.kubeadminPassword });
+  return password;
+}
+
 /**
- * Stores a new password: created (never overwritten) when there was none, so two reconciles racing on a fresh
- * cluster keep the first one; a damaged one is replaced.
+ * Stores a new password. When the cache knows none it is created, never overwritten: if it exists after all (made
+ * moments ago, by a reconcile racing this one, and not cached yet) that one is read and kept. A damaged one is
+ * replaced.
  */
 async function storeNewPassword(scope: Scope, damaged: boolean): Promise<string> {
   const password = generateKubeadminPassword(scope.deps.random);
-  const secret = passwordSecret(scope, password);
-  if (damaged) {
-    await scope.deps.client.apply(secret, { fieldManager: OPERATOR_FIELD_MANAGER });
-  } else {
-    try {
-      await scope.deps.client.create(secret);
-    } catch (error) {
-      const existing = error instanceof KubeApiError && error.status === 409 ? passwordIn(await storedSecret(scope)) : undefined;
-      if (existing === undefined) throw error;
-      return existing;
-    }
+  if (damaged) return replacePassword(scope, password);
+  try {
+    await scope.deps.client.create(passwordSecret(scope, password));
+  } catch (error) {
+    if (!(error instanceof KubeApiError && error.status === 409)) throw error;
+    const existing = await scope.deps.client.tryGet<CachedSecret>(secretRef(scope, ControlPlaneNames.kubeadminPassword));
+    return passwordIn(existing) ?? (await replacePassword(scope, password));
   }
   scope.logger.info('generated the kubeadmin password', { secret: ControlPlaneNames.kubeadminPassword });
   return password;
@@ -58,8 +57,8 @@ async function storeNewPassword(scope: Scope, damaged: boolean): Promise<string>
  */
 export async function ensureKubeadminPassword(scope: Scope): Promise<string | undefined> {
   if (!kubeadminEnabled(scope.hcp)) return undefined;
-  const stored = await storedSecret(scope);
-  return passwordIn(stored) ?? (await storeNewPassword(scope, stored !== undefined));
+  const cached = scope.deps.secret(inNamespace(scope, ControlPlaneNames.kubeadminPassword));
+  return passwordIn(cached) ?? (await storeNewPassword(scope, cached !== undefined));
 }
 
 /** Whether a Deployment runs only pods of its current spec: the controller saw the spec and no old pod is left. */
