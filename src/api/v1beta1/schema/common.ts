@@ -22,46 +22,25 @@ export const secretKeyReference = (name: string, description: string): ObjectSch
     { required: ['name', 'key'] },
   );
 
+/** What every release image must look like (upstream's rule and message). */
+const RELEASE_IMAGE_RULE = "self.matches('^(\\\\w+\\\\S+)$')";
+const RELEASE_IMAGE_MESSAGE = 'Image must start with a word character (letters, digits, or underscores) and contain no white spaces';
+
+const releaseWith = (image: StringSchema): ObjectSchema =>
+  s.object('Release', 'A release payload: an OCI image that lists the component images of one OpenShift/Kubernetes version.', { image }, { required: ['image'] });
+
 /** The release payload to run. */
-export const release: ObjectSchema = s.object(
-  'Release',
-  'A release payload: an OCI image that lists the component images of one OpenShift/Kubernetes version.',
-  {
-    image: s.string(
-      'The pull spec of the release image. An empty string means "not chosen yet": the CLI fills it in before ' +
-        'applying and the operator reports ValidReleaseImage=False until it is set.',
-      {
-        maxLength: 253,
-        rules: [
-          {
-            rule: "self == '' || self.matches('^(\\\\w+\\\\S+)$')",
-            message:
-              'Image must start with a word character (letters, digits, or underscores) and contain no white spaces',
-          },
-        ],
-      },
-    ),
-  },
-  { required: ['image'] },
+export const release: ObjectSchema = releaseWith(
+  s.string(
+    'The pull spec of the release image. An empty string means "not chosen yet": the CLI fills it in before ' +
+      'applying and the operator reports ValidReleaseImage=False until it is set.',
+    { maxLength: 253, rules: [{ rule: `self == '' || ${RELEASE_IMAGE_RULE}`, message: RELEASE_IMAGE_MESSAGE }] },
+  ),
 );
 
 /** A release that must name an image (no "not chosen yet" state), e.g. `spec.controlPlaneRelease`. */
-export const requiredRelease: ObjectSchema = s.object(
-  'Release',
-  'A release payload: an OCI image that lists the component images of one OpenShift/Kubernetes version.',
-  {
-    image: s.string('The pull spec of the release image.', {
-      minLength: 1,
-      maxLength: 253,
-      rules: [
-        {
-          rule: "self.matches('^(\\\\w+\\\\S+)$')",
-          message: 'Image must start with a word character (letters, digits, or underscores) and contain no white spaces',
-        },
-      ],
-    }),
-  },
-  { required: ['image'] },
+export const requiredRelease: ObjectSchema = releaseWith(
+  s.string('The pull spec of the release image.', { minLength: 1, maxLength: 253, rules: [{ rule: RELEASE_IMAGE_RULE, message: RELEASE_IMAGE_MESSAGE }] }),
 );
 
 /** `corev1.Toleration`. */
