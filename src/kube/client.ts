@@ -138,9 +138,7 @@ export class KubeClient {
 
   /** Lists objects of a kind, optionally in one namespace and by label selector. */
   async list<T extends KubeObject>(apiVersion: string, kind: string, options: { namespace?: string; labelSelector?: string } = {}): Promise<T[]> {
-    const base = await this.pathOf({ apiVersion, kind, name: '', namespace: options.namespace }, false);
-    const query = options.labelSelector === undefined ? '' : `?labelSelector=${encodeURIComponent(options.labelSelector)}`;
-    return (await this.rest.call<{ items: T[] }>({ method: 'GET', path: `${base}${query}` })).items;
+    return (await this.listWithVersion<T>({ apiVersion, kind, ...options })).items;
   }
 
   /**

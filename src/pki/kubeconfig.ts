@@ -1,3 +1,4 @@
+import { toBase64 } from '../lib/base64.ts';
 /** The credentials of one kubeconfig user. */
 export type KubeconfigCredentials =
   | { readonly clientCertificatePem: string; readonly clientKeyPem: string }
@@ -13,11 +14,10 @@ export interface KubeconfigRequest {
   readonly namespace?: string;
 }
 
-const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
 
 function userEntry(user: KubeconfigCredentials): Record<string, string> {
   if ('token' in user) return { token: user.token };
-  return { 'client-certificate-data': b64(user.clientCertificatePem), 'client-key-data': b64(user.clientKeyPem) };
+  return { 'client-certificate-data': toBase64(user.clientCertificatePem), 'client-key-data': toBase64(user.clientKeyPem) };
 }
 
 /** Builds a self-contained kubeconfig (certificates inlined) as a plain object, ready to serialise as YAML. */
@@ -25,7 +25,7 @@ export function renderKubeconfig(request: KubeconfigRequest): Record<string, unk
   return {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: request.name, cluster: { server: request.server, 'certificate-authority-data': b64(request.caPem) } }],
+    clusters: [{ name: request.name, cluster: { server: request.server, 'certificate-authority-data': toBase64(request.caPem) } }],
     users: [{ name: request.name, user: userEntry(request.user) }],
     contexts: [
       {

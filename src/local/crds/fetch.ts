@@ -34,9 +34,12 @@ const yamlObjects = (text: string): CrdObject[] =>
 export function extractCrds(source: CrdSource, dir: string): CrdObject[] {
   const fromFiles = (source.files ?? []).flatMap((f) => yamlObjects(readFileSync(join(dir, f), 'utf8')));
   const goMap = source.goCrdMap;
-  const fromGoMap = goMap === undefined ? [] : goMap.entries.flatMap((e) => yamlObjects(goMapEntry(readFileSync(join(dir, goMap.file), 'utf8'), e)));
+  const goMapFile = goMap === undefined ? '' : readFileSync(join(dir, goMap.file), 'utf8');
+  const fromGoMap = goMap === undefined ? [] : goMap.entries.flatMap((e) => yamlObjects(goMapEntry(goMapFile, e)));
   const kv = source.kubevirtSchemas;
-  const fromKubevirt = kv === undefined ? [] : kv.entries.map((e) => kubevirtCrd(e, goMapEntry(readFileSync(join(dir, kv.file), 'utf8'), e)) as CrdObject);
+  // The generated validations file is several MB: read once, not once per kind.
+  const kvFile = kv === undefined ? '' : readFileSync(join(dir, kv.file), 'utf8');
+  const fromKubevirt = kv === undefined ? [] : kv.entries.map((e) => kubevirtCrd(e, goMapEntry(kvFile, e)) as CrdObject);
   return [...fromFiles, ...fromGoMap, ...fromKubevirt].map(stripStatus);
 }
 

@@ -1,8 +1,8 @@
+import { toBase64 } from '../../lib/base64.ts';
 import { Label } from '../../api/v1beta1/well-known.ts';
 import type { KubeManifest } from '../manifest.ts';
 import type { ClusterInput } from './input.ts';
 
-const b64 = (data: Uint8Array | string): string => Buffer.from(data).toString('base64');
 const labels = { [Label.SafeToDeleteWithCluster]: 'true' };
 
 /** `<name>-pull-secret`: the pull secret file as `.dockerconfigjson` (upstream renders it without a type). */
@@ -11,15 +11,15 @@ export function pullSecret(input: ClusterInput): KubeManifest {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: { name: `${input.name}-pull-secret`, namespace: input.namespace, labels },
-    data: { '.dockerconfigjson': b64(input.pullSecret) },
+    data: { '.dockerconfigjson': toBase64(input.pullSecret) },
   };
 }
 
 /** `<name>-ssh-key`, when an SSH key was given or generated. */
 export function sshKeySecret(input: ClusterInput): KubeManifest[] {
   if (input.sshKey === undefined) return [];
-  const data: Record<string, string> = { 'id_rsa.pub': b64(input.sshKey.publicKey) };
-  if (input.sshKey.privateKey !== undefined) data['id_rsa'] = b64(input.sshKey.privateKey);
+  const data: Record<string, string> = { 'id_rsa.pub': toBase64(input.sshKey.publicKey) };
+  if (input.sshKey.privateKey !== undefined) data['id_rsa'] = toBase64(input.sshKey.privateKey);
   return [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: `${input.name}-ssh-key`, namespace: input.namespace, labels }, data }];
 }
 
@@ -32,7 +32,7 @@ export function infraCredentialsSecret(input: ClusterInput): KubeManifest[] {
       kind: 'Secret',
       metadata: { name: `${input.name}-infra-credentials`, namespace: input.namespace, labels },
       type: 'Opaque',
-      data: { kubeconfig: b64(input.infraCredentials.kubeconfig) },
+      data: { kubeconfig: toBase64(input.infraCredentials.kubeconfig) },
     },
   ];
 }
@@ -44,7 +44,7 @@ export function etcdEncryptionKeySecret(input: ClusterInput): KubeManifest {
     kind: 'Secret',
     metadata: { name: `${input.name}-etcd-encryption-key`, namespace: input.namespace, labels },
     type: 'Opaque',
-    data: { key: b64(input.etcdEncryptionKey) },
+    data: { key: toBase64(input.etcdEncryptionKey) },
   };
 }
 

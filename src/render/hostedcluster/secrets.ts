@@ -1,4 +1,5 @@
 import type { HostedCluster } from '../../api/index.ts';
+import { toBase64 } from '../../lib/base64.ts';
 import type { KubeManifest } from '../manifest.ts';
 import { CLUSTER_ANNOTATION, clusterKey, CONTROL_PLANE_SECRET_LABEL, HostedClusterNames } from './names.ts';
 
@@ -38,6 +39,6 @@ export function renderEtcdEncryptionKey(hc: HostedCluster, key: Uint8Array): Kub
       ownerReferences: [{ apiVersion: hc.apiVersion, kind: hc.kind, name: hc.metadata.name ?? '', uid: hc.metadata.uid ?? '', blockOwnerDeletion: true, controller: true }],
     },
     type: 'Opaque',
-    data: { key: Buffer.from(key).toString('base64') },
+    data: { key: toBase64(key) },
   };
 }

@@ -1,5 +1,6 @@
 import type { HostedCluster } from '../../../api/index.ts';
 import type { KubeClient } from '../../../kube/client.ts';
+import { fromBase64 } from '../../../lib/base64.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import type { CommandContext } from '../../framework/command.ts';
 import { invalidFlag, UserError } from '../../framework/errors.ts';
@@ -20,7 +21,7 @@ async function adminKubeconfig(client: KubeClient, hc: HostedCluster): Promise<s
   const secret = await client.get<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: secretName, namespace: hc.metadata.namespace });
   const data = secret.data?.['kubeconfig'];
   if (data === undefined) throw new UserError(`kubeconfig secret ${secretName} has no kubeconfig`);
-  return Buffer.from(data, 'base64').toString('utf8');
+  return fromBase64(data);
 }
 
 const firstEntries = (config: Kubeconfig): { cluster: Record<string, unknown>; user: Record<string, unknown> } => ({

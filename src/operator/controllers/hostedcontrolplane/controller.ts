@@ -38,9 +38,10 @@ function ownerKeys(planes: Informer<HostedControlPlane>, object: KubeObject): st
 }
 
 /**
- * Registers the HostedControlPlane controller. It reconciles on changes of HostedControlPlanes and of what they own
- * — workloads and Services labelled as the control plane's, and its PKI Secrets — all read from caches, so a
- * steady control plane costs no requests.
+ * Registers the HostedControlPlane controller. It reconciles on changes of HostedControlPlanes and of the workloads
+ * and Services labelled as the control plane's; its Secrets are read from the shared cache without triggering
+ * reconciles (only the operator writes them). All reads come from caches, so a steady control plane costs no
+ * requests.
  */
 export function addHostedControlPlaneController(manager: Manager, deps: HostedControlPlaneControllerDeps, logger: Logger, metrics: Metrics): Controller {
   const planes = manager.informer<HostedControlPlane>({ apiVersion: API_VERSION, kind: 'HostedControlPlane' });

@@ -47,8 +47,10 @@ function gracePeriodMs(scope: Scope): number {
 /** Releases the HostedCluster: the finalizer goes, and with it this operator's per-cluster state. */
 async function release(scope: Scope, cpNamespace: string): Promise<PhaseOutcome> {
   await removeFinalizer(scope);
-  scope.deps.lastApplied.delete(scope.hc.metadata.uid ?? '');
-  scope.deps.infraClients.forget(scope.hc.metadata.uid ?? '');
+  const uid = scope.hc.metadata.uid ?? '';
+  // Keyed by uid (the objects' fingerprint) and by `uid/<Secret>` (what was published): all of it goes.
+  for (const key of [...scope.deps.lastApplied.keys()]) if (key === uid || key.startsWith(`${uid}/`)) scope.deps.lastApplied.delete(key);
+  scope.deps.infraClients.forget(uid);
   scope.logger.info('hosted cluster deleted', { controlPlaneNamespace: cpNamespace });
   return { stop: true };
 }
