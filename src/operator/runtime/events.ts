@@ -68,11 +68,3 @@ export class KubeEventRecorder implements EventRecorder {
     if (this.seen.size > 4096 && oldest.done !== true) this.seen.delete(oldest.value);
   }
 }
-
-/** An in-memory recorder for tests. */
-export class MemoryEventRecorder implements EventRecorder {
-  readonly events: Array<{ name: string | undefined; type: EventType; reason: string; message: string }> = [];
-  record(object: KubeObject, type: EventType, reason: string, message: string): void {
-    this.events.push({ name: object.metadata?.name, type, reason, message });
-  }
-}
