@@ -28,14 +28,14 @@ const LAYERS = {
 const layerConfigs = Object.entries(LAYERS).flatMap(([layer, forbidden]) => [
   {
     files: [`src/${layer}/**/*.ts`],
-    ignores: ['**/*.test.ts', '**/*.itest.ts'],
+    ignores: ['**/*.test.ts', '**/*.itest.ts', '**/*.atest.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: folderPatterns(forbidden), paths: PURE.includes(layer) ? nodeIoPaths() : [] }],
     },
   },
   {
     // Tests may use the test harness and read fixtures, but still respect the direction between product layers.
-    files: [`src/${layer}/**/*.test.ts`, `src/${layer}/**/*.itest.ts`],
+    files: [`src/${layer}/**/*.test.ts`, `src/${layer}/**/*.itest.ts`, `src/${layer}/**/*.atest.ts`],
     rules: { 'no-restricted-imports': ['error', { patterns: folderPatterns(forbidden.filter((f) => f !== 'testing')) }] },
   },
 ]);
@@ -65,7 +65,7 @@ export default tseslint.config(
   },
   {
     // Tests are tables of cases: long describe blocks are their natural shape.
-    files: ['**/*.test.ts', '**/*.itest.ts', 'src/testing/**/*.ts'],
+    files: ['**/*.test.ts', '**/*.itest.ts', '**/*.atest.ts', 'src/testing/**/*.ts'],
     // Tests also poke at untyped JSON to build invalid objects, which is what the `any` rules forbid elsewhere.
     rules: {
       'max-lines-per-function': 'off',

@@ -9,6 +9,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { auditBundle } from './bundle-audit.ts';
 
 const root = join(import.meta.dirname, '..');
 const commit = (() => {
@@ -30,12 +31,20 @@ const common = {
   banner: { js: "import { createRequire as __hcpCreateRequire } from 'node:module'; const require = __hcpCreateRequire(import.meta.url);" },
   define: { 'process.env.HCP_BUILD_COMMIT': JSON.stringify(commit) },
   logLevel: 'warning',
+  metafile: true,
 } as const;
 for (const dir of ['cli', 'operator']) {
   // Chunk names carry content hashes: start from an empty folder so stale chunks never pile up.
   rmSync(join(root, 'dist', dir), { recursive: true, force: true });
 }
-await Promise.all([
+const [cli, operator] = await Promise.all([
   build({ ...common, entryPoints: { hcp: join(root, 'src/cli/main.ts') }, outdir: join(root, 'dist', 'cli'), splitting: true }),
   build({ ...common, entryPoints: { 'hcp-operator': join(root, 'src/operator/main.ts') }, outdir: join(root, 'dist', 'operator') }),
 ]);
+// A bundle that would behave differently from the tested source is not left in place for anyone to run.
+const problems = [...auditBundle('hcp', cli.metafile), ...auditBundle('hcp-operator', operator.metafile)];
+if (problems.length > 0) {
+  for (const dir of ['cli', 'operator']) rmSync(join(root, 'dist', dir), { recursive: true, force: true });
+  process.stderr.write(`build: the bundles were refused:\n${problems.map((p) => `  ${p}`).join('\n')}\n`);
+  process.exit(1);
+}

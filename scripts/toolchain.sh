@@ -51,7 +51,7 @@ hcp_ensure_deps() {
 
 hcp_ensure_cli_bundle() {
   local bundle="$HCP_ROOT/dist/cli/hcp.mjs"
-  if [ -f "$bundle" ] && [ -f "$HCP_ROOT/dist/operator/hcp-operator.mjs" ] && [ -z "$(find "$HCP_ROOT/src" "$HCP_ROOT/package-lock.json" -newer "$bundle" -print -quit 2>/dev/null)" ]; then
+  if [ -f "$bundle" ] && [ -f "$HCP_ROOT/dist/operator/hcp-operator.mjs" ] && [ -z "$(find "$HCP_ROOT/src" "$HCP_ROOT/package-lock.json" "$HCP_ROOT/scripts/build-cli.ts" "$HCP_ROOT/scripts/bundle-audit.ts" -newer "$bundle" -print -quit 2>/dev/null)" ]; then
     return 0
   fi
   (cd "$HCP_ROOT" && node scripts/build-cli.ts) >&2

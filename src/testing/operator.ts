@@ -17,13 +17,18 @@ export interface TestOperator {
   readonly client: KubeClient;
 }
 
+/** A kubeconfig (file path) with a token of the `operator` service account that `hcp install` made in `namespace`. */
+export async function operatorAccount(cluster: TestCluster, namespace: string): Promise<{ namespace: string; kubeconfig: string }> {
+  const user = await createServiceAccountUser(cluster, { namespace, name: 'operator' });
+  return { namespace, kubeconfig: user.kubeconfig };
+}
+
 /** Installs the operator's RBAC with `hcp install` into a fresh namespace; returns it and its service account's kubeconfig. */
 export async function installOperatorAccount(cluster: TestCluster): Promise<{ namespace: string; kubeconfig: string }> {
   const namespace = await cluster.namespace('hcp-operator');
   const install = await runHcp(['install', `--kubeconfig=${cluster.adminKubeconfig}`, `--namespace=${namespace}`, '--install-scope=resources', '--development'], { realClock: true });
   if (install.code !== 0) throw new Error(`hcp install failed: ${install.stderr}`);
-  const user = await createServiceAccountUser(cluster, { namespace, name: 'operator' });
-  return { namespace, kubeconfig: user.kubeconfig };
+  return operatorAccount(cluster, namespace);
 }
 
 let counter = 0;

@@ -1,17 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after } from 'node:test';
 import { KubeClient } from '../../kube/client.ts';
 import type { ClusterAccess } from '../../local/cluster/access.ts';
+import { runProcess, type ProcessResult } from '../process.ts';
 import { STATE_ENV, type EnvironmentState } from './environment.ts';
-
-/** The result of one kubectl run. */
-export interface KubectlResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 /** A cluster of the running test environment, as a test sees it. */
 export interface TestCluster extends ClusterAccess {
@@ -20,20 +13,7 @@ export interface TestCluster extends ClusterAccess {
   /** Creates a namespace unique to this test run, deleted after the test file. */
   namespace(prefix: string): Promise<string>;
   /** Runs the matching kubectl as admin. */
-  runKubectl(args: readonly string[], options?: { kubeconfig?: string; input?: string }): Promise<KubectlResult>;
-}
-
-function kubectl(access: ClusterAccess, args: readonly string[], options: { kubeconfig?: string; input?: string } = {}): Promise<KubectlResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(access.kubectl, [`--kubeconfig=${options.kubeconfig ?? access.adminKubeconfig}`, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+  runKubectl(args: readonly string[], options?: { kubeconfig?: string; input?: string }): Promise<ProcessResult>;
 }
 
 function testCluster(access: ClusterAccess): TestCluster {
@@ -52,7 +32,7 @@ function testCluster(access: ClusterAccess): TestCluster {
       created.push(name);
       return name;
     },
-    runKubectl: (args, options) => kubectl(access, args, options),
+    runKubectl: (args, options) => runProcess(access.kubectl, [`--kubeconfig=${options?.kubeconfig ?? access.adminKubeconfig}`, ...args], { input: options?.input ?? '' }),
   };
 }
 

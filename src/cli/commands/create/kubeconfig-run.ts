@@ -2,6 +2,7 @@ import type { HostedCluster } from '../../../api/index.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { fromBase64 } from '../../../lib/base64.ts';
 import { toYaml } from '../../../lib/yaml.ts';
+import { parseYaml } from '../../../lib/yaml-read.ts';
 import type { CommandContext } from '../../framework/command.ts';
 import { invalidFlag, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
@@ -36,8 +37,7 @@ async function mergedKubeconfig(client: KubeClient, namespace: string): Promise<
   const merged = { apiVersion: 'v1', kind: 'Config', clusters: [] as unknown[], users: [] as unknown[], contexts: [] as unknown[], 'current-context': '', preferences: {} };
   for (const hc of clusters) {
     const id = `${namespace}-${hc.metadata.name ?? ''}`;
-    const { parse } = await import('yaml');
-    const entry = firstEntries(parse(await adminKubeconfig(client, hc)) as Kubeconfig);
+    const entry = firstEntries(parseYaml(await adminKubeconfig(client, hc)) as Kubeconfig);
     merged.clusters.push({ name: id, cluster: entry.cluster });
     merged.users.push({ name: `${id}-admin`, user: entry.user });
     merged.contexts.push({ name: id, context: { cluster: id, user: `${id}-admin`, namespace: 'default' } });

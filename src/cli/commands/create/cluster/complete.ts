@@ -19,9 +19,21 @@ function read(ctx: CommandContext, path: string, what: string): Uint8Array {
 /** YAML parsing, loaded only when a file needs it (it is the CLI's largest dependency). */
 type Parse = (text: string) => unknown;
 
+/** Parses a file's YAML, or says which flag's file is not YAML (with the parser's line and column). */
+function parseFile(content: string, flag: string, path: string, parse: Parse): unknown {
+  try {
+    return parse(content);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new UserError(`invalid --${flag} "${path}": not YAML: ${reason}`);
+  }
+}
+
 function imageContentSources(ctx: CommandContext, path: string, parse: Parse): ImageContentSource[] | undefined {
   if (path === '') return undefined;
-  const parsed: unknown = parse(text(read(ctx, path, 'image content sources')));
+  const parsed = parseFile(text(read(ctx, path, 'image content sources')), 'image-content-sources', path, parse);
+  // An empty file is an empty list, as upstream reads it: no sources, nothing rendered.
+  if (parsed === null || parsed === undefined) return undefined;
   const valid = Array.isArray(parsed) && parsed.every((e: unknown) => typeof e === 'object' && e !== null && typeof (e as { source?: unknown }).source === 'string');
   if (!valid) throw new UserError(`invalid --image-content-sources "${path}": must be a YAML list of {source, mirrors} entries`);
   return parsed as ImageContentSource[];
@@ -30,12 +42,7 @@ function imageContentSources(ctx: CommandContext, path: string, parse: Parse): I
 /** Checks that a file holds a kubeconfig with a current context, before anything is rendered or applied. */
 function infraKubeconfig(ctx: CommandContext, path: string, parse: Parse): string {
   const content = text(read(ctx, path, 'infra kubeconfig'));
-  let config: { 'current-context'?: unknown; clusters?: unknown } | undefined;
-  try {
-    config = parse(content) as typeof config;
-  } catch {
-    config = undefined;
-  }
+  const config = parseFile(content, 'infra-kubeconfig-file', path, parse) as { 'current-context'?: unknown; clusters?: unknown } | null;
   if (typeof config?.['current-context'] !== 'string' || !Array.isArray(config.clusters)) {
     throw new UserError(`invalid --infra-kubeconfig-file "${path}": not a kubeconfig with clusters and a current-context`);
   }
@@ -63,7 +70,7 @@ export interface ClusterFileContents {
 /** Reads every file the flags name; each unreadable or malformed file is one error, all reported together. */
 export async function readClusterFiles(files: ClusterFiles, ctx: CommandContext): Promise<{ contents: ClusterFileContents; errors: UserError[] }> {
   const errors: UserError[] = [];
-  const parse: Parse = files.imageContentSources === '' && files.infraKubeconfig === '' ? () => undefined : (await import('yaml')).parse;
+  const parse: Parse = files.imageContentSources === '' && files.infraKubeconfig === '' ? () => undefined : (await import('../../../../lib/yaml-read.ts')).parseYaml;
   const attempt = <T>(path: string, f: () => T): T | undefined => {
     if (path === '') return undefined;
     try {

@@ -89,6 +89,43 @@ describe('hcp create cluster kubevirt --render', () => {
   });
 });
 
+describe('hcp create cluster kubevirt file flags', () => {
+  const BLOCK = 'apiVersion: v1\nkind: Config\nclusters:\n- name: infra\n  cluster:\n    server: https://infra:6443\ncontexts:\n- name: infra\n  context: {cluster: infra, user: u}\ncurrent-context: infra\nusers:\n- name: u\n  user: {token: t}\n';
+  const JSON_KUBECONFIG = JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'infra', cluster: { server: 'https://infra:6443' } }], contexts: [], 'current-context': 'infra', users: [] });
+  const withInfra = (kubeconfig: string): ReturnType<typeof runHcp> =>
+    create('--render --name=example --pull-secret=/ps --infra-kubeconfig-file=/kc --infra-namespace=clusters-example', { ...PULL_SECRET, '/kc': kubeconfig });
+
+  it('When the infra kubeconfig is block YAML or JSON, it should accept it', async () => {
+    for (const kubeconfig of [BLOCK, JSON_KUBECONFIG]) {
+      const out = await withInfra(kubeconfig);
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stdout, /infraKubeConfigSecret:\n\s+key: kubeconfig\n\s+name: example-infra-credentials/);
+    }
+  });
+
+  it('When the infra kubeconfig is not YAML or has no current context, it should say which and exit 1', async () => {
+    const broken = await withInfra('clusters: [\n');
+    assert.equal(broken.code, 1);
+    assert.match(broken.stderr, /^invalid --infra-kubeconfig-file "\/kc": not YAML: /);
+    const noContext = await withInfra('clusters: []\n');
+    assert.equal(noContext.stderr.trim(), 'invalid --infra-kubeconfig-file "/kc": not a kubeconfig with clusters and a current-context');
+  });
+
+  it('When the image content sources file is empty, it should render no sources, as upstream', async () => {
+    const out = await create('--render --name=example --pull-secret=/ps --image-content-sources=/ics', { ...PULL_SECRET, '/ics': '' });
+    assert.equal(out.code, 0, out.stderr);
+    assert.doesNotMatch(out.stdout, /imageContentSources/);
+  });
+
+  it('When the image content sources file is not YAML or not a list of sources, it should say so and exit 1', async () => {
+    const broken = await create('--render --name=example --pull-secret=/ps --image-content-sources=/ics', { ...PULL_SECRET, '/ics': '- source: [' });
+    assert.equal(broken.code, 1);
+    assert.match(broken.stderr, /^invalid --image-content-sources "\/ics": not YAML: /);
+    const notList = await create('--render --name=example --pull-secret=/ps --image-content-sources=/ics', { ...PULL_SECRET, '/ics': 'source: a\n' });
+    assert.equal(notList.stderr.trim(), 'invalid --image-content-sources "/ics": must be a YAML list of {source, mirrors} entries');
+  });
+});
+
 describe('hcp create cluster kubevirt input errors', () => {
   it('When many things are wrong, it should report them all at once, one line each, with exit code 1', async () => {
     const out = await create('--render --name Bad_Name --pull-secret /missing --arch arm64 --default-dual --wait --toleration effect=Sometimes --infra-storage-class-mapping=a/b,group --memory 4GB');
