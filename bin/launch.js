@@ -1,5 +1,6 @@
-// Shared by the launchers: turns on Node's compile cache (so a bundle is parsed once, not on every run) and imports
-// a bundle that `./dev setup` builds into dist/. CommonJS so the cache is on before the first ES module is compiled.
+// The operator launcher's half (bin/hcp-operator; bin/hcp starts a start-up snapshot instead): turns on Node's
+// compile cache (so a bundle is parsed once, not on every run) and imports a bundle that `./dev setup` builds into
+// dist/. CommonJS so the cache is on before the first ES module is compiled.
 'use strict';
 const { existsSync } = require('node:fs');
 const { enableCompileCache } = require('node:module');

@@ -141,8 +141,9 @@ describe('the shipped hcp', () => {
     assert.doesNotMatch(out.stderr, /internal error|\n\s+at /);
   });
 
-  it('When a flag is unknown, it should be a usage error with exit code 2', async () => {
+  it('When a flag is unknown, it should be a usage error with exit code 2, even one Node itself would take', async () => {
     assert.equal((await sameAsSource(['create', 'cluster', 'kubevirt', '--render', '--nam=x'])).code, 2);
+    for (const nodeFlag of ['--version', '--inspect', '--eval=0']) assert.equal((await sameAsSource([nodeFlag, 'version'])).code, 2);
   });
 
   it('When no management cluster is reachable, version should print the client version with the build commit', async () => {

@@ -1,35 +1,20 @@
-// The hcp entry point: wires the real process to the command tree and maps errors to exit codes. The only place
-// that touches process.exit, stdout and stderr directly.
-import { readFileSync, writeFileSync } from 'node:fs';
+// The hcp entry point of the bundle (dist/cli/hcp.mjs): wires the real process to the command tree and maps errors
+// to exit codes. bin/hcp starts the start-up snapshot (snapshot.ts) instead, which continues here for the commands
+// that need the cluster client. With process-entry.ts, the only place that touches process.exit, stdout and stderr.
 import { root } from './commands/root.ts';
-import type { CommandContext } from './framework/command.ts';
-import { exitCodeOf, isUserError } from './framework/errors.ts';
 import { runCommand } from './framework/run.ts';
-import { secureRandomBytes, writeAll } from './process-io.ts';
-
-const context: CommandContext = {
-  stdout: (text) => writeAll(1, text),
-  stderr: (text) => writeAll(2, text),
-  env: process.env,
-  readFile: (path) => readFileSync(path),
-  writeFile: (path, content) => writeFileSync(path, content),
-  randomBytes: secureRandomBytes,
-  now: () => new Date(),
-};
-
-process.on('SIGINT', () => {
-  process.stderr.write('\nAborted...\n');
-  process.exit(130);
-});
+import { exitOnInterrupt, failureOf, processContext } from './process-entry.ts';
+import { writeAll } from './process-io.ts';
 
 /** Runs hcp with the process's arguments; sets the exit code rather than exiting, so output is flushed. */
 async function main(): Promise<void> {
+  exitOnInterrupt();
   try {
-    await runCommand(root, process.argv.slice(2), context);
+    await runCommand(root, process.argv.slice(2), processContext((text) => writeAll(1, text), (text) => writeAll(2, text)));
   } catch (error) {
-    const message = isUserError(error) || !(error instanceof Error) ? String(error instanceof Error ? error.message : error) : `internal error: ${error.stack ?? error.message}`;
-    writeAll(2, `${message}\n`);
-    process.exitCode = exitCodeOf(error);
+    const failure = failureOf(error);
+    writeAll(2, failure.message);
+    process.exitCode = failure.exitCode;
   }
 }
 

@@ -1,0 +1,33 @@
+// What the two entry points of hcp share (the bundle's main.ts and the start-up snapshot's snapshot.ts): the command
+// context of a real process, and how a failure becomes a message and an exit code.
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { CommandContext } from './framework/command.ts';
+import { exitCodeOf, isUserError } from './framework/errors.ts';
+import { secureRandomBytes, writeAll } from './process-io.ts';
+
+/** The context of this process: its environment, files, clock and the kernel's randomness; output as given. */
+export function processContext(stdout: (text: string) => void, stderr: (text: string) => void): CommandContext {
+  return {
+    stdout,
+    stderr,
+    env: process.env,
+    readFile: (path) => readFileSync(path),
+    writeFile: (path, content) => writeFileSync(path, content),
+    randomBytes: secureRandomBytes,
+    now: () => new Date(),
+  };
+}
+
+/** A failed run as the user sees it: one line for their mistakes, the stack for ours; and the exit code. */
+export function failureOf(error: unknown): { readonly message: string; readonly exitCode: number } {
+  const message = isUserError(error) || !(error instanceof Error) ? String(error instanceof Error ? error.message : error) : `internal error: ${error.stack ?? error.message}`;
+  return { message: `${message}\n`, exitCode: exitCodeOf(error) };
+}
+
+/** Ends the process on Ctrl-C as upstream's hcp does. */
+export function exitOnInterrupt(): void {
+  process.on('SIGINT', () => {
+    writeAll(2, '\nAborted...\n');
+    process.exit(130);
+  });
+}
