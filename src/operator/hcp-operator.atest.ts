@@ -13,6 +13,7 @@ import { assertBundlesFresh, OPERATOR_BIN, runHcpBinary, startArtifact, type Run
 import { testClusters } from '../testing/envtest/clusters.ts';
 import { eventually } from '../testing/eventually.ts';
 import { infraServiceAccount } from '../testing/infra.ts';
+import { runProcess } from '../testing/process.ts';
 import { operatorAccount, TEST_APPS_DOMAIN } from '../testing/operator.ts';
 
 const { management, infra } = testClusters();
@@ -49,6 +50,15 @@ describe('the shipped operator, driven by the shipped hcp', () => {
   });
   after(async () => {
     await operator?.stop('SIGKILL');
+  });
+
+  it('When a flag is unknown or has a bad value, it should say so on one line and exit 2 without starting', async () => {
+    for (const [flag, message] of [['--leader-elect=yes', 'invalid --leader-elect "yes": want true or false'], ['--log-level=loud', 'invalid --log-level "loud": want debug, info or error'], ['--frobnicate', "Unknown option '--frobnicate'"]] as const) {
+      const out = await runProcess(OPERATOR_BIN, ['run', flag, '--kubeconfig=/nonexistent']);
+      assert.equal(out.code, 2, out.stderr);
+      assert.match(out.stderr, new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      assert.equal(out.stderr.trim().split('\n').length, 1, out.stderr);
+    }
   });
 
   it('When installed and started, the operator should run as its service account and serve probes and metrics', async () => {

@@ -45,14 +45,30 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
+/** A flag the operator cannot start with: one line on stderr and exit code 2, as for the CLI's usage errors. */
+class UsageError extends Error {}
+
+/** Parses and checks the flags; every problem is a {@link UsageError}. */
+function checkedOptions(argv: string[]): ReturnType<typeof options> {
+  let parsed: ReturnType<typeof options>;
+  try {
+    parsed = options(argv);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values } = parsed;
+  if (!['debug', 'info', 'error'].includes(values['log-level'])) throw new UsageError(`invalid --log-level "${values['log-level']}": want debug, info or error`);
+  if (!['true', 'false'].includes(values['leader-elect'])) throw new UsageError(`invalid --leader-elect "${values['leader-elect']}": want true or false`);
+  return parsed;
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = options(argv);
+  const { values, positionals } = checkedOptions(argv);
   if (values.help || positionals[0] !== 'run') {
     process.stdout.write(USAGE);
     return values.help ? 0 : 2;
   }
   const level = values['log-level'] as LogLevel;
-  if (!['debug', 'info', 'error'].includes(level)) throw new Error(`invalid --log-level "${level}": want debug, info or error`);
   const logger = jsonLogger({ write: (line) => process.stdout.write(line), now: () => Date.now(), level });
   const operator = await startOperator({
     client: managementClient(values.kubeconfig, process.env),
@@ -61,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
     clock: realClock,
     logger,
     random: (n) => randomBytes(n),
-    leaderElect: values['leader-elect'] !== 'false',
+    leaderElect: values['leader-elect'] === 'true',
     listenAddresses: [values['metrics-addr'], values['health-addr']],
     version: VERSION,
     watchNamespace: values['watch-namespace'],
@@ -80,6 +96,6 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    process.exit(error instanceof UsageError ? 2 : 1);
   },
 );
