@@ -15,6 +15,19 @@ export interface ReleaseInfo {
   /** The Kubernetes version its control plane runs. */
   readonly kubernetesVersion: string;
   readonly images: ComponentImages;
+  /**
+   * The release's CoreOS boot images by architecture name (`x86_64`, `s390x`), from its CoreOS stream metadata;
+   * absent when the provider cannot read that metadata.
+   */
+  readonly coreOS?: Readonly<Record<string, CoreOSBootImages>>;
+}
+
+/** The boot images of one architecture in a release's CoreOS stream metadata. */
+export interface CoreOSBootImages {
+  /** The KubeVirt container disk image, by digest (`…@sha256:…`). */
+  readonly kubevirtDigestRef?: string;
+  /** The OpenStack qcow2 disk, offered only to NodePools that allow unsupported RHCOS variants. */
+  readonly openstackQcow2?: { readonly location: string; readonly sha256: string };
 }
 
 /** Resolves a release image to its components; reading real OCI release payloads is a later implementation. */

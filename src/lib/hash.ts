@@ -1,0 +1,4 @@
+import { createHash } from 'node:crypto';
+
+/** The SHA-256 of a text, as lowercase hex: the one content hash the project uses for names and change detection. */
+export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
