@@ -6,6 +6,8 @@ import { generateKeyPair } from '../pki/keys.ts';
 import { catalogReleaseProvider } from '../release/catalog.ts';
 import { addHostedClusterController } from './controllers/hostedcluster/controller.ts';
 import { addHostedControlPlaneController } from './controllers/hostedcontrolplane/controller.ts';
+import { InfraClients } from './controllers/hostedcluster/infra-clients.ts';
+import { addNodePoolController } from './controllers/nodepool/controller.ts';
 import type { Clock } from './runtime/clock.ts';
 import { KubeEventRecorder } from './runtime/events.ts';
 import type { Logger } from './runtime/logger.ts';
@@ -64,8 +66,11 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const leaderElection = o.leaderElect ? { namespace: o.namespace, name: LEADER_ELECTION_LEASE, identity: o.identity, ...o.leaseDurations } : undefined;
   const manager = new Manager({ client: o.client, clock: o.clock, logger: o.logger, metrics, leaderElection });
   const events = new KubeEventRecorder({ client: o.client, component: 'hypershift-operator', clock: o.clock, logger: o.logger });
-  addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
+  // One client per external infrastructure cluster, shared: the HostedCluster controller validates it, NodePools use it.
+  const infraClients = new InfraClients();
+  addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, infraClients, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
   addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider, watchNamespace: o.watchNamespace }, o.logger, metrics);
+  addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases: catalogReleaseProvider, infraClients, watchNamespace: o.watchNamespace }, o.logger, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };
   const servers = await Promise.all([...new Set(o.listenAddresses)].filter((a) => a !== '').map((address) => serveEndpoints(address, endpoints)));

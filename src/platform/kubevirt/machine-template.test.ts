@@ -24,7 +24,7 @@ function firstVM(templateInput: MachineTemplateInput): Record<string, unknown> {
   const userDataSecretName = 'user-data-example-6b1b2c3d-userdata';
   const templateHash = machineTemplateHash(template, userDataSecretName);
   const { name: nodePoolName = '', namespace = '' } = templateInput.nodePool.metadata;
-  const name = machineName(nodePoolName, templateHash, 'x7k2p');
+  const name = machineName(nodePoolName, 'x7k2p');
   return renderVirtualMachine(template, { name, namespace: templateInput.infraNamespace, nodePool: `${namespace}/${nodePoolName}`, infraID: templateInput.infraID, userDataSecretName, templateHash }) as unknown as Record<string, unknown>;
 }
 
@@ -111,9 +111,9 @@ describe('machineTemplateHash and machineName', () => {
   });
 
   it('When the NodePool name is long, it should keep the VM name a 63-character DNS label', () => {
-    const name = machineName(`${'a'.repeat(50)}-${'b'.repeat(30)}`, '0123456789', 'x7k2p');
+    const name = machineName(`${'a'.repeat(56)}-${'b'.repeat(30)}`, 'x7k2p');
     assert.ok(name.length <= 63, name);
     assert.match(name, /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
-    assert.equal(machineName('workers', '0123456789', 'x7k2p'), 'workers-01234-x7k2p');
+    assert.equal(machineName('example-extra-cpu', 'zh9l5'), 'example-extra-cpu-zh9l5');
   });
 });

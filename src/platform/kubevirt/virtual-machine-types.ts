@@ -51,7 +51,7 @@ export interface VirtualMachineInstanceTemplate {
     volumes: {
       name: string;
       dataVolume?: { name: string };
-      cloudInitConfigDrive?: { userDataSecretRef: { name: string } };
+      cloudInitConfigDrive?: { secretRef: { name: string } };
     }[];
     nodeSelector?: Record<string, string>;
     affinity?: {

@@ -23,9 +23,11 @@ describe('rendered VirtualMachines and DataVolumes on a real API server with the
   it('When every golden object is created as the documented external-infrastructure user, it should be accepted with strict field validation', async () => {
     const objects = goldenObjects();
     assert.ok(objects.filter((o) => o.kind === 'VirtualMachine').length >= 3, 'expected a golden VM per variant');
-    for (const object of objects) {
-      const created = await account.client.create({ ...object, metadata: { ...object.metadata, namespace: account.namespace } });
-      assert.equal(created.metadata.name, object.metadata.name);
+    for (const [index, object] of objects.entries()) {
+      // Variants share machine names; the schema is what is under test, so each gets its own.
+      const name = `${object.metadata.name}-${index}`;
+      const created = await account.client.create({ ...object, metadata: { ...object.metadata, name, namespace: account.namespace } });
+      assert.equal(created.metadata?.name, name);
     }
   });
 });

@@ -23,7 +23,7 @@ export const VM_NODEPOOL_ANNOTATION = Label.NodePool;
 const CLOUD_INIT_VOLUME = 'cloudinitvolume';
 
 /** Longest NodePool-name part of a VM name, so the name (also the node's hostname) stays a 63-character DNS label. */
-const NAME_PREFIX_MAX = 63 - '-12345-abcde'.length;
+const NAME_PREFIX_MAX = 63 - '-abcde'.length;
 
 /** One machine of a NodePool generation. */
 export interface MachineIdentity {
@@ -47,10 +47,13 @@ export interface MachineIdentity {
 export const machineTemplateHash = (template: VirtualMachineTemplate, userDataSecretName: string): string =>
   sha256Hex(toYaml({ template, userDataSecretName })).slice(0, 10);
 
-/** `<nodepool>-<5 characters of the template hash>-<random suffix>`, at most 63 characters. */
-export function machineName(nodePoolName: string, templateHash: string, randomSuffix: string): string {
+/**
+ * `<nodepool>-<random suffix>`, at most 63 characters: the node names the product documents show for KubeVirt
+ * (`example-9jvnf`, `example-extra-cpu-zh9l5`). The generation is in the template-hash label, not the name.
+ */
+export function machineName(nodePoolName: string, randomSuffix: string): string {
   const prefix = nodePoolName.slice(0, NAME_PREFIX_MAX).replace(/[-.]+$/, '');
-  return `${prefix}-${templateHash.slice(0, 5)}-${randomSuffix}`;
+  return `${prefix}-${randomSuffix}`;
 }
 
 /** The provider ID the hosted cluster's Node of a VM carries (cluster-api-provider-kubevirt's form). */
@@ -74,7 +77,7 @@ export function renderVirtualMachine(template: VirtualMachineTemplate, machine: 
     if (volume.dataVolume !== undefined) volume.dataVolume.name = renamed.get(volume.dataVolume.name) ?? volume.dataVolume.name;
   }
   spec.template.metadata.labels = { ...spec.template.metadata.labels, ...machineLabels };
-  spec.template.spec.volumes.push({ name: CLOUD_INIT_VOLUME, cloudInitConfigDrive: { userDataSecretRef: { name: machine.userDataSecretName } } });
+  spec.template.spec.volumes.push({ name: CLOUD_INIT_VOLUME, cloudInitConfigDrive: { secretRef: { name: machine.userDataSecretName } } });
   spec.template.spec.domain.devices.disks.push({ name: CLOUD_INIT_VOLUME, disk: { bus: 'virtio' } });
   return {
     apiVersion: 'kubevirt.io/v1',

@@ -33,6 +33,10 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: MANAGE },
   // The Route publishing strategy (OpenShift management clusters); custom-host lets a Route carry the published host name.
   { apiGroups: ['route.openshift.io'], resources: ['routes', 'routes/custom-host'], verbs: MANAGE },
+  // NodePool machines on the management cluster: VMs (their DataVolumes go with them), boot-image caches; instances read only.
+  { apiGroups: ['kubevirt.io'], resources: ['virtualmachines'], verbs: MANAGE },
+  { apiGroups: ['kubevirt.io'], resources: ['virtualmachineinstances'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['cdi.kubevirt.io'], resources: ['datavolumes'], verbs: MANAGE },
   // The apps domain, read once when baseDomainPassthrough needs a base domain (OpenShift management clusters).
   { apiGroups: ['config.openshift.io'], resources: ['ingresses'], verbs: ['get'] },
 ];

@@ -9,7 +9,6 @@ import { keyOf } from '../../runtime/informer.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
-import { InfraClients } from './infra-clients.ts';
 import { reconcileHostedCluster } from './reconcile.ts';
 import type { HostedClusterDeps } from './scope.ts';
 
@@ -20,7 +19,7 @@ import type { HostedClusterDeps } from './scope.ts';
  */
 export function addHostedClusterController(
   manager: Manager,
-  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'lastApplied' | 'infraClients'> & { readonly watchNamespace?: string },
+  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'lastApplied'> & { readonly watchNamespace?: string },
   logger: Logger,
   metrics: Metrics,
 ): Controller {
@@ -33,7 +32,6 @@ export function addHostedClusterController(
     hostedControlPlane: (key) => controlPlanes.get(key),
     controlPlaneSecret: (key) => secrets.get(key),
     lastApplied: new Map(),
-    infraClients: new InfraClients(),
   };
   const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
   controller.watch(clusters, (event) => [keyOf(event.object)]);

@@ -1,9 +1,11 @@
+import type { NodePool } from '../../../../api/index.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { Annotation } from '../../../../api/v1beta1/well-known.ts';
 import { API_VERSION } from '../../../../api/v1beta1/kinds.ts';
 import { formatDuration, parseDuration } from '../../../../lib/duration.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
+import { removeFinalizer } from '../../../runtime/finalizers.ts';
 
 /** How often deletion looks again while something it waits for is still there. */
 const POLL_MS = 2_000;
@@ -12,13 +14,6 @@ export const NAMESPACE_DELETION_LIMIT_MS = 10 * 60_000;
 
 const elapsedSinceDeletion = (scope: Scope): number => scope.now.getTime() - Date.parse(scope.hc.metadata.deletionTimestamp ?? scope.now.toISOString());
 
-async function removeFinalizer(scope: Scope): Promise<void> {
-  const { hc } = scope;
-  const rest = (hc.metadata.finalizers ?? []).filter((f) => f !== HostedClusterNames.finalizer);
-  const ref = { apiVersion: hc.apiVersion, kind: hc.kind, name: hc.metadata.name ?? '', namespace: hc.metadata.namespace };
-  // The resourceVersion makes this a compare-and-swap: a finalizer another party added meanwhile is not lost.
-  await scope.deps.client.mergePatch(ref, { metadata: { finalizers: rest, resourceVersion: hc.metadata.resourceVersion } });
-}
 
 /** Deletes the HostedControlPlane; true once it is gone. */
 async function hostedControlPlaneGone(scope: Scope, cpNamespace: string): Promise<boolean> {
@@ -26,6 +21,19 @@ async function hostedControlPlaneGone(scope: Scope, cpNamespace: string): Promis
   if ((await scope.deps.client.tryGet(ref)) === undefined) return true;
   await scope.deps.client.delete(ref);
   return (await scope.deps.client.tryGet(ref)) === undefined;
+}
+
+/**
+ * Deletes the cluster's NodePools; true once they are gone. They go first: their machines may live on an external
+ * infrastructure cluster that removing the control-plane namespace would not reach, and they need its credentials.
+ */
+async function nodePoolsGone(scope: Scope): Promise<boolean> {
+  const namespace = scope.hc.metadata.namespace ?? '';
+  const pools = (await scope.deps.client.list<NodePool>(API_VERSION, 'NodePool', { namespace })).filter((np) => np.spec.clusterName === scope.hc.metadata.name);
+  for (const np of pools.filter((p) => p.metadata.deletionTimestamp === undefined)) {
+    await scope.deps.client.delete({ apiVersion: API_VERSION, kind: 'NodePool', name: np.metadata.name ?? '', namespace });
+  }
+  return pools.length === 0;
 }
 
 /** Deletes the control-plane namespace; true once it is gone (or when the user asked to keep it). */
@@ -46,7 +54,7 @@ function gracePeriodMs(scope: Scope): number {
 
 /** Releases the HostedCluster: the finalizer goes, and with it this operator's per-cluster state. */
 async function release(scope: Scope, cpNamespace: string): Promise<PhaseOutcome> {
-  await removeFinalizer(scope);
+  await removeFinalizer(scope.deps.client, scope.hc, HostedClusterNames.finalizer);
   const uid = scope.hc.metadata.uid ?? '';
   // Keyed by uid (the objects' fingerprint) and by `uid/<Secret>` (what was published): all of it goes.
   for (const key of [...scope.deps.lastApplied.keys()]) if (key === uid || key.startsWith(`${uid}/`)) scope.deps.lastApplied.delete(key);
@@ -65,10 +73,10 @@ export async function deleteHostedCluster(scope: Scope): Promise<PhaseOutcome> {
   const { hc } = scope;
   if (hc.metadata.finalizers?.includes(HostedClusterNames.finalizer) !== true) return { stop: true };
   const cpNamespace = HostedClusterNames.controlPlaneNamespace(hc);
-  const done = (await hostedControlPlaneGone(scope, cpNamespace)) && (await namespaceGone(scope, cpNamespace));
+  const done = (await nodePoolsGone(scope)) && (await hostedControlPlaneGone(scope, cpNamespace)) && (await namespaceGone(scope, cpNamespace));
   const elapsed = elapsedSinceDeletion(scope);
   if (!done && elapsed < NAMESPACE_DELETION_LIMIT_MS) {
-    setCondition(scope, { type: Type.HostedClusterDestroyed.value, status: 'False', reason: Reason.Blocked.value, message: `waiting for namespace ${cpNamespace} to be removed` });
+    setCondition(scope, { type: Type.HostedClusterDestroyed.value, status: 'False', reason: Reason.Blocked.value, message: `waiting for the NodePools and namespace ${cpNamespace} to be removed` });
     return { stop: true, requeueAfterMs: POLL_MS };
   }
   if (!done) {

@@ -1,0 +1,90 @@
+import type { HostedCluster, NodePool } from '../../../api/index.ts';
+import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
+import type { KubeObject } from '../../../kube/client.ts';
+import { VM_NODEPOOL_ANNOTATION } from '../../../platform/kubevirt/virtual-machine.ts';
+import { BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
+import type { ReleaseProvider } from '../../../release/catalog.ts';
+import { controlPlaneSecretsSelector, HostedClusterNames } from '../../../render/hostedcluster/names.ts';
+import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
+import { TokenSecretAnnotation } from '../../../render/nodepool/bootstrap.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { Controller } from '../../runtime/controller.ts';
+import type { EventRecorder } from '../../runtime/events.ts';
+import { keyOf } from '../../runtime/informer.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import type { Manager } from '../../runtime/manager.ts';
+import type { Metrics } from '../../runtime/metrics.ts';
+import type { InfraClients } from '../hostedcluster/infra-clients.ts';
+import { Expectations } from './expectations.ts';
+import { InfraCaches, type InfraEvent } from './infra-caches.ts';
+import { reconcileNodePool } from './reconcile.ts';
+import type { NodePoolDeps } from './scope.ts';
+
+/** What {@link addNodePoolController} is given; the rest it builds. */
+export interface NodePoolControllerOptions {
+  readonly client: NodePoolDeps['client'];
+  readonly clock: Clock;
+  readonly random: (n: number) => Uint8Array;
+  readonly events: EventRecorder;
+  readonly releases: ReleaseProvider;
+  readonly infraClients: InfraClients;
+  readonly watchNamespace?: string;
+}
+
+/** The NodePools a VM, VM instance or boot-image cache belongs to. */
+function poolsOfInfraEvent({ cache, event }: InfraEvent, pools: () => NodePool[]): string[] {
+  const object = event.object;
+  if (object.kind === 'VirtualMachine') return [object.metadata?.annotations?.[VM_NODEPOOL_ANNOTATION] ?? ''].filter((k) => k !== '');
+  if (object.kind === 'VirtualMachineInstance') {
+    const vm = cache.vms.get(keyOf(object));
+    return [vm?.metadata.annotations[VM_NODEPOOL_ANNOTATION] ?? ''].filter((k) => k !== '');
+  }
+  const uid = object.metadata?.labels?.[BootImageCacheKey.NodePoolUID];
+  return pools().filter((np) => np.metadata.uid === uid).map(keyOf);
+}
+
+/**
+ * Registers the NodePool controller: it reconciles on NodePool changes, on changes of their HostedCluster (found by
+ * `spec.clusterName`), of the bootstrap and infrastructure-credential Secrets, and of the VMs, instances and caches
+ * it made on any infrastructure cluster (one informer set per infrastructure cluster, shared by its pools).
+ */
+export function addNodePoolController(manager: Manager, o: NodePoolControllerOptions, logger: Logger, metrics: Metrics): Controller {
+  const namespace = o.watchNamespace === undefined || o.watchNamespace === '' ? undefined : o.watchNamespace;
+  const pools = manager.informer<NodePool>({ apiVersion: API_VERSION, kind: 'NodePool', namespace });
+  const clusters = manager.informer<HostedCluster>({ apiVersion: API_VERSION, kind: 'HostedCluster', namespace });
+  const secrets = manager.informer<KubeObject & SourceSecret>(controlPlaneSecretsSelector);
+  let enqueue: (keys: readonly string[]) => void = () => undefined;
+  const infraCaches = new InfraCaches({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfInfraEvent(event, () => pools.list())) });
+  const deps: NodePoolDeps = {
+    client: o.client, clock: o.clock, random: o.random, events: o.events, releases: o.releases, infraClients: o.infraClients, infraCaches,
+    hostedCluster: (key) => clusters.get(key),
+    controlPlaneSecret: (key) => secrets.get(key),
+    controlPlaneSecrets: () => secrets.list(),
+    expectations: new Expectations(),
+    lastApplied: new Map(),
+  };
+  const controller = new Controller({ name: 'nodepool', clock: o.clock, logger, metrics, reconcile: reconcileNodePool(deps, (key) => pools.get(key)) });
+  enqueue = (keys) => {
+    for (const key of keys) controller.queue.add(key);
+  };
+  controller.watch(pools, (event) => [keyOf(event.object)]);
+  const poolsOfCluster = (hc: KubeObject): string[] => pools.list().filter((np) => np.metadata.namespace === hc.metadata?.namespace && np.spec.clusterName === hc.metadata?.name).map(keyOf);
+  controller.watch(clusters, (event) => {
+    if (event.type === 'DELETED') infraCaches.forget(event.object.metadata.uid ?? '');
+    return poolsOfCluster(event.object);
+  });
+  controller.watch(secrets, (event) => {
+    const pool = event.object.metadata?.annotations?.[TokenSecretAnnotation.NodePool];
+    if (pool !== undefined) return [pool];
+    if (event.object.metadata?.name !== HostedClusterNames.infraCredentials) return [];
+    // Rotated infrastructure credentials: every pool of the cluster of that control-plane namespace.
+    const owner = clusters.list().find((hc) => HostedClusterNames.controlPlaneNamespace(hc) === event.object.metadata?.namespace);
+    return owner === undefined ? [] : poolsOfCluster(owner);
+  });
+  manager.addLeaderTask(async (signal) => {
+    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+    infraCaches.stopAll();
+  });
+  manager.add(controller);
+  return controller;
+}

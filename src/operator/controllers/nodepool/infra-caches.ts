@@ -1,0 +1,105 @@
+import { Label } from '../../../api/v1beta1/well-known.ts';
+import type { KubeClient, KubeObject, ListSelector } from '../../../kube/client.ts';
+import { BOOT_IMAGE_CACHE_ROLE, BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
+import type { VirtualMachine } from '../../../platform/kubevirt/virtual-machine-types.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { Informer, type InformerEvent } from '../../runtime/informer.ts';
+import type { Logger } from '../../runtime/logger.ts';
+
+/** A VirtualMachine as cached (with the status fields read). */
+export type CachedVM = KubeObject & Pick<VirtualMachine, 'spec'> & { metadata: VirtualMachine['metadata'] & { creationTimestamp?: string; deletionTimestamp?: string } };
+/** A VirtualMachineInstance as cached: only its conditions are read. */
+export type CachedVMI = KubeObject & { status?: { conditions?: { type: string; status: string }[]; nodeName?: string } };
+
+/** The caches of one infrastructure cluster (the management cluster, or one external cluster's namespace). */
+export interface InfraCache {
+  readonly client: KubeClient;
+  /** The namespace watched; undefined on the management cluster, where every control-plane namespace is watched. */
+  readonly namespace: string | undefined;
+  /** VirtualMachines of any NodePool (label `hypershift.openshift.io/nodepool-name`). */
+  readonly vms: Informer<CachedVM>;
+  /** Their instances: KubeVirt copies the VM template's labels onto them. */
+  readonly vmis: Informer<CachedVMI>;
+  /** Boot-image cache DataVolumes. */
+  readonly bootImageCaches: Informer<KubeObject>;
+  /** Whether every informer has loaded its first list. */
+  synced(): boolean;
+}
+
+/** Which kind of object an infra event concerns (routed to NodePool keys by the controller). */
+export type InfraEvent = { readonly cache: InfraCache; readonly event: InformerEvent<KubeObject> };
+
+const ofNodePools = `${Label.NodePoolName}`;
+const selectors = (namespace: string | undefined): Record<'vms' | 'vmis' | 'bootImageCaches', ListSelector> => ({
+  vms: { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', namespace, labelSelector: ofNodePools },
+  vmis: { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', namespace, labelSelector: ofNodePools },
+  bootImageCaches: { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', namespace, labelSelector: `${BootImageCacheKey.Role}=${BOOT_IMAGE_CACHE_ROLE}` },
+});
+
+/**
+ * One set of informers per infrastructure cluster, shared by every NodePool placed there: the management cluster's
+ * (cluster-wide, started on first use so a management cluster without KubeVirt costs nothing until a pool needs it)
+ * and one per external infrastructure kubeconfig and namespace (the documented Role allows nothing wider). A rotated
+ * kubeconfig gives a new client, which replaces the caches.
+ */
+export class InfraCaches {
+  private readonly caches = new Map<string, InfraCache>();
+  private readonly o: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (event: InfraEvent) => void };
+
+  constructor(options: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (event: InfraEvent) => void }) {
+    this.o = options;
+  }
+
+  /** The caches of the management cluster. */
+  management(client: KubeClient): InfraCache {
+    return this.cacheFor('management', client, undefined);
+  }
+
+  /** The caches of a HostedCluster's external infrastructure (`owner` is its uid). */
+  external(owner: string, client: KubeClient, namespace: string): InfraCache {
+    return this.cacheFor(`external/${owner}`, client, namespace);
+  }
+
+  /** Stops and drops the caches of a HostedCluster's external infrastructure. */
+  forget(owner: string): void {
+    this.stop(`external/${owner}`);
+  }
+
+  /** Stops every cache (the operator stops leading). */
+  stopAll(): void {
+    for (const key of [...this.caches.keys()]) this.stop(key);
+  }
+
+  /** Every cache, for routing an event back to NodePools. */
+  all(): InfraCache[] {
+    return [...this.caches.values()];
+  }
+
+  private cacheFor(key: string, client: KubeClient, namespace: string | undefined): InfraCache {
+    const existing = this.caches.get(key);
+    if (existing !== undefined && existing.client === client && existing.namespace === namespace) return existing;
+    this.stop(key);
+    const cache = this.start(client, namespace);
+    this.caches.set(key, cache);
+    return cache;
+  }
+
+  private start(client: KubeClient, namespace: string | undefined): InfraCache {
+    const s = selectors(namespace);
+    const options = { clock: this.o.clock, logger: this.o.logger };
+    const informers = { vms: new Informer<CachedVM>(client, s.vms, options), vmis: new Informer<CachedVMI>(client, s.vmis, options), bootImageCaches: new Informer<KubeObject>(client, s.bootImageCaches, options) };
+    const cache: InfraCache = { client, namespace, ...informers, synced: () => Object.values(informers).every((i) => i.hasSynced) };
+    for (const informer of Object.values(informers)) {
+      (informer as Informer<KubeObject>).onEvent((event) => this.o.onEvent({ cache, event }));
+      informer.start();
+    }
+    return cache;
+  }
+
+  private stop(key: string): void {
+    const cache = this.caches.get(key);
+    if (cache === undefined) return;
+    for (const informer of [cache.vms, cache.vmis, cache.bootImageCaches]) informer.stop();
+    this.caches.delete(key);
+  }
+}

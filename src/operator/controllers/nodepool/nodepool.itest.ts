@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { HostedCluster, NodePool } from '../../../api/index.ts';
+import type { KubeClient, KubeObject } from '../../../kube/client.ts';
+import { fromBase64 } from '../../../lib/base64.ts';
+import { runHcp } from '../../../testing/cli.ts';
+import { testClusters } from '../../../testing/envtest/clusters.ts';
+import { eventually } from '../../../testing/eventually.ts';
+import { actAsKubeVirt } from '../../../testing/kubevirt-standin.ts';
+import { installOperatorAccount, startOperatorAs, type TestOperator } from '../../../testing/operator.ts';
+
+const { management } = testClusters();
+const { client } = management;
+const API = 'hypershift.openshift.io/v1beta1';
+const DISK = 'quay.io/containerdisks/rhcos:4.17';
+
+type VM = KubeObject & { metadata: { name: string; labels: Record<string, string>; annotations: Record<string, string> }; spec: { template: { spec: { domain: { cpu?: { cores: number } }; volumes: { name: string; cloudInitConfigDrive?: { secretRef: { name: string } } }[] } } } };
+const condition = (np: NodePool | undefined, type: string): { status: string; reason?: string; message?: string } | undefined => np?.status?.conditions?.find((c) => c.type === type);
+
+const nodePool = (ns: string, name: string): Promise<NodePool | undefined> => client.tryGet<NodePool>({ apiVersion: API, kind: 'NodePool', name, namespace: ns });
+const vmsIn = (c: KubeClient, namespace: string): Promise<VM[]> => c.list<VM>('kubevirt.io/v1', 'VirtualMachine', { namespace });
+
+/**
+ * Stands in for the ignition server's publishing, which is a later issue: the HostedCluster gets an ignition endpoint
+ * in status and its control-plane namespace the ignition CA, as upstream's operator provides them.
+ */
+async function publishIgnitionEndpoint(ns: string, name: string): Promise<void> {
+  const cpNamespace = `${ns}-${name}`;
+  await eventually('the control-plane namespace', async () => (await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: cpNamespace })) !== undefined);
+  await client.apply({ apiVersion: API, kind: 'HostedCluster', metadata: { name, namespace: ns }, status: { ignitionEndpoint: `ignition-server-${cpNamespace}.apps.mgmt.example.com` } }, { fieldManager: 'ignition-standin', subresource: 'status' });
+  await client.apply({
+    apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ignition-server-ca-cert', namespace: cpNamespace, labels: { 'hypershift.openshift.io/control-plane-secret': 'true' } },
+    data: { 'tls.crt': Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64') },
+  }, { fieldManager: 'ignition-standin' });
+}
+
+async function createCluster(ns: string, name: string, replicas: number): Promise<void> {
+  const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, `--name=${name}`, '--pull-secret=/ps', `--node-pool-replicas=${replicas}`, '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi'];
+  const out = await runHcp(args, { files: { '/ps': '{"auths":{}}' }, realClock: true });
+  assert.equal(out.code, 0, out.stderr);
+}
+
+async function waitForVMs(namespace: string, count: number, accept: (vms: VM[]) => boolean = () => true): Promise<VM[]> {
+  return eventually(`${count} VMs`, async () => {
+    const vms = (await vmsIn(client, namespace)).filter((vm) => vm.metadata.deletionTimestamp === undefined);
+    return vms.length === count && accept(vms) ? vms : undefined;
+  });
+}
+
+/** The Ignition pointer a VM boots with, read from the user-data Secret its cloud-init volume names. */
+async function ignitionPointerOf(vm: VM, namespace: string): Promise<{ ignition: { config: { merge: { source: string }[] } } }> {
+  const volume = vm.spec.template.spec.volumes.find((v) => v.name === 'cloudinitvolume');
+  const copy = await client.get<KubeObject & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: volume?.cloudInitConfigDrive?.secretRef.name ?? '', namespace });
+  return JSON.parse(fromBase64(copy.data['userdata'])) as { ignition: { config: { merge: { source: string }[] } } };
+}
+
+describe('NodePool controller on the management cluster', () => {
+  let ns = '';
+  let cpNamespace = '';
+  let stopKubeVirt: () => Promise<void> = () => Promise.resolve();
+  let op: TestOperator | undefined;
+  let firstVMs: string[] = [];
+  before(async () => {
+    ns = await management.namespace('np');
+    cpNamespace = `${ns}-example`;
+    // Started here, not with startTestOperator: that one stops the operator after the current test or hook.
+    op = await startOperatorAs(await installOperatorAccount(management), ns);
+  });
+  after(async () => {
+    await stopKubeVirt();
+    await op?.operator.stop();
+    op?.client.close();
+  });
+
+  it('When a cluster is created with 2 replicas, it should wait for what is missing and say what, then create 2 VMs as the render shows', async () => {
+    await createCluster(ns, 'example', 2);
+    const waiting = await eventually('a boot image message', async () => {
+      const np = await nodePool(ns, 'example');
+      return condition(np, 'ValidPlatformImage')?.status === 'False' ? np : undefined;
+    });
+    assert.match(condition(waiting, 'ValidPlatformImage')?.message ?? '', /set spec\.platform\.kubevirt\.rootVolume\.diskImage\.containerDiskImage/);
+    await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { spec: { platform: { kubevirt: { rootVolume: { diskImage: { containerDiskImage: DISK } } } } } });
+    const noEndpoint = await eventually('the ignition endpoint wait', async () => {
+      const np = await nodePool(ns, 'example');
+      return condition(np, 'IgnitionEndpointAvailable')?.status === 'False' ? np : undefined;
+    });
+    assert.equal(condition(noEndpoint, 'IgnitionEndpointAvailable')?.message, 'Ignition endpoint not available, waiting');
+    assert.equal((await vmsIn(client, cpNamespace)).length, 0);
+
+    await publishIgnitionEndpoint(ns, 'example');
+    const vms = await waitForVMs(cpNamespace, 2);
+    firstVMs = vms.map((vm) => vm.metadata.name).sort();
+    for (const vm of vms) {
+      assert.match(vm.metadata.name, /^example-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+      assert.equal(vm.metadata.labels['hypershift.openshift.io/nodepool-name'], 'example');
+      assert.equal(vm.metadata.annotations['hypershift.openshift.io/nodePool'], `${ns}/example`);
+    }
+    assert.equal((await ignitionPointerOf(vms[0] as VM, cpNamespace)).ignition.config.merge[0]?.source, `https://ignition-server-${cpNamespace}.apps.mgmt.example.com/ignition`);
+    const pending = await nodePool(ns, 'example');
+    assert.equal(condition(pending, 'Ready')?.message, 'Minimum availability requires 2 replicas, current 0 available');
+    assert.equal(condition(pending, 'UpdatingVersion')?.status, 'True');
+  });
+
+  it('When KubeVirt reports the instances Ready, it should report the pool Ready with its version', async () => {
+    stopKubeVirt = actAsKubeVirt(client, cpNamespace);
+    const np = await eventually('Ready', async () => {
+      const current = await nodePool(ns, 'example');
+      return condition(current, 'Ready')?.status === 'True' && current?.status?.version === '4.17.0' ? current : undefined;
+    });
+    assert.equal(np.status?.replicas, 2);
+    assert.deepEqual((await vmsIn(client, cpNamespace)).map((vm) => vm.metadata.name).sort(), firstVMs, 'the first VMs were kept (no second generation)');
+    assert.equal(condition(np, 'AllMachinesReady')?.status, 'True');
+    assert.equal(condition(np, 'UpdatingVersion')?.status, 'False');
+    assert.equal(condition(np, 'UpdatingConfig')?.status, 'False');
+    assert.equal(condition(np, 'ValidReleaseImage')?.message, 'Using release image: quay.io/openshift-release-dev/ocp-release:4.17.0-multi');
+  });
+
+  it('When scaled 2 → 5 → 0 through the scale subresource, it should create and then remove the VMs', async () => {
+    const ref = { apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns };
+    await client.mergePatch(ref, { spec: { replicas: 5 } }, 'scale');
+    await waitForVMs(cpNamespace, 5);
+    await eventually('5 ready', async () => (await nodePool(ns, 'example'))?.status?.replicas === 5);
+    await client.mergePatch(ref, { spec: { replicas: 0 } }, 'scale');
+    await waitForVMs(cpNamespace, 0);
+    await client.mergePatch(ref, { spec: { replicas: 2 } }, 'scale');
+    await waitForVMs(cpNamespace, 2);
+  });
+
+  it('When the VM template changes, it should replace every VM without dropping below 2 available', async () => {
+    const before = new Set((await vmsIn(client, cpNamespace)).map((vm) => vm.metadata.name));
+    await eventually('2 ready', async () => (await nodePool(ns, 'example'))?.status?.replicas === 2);
+    await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { spec: { platform: { kubevirt: { compute: { cores: 3 } } } } });
+    let lowest = Infinity;
+    const replaced = (vm: VM): boolean => !before.has(vm.metadata.name) && vm.spec.template.spec.domain.cpu?.cores === 3;
+    const vms = await eventually('every VM replaced', async () => {
+      const np = await nodePool(ns, 'example');
+      lowest = Math.min(lowest, np?.status?.replicas ?? 0);
+      const current = (await vmsIn(client, cpNamespace)).filter((vm) => vm.metadata.deletionTimestamp === undefined);
+      return current.length === 2 && current.every(replaced) && condition(np, 'Ready')?.status === 'True' ? current : undefined;
+    });
+    assert.equal(vms.length, 2);
+    assert.ok(lowest >= 2, `availability dropped to ${lowest}`);
+  });
+
+  it('When a JSON patch annotation is malformed, it should say so and leave the running VMs alone', async () => {
+    const names = (await vmsIn(client, cpNamespace)).map((vm) => vm.metadata.name).sort();
+    await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { metadata: { annotations: { 'hypershift.openshift.io/kubevirt-vm-jsonpatch': '[{"op": "add"' } } });
+    const np = await eventually('ValidMachineTemplate False', async () => {
+      const current = await nodePool(ns, 'example');
+      return condition(current, 'ValidMachineTemplate')?.status === 'False' ? current : undefined;
+    });
+    assert.match(condition(np, 'ValidMachineTemplate')?.message ?? '', /^failed to parse the hypershift\.openshift\.io\/kubevirt-vm-jsonpatch annotation; wrong jsonpatch format: /);
+    assert.equal(condition(np, 'ValidMachineTemplate')?.reason, 'InvalidKubevirtMachineTemplate');
+    assert.deepEqual((await vmsIn(client, cpNamespace)).map((vm) => vm.metadata.name).sort(), names);
+    await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { metadata: { annotations: { 'hypershift.openshift.io/kubevirt-vm-jsonpatch': null } } });
+  });
+
+  it('When the HostedCluster is deleted, it should delete the NodePool, its VMs and its bootstrap Secrets first', async () => {
+    await client.delete({ apiVersion: API, kind: 'HostedCluster', name: 'example', namespace: ns });
+    await eventually('the NodePool to go', async () => (await nodePool(ns, 'example')) === undefined);
+    await eventually('the HostedCluster to go', async () => (await client.tryGet<HostedCluster>({ apiVersion: API, kind: 'HostedCluster', name: 'example', namespace: ns })) === undefined);
+  });
+});

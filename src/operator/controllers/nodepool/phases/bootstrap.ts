@@ -1,0 +1,148 @@
+import { gzipSync } from 'node:zlib';
+import type { HostedCluster, NodePool } from '../../../../api/index.ts';
+import { HostedClusterConditionType, NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import { Label } from '../../../../api/v1beta1/well-known.ts';
+import type { KubeObject } from '../../../../kube/client.ts';
+import { isNotFound, KubeApiError } from '../../../../kube/errors.ts';
+import { fromBase64 } from '../../../../lib/base64.ts';
+import { sha256Hex } from '../../../../lib/hash.ts';
+import { toYaml } from '../../../../lib/yaml.ts';
+import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
+import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
+import { BootstrapNames, bootstrapConfigHash, IGNITION_CA_SECRET, renderInfraUserDataSecret, renderTokenSecret, renderUserDataSecret, TokenSecretKey, type BootstrapConfig } from '../../../../render/nodepool/bootstrap.ts';
+import { appliedKey } from '../bootstrap-secrets.ts';
+import { setCondition, type Phase, type Scope } from '../scope.ts';
+
+type ConfigMap = KubeObject & { data?: Record<string, string> };
+
+const hashOf = (value: unknown): string => sha256Hex(toYaml(value ?? null)).slice(0, 16);
+const cpSecret = (scope: Scope, name: string): SourceSecret | undefined => scope.deps.controlPlaneSecret(`${scope.controlPlaneNamespace ?? ''}/${name}`);
+
+/** An RFC 4122 version-4 UUID from the injected random source: the token machines present. */
+function uuid(random: (n: number) => Uint8Array): string {
+  const bytes = random(16);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Buffer.from(bytes).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+async function readConfigMap(scope: Scope, namespace: string, name: string): Promise<ConfigMap | undefined> {
+  try {
+    return await scope.deps.client.get<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace });
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The NodePool's `spec.config` payloads (key `config` of each ConfigMap); a missing one is named. */
+async function machineConfigs(scope: Scope, np: NodePool): Promise<string[] | { missing: string }> {
+  const payloads: string[] = [];
+  for (const ref of np.spec.config ?? []) {
+    const name = ref.name ?? '';
+    const payload = (await readConfigMap(scope, np.metadata.namespace ?? '', name))?.data?.['config'];
+    if (payload === undefined) return { missing: name };
+    payloads.push(payload);
+  }
+  return payloads;
+}
+
+async function trustBundleHash(scope: Scope, hc: HostedCluster): Promise<string> {
+  const name = hc.spec.additionalTrustBundle?.name;
+  if (name === undefined) return hashOf('');
+  return hashOf((await readConfigMap(scope, hc.metadata.namespace ?? '', name))?.data?.['ca-bundle.crt'] ?? '');
+}
+
+/** Where machines fetch their configuration, and the CA to trust; undefined (with the condition set) while missing. */
+function ignitionEndpoint(scope: Scope, hc: HostedCluster): { endpoint: string; ca: string } | undefined {
+  const type = HostedClusterConditionType.IgnitionEndpointAvailable.value;
+  const endpoint = hc.status?.ignitionEndpoint ?? '';
+  if (endpoint === '') {
+    setCondition(scope, { type, status: 'False', reason: Reason.IgnitionEndpointMissing.value, message: 'Ignition endpoint not available, waiting' });
+    return undefined;
+  }
+  const ca = cpSecret(scope, IGNITION_CA_SECRET);
+  if (ca?.data?.['tls.crt'] === undefined) {
+    setCondition(scope, { type, status: 'False', reason: Reason.IgnitionCACertMissing.value, message: ca === undefined ? 'still waiting for ignition CA cert Secret to exist' : 'CA Secret is missing tls.crt key' });
+    return undefined;
+  }
+  setCondition(scope, { type, status: 'True', reason: Reason.AsExpected.value, message: '' });
+  return { endpoint, ca: fromBase64(ca.data['tls.crt']) };
+}
+
+/** A new token Secret for the generation (the config payload gzipped as the ignition server reads it). */
+function tokenSecret(scope: Scope, generation: { config: BootstrapConfig; hash: string; token: string }): ReturnType<typeof renderTokenSecret> {
+  const compressedConfig = gzipSync(generation.config.config.join('\n---\n')).toString('base64');
+  return renderTokenSecret({ nodePool: scope.np, namespace: scope.controlPlaneNamespace ?? '', ...generation, releaseVersion: scope.release?.version ?? '', compressedConfig, now: scope.now });
+}
+
+/** The generation's token: the stored one (never rewritten), or a new Secret holding a new one. */
+async function ensureToken(scope: Scope, config: BootstrapConfig, hash: string): Promise<string> {
+  const namespace = scope.controlPlaneNamespace ?? '';
+  const name = BootstrapNames.token(scope.np.metadata.name ?? '', hash);
+  const cached = cpSecret(scope, name)?.data?.[TokenSecretKey.Token];
+  if (cached !== undefined) return fromBase64(cached);
+  const token = uuid(scope.deps.random);
+  try {
+    await scope.deps.client.create(tokenSecret(scope, { config, hash, token }));
+    return token;
+  } catch (error) {
+    // Created by a reconcile whose result the cache has not shown yet: the stored token wins.
+    if (!(error instanceof KubeApiError && error.status === 409)) throw error;
+    const stored = await scope.deps.client.get<KubeObject & SourceSecret>({ apiVersion: 'v1', kind: 'Secret', name, namespace });
+    return fromBase64(stored.data?.[TokenSecretKey.Token]);
+  }
+}
+
+/** Server-side applies `object` unless the last apply from this process was identical. */
+async function applyOnce(scope: Scope, client: Scope['deps']['client'], object: KubeObject & Record<string, unknown>): Promise<void> {
+  const key = appliedKey(object.kind, object.metadata?.namespace ?? '', object.metadata?.name ?? '');
+  const fingerprint = hashOf(object);
+  if (scope.deps.lastApplied.get(key) === fingerprint) return;
+  await client.apply(object, { fieldManager: OPERATOR_FIELD_MANAGER });
+  scope.deps.lastApplied.set(key, fingerprint);
+}
+
+async function bootstrapConfig(scope: Scope, hc: HostedCluster): Promise<BootstrapConfig | undefined> {
+  const configs = await machineConfigs(scope, scope.np);
+  if (!Array.isArray(configs)) {
+    setCondition(scope, { type: Type.ValidMachineConfig.value, status: 'False', reason: Reason.ValidationFailed.value, message: `ConfigMap ${configs.missing} named in spec.config does not exist in namespace ${scope.np.metadata.namespace ?? ''} or has no "config" key` });
+    return undefined;
+  }
+  // The pull secret is part of the generation: hashing a copy that is not there yet would start a second generation
+  // (and replace every machine) the moment it appears.
+  const pullSecret = cpSecret(scope, HostedClusterNames.pullSecret);
+  if (pullSecret === undefined) {
+    setCondition(scope, { type: Type.ValidGeneratedPayload.value, status: 'False', reason: Reason.NotFound.value, message: `waiting for the pull secret to be copied into ${scope.controlPlaneNamespace ?? ''}` });
+    return undefined;
+  }
+  return { releaseImage: scope.np.spec.release.image, config: configs, pullSecretHash: hashOf(pullSecret?.data ?? {}), additionalTrustBundleHash: await trustBundleHash(scope, hc), hcConfigurationHash: hashOf(hc.spec.configuration ?? {}) };
+}
+
+/**
+ * The bootstrap data of the pool's current generation: a token Secret and a user-data Secret (an Ignition pointer
+ * to the control plane's ignition endpoint carrying the token) in the control-plane namespace, and the user data's
+ * copy beside the VMs. A change of release, config, pull secret, trust bundle or cluster configuration is a new
+ * generation with new Secrets; older ones stay while machines still boot from them (see the janitor phase).
+ */
+export const bootstrapPhase: Phase = {
+  name: 'bootstrap',
+  async run(scope) {
+    const hc = scope.hc as HostedCluster;
+    const ignition = ignitionEndpoint(scope, hc);
+    const config = ignition === undefined ? undefined : await bootstrapConfig(scope, hc);
+    if (ignition === undefined || config === undefined) return { stop: true };
+    const hash = bootstrapConfigHash(config);
+    const token = await ensureToken(scope, config, hash);
+    const userData = renderUserDataSecret({ nodePool: scope.np, namespace: scope.controlPlaneNamespace ?? '', hash, token, ignitionEndpoint: ignition.endpoint, ignitionCA: ignition.ca });
+    await applyOnce(scope, scope.deps.client, userData);
+    const infra = scope.infra as NonNullable<Scope['infra']>;
+    const pointer = fromBase64((userData['data'] as Record<string, string>)['value']);
+    const labels = { [Label.NodePoolName]: scope.np.metadata.name ?? '', [Label.InfraID]: hc.spec.infraID ?? '' };
+    await applyOnce(scope, infra.client, renderInfraUserDataSecret({ userDataSecretName: userData.metadata.name, namespace: infra.namespace, nodePool: scope.np, userData: pointer, labels }));
+    setCondition(scope, { type: Type.ValidGeneratedPayload.value, status: 'True', reason: Reason.AsExpected.value, message: 'Bootstrap payload generated' });
+    scope.bootstrap = { configHash: hash, userDataSecretName: BootstrapNames.infraUserData(userData.metadata.name) };
+    return undefined;
+  },
+};

@@ -1,0 +1,74 @@
+import { NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import { KubeApiError } from '../../../../kube/errors.ts';
+import { reasonOf } from '../../../runtime/errors.ts';
+import { removeFinalizer } from '../../../runtime/finalizers.ts';
+import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets.ts';
+import { poolMachines } from '../pool-machines.ts';
+import { NODEPOOL_FINALIZER, nodePoolKeyOf, setCondition, type InfraTarget, type PhaseOutcome, type Scope } from '../scope.ts';
+import { cachesOf, deleteCaches } from './boot-image-cache.ts';
+import { clusterPhase } from './cluster.ts';
+import { infraPhase } from './infra.ts';
+
+/** How long deletion keeps trying to reach an infrastructure cluster before the NodePool goes anyway. */
+export const INFRA_DELETE_GRACE_MS = 10 * 60_000;
+const POLL_MS = 2_000;
+
+
+/** Deletes what the pool has on its infrastructure; returns how many VMs are still there. */
+async function deleteInfraObjects(scope: Scope, infra: InfraTarget): Promise<number> {
+  const pool = nodePoolKeyOf(scope.np);
+  const machines = poolMachines(infra, pool);
+  for (const machine of machines.filter((m) => !m.deleting)) {
+    await infra.client.delete({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name: machine.name, namespace: infra.namespace });
+  }
+  await deleteCaches(infra, cachesOf(infra, scope.np.metadata.uid ?? ''));
+  return machines.length;
+}
+
+async function deleteEverything(scope: Scope): Promise<number> {
+  const infraReached = (await clusterPhase.run(scope))?.stop !== true && (await infraPhase.run(scope))?.stop !== true;
+  if (!infraReached) throw new Error(`the infrastructure cluster of ${nodePoolKeyOf(scope.np)} cannot be reached or its HostedCluster is gone`);
+  const infra = scope.infra as InfraTarget;
+  const remaining = await deleteInfraObjects(scope, infra);
+  if (remaining > 0) return remaining;
+  const namespace = scope.controlPlaneNamespace ?? '';
+  await deleteBootstrapSecrets(scope.deps, infra, namespace, bootstrapSecretsOf(scope.deps, namespace, nodePoolKeyOf(scope.np), scope.np.metadata.name ?? ''));
+  return 0;
+}
+
+/**
+ * Deleting a NodePool: every VM (their DataVolumes go with them), the boot-image caches, and the bootstrap Secrets
+ * (with their copies beside the VMs) are deleted, then the finalizer is removed. Progress is in status. When the
+ * HostedCluster or the infrastructure cannot be reached, deletion keeps trying for {@link INFRA_DELETE_GRACE_MS}
+ * after the deletion request and then lets the NodePool go with a Warning event naming what may be left behind —
+ * it never hangs for ever.
+ */
+export async function deleteNodePool(scope: Scope): Promise<PhaseOutcome> {
+  if (scope.np.metadata.finalizers?.includes(NODEPOOL_FINALIZER) !== true) return {};
+  let remaining: number;
+  try {
+    remaining = await deleteEverything(scope);
+  } catch (error) {
+    const since = Date.parse(scope.np.metadata.deletionTimestamp ?? '') || scope.now.getTime();
+    const waited = scope.now.getTime() - since;
+    if (waited < INFRA_DELETE_GRACE_MS) {
+      setCondition(scope, { type: Type.Ready.value, status: 'False', reason: 'DeletionBlocked', message: `deleting: ${reasonOf(error)}; retrying for ${Math.ceil((INFRA_DELETE_GRACE_MS - waited) / 60_000)} more minute(s) before giving up` });
+      return { requeueAfterMs: 10_000 };
+    }
+    scope.deps.events.record(scope.np, 'Warning', 'DeletionIncomplete', `gave up cleaning the infrastructure after ${INFRA_DELETE_GRACE_MS / 60_000} minutes: ${reasonOf(error)}; VMs, DataVolumes and user-data Secrets of this NodePool may be left in the infrastructure namespace`);
+    remaining = 0;
+  }
+  if (remaining > 0) {
+    setCondition(scope, { type: Type.Ready.value, status: 'False', reason: 'Deleting', message: `deleting ${remaining} machine(s)` });
+    return { requeueAfterMs: POLL_MS };
+  }
+  scope.deps.expectations.forget(nodePoolKeyOf(scope.np));
+  try {
+    await removeFinalizer(scope.deps.client, scope.np, NODEPOOL_FINALIZER);
+  } catch (error) {
+    // The cached NodePool is older than the status just written: look again shortly rather than report a failure.
+    if (error instanceof KubeApiError && error.status === 409) return { requeueAfterMs: 200 };
+    throw error;
+  }
+  return {};
+}

@@ -1,0 +1,55 @@
+import type { HostedCluster } from '../../../../api/index.ts';
+import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import { fromBase64 } from '../../../../lib/base64.ts';
+import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
+import { setCondition, type InfraTarget, type Phase, type Scope } from '../scope.ts';
+
+/** How long to retry while a new infrastructure cache loads before saying so in status. */
+const CACHE_WAIT_MS = 2_000;
+
+/** The external infrastructure kubeconfig, from the operator's copy in the control-plane namespace. */
+function infraKubeconfig(scope: Scope, hc: HostedCluster): string | undefined {
+  const secretRef = hc.spec.platform.kubevirt?.credentials?.infraKubeConfigSecret;
+  if (secretRef === undefined) return undefined;
+  const copy = scope.deps.controlPlaneSecret(`${scope.controlPlaneNamespace ?? ''}/${HostedClusterNames.infraCredentials}`);
+  const value = copy?.data?.[secretRef.key];
+  return value === undefined ? '' : fromBase64(value);
+}
+
+function target(scope: Scope, hc: HostedCluster): InfraTarget | 'waiting-for-credentials' {
+  const credentials = hc.spec.platform.kubevirt?.credentials;
+  const namespace = credentials?.infraNamespace ?? scope.controlPlaneNamespace ?? '';
+  const kubeconfig = infraKubeconfig(scope, hc);
+  if (kubeconfig === '') return 'waiting-for-credentials';
+  if (kubeconfig === undefined) {
+    return { client: scope.deps.client, namespace, external: credentials !== undefined, cache: scope.deps.infraCaches.management(scope.deps.client) };
+  }
+  const owner = hc.metadata.uid ?? '';
+  const client = scope.deps.infraClients.clientFor(owner, kubeconfig);
+  return { client, namespace, external: true, cache: scope.deps.infraCaches.external(owner, client, namespace) };
+}
+
+const waitingFor = (scope: Scope, message: string): { stop: true; requeueAfterMs: number } => {
+  setCondition(scope, { type: Type.Ready.value, status: 'False', reason: Reason.NotFound.value, message });
+  return { stop: true, requeueAfterMs: 5_000 };
+};
+
+/**
+ * Where the pool's VMs live: the control-plane namespace of the management cluster, or `credentials.infraNamespace`
+ * on the external infrastructure cluster through the HostedCluster's kubeconfig (a rotated kubeconfig gives a new
+ * client and new caches at once). Waits until that cluster's caches have loaded.
+ */
+export const infraPhase: Phase = {
+  name: 'infra',
+  async run(scope) {
+    const hc = scope.hc as HostedCluster;
+    const found = target(scope, hc);
+    if (found === 'waiting-for-credentials') return waitingFor(scope, `waiting for the infrastructure kubeconfig to be copied into ${scope.controlPlaneNamespace ?? ''}`);
+    if (!found.cache.synced()) {
+      await Promise.race([Promise.all([found.cache.vms.waitForSync(), found.cache.vmis.waitForSync(), found.cache.bootImageCaches.waitForSync()]), new Promise((resolve) => scope.deps.clock.after(CACHE_WAIT_MS, () => resolve(undefined)))]);
+    }
+    if (!found.cache.synced()) return waitingFor(scope, `waiting to list VirtualMachines in namespace ${found.namespace} of the infrastructure cluster (is KubeVirt installed and the namespace readable?)`);
+    scope.infra = found;
+    return undefined;
+  },
+};

@@ -1,0 +1,41 @@
+import type { HostedCluster } from '../../../../api/index.ts';
+import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import type { BootImage } from '../../../../platform/kubevirt/boot-image.ts';
+import { VmJsonPatchError } from '../../../../platform/kubevirt/json-patch.ts';
+import { BootImageCacheNotReadyError, renderMachineTemplate } from '../../../../platform/kubevirt/machine-template.ts';
+import { machineTemplateHash } from '../../../../platform/kubevirt/virtual-machine.ts';
+import { setCondition, type Bootstrap, type InfraTarget, type Phase } from '../scope.ts';
+
+/**
+ * The VM template of the current generation, with the HostedCluster's and the NodePool's JSON patches, and its hash
+ * (any change of template or bootstrap data is a new generation, which the machines phase rolls out). A JSON patch
+ * that cannot apply stops the reconcile with ValidMachineTemplate False: running machines are left alone.
+ */
+export const templatePhase: Phase = {
+  name: 'template',
+  run(scope) {
+    const hc = scope.hc as HostedCluster;
+    const infra = scope.infra as InfraTarget;
+    const bootstrap = scope.bootstrap as Bootstrap;
+    const type = Type.ValidMachineTemplate.value;
+    try {
+      const template = renderMachineTemplate({
+        nodePool: scope.np,
+        hostedClusterAnnotations: hc.metadata.annotations,
+        infraID: hc.spec.infraID ?? '',
+        infraNamespace: infra.namespace,
+        externalInfra: hc.spec.platform.kubevirt?.credentials !== undefined,
+        bootImage: scope.bootImage as BootImage,
+        ...(scope.cacheName === undefined ? {} : { cacheName: scope.cacheName }),
+      });
+      scope.generation = { template, templateHash: machineTemplateHash(template, bootstrap.userDataSecretName) };
+      setCondition(scope, { type, status: 'True', reason: Reason.AsExpected.value, message: '' });
+      return Promise.resolve(undefined);
+    } catch (error) {
+      if (error instanceof BootImageCacheNotReadyError) return Promise.resolve({ stop: true, requeueAfterMs: 2_000 });
+      if (!(error instanceof VmJsonPatchError)) throw error;
+      setCondition(scope, { type, status: 'False', reason: Reason.InvalidKubevirtMachineTemplate.value, message: error.message });
+      return Promise.resolve({ stop: true });
+    }
+  },
+};

@@ -1,0 +1,94 @@
+import type { NodePool } from '../../../../api/index.ts';
+import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import type { ConditionUpdate } from '../../../../lib/conditions.ts';
+import { BootImageError, bootImageMessage, resolveBootImage } from '../../../../platform/kubevirt/boot-image.ts';
+import { kubevirtPlatformProblems, platformValidationMessage } from '../../../../platform/kubevirt/platform-validation.ts';
+import { versionOfReleaseImage } from '../../../../release/catalog.ts';
+import { setCondition, type Phase, type Scope } from '../scope.ts';
+
+type Check = Omit<ConditionUpdate, 'observedGeneration'> & { readonly blocking: boolean };
+const ok = (type: string, message = ''): Check => ({ type, status: 'True', reason: Reason.AsExpected.value, message, blocking: false });
+const failed = (type: string, message: string, reason: string = Reason.ValidationFailed.value): Check => ({ type, status: 'False', reason, message, blocking: true });
+
+/** KubeVirt runs amd64 and s390x NodePools (upstream's `isArchAndPlatformSupported`). */
+function archCheck(np: NodePool): Check {
+  const arch = np.spec.arch ?? 'amd64';
+  if (arch === 'amd64' || arch === 's390x') return ok(Type.ValidArchPlatform.value);
+  return failed(Type.ValidArchPlatform.value, `CPU arch ${arch} is not supported for platform: KubeVirt, use 'amd64' instead`, Reason.InvalidArchPlatform.value);
+}
+
+function machineConfigCheck(np: NodePool): Check {
+  const problems = kubevirtPlatformProblems(np);
+  return problems.length === 0 ? ok(Type.ValidMachineConfig.value) : failed(Type.ValidMachineConfig.value, platformValidationMessage(problems));
+}
+
+/**
+ * InPlace is accepted but not carried out on KubeVirt (as upstream, where it is untested there): machines keep their
+ * generation until they are replaced for another reason. Both rolling limits at zero could never make progress.
+ */
+function managementCheck(np: NodePool): Check {
+  const { management } = np.spec;
+  if (management.upgradeType === 'InPlace') {
+    return { ...failed(Type.UpdateManagementEnabled.value, 'upgradeType InPlace is not supported on the KubeVirt platform yet: the pool is scaled, but existing machines are not updated'), blocking: false };
+  }
+  const rolling = management.replace?.rollingUpdate;
+  if (rolling?.maxSurge === 0 && rolling.maxUnavailable === 0) {
+    return failed(Type.UpdateManagementEnabled.value, 'spec.management.replace.rollingUpdate: maxSurge and maxUnavailable cannot both be 0');
+  }
+  return ok(Type.UpdateManagementEnabled.value);
+}
+
+function autoscalingCheck(np: NodePool): Check {
+  const scaling = np.spec.autoScaling;
+  if (scaling === undefined) return { type: Type.AutoscalingEnabled.value, status: 'False', reason: Reason.AsExpected.value, message: '', blocking: false };
+  if ((scaling.min ?? 0) === 0) return failed(Type.AutoscalingEnabled.value, 'Autoscaling from zero (min=0) is not supported for KubeVirt platform');
+  return ok(Type.AutoscalingEnabled.value, `Maximum nodes: ${scaling.max}, Minimum nodes: ${scaling.min ?? 0}`);
+}
+
+/** Compares `major.minor` of two versions: negative when `a` is older. */
+function compareMinor(a: string, b: string): number {
+  const [aMajor = 0, aMinor = 0] = a.split('.').map(Number);
+  const [bMajor = 0, bMinor = 0] = b.split('.').map(Number);
+  return aMajor - bMajor || aMinor - bMinor;
+}
+
+/** The release must be known, and no newer than the control plane's (the manual: "must not surpass"). */
+function releaseChecks(scope: Scope): Check[] {
+  const image = scope.np.spec.release.image;
+  scope.release = scope.deps.releases.lookup(image);
+  if (scope.release === undefined) {
+    return [failed(Type.ValidReleaseImage.value, `Failed to get release image: "${image}" is not a release this operator knows; it knows ${scope.deps.releases.describe()}`)];
+  }
+  const controlPlaneVersion = versionOfReleaseImage(scope.hc?.spec.release.image ?? '');
+  const version = scope.release.version;
+  if (controlPlaneVersion !== undefined && compareMinor(version, controlPlaneVersion) > 0) {
+    return [ok(Type.ValidReleaseImage.value, `Using release image: ${image}`), failed(Type.SupportedVersionSkew.value, `the NodePool version ${version} is newer than the control plane version ${controlPlaneVersion}; a node pool version must not surpass the hosted control plane version`, Reason.UnsupportedSkew.value)];
+  }
+  return [ok(Type.ValidReleaseImage.value, `Using release image: ${image}`), ok(Type.SupportedVersionSkew.value)];
+}
+
+function bootImageCheck(scope: Scope): Check {
+  try {
+    scope.bootImage = resolveBootImage(scope.np, scope.release);
+    return ok(Type.ValidPlatformImage.value, bootImageMessage.found(scope.bootImage));
+  } catch (error) {
+    if (!(error instanceof BootImageError)) throw error;
+    return failed(Type.ValidPlatformImage.value, bootImageMessage.failed(scope.np.spec.release.image, error));
+  }
+}
+
+/**
+ * Everything about the spec that must hold before a machine is made, each reported in its own condition with a
+ * message that says what to change. Any blocking failure stops the reconcile: no machine is created or removed on a
+ * spec that is wrong (a bad edit never deletes what runs).
+ */
+export const validatePhase: Phase = {
+  name: 'validate',
+  run(scope) {
+    const { np } = scope;
+    const checks = [archCheck(np), machineConfigCheck(np), managementCheck(np), autoscalingCheck(np), ...releaseChecks(scope)];
+    if (!checks.some((c) => c.blocking)) checks.push(bootImageCheck(scope));
+    for (const check of checks) setCondition(scope, { type: check.type, status: check.status, reason: check.reason, message: check.message });
+    return Promise.resolve(checks.some((c) => c.blocking) ? { stop: true } : undefined);
+  },
+};

@@ -1,0 +1,116 @@
+import type { HostedCluster, NodePool } from '../../../api/index.ts';
+import type { KubeClient, KubeObject } from '../../../kube/client.ts';
+import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
+import type { BootImage } from '../../../platform/kubevirt/boot-image.ts';
+import type { VirtualMachineTemplate } from '../../../platform/kubevirt/virtual-machine-types.ts';
+import type { ReleaseInfo, ReleaseProvider } from '../../../release/catalog.ts';
+import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import type { EventRecorder } from '../../runtime/events.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import type { InfraClients } from '../hostedcluster/infra-clients.ts';
+import type { Expectations } from './expectations.ts';
+import type { InfraCache, InfraCaches } from './infra-caches.ts';
+
+/** What the NodePool controller needs from outside, injected. */
+export interface NodePoolDeps {
+  /** The management cluster. */
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  /** Random bytes (tokens, machine name suffixes). */
+  readonly random: (n: number) => Uint8Array;
+  readonly events: EventRecorder;
+  readonly releases: ReleaseProvider;
+  /** The HostedCluster cache, by `namespace/name`. */
+  readonly hostedCluster: (key: string) => HostedCluster | undefined;
+  /** The shared cache of the operator's Secrets in control-plane namespaces, by `namespace/name`. */
+  readonly controlPlaneSecret: (key: string) => SourceSecret | undefined;
+  /** Every Secret of that cache (the janitor looks for a pool's old bootstrap Secrets). */
+  readonly controlPlaneSecrets: () => readonly (KubeObject & SourceSecret)[];
+  /** External infrastructure clients, shared with the HostedCluster controller (one per HostedCluster). */
+  readonly infraClients: InfraClients;
+  readonly infraCaches: InfraCaches;
+  /** Creations and deletions not yet seen in the caches, per NodePool. */
+  readonly expectations: Expectations;
+  /** What this operator last applied per object (a fingerprint), to skip identical re-applies of Secrets. */
+  readonly lastApplied: Map<string, string>;
+}
+
+/** Where a NodePool's VMs live. */
+export interface InfraTarget {
+  readonly client: KubeClient;
+  readonly namespace: string;
+  readonly external: boolean;
+  readonly cache: InfraCache;
+}
+
+/** The bootstrap data of a NodePool's current generation. */
+export interface Bootstrap {
+  /** Suffix of the token and user-data Secrets' names. */
+  readonly configHash: string;
+  /** The copy of the user data beside the VMs, which their cloud-init volume reads. */
+  readonly userDataSecretName: string;
+}
+
+/** One generation of a NodePool: what every machine made now is made from. */
+export interface Generation {
+  readonly template: VirtualMachineTemplate;
+  /** `machine-template-hash` of the machines of this generation. */
+  readonly templateHash: string;
+}
+
+/** One reconcile's state: the NodePool, what the phases learnt, and the conditions they set. */
+export interface Scope {
+  readonly deps: NodePoolDeps;
+  readonly logger: Logger;
+  np: NodePool;
+  readonly now: Date;
+  readonly conditions: ConditionUpdate[];
+  hc?: HostedCluster;
+  controlPlaneNamespace?: string;
+  release?: ReleaseInfo;
+  bootImage?: BootImage;
+  infra?: InfraTarget;
+  /** The boot-image cache DataVolume in use, when caching is on. */
+  cacheName?: string;
+  bootstrap?: Bootstrap;
+  generation?: Generation;
+  /** What the machines phase found, for status. */
+  machines?: MachineSummary;
+}
+
+/** The pool's machines as the machines phase found them. */
+export interface MachineSummary {
+  /** Machines not being deleted. */
+  readonly total: number;
+  readonly ready: number;
+  /** Machines of the current generation. */
+  readonly current: number;
+  readonly desired: number;
+  /** Names of the machines whose instance is not Ready. */
+  readonly notReady: readonly string[];
+}
+
+/** What a phase asks of the reconcile. */
+export interface PhaseOutcome {
+  /** Stop here: later phases must not run. Status is still computed. */
+  readonly stop?: boolean;
+  readonly requeueAfterMs?: number;
+}
+
+/** A named step of the reconcile; phases run in order. */
+export interface Phase {
+  readonly name: string;
+  run(scope: Scope): Promise<PhaseOutcome | undefined>;
+}
+
+/** Records a condition for the status written at the end of the reconcile. */
+export function setCondition(scope: Scope, update: Omit<ConditionUpdate, 'observedGeneration'>): void {
+  upsertCondition(scope.conditions, update, scope.np.metadata.generation);
+}
+
+/** `<namespace>/<name>` of a NodePool: the value of the nodePool annotation on everything made for it. */
+export const nodePoolKeyOf = (np: Pick<NodePool, 'metadata'>): string => `${np.metadata.namespace ?? ''}/${np.metadata.name ?? ''}`;
+
+/** The finalizer that lets the controller remove a NodePool's machines before it disappears (upstream's). */
+export const NODEPOOL_FINALIZER = 'hypershift.openshift.io/finalizer';

@@ -1,0 +1,115 @@
+import type { NodePoolStatus } from '../../../api/index.ts';
+import { ALL_IS_WELL_MESSAGE, NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../api/v1beta1/conditions.ts';
+import { mergeConditions, observedAfter, type Condition, type ConditionUpdate } from '../../../lib/conditions.ts';
+import { BootstrapNames } from '../../../render/nodepool/bootstrap.ts';
+import { reasonOf } from '../../runtime/errors.ts';
+import { poolMachines } from './pool-machines.ts';
+import { resolveRollingLimits } from './rollout.ts';
+import { nodePoolKeyOf, type MachineSummary, type Scope } from './scope.ts';
+
+type Update = Omit<ConditionUpdate, 'observedGeneration'>;
+
+/** Conditions that, when False, are why the pool is not Ready (checked in this order). */
+const BLOCKING: readonly string[] = [Type.ValidArchPlatform, Type.ValidMachineConfig, Type.ValidReleaseImage, Type.SupportedVersionSkew, Type.ValidPlatformImage, Type.ValidMachineTemplate, Type.ValidGeneratedPayload].map((t) => t.value);
+const IGNITION_ENDPOINT_AVAILABLE = 'IgnitionEndpointAvailable';
+
+const has = (scope: Scope, type: string): ConditionUpdate | undefined => scope.conditions.find((c) => c.type === type);
+
+/** Fewest available machines the pool may have: `desired - maxUnavailable` while replacing with RollingUpdate. */
+function minimumAvailable(scope: Scope, machines: MachineSummary): number {
+  const rolling = scope.np.spec.management.replace?.rollingUpdate;
+  return Math.max(0, machines.desired - resolveRollingLimits(rolling?.maxSurge, rolling?.maxUnavailable, machines.desired).maxUnavailable);
+}
+
+/** Ready: why it is not (a failed check, an error), or whether enough machines are available (the manual's message). */
+function ready(scope: Scope, error: unknown): Update | undefined {
+  if (has(scope, Type.Ready.value) !== undefined) return undefined;
+  if (error !== undefined) return { type: Type.Ready.value, status: 'False', reason: 'ReconcileError', message: reasonOf(error) };
+  const blocking = scope.conditions.find((c) => (BLOCKING.includes(c.type) || c.type === IGNITION_ENDPOINT_AVAILABLE) && c.status === 'False');
+  if (blocking !== undefined) return { type: Type.Ready.value, status: 'False', reason: blocking.reason, message: blocking.message };
+  const machines = scope.machines;
+  if (machines === undefined) return undefined;
+  const minimum = minimumAvailable(scope, machines);
+  if (machines.ready >= minimum) return { type: Type.Ready.value, status: 'True', reason: Reason.AsExpected.value, message: '' };
+  return { type: Type.Ready.value, status: 'False', reason: 'WaitingForAvailableMachines', message: `Minimum availability requires ${minimum} replicas, current ${machines.ready} available` };
+}
+
+function allMachinesReady(machines: MachineSummary): Update {
+  const type = Type.AllMachinesReady.value;
+  if (machines.notReady.length === 0) return { type, status: 'True', reason: Reason.AsExpected.value, message: ALL_IS_WELL_MESSAGE };
+  return { type, status: 'False', reason: 'WaitingForMachines', message: `${machines.notReady.length} of ${machines.total} machines are not ready: ${machines.notReady.join(', ')}` };
+}
+
+/** Whether every machine is of the current generation, ready, and as many as desired. */
+const rolledOut = (m: MachineSummary): boolean => m.current === m.total && m.total === m.desired && m.notReady.length === 0;
+
+/** The config hashes (bootstrap generations) the pool's live machines boot from. */
+function machineConfigHashes(scope: Scope): string[] {
+  if (scope.infra === undefined) return [];
+  const prefix = BootstrapNames.userData(scope.np.metadata.name ?? '', '');
+  return poolMachines(scope.infra, nodePoolKeyOf(scope.np)).filter((m) => !m.deleting).flatMap((m) =>
+    m.vm.spec.template.spec.volumes.map((v) => v.cloudInitConfigDrive?.secretRef.name ?? '').filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length, -'-userdata'.length)));
+}
+
+/** A new pool is coming up, or some machine boots from another generation's bootstrap data. */
+const configUpdating = (scope: Scope, configHash: string): boolean =>
+  (scope.np.status?.version ?? '') === '' || machineConfigHashes(scope).some((h) => h !== configHash);
+
+const progress = (type: string, message: string | undefined): Update =>
+  message === undefined ? { type, status: 'False', reason: Reason.AsExpected.value, message: '' } : { type, status: 'True', reason: Reason.AsExpected.value, message };
+
+/** UpdatingVersion and UpdatingConfig (upstream's messages); both True while a new pool comes up, as the manual shows. */
+function updating(scope: Scope, machines: MachineSummary): Update[] {
+  if (rolledOut(machines)) return [progress(Type.UpdatingVersion.value, undefined), progress(Type.UpdatingConfig.value, undefined)];
+  const target = scope.release?.version;
+  const configHash = scope.bootstrap?.configHash;
+  const versionUpdating = target !== undefined && target !== scope.np.status?.version;
+  return [
+    progress(Type.UpdatingVersion.value, versionUpdating ? `Updating version in progress. Target version: ${target}` : undefined),
+    progress(Type.UpdatingConfig.value, configHash !== undefined && configUpdating(scope, configHash) ? `Updating config in progress. Target config: ${configHash}` : undefined),
+  ];
+}
+
+function autorepair(scope: Scope): Update {
+  const type = Type.AutorepairEnabled.value;
+  if (scope.np.spec.management.autoRepair !== true) return { type, status: 'False', reason: Reason.AsExpected.value, message: '' };
+  return { type, status: 'False', reason: 'NotSupported', message: 'spec.management.autoRepair is set, but this operator does not replace unhealthy machines yet' };
+}
+
+/** Conditions computed from what the phases found, added unless a phase already set them. */
+function addComputedConditions(scope: Scope, error: unknown): void {
+  const machines = scope.machines;
+  const machineConditions = machines === undefined ? [] : [allMachinesReady(machines), ...updating(scope, machines)];
+  const computed = [ready(scope, error), autorepair(scope), ...machineConditions].filter((u): u is Update => u !== undefined);
+  for (const update of computed) if (has(scope, update.type) === undefined) scope.conditions.push({ ...update, observedGeneration: scope.np.metadata.generation });
+}
+
+/** `status.platform.kubeVirt`: the boot-image cache in use and, for external infrastructure, the credentials. */
+function platformStatus(scope: Scope): Pick<NodePoolStatus, 'platform'> {
+  const credentials = scope.hc?.spec.platform.kubevirt?.credentials;
+  const kubeVirt = { ...(scope.cacheName === undefined ? {} : { cacheName: scope.cacheName }), ...(credentials === undefined ? {} : { credentials: structuredClone(credentials) }) };
+  return Object.keys(kubeVirt).length === 0 ? {} : { platform: { kubeVirt } };
+}
+
+/** The version every machine runs: the release's, once a rollout has finished. */
+function versionOf(scope: Scope): string | undefined {
+  const done = scope.machines !== undefined && rolledOut(scope.machines);
+  return done && scope.release !== undefined ? scope.release.version : scope.np.status?.version;
+}
+
+/** The status written at the end of every reconcile: conditions merged by type, counts, version and platform status. */
+export function computeStatus(scope: Scope, error: unknown): NodePoolStatus {
+  const { np } = scope;
+  addComputedConditions(scope, error);
+  // NodePool conditions are metav1-shaped (plus an unused severity); the status strings are the same three values.
+  const stored = np.status?.conditions as Condition[] | undefined;
+  const updates = observedAfter(scope.conditions, stored, np.metadata.generation, error === undefined);
+  const version = versionOf(scope);
+  return {
+    ...np.status,
+    replicas: scope.machines?.ready ?? np.status?.replicas ?? 0,
+    ...(version === undefined ? {} : { version }),
+    ...platformStatus(scope),
+    conditions: mergeConditions(stored, updates, scope.now),
+  };
+}
