@@ -6,6 +6,7 @@ import { fromBase64 } from '../../../lib/base64.ts';
 import { runHcp } from '../../../testing/cli.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { eventually } from '../../../testing/eventually.ts';
+import { documentedInfraAccount } from '../../../testing/infra.ts';
 import { actAsKubeVirt } from '../../../testing/kubevirt-standin.ts';
 import { installOperatorAccount, startOperatorAs, type TestOperator } from '../../../testing/operator.ts';
 
@@ -48,9 +49,9 @@ async function waitForVMs(namespace: string, count: number, accept: (vms: VM[]) 
 }
 
 /** The Ignition pointer a VM boots with, read from the user-data Secret its cloud-init volume names. */
-async function ignitionPointerOf(vm: VM, namespace: string): Promise<{ ignition: { config: { merge: { source: string }[] } } }> {
+async function ignitionPointerOf(vm: VM, namespace: string, from: KubeClient = client): Promise<{ ignition: { config: { merge: { source: string }[] } } }> {
   const volume = vm.spec.template.spec.volumes.find((v) => v.name === 'cloudinitvolume');
-  const copy = await client.get<KubeObject & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: volume?.cloudInitConfigDrive?.secretRef.name ?? '', namespace });
+  const copy = await from.get<KubeObject & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: volume?.cloudInitConfigDrive?.secretRef.name ?? '', namespace });
   return JSON.parse(fromBase64(copy.data['userdata'])) as { ignition: { config: { merge: { source: string }[] } } };
 }
 
@@ -159,5 +160,70 @@ describe('NodePool controller on the management cluster', () => {
     await client.delete({ apiVersion: API, kind: 'HostedCluster', name: 'example', namespace: ns });
     await eventually('the NodePool to go', async () => (await nodePool(ns, 'example')) === undefined);
     await eventually('the HostedCluster to go', async () => (await client.tryGet<HostedCluster>({ apiVersion: API, kind: 'HostedCluster', name: 'example', namespace: ns })) === undefined);
+  });
+});
+
+describe('NodePool controller on external infrastructure, as the documented limited user', () => {
+  const { infra } = testClusters();
+  let ns = '';
+  let account: Awaited<ReturnType<typeof documentedInfraAccount>>;
+  let stopKubeVirt: () => Promise<void> = () => Promise.resolve();
+  let op: TestOperator | undefined;
+  before(async () => {
+    ns = await management.namespace('np-ext');
+    account = await documentedInfraAccount(infra, 'np-guests');
+    op = await startOperatorAs(await installOperatorAccount(management), ns);
+    stopKubeVirt = actAsKubeVirt(infra.client, account.namespace);
+  });
+  after(async () => {
+    await stopKubeVirt();
+    await op?.operator.stop();
+    op?.client.close();
+  });
+
+  it('When a cluster is created on external infrastructure, it should create the VMs and their user data in the infra namespace', async () => {
+    const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, '--name=remote', '--pull-secret=/ps', '--node-pool-replicas=2', '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', '--infra-kubeconfig-file=/infra', `--infra-namespace=${account.namespace}`];
+    const out = await runHcp(args, { files: { '/ps': '{"auths":{}}', '/infra': account.kubeconfig }, realClock: true });
+    assert.equal(out.code, 0, out.stderr);
+    await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'remote', namespace: ns }, { spec: { platform: { kubevirt: { rootVolume: { diskImage: { containerDiskImage: DISK } } } } } });
+    await publishIgnitionEndpoint(ns, 'remote');
+    const vms = await eventually('2 VMs on the infra cluster', async () => {
+      const found = await vmsIn(infra.client, account.namespace);
+      return found.length === 2 ? found : undefined;
+    });
+    assert.equal((await vmsIn(client, `${ns}-remote`)).length, 0, 'nothing on the management cluster');
+    assert.match((await ignitionPointerOf(vms[0] as VM, account.namespace, infra.client)).ignition.config.merge[0]?.source ?? '', /^https:\/\/ignition-server-/);
+    const np = await eventually('Ready', async () => {
+      const current = await nodePool(ns, 'remote');
+      return condition(current, 'Ready')?.status === 'True' ? current : undefined;
+    });
+    assert.deepEqual(np.status?.platform?.kubeVirt?.credentials, { infraNamespace: account.namespace, infraKubeConfigSecret: { name: 'remote-infra-credentials', key: 'kubeconfig' } });
+  });
+
+  it('When the boot image is cached in a PVC, it should import it once into a DataVolume and roll the VMs to clone it', async () => {
+    await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'remote', namespace: ns }, { spec: { platform: { kubevirt: { rootVolume: { cacheStrategy: { type: 'PVC' } } } } } });
+    const np = await eventually('the cache in status', async () => {
+      const current = await nodePool(ns, 'remote');
+      return (current?.status?.platform?.kubeVirt?.cacheName ?? '') !== '' ? current : undefined;
+    });
+    const cacheName = np.status?.platform?.kubeVirt?.cacheName ?? '';
+    assert.match(cacheName, /^kv-boot-image-cache-[0-9a-f]{10}$/);
+    const dataVolumes = await infra.client.list('cdi.kubevirt.io/v1beta1', 'DataVolume', { namespace: account.namespace });
+    assert.deepEqual(dataVolumes.map((dv) => dv.metadata?.name), [cacheName]);
+    await eventually('VMs cloning the cache', async () => {
+      const found = await vmsIn(infra.client, account.namespace);
+      const sourceOf = (vm: VM): unknown => (vm.spec as unknown as { dataVolumeTemplates: { spec: { source: unknown } }[] }).dataVolumeTemplates[0]?.spec.source;
+      const clones = found.filter((vm) => JSON.stringify(sourceOf(vm)) === JSON.stringify({ pvc: { name: cacheName, namespace: account.namespace } }));
+      return found.length === 2 && clones.length === 2;
+    });
+  });
+
+  it('When the NodePool is deleted, it should remove its VMs, cache and user data from the infra namespace', async () => {
+    await client.delete({ apiVersion: API, kind: 'NodePool', name: 'remote', namespace: ns });
+    await eventually('the NodePool to go', async () => (await nodePool(ns, 'remote')) === undefined);
+    assert.equal((await vmsIn(infra.client, account.namespace)).length, 0);
+    assert.equal((await infra.client.list('cdi.kubevirt.io/v1beta1', 'DataVolume', { namespace: account.namespace })).length, 0);
+    const secrets = await infra.client.list('v1', 'Secret', { namespace: account.namespace });
+    assert.deepEqual(secrets.filter((s) => s.metadata?.name?.startsWith('user-data-') === true), []);
   });
 });
