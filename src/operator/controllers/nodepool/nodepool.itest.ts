@@ -6,6 +6,7 @@ import { fromBase64 } from '../../../lib/base64.ts';
 import { runHcp } from '../../../testing/cli.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { eventually } from '../../../testing/eventually.ts';
+import { publishIgnitionEndpoint } from '../../../testing/ignition-standin.ts';
 import { documentedInfraAccount } from '../../../testing/infra.ts';
 import { actAsKubeVirt } from '../../../testing/kubevirt-standin.ts';
 import { installOperatorAccount, startOperatorAs, type TestOperator } from '../../../testing/operator.ts';
@@ -20,20 +21,6 @@ const condition = (np: NodePool | undefined, type: string): { status: string; re
 
 const nodePool = (ns: string, name: string): Promise<NodePool | undefined> => client.tryGet<NodePool>({ apiVersion: API, kind: 'NodePool', name, namespace: ns });
 const vmsIn = (c: KubeClient, namespace: string): Promise<VM[]> => c.list<VM>('kubevirt.io/v1', 'VirtualMachine', { namespace });
-
-/**
- * Stands in for the ignition server's publishing, which is a later issue: the HostedCluster gets an ignition endpoint
- * in status and its control-plane namespace the ignition CA, as upstream's operator provides them.
- */
-async function publishIgnitionEndpoint(ns: string, name: string): Promise<void> {
-  const cpNamespace = `${ns}-${name}`;
-  await eventually('the control-plane namespace', async () => (await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: cpNamespace })) !== undefined);
-  await client.apply({ apiVersion: API, kind: 'HostedCluster', metadata: { name, namespace: ns }, status: { ignitionEndpoint: `ignition-server-${cpNamespace}.apps.mgmt.example.com` } }, { fieldManager: 'ignition-standin', subresource: 'status' });
-  await client.apply({
-    apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ignition-server-ca-cert', namespace: cpNamespace, labels: { 'hypershift.openshift.io/control-plane-secret': 'true' } },
-    data: { 'tls.crt': Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64') },
-  }, { fieldManager: 'ignition-standin' });
-}
 
 async function createCluster(ns: string, name: string, replicas: number): Promise<void> {
   const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, `--name=${name}`, '--pull-secret=/ps', `--node-pool-replicas=${replicas}`, '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi'];
@@ -88,7 +75,7 @@ describe('NodePool controller on the management cluster', () => {
     assert.equal(condition(noEndpoint, 'IgnitionEndpointAvailable')?.message, 'Ignition endpoint not available, waiting');
     assert.equal((await vmsIn(client, cpNamespace)).length, 0);
 
-    await publishIgnitionEndpoint(ns, 'example');
+    await publishIgnitionEndpoint(client, ns, 'example');
     const vms = await waitForVMs(cpNamespace, 2);
     firstVMs = vms.map((vm) => vm.metadata.name).sort();
     for (const vm of vms) {
@@ -186,7 +173,7 @@ describe('NodePool controller on external infrastructure, as the documented limi
     const out = await runHcp(args, { files: { '/ps': '{"auths":{}}', '/infra': account.kubeconfig }, realClock: true });
     assert.equal(out.code, 0, out.stderr);
     await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'remote', namespace: ns }, { spec: { platform: { kubevirt: { rootVolume: { diskImage: { containerDiskImage: DISK } } } } } });
-    await publishIgnitionEndpoint(ns, 'remote');
+    await publishIgnitionEndpoint(client, ns, 'remote');
     const vms = await eventually('2 VMs on the infra cluster', async () => {
       const found = await vmsIn(infra.client, account.namespace);
       return found.length === 2 ? found : undefined;
