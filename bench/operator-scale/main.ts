@@ -3,8 +3,7 @@
 // PKI, etcd StatefulSet, kube-apiserver/kcm/scheduler Deployments, Services, budgets); the operator's API requests by method up to then; its write requests
 // during a 60 s idle window after that (target 0; the leader's Lease renewals are counted apart); its peak resident memory (target <= 250 MiB) and CPU seconds.
 // Binaries and CRDs come from the cache (./dev binaries). CLUSTERS and IDLE_SECONDS override the sizes.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HostedCluster } from '../../src/api/index.ts';
@@ -12,12 +11,11 @@ import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { installCrds } from '../../src/kube/crds.ts';
 import { ensureBinaries } from '../../src/local/binaries/build.ts';
 import { startCluster } from '../../src/local/cluster/cluster.ts';
-import { freePort } from '../../src/local/cluster/ports.ts';
 import { loadCrds } from '../../src/local/crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../../src/local/crds/sources.ts';
-import { OPERATOR_NODE_OPTIONS } from '../../src/render/install/input.ts';
 import { renderInstallCrds } from '../../src/render/install/render.ts';
 import { aHostedCluster } from '../../src/testing/builders.ts';
+import { metric, quiet, requests, startBenchOperator, until } from '../lib/operator.ts';
 
 const CLUSTERS = Number(process.env['CLUSTERS'] ?? 50);
 const IDLE_SECONDS = Number(process.env['IDLE_SECONDS'] ?? 60);
@@ -32,32 +30,8 @@ const thirdParty = (await Promise.all(THIRD_PARTY_CRDS.map(loadCrds))).flat() as
 await installCrds(admin, [...(renderInstallCrds() as unknown as KubeObject[]), ...thirdParty]);
 for (const name of [NAMESPACE, 'hypershift']) await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 
-const port = await freePort();
-// The bundled operator, as deployed (./dev setup builds it), told the apps domain: the bench cluster serves Routes
-// but has no router to assign them hosts, so discovery for baseDomainPassthrough clusters would fail.
-const operator = spawn(process.execPath, [...OPERATOR_NODE_OPTIONS.split(' '), join(import.meta.dirname, '..', '..', 'bin', 'hcp-operator'), 'run', `--kubeconfig=${cluster.adminKubeconfig}`, '--pod-name=bench-operator', '--apps-domain=apps.bench.example.com', `--metrics-addr=127.0.0.1:${String(port)}`, `--health-addr=127.0.0.1:${String(port)}`, `--log-level=${process.env['OPERATOR_LOG_LEVEL'] ?? 'error'}`], { stdio: ['ignore', process.env['OPERATOR_LOG_LEVEL'] === undefined ? 'ignore' : 'inherit', 'inherit'] });
-const pid = operator.pid ?? 0;
-
-async function scrape(): Promise<string> {
-  return (await fetch(`http://127.0.0.1:${String(port)}/metrics`)).text();
-}
-const metric = (text: string, pattern: RegExp): number => [...text.matchAll(pattern)].reduce((sum, m) => sum + Number(m[1]), 0);
-/** Requests whose method matches `verbs` and whose resource is (or, with `not`, is not) `resource`. */
-function requests(text: string, verbs: string, resource: { readonly is?: string; readonly not?: string } = {}): number {
-  const series = [...text.matchAll(/^rest_client_requests_total\{resource="([^"]*)",verb="([^"]*)"\} (\S+)$/gm)].map((m) => ({ res: m[1] ?? '', verb: m[2] ?? '', value: Number(m[3]) }));
-  const verbPattern = new RegExp(`^(?:${verbs})$`);
-  const wanted = (res: string): boolean => (resource.is === undefined || res === resource.is) && (resource.not === undefined || res !== resource.not);
-  return series.filter((s) => verbPattern.test(s.verb) && wanted(s.res)).reduce((sum, s) => sum + s.value, 0);
-}
-const peakMiB = (): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${String(pid)}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const operator = await startBenchOperator(cluster.adminKubeconfig);
+const scrape = (): Promise<string> => operator.scrape();
 
 async function createClusters(): Promise<void> {
   const secret = (name: string, data: Record<string, string>): Parameters<KubeClient['create']>[0] => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: NAMESPACE }, data } as never);
@@ -83,22 +57,13 @@ async function settled(): Promise<boolean> {
   return planes.length === CLUSTERS && done.length === CLUSTERS && statefulSets.length === CLUSTERS && deployments.length === 3 * CLUSTERS;
 }
 
-/** Drained: the queue is empty and no reconcile started for 2 s. */
-async function quiet(): Promise<boolean> {
-  const reconciles = (text: string): number => metric(text, /^controller_runtime_reconcile_total\{[^}]*\} (\S+)$/gm);
-  const before = await scrape();
-  await new Promise((r) => setTimeout(r, 2000));
-  const after = await scrape();
-  return reconciles(before) === reconciles(after) && metric(after, /^workqueue_depth\{[^}]*\} (\S+)$/gm) === 0;
-}
-
 try {
-  await until('the operator to be ready', async () => (await fetch(`http://127.0.0.1:${String(port)}/readyz`)).ok, 30_000);
+  await operator.ready();
   const started = performance.now();
   await createClusters();
   await until('every cluster to settle', settled, 300_000);
   const seconds = (performance.now() - started) / 1000;
-  await until('the work queue to drain', quiet, 120_000);
+  await until('the work queue to drain', () => quiet(operator), 120_000);
   const drainedSeconds = (performance.now() - started) / 1000;
   const afterConvergence = await scrape();
   await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
@@ -114,9 +79,9 @@ try {
   process.stdout.write(`write requests during ${String(IDLE_SECONDS)} s idle: ${String(writes(afterIdle) - writes(afterConvergence))} (target 0), besides ${String(leaseWrites(afterIdle) - leaseWrites(afterConvergence))} leader-lease renewals; other requests: ${String(idleAll - idleLease)}\n`);
   const heapMiB = metric(afterIdle, /^nodejs_heap_used_bytes (\S+)$/gm) / 1048576;
   const rssMiB = metric(afterIdle, /^process_resident_memory_bytes (\S+)$/gm) / 1048576;
-  process.stdout.write(`operator peak resident memory: ${peakMiB().toFixed(0)} MiB (target <= 250); after the idle window: RSS ${rssMiB.toFixed(0)} MiB, V8 heap in use ${heapMiB.toFixed(0)} MiB; CPU seconds: ${metric(afterIdle, /^process_cpu_seconds_total (\S+)$/gm).toFixed(2)}\n`);
+  process.stdout.write(`operator peak resident memory: ${operator.peakMiB().toFixed(0)} MiB (target <= 250); after the idle window: RSS ${rssMiB.toFixed(0)} MiB, V8 heap in use ${heapMiB.toFixed(0)} MiB; CPU seconds: ${metric(afterIdle, /^process_cpu_seconds_total (\S+)$/gm).toFixed(2)}\n`);
 } finally {
-  operator.kill('SIGTERM');
+  operator.stop();
   admin.close();
   await cluster.stop();
 }

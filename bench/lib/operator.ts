@@ -1,0 +1,80 @@
+// Shared by the operator benchmarks: the bundled operator run as its own process against a bench cluster, and the
+// figures read from its /metrics endpoint and /proc.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../../src/local/cluster/ports.ts';
+import { OPERATOR_NODE_OPTIONS } from '../../src/render/install/input.ts';
+
+/** A running bundled operator and what the benchmarks read from it. */
+export interface BenchOperator {
+  /** The Prometheus text of its /metrics endpoint. */
+  scrape(): Promise<string>;
+  /** Its peak resident memory so far, MiB (VmHWM). */
+  peakMiB(): number;
+  /** Resolves once its /readyz answers. */
+  ready(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Starts the bundle ./dev setup builds (bin/hcp-operator), with the deployment's Node options, told the apps domain:
+ * bench clusters serve Routes but have no router to assign them hosts. OPERATOR_LOG_LEVEL shows its log.
+ */
+export async function startBenchOperator(kubeconfig: string): Promise<BenchOperator> {
+  const port = await freePort();
+  const level = process.env['OPERATOR_LOG_LEVEL'];
+  const args = [...OPERATOR_NODE_OPTIONS.split(' '), join(import.meta.dirname, '..', '..', 'bin', 'hcp-operator'), 'run', `--kubeconfig=${kubeconfig}`, '--pod-name=bench-operator', '--apps-domain=apps.bench.example.com', `--metrics-addr=127.0.0.1:${String(port)}`, `--health-addr=127.0.0.1:${String(port)}`, `--log-level=${level ?? 'error'}`];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', level === undefined ? 'ignore' : 'inherit', 'inherit'] });
+  const base = `http://127.0.0.1:${String(port)}`;
+  return {
+    scrape: async () => (await fetch(`${base}/metrics`)).text(),
+    peakMiB: () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${String(child.pid ?? 0)}/status`, 'utf8'))?.[1] ?? 0) / 1024,
+    ready: () => until('the operator to be ready', async () => (await fetch(`${base}/readyz`)).ok, 30_000).then(() => undefined),
+    stop: () => void child.kill('SIGTERM'),
+  };
+}
+
+/** The sum of every sample of a metric matching `pattern` (its first group is the value). */
+export const metric = (text: string, pattern: RegExp): number => [...text.matchAll(pattern)].reduce((sum, m) => sum + Number(m[1]), 0);
+
+/** Requests whose method matches `verbs` and whose resource is (or, with `not`, is not) `resource`. */
+export function requests(text: string, verbs: string, resource: { readonly is?: string; readonly not?: string } = {}): number {
+  const series = [...text.matchAll(/^rest_client_requests_total\{resource="([^"]*)",verb="([^"]*)"\} (\S+)$/gm)].map((m) => ({ res: m[1] ?? '', verb: m[2] ?? '', value: Number(m[3]) }));
+  const verbPattern = new RegExp(`^(?:${verbs})$`);
+  const wanted = (res: string): boolean => (resource.is === undefined || res === resource.is) && (resource.not === undefined || res !== resource.not);
+  return series.filter((s) => verbPattern.test(s.verb) && wanted(s.res)).reduce((sum, s) => sum + s.value, 0);
+}
+
+/** Write requests between two scrapes by verb and resource (leases apart), to explain a non-zero idle figure. */
+export function writesByResource(before: string, after: string): string {
+  const count = (text: string): Map<string, number> => {
+    const byResource = new Map<string, number>();
+    for (const m of text.matchAll(/^rest_client_requests_total\{resource="([^"]*)",verb="(POST|PUT|PATCH|DELETE)"\} (\S+)$/gm)) {
+      const key = `${m[2] ?? ''} ${m[1] ?? ''}`;
+      byResource.set(key, (byResource.get(key) ?? 0) + Number(m[3]));
+    }
+    return byResource;
+  };
+  const old = count(before);
+  return [...count(after)].map(([k, v]) => [k, v - (old.get(k) ?? 0)] as const).filter(([k, v]) => v > 0 && !k.endsWith(' leases')).map(([k, v]) => `${k}: ${String(v)}`).join(', ');
+}
+
+/** Drained: the work queues are empty and no reconcile started for 2 s. */
+export async function quiet(operator: BenchOperator): Promise<boolean> {
+  const reconciles = (text: string): number => metric(text, /^controller_runtime_reconcile_total\{[^}]*\} (\S+)$/gm);
+  const before = await operator.scrape();
+  await new Promise((r) => setTimeout(r, 2000));
+  const after = await operator.scrape();
+  return reconciles(before) === reconciles(after) && metric(after, /^workqueue_depth\{[^}]*\} (\S+)$/gm) === 0;
+}
+
+/** Polls `check` until it holds; returns the seconds it took. */
+export async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = performance.now();
+  while (!(await check().catch(() => false))) {
+    if (performance.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return (performance.now() - started) / 1000;
+}
