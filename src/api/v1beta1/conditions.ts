@@ -145,6 +145,7 @@ export const NodePoolConditionType = catalogue({
   KubeVirtNodesLiveMigratable: ['Every VM of the pool can be live-migrated. Informational; changes with the storage and devices.', USER],
   AWSResourceTagConflict: ['AWS only: resource tags conflict. Not used on KubeVirt.', USER],
   ValidArchPlatform: ['spec.arch is supported by the platform. Needs a spec change when False.', USER],
+  IgnitionEndpointAvailable: ['The HostedCluster publishes the ignition endpoint and its CA, so machines can be bootstrapped. Self-heals.', HEALS],
   PerformanceProfileAvailable: ['The performance profile is applied.', HEALS, 'performance.operator.openshift.io/Available'],
   PerformanceProfileProgressing: ['The performance profile is being applied.', HEALS, 'performance.operator.openshift.io/Progressing'],
   PerformanceProfileUpgradeable: ['The performance profile allows upgrades.', HEALS, 'performance.operator.openshift.io/Upgradeable'],
@@ -168,6 +169,14 @@ export const NodePoolConditionReason = catalogue({
   CIDRConflict: ['Machine addresses overlap the cluster network. Needs a network change.', USER],
   KubeVirtNodesNotLiveMigratable: ['A VM of the pool cannot be live-migrated; the message says why.', USER],
   UnsupportedSkew: ['The NodePool version is outside the supported skew. Needs a version change.', USER],
+  WaitingForAvailableMachines: ['Fewer machines are available than the rollout strategy requires (Ready; message as upstream). Self-heals.', HEALS],
+  WaitingForMachines: ['Some machines (VMs) are not running yet; the message names them. Self-heals.', HEALS],
+  NotSupported: ['A requested feature is not carried out by this operator yet; the message says which. Informational.', USER],
+  ReconciliationPaused: ['spec.pausedUntil pauses reconciliation. Self-heals when the pause ends.', HEALS],
+  InvalidPausedUntilValue: ['spec.pausedUntil is neither true/false nor an RFC3339 date. Needs a spec change.', USER],
+  ReconcileError: ['The last reconcile failed; the message has the error. Self-heals on a successful retry.', HEALS],
+  Deleting: ['The NodePool is being deleted; the message counts the machines left. Self-heals.', HEALS],
+  DeletionBlocked: ['Deletion cannot reach the infrastructure; it retries until its bounded wait ends, then lets the NodePool go. Self-heals.', HEALS],
 });
 
 /** The message upstream uses for healthy conditions. */

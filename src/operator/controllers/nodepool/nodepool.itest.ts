@@ -6,6 +6,7 @@ import { fromBase64 } from '../../../lib/base64.ts';
 import { runHcp } from '../../../testing/cli.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { eventually } from '../../../testing/eventually.ts';
+import { aNodePool } from '../../../testing/builders.ts';
 import { publishIgnitionEndpoint } from '../../../testing/ignition-standin.ts';
 import { documentedInfraAccount } from '../../../testing/infra.ts';
 import { actAsKubeVirt } from '../../../testing/kubevirt-standin.ts';
@@ -130,6 +131,27 @@ describe('NodePool controller on the management cluster', () => {
     assert.ok(lowest >= 2, `availability dropped to ${lowest}`);
   });
 
+  it('When the release changes, it should roll to a new generation of bootstrap data, report the new version, and drop the old data', async () => {
+    const secretsOf = async (): Promise<string[]> => (await client.list('v1', 'Secret', { namespace: cpNamespace })).map((s) => s.metadata?.name ?? '').filter((n) => /^(token|user-data)-example-/.test(n)).sort();
+    const old = await secretsOf();
+    assert.equal(old.length, 3, `one generation: token, user data and its copy (${old.join(', ')})`);
+    await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { spec: { release: { image: 'quay.io/openshift-release-dev/ocp-release:4.17.1-multi' } } });
+    const updating = await eventually('UpdatingVersion True', async () => {
+      const np = await nodePool(ns, 'example');
+      return condition(np, 'UpdatingVersion')?.status === 'True' ? np : undefined;
+    });
+    assert.equal(condition(updating, 'UpdatingVersion')?.message, 'Updating version in progress. Target version: 4.17.1');
+    await eventually('version 4.17.1', async () => {
+      const np = await nodePool(ns, 'example');
+      return np?.status?.version === '4.17.1' && condition(np, 'UpdatingVersion')?.status === 'False' && condition(np, 'UpdatingConfig')?.status === 'False';
+    });
+    const current = await eventually('the old generation dropped', async () => {
+      const names = await secretsOf();
+      return names.length === 3 && names.every((n) => !old.includes(n)) ? names : undefined;
+    });
+    assert.equal(current.length, 3);
+  });
+
   it('When a JSON patch annotation is malformed, it should say so and leave the running VMs alone', async () => {
     const names = (await vmsIn(client, cpNamespace)).map((vm) => vm.metadata.name).sort();
     await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { metadata: { annotations: { 'hypershift.openshift.io/kubevirt-vm-jsonpatch': '[{"op": "add"' } } });
@@ -212,5 +234,29 @@ describe('NodePool controller on external infrastructure, as the documented limi
     assert.equal((await infra.client.list('cdi.kubevirt.io/v1beta1', 'DataVolume', { namespace: account.namespace })).length, 0);
     const secrets = await infra.client.list('v1', 'Secret', { namespace: account.namespace });
     assert.deepEqual(secrets.filter((s) => s.metadata?.name?.startsWith('user-data-') === true), []);
+  });
+});
+
+describe('NodePool controller without a HostedCluster', () => {
+  it('When a NodePool names a HostedCluster that does not exist, it should wait and say so, create nothing, and delete at once', async () => {
+    const ns = await management.namespace('np-orphan');
+    const op = await startOperatorAs(await installOperatorAccount(management), ns);
+    try {
+      const np = aNodePool('lonely', 'missing', ns);
+      await client.create(np);
+      const waiting = await eventually('Ready False', async () => {
+        const current = await nodePool(ns, 'lonely');
+        return condition(current, 'Ready')?.status === 'False' ? current : undefined;
+      });
+      assert.equal(condition(waiting, 'Ready')?.message, `HostedCluster ${ns}/missing does not exist; waiting for it`);
+      assert.equal(condition(waiting, 'Ready')?.reason, 'NotFound');
+      const started = Date.now();
+      await client.delete({ apiVersion: API, kind: 'NodePool', name: 'lonely', namespace: ns });
+      await eventually('the NodePool to go', async () => (await nodePool(ns, 'lonely')) === undefined);
+      assert.ok(Date.now() - started < 10_000);
+    } finally {
+      await op.operator.stop();
+      op.client.close();
+    }
   });
 });

@@ -10,8 +10,7 @@ import { nodePoolKeyOf, type MachineSummary, type Scope } from './scope.ts';
 type Update = Omit<ConditionUpdate, 'observedGeneration'>;
 
 /** Conditions that, when False, are why the pool is not Ready (checked in this order). */
-const BLOCKING: readonly string[] = [Type.ValidArchPlatform, Type.ValidMachineConfig, Type.ValidReleaseImage, Type.SupportedVersionSkew, Type.ValidPlatformImage, Type.ValidMachineTemplate, Type.ValidGeneratedPayload].map((t) => t.value);
-const IGNITION_ENDPOINT_AVAILABLE = 'IgnitionEndpointAvailable';
+const BLOCKING: readonly string[] = [Type.IgnitionEndpointAvailable, Type.ValidArchPlatform, Type.ValidMachineConfig, Type.ValidReleaseImage, Type.SupportedVersionSkew, Type.ValidPlatformImage, Type.ValidMachineTemplate, Type.ValidGeneratedPayload].map((t) => t.value);
 
 const has = (scope: Scope, type: string): ConditionUpdate | undefined => scope.conditions.find((c) => c.type === type);
 
@@ -24,20 +23,20 @@ function minimumAvailable(scope: Scope, machines: MachineSummary): number {
 /** Ready: why it is not (a failed check, an error), or whether enough machines are available (the manual's message). */
 function ready(scope: Scope, error: unknown): Update | undefined {
   if (has(scope, Type.Ready.value) !== undefined) return undefined;
-  if (error !== undefined) return { type: Type.Ready.value, status: 'False', reason: 'ReconcileError', message: reasonOf(error) };
-  const blocking = scope.conditions.find((c) => (BLOCKING.includes(c.type) || c.type === IGNITION_ENDPOINT_AVAILABLE) && c.status === 'False');
+  if (error !== undefined) return { type: Type.Ready.value, status: 'False', reason: Reason.ReconcileError.value, message: reasonOf(error) };
+  const blocking = scope.conditions.find((c) => BLOCKING.includes(c.type) && c.status === 'False');
   if (blocking !== undefined) return { type: Type.Ready.value, status: 'False', reason: blocking.reason, message: blocking.message };
   const machines = scope.machines;
   if (machines === undefined) return undefined;
   const minimum = minimumAvailable(scope, machines);
   if (machines.ready >= minimum) return { type: Type.Ready.value, status: 'True', reason: Reason.AsExpected.value, message: '' };
-  return { type: Type.Ready.value, status: 'False', reason: 'WaitingForAvailableMachines', message: `Minimum availability requires ${minimum} replicas, current ${machines.ready} available` };
+  return { type: Type.Ready.value, status: 'False', reason: Reason.WaitingForAvailableMachines.value, message: `Minimum availability requires ${minimum} replicas, current ${machines.ready} available` };
 }
 
 function allMachinesReady(machines: MachineSummary): Update {
   const type = Type.AllMachinesReady.value;
   if (machines.notReady.length === 0) return { type, status: 'True', reason: Reason.AsExpected.value, message: ALL_IS_WELL_MESSAGE };
-  return { type, status: 'False', reason: 'WaitingForMachines', message: `${machines.notReady.length} of ${machines.total} machines are not ready: ${machines.notReady.join(', ')}` };
+  return { type, status: 'False', reason: Reason.WaitingForMachines.value, message: `${machines.notReady.length} of ${machines.total} machines are not ready: ${machines.notReady.join(', ')}` };
 }
 
 /** Whether every machine is of the current generation, ready, and as many as desired. */
@@ -73,7 +72,7 @@ function updating(scope: Scope, machines: MachineSummary): Update[] {
 function autorepair(scope: Scope): Update {
   const type = Type.AutorepairEnabled.value;
   if (scope.np.spec.management.autoRepair !== true) return { type, status: 'False', reason: Reason.AsExpected.value, message: '' };
-  return { type, status: 'False', reason: 'NotSupported', message: 'spec.management.autoRepair is set, but this operator does not replace unhealthy machines yet' };
+  return { type, status: 'False', reason: Reason.NotSupported.value, message: 'spec.management.autoRepair is set, but this operator does not replace unhealthy machines yet' };
 }
 
 /** Conditions computed from what the phases found, added unless a phase already set them. */

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { HostedCluster, NodePool } from '../../../../api/index.ts';
-import { HostedClusterConditionType, NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { Label } from '../../../../api/v1beta1/well-known.ts';
 import type { KubeObject } from '../../../../kube/client.ts';
 import { isNotFound, KubeApiError } from '../../../../kube/errors.ts';
@@ -56,7 +56,7 @@ async function trustBundleHash(scope: Scope, hc: HostedCluster): Promise<string>
 
 /** Where machines fetch their configuration, and the CA to trust; undefined (with the condition set) while missing. */
 function ignitionEndpoint(scope: Scope, hc: HostedCluster): { endpoint: string; ca: string } | undefined {
-  const type = HostedClusterConditionType.IgnitionEndpointAvailable.value;
+  const type = Type.IgnitionEndpointAvailable.value;
   const endpoint = hc.status?.ignitionEndpoint ?? '';
   if (endpoint === '') {
     setCondition(scope, { type, status: 'False', reason: Reason.IgnitionEndpointMissing.value, message: 'Ignition endpoint not available, waiting' });

@@ -1,4 +1,4 @@
-import { NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { KubeApiError } from '../../../../kube/errors.ts';
 import { reasonOf } from '../../../runtime/errors.ts';
 import { removeFinalizer } from '../../../runtime/finalizers.ts';
@@ -26,6 +26,9 @@ async function deleteInfraObjects(scope: Scope, infra: InfraTarget): Promise<num
 }
 
 async function deleteEverything(scope: Scope): Promise<number> {
+  // Without its HostedCluster a pool has no control-plane namespace and no infrastructure credentials: nothing it
+  // could have made is reachable (a pool that never found its cluster made nothing), so it goes at once.
+  if (scope.deps.hostedCluster(`${scope.np.metadata.namespace ?? ''}/${scope.np.spec.clusterName}`) === undefined) return 0;
   const infraReached = (await clusterPhase.run(scope))?.stop !== true && (await infraPhase.run(scope))?.stop !== true;
   if (!infraReached) throw new Error(`the infrastructure cluster of ${nodePoolKeyOf(scope.np)} cannot be reached or its HostedCluster is gone`);
   const infra = scope.infra as InfraTarget;
@@ -45,23 +48,33 @@ async function deleteEverything(scope: Scope): Promise<number> {
  */
 export async function deleteNodePool(scope: Scope): Promise<PhaseOutcome> {
   if (scope.np.metadata.finalizers?.includes(NODEPOOL_FINALIZER) !== true) return {};
-  let remaining: number;
+  const remaining = await deleteOrGiveUp(scope);
+  if (typeof remaining !== 'number') return remaining;
+  if (remaining > 0) {
+    setCondition(scope, { type: Type.Ready.value, status: 'False', reason: Reason.Deleting.value, message: `deleting ${remaining} machine(s)` });
+    return { requeueAfterMs: POLL_MS };
+  }
+  return release(scope);
+}
+
+/** How many VMs are left, or — while the infrastructure cannot be reached within the bounded wait — when to retry. */
+async function deleteOrGiveUp(scope: Scope): Promise<number | PhaseOutcome> {
   try {
-    remaining = await deleteEverything(scope);
+    return await deleteEverything(scope);
   } catch (error) {
     const since = Date.parse(scope.np.metadata.deletionTimestamp ?? '') || scope.now.getTime();
     const waited = scope.now.getTime() - since;
     if (waited < INFRA_DELETE_GRACE_MS) {
-      setCondition(scope, { type: Type.Ready.value, status: 'False', reason: 'DeletionBlocked', message: `deleting: ${reasonOf(error)}; retrying for ${Math.ceil((INFRA_DELETE_GRACE_MS - waited) / 60_000)} more minute(s) before giving up` });
+      setCondition(scope, { type: Type.Ready.value, status: 'False', reason: Reason.DeletionBlocked.value, message: `deleting: ${reasonOf(error)}; retrying for ${Math.ceil((INFRA_DELETE_GRACE_MS - waited) / 60_000)} more minute(s) before giving up` });
       return { requeueAfterMs: 10_000 };
     }
     scope.deps.events.record(scope.np, 'Warning', 'DeletionIncomplete', `gave up cleaning the infrastructure after ${INFRA_DELETE_GRACE_MS / 60_000} minutes: ${reasonOf(error)}; VMs, DataVolumes and user-data Secrets of this NodePool may be left in the infrastructure namespace`);
-    remaining = 0;
+    return 0;
   }
-  if (remaining > 0) {
-    setCondition(scope, { type: Type.Ready.value, status: 'False', reason: 'Deleting', message: `deleting ${remaining} machine(s)` });
-    return { requeueAfterMs: POLL_MS };
-  }
+}
+
+/** Removes the finalizer and forgets the pool. */
+async function release(scope: Scope): Promise<PhaseOutcome> {
   scope.deps.expectations.forget(nodePoolKeyOf(scope.np));
   try {
     await removeFinalizer(scope.deps.client, scope.np, NODEPOOL_FINALIZER);
