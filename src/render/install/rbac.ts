@@ -37,6 +37,9 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   { apiGroups: ['kubevirt.io'], resources: ['virtualmachines'], verbs: MANAGE },
   { apiGroups: ['kubevirt.io'], resources: ['virtualmachineinstances'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['cdi.kubevirt.io'], resources: ['datavolumes'], verbs: MANAGE },
+  // The virt-launcher NetworkPolicy beside centralized VMs, and the management networks it keeps them out of.
+  { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: MANAGE },
+  { apiGroups: ['config.openshift.io'], resources: ['networks'], verbs: ['get'] },
   // The apps domain, read once when baseDomainPassthrough needs a base domain (OpenShift management clusters).
   { apiGroups: ['config.openshift.io'], resources: ['ingresses'], verbs: ['get'] },
 ];

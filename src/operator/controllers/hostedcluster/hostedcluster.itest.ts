@@ -102,11 +102,17 @@ describe('HostedCluster controller', () => {
     // Objects only the operator writes (workloads' status belongs to kube-controller-manager); the write counter
     // below covers every other object.
     const refs = [{ ...HC, name: 'two', namespace: ns }, { ...HCP, name: 'two', namespace: cpns }, { apiVersion: 'v1', kind: 'Namespace', name: cpns }];
-    await new Promise((r) => setTimeout(r, 1000));
-    const before = await versions(refs);
     // HostedControlPlane reconciles may follow kube-controller-manager's status updates of the workloads (cache
-    // reads only); nothing should wake the HostedCluster controller.
+    // reads only), and on a loaded machine those can come late; once both controllers have been quiet for 1.5 s,
+    // nothing should wake the HostedCluster controller.
     const reconciles = (): number => op.operator.metrics.reconcileTotal.sum((l) => l['controller'] === 'hostedcluster');
+    const allReconciles = (): number => op.operator.metrics.reconcileTotal.sum(() => true);
+    await eventually('the controllers to settle', async () => {
+      const start = allReconciles();
+      await new Promise((r) => setTimeout(r, 1500));
+      return allReconciles() === start;
+    });
+    const before = await versions(refs);
     const reconcilesBefore = reconciles();
     // Lease renewals are the leader's heartbeat; every other write counts.
     const writes = (): number => op.operator.metrics.apiRequests.sum((l) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(l['verb'] ?? '') && l['resource'] !== 'leases');

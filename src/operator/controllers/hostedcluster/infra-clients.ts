@@ -40,6 +40,11 @@ export class InfraClients {
     return client;
   }
 
+  /** The client made last for `owner`, if any (deletion cleans up with it without re-reading credentials). */
+  existing(owner: string): KubeClient | undefined {
+    return this.clients.get(owner)?.client;
+  }
+
   /** Drops and closes the client of a deleted HostedCluster. */
   forget(owner: string): void {
     this.clients.get(owner)?.client.close();

@@ -8,26 +8,18 @@ import { controlPlaneObjectsPhase } from './phases/control-plane-objects.ts';
 import { defaultsPhase } from './phases/defaults.ts';
 import { deleteHostedCluster } from './phases/delete.ts';
 import { finalizerPhase } from './phases/finalizer.ts';
+import { networkPolicyPhase } from './phases/network-policy.ts';
 import { pausePhase } from './phases/pause.ts';
 import { kubeadminPasswordPhase, kubeconfigPhase } from './phases/publish.ts';
 import { validatePhase } from './phases/validate.ts';
 import { controlPlaneOf, type HostedClusterDeps, type Phase, type PhaseOutcome, type Scope } from './scope.ts';
 import { computeStatus } from './status.ts';
+import { runOrderedPhases } from '../run-phases.ts';
 
 /** The phases of a HostedCluster that is not being deleted, in order. */
-export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, baseDomainPhase, defaultsPhase, controlPlaneObjectsPhase, kubeconfigPhase, kubeadminPasswordPhase];
+export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, baseDomainPhase, defaultsPhase, controlPlaneObjectsPhase, networkPolicyPhase, kubeconfigPhase, kubeadminPasswordPhase];
 
-async function runPhases(scope: Scope): Promise<PhaseOutcome> {
-  for (const phase of PHASES) {
-    const outcome = await phase.run(scope);
-    if (outcome?.stop === true) {
-      const last = scope.conditions.at(-1);
-      scope.logger.debug('stopped', { phase: phase.name, condition: last?.type, reason: last?.reason, message: last?.message });
-      return outcome;
-    }
-  }
-  return {};
-}
+const runPhases = (scope: Scope): Promise<PhaseOutcome> => runOrderedPhases(PHASES, scope);
 
 async function writeStatus(scope: Scope, error: unknown): Promise<void> {
   await applyStatusIfChanged(scope.deps.client, scope.hc, computeStatus(scope, controlPlaneOf(scope), error), { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });

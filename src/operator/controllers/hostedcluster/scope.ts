@@ -7,6 +7,7 @@ import type { InfraClients } from './infra-clients.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import type { Logger } from '../../runtime/logger.ts';
+import type { OrderedPhase } from '../run-phases.ts';
 
 /** What the HostedCluster controller needs from outside, injected. */
 export interface HostedClusterDeps {
@@ -44,19 +45,9 @@ export interface Scope {
   kubeadminPassword?: { readonly name: string | undefined };
 }
 
-/** What a phase asks of the reconcile. */
-export interface PhaseOutcome {
-  /** Stop here: later phases must not run (paused, invalid, waiting). Status is still computed. */
-  readonly stop?: boolean;
-  /** Reconcile again after this long. */
-  readonly requeueAfterMs?: number;
-}
-
+export type { PhaseOutcome } from '../run-phases.ts';
 /** A named step of the reconcile; phases run in order. */
-export interface Phase {
-  readonly name: string;
-  run(scope: Scope): Promise<PhaseOutcome | undefined>;
-}
+export type Phase = OrderedPhase<Scope>;
 
 /** Records a condition for the status written at the end of the reconcile. */
 export function setCondition(scope: Scope, update: Omit<ConditionUpdate, 'observedGeneration'>): void {

@@ -75,6 +75,7 @@ describe('NodePool controller on the management cluster', () => {
     });
     assert.equal(condition(noEndpoint, 'IgnitionEndpointAvailable')?.message, 'Ignition endpoint not available, waiting');
     assert.equal((await vmsIn(client, cpNamespace)).length, 0);
+    await eventually('the virt-launcher NetworkPolicy beside the control plane', async () => (await client.tryGet({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', name: 'virt-launcher', namespace: cpNamespace })) !== undefined);
 
     await publishIgnitionEndpoint(client, ns, 'example');
     const vms = await waitForVMs(cpNamespace, 2);

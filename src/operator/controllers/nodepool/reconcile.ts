@@ -16,24 +16,12 @@ import { templatePhase } from './phases/template.ts';
 import { validatePhase } from './phases/validate.ts';
 import type { NodePoolDeps, Phase, PhaseOutcome, Scope } from './scope.ts';
 import { computeStatus } from './status.ts';
+import { runOrderedPhases } from '../run-phases.ts';
 
 /** The phases of a NodePool that is not being deleted, in order. */
 export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, clusterPhase, validatePhase, infraPhase, bootstrapPhase, bootImageCachePhase, templatePhase, machinesPhase, janitorPhase];
 
-/** Runs the phases until one stops; the soonest requeue any of them asked for is kept. */
-async function runPhases(scope: Scope): Promise<PhaseOutcome> {
-  let requeueAfterMs = Infinity;
-  for (const phase of PHASES) {
-    const outcome = (await phase.run(scope)) ?? {};
-    requeueAfterMs = Math.min(requeueAfterMs, outcome.requeueAfterMs ?? Infinity);
-    if (outcome.stop === true) {
-      const last = scope.conditions.at(-1);
-      scope.logger.debug('stopped', { phase: phase.name, condition: last?.type, reason: last?.reason, message: last?.message });
-      break;
-    }
-  }
-  return Number.isFinite(requeueAfterMs) ? { requeueAfterMs } : {};
-}
+const runPhases = (scope: Scope): Promise<PhaseOutcome> => runOrderedPhases(PHASES, scope);
 
 async function writeStatus(scope: Scope, error: unknown): Promise<void> {
   await applyStatusIfChanged(scope.deps.client, scope.np, computeStatus(scope, error), { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });

@@ -8,6 +8,7 @@ import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import type { Logger } from '../../runtime/logger.ts';
+import type { OrderedPhase } from '../run-phases.ts';
 import type { InfraClients } from '../hostedcluster/infra-clients.ts';
 import type { Expectations } from './expectations.ts';
 import type { InfraCache, InfraCaches } from './infra-caches.ts';
@@ -91,18 +92,9 @@ export interface MachineSummary {
   readonly notReady: readonly string[];
 }
 
-/** What a phase asks of the reconcile. */
-export interface PhaseOutcome {
-  /** Stop here: later phases must not run. Status is still computed. */
-  readonly stop?: boolean;
-  readonly requeueAfterMs?: number;
-}
-
+export type { PhaseOutcome } from '../run-phases.ts';
 /** A named step of the reconcile; phases run in order. */
-export interface Phase {
-  readonly name: string;
-  run(scope: Scope): Promise<PhaseOutcome | undefined>;
-}
+export type Phase = OrderedPhase<Scope>;
 
 /** Records a condition for the status written at the end of the reconcile. */
 export function setCondition(scope: Scope, update: Omit<ConditionUpdate, 'observedGeneration'>): void {

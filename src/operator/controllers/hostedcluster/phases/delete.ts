@@ -6,6 +6,7 @@ import { formatDuration, parseDuration } from '../../../../lib/duration.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
 import { removeFinalizer } from '../../../runtime/finalizers.ts';
+import { VIRT_LAUNCHER_NETWORK_POLICY } from '../../../../platform/kubevirt/network-policy.ts';
 
 /** How often deletion looks again while something it waits for is still there. */
 const POLL_MS = 2_000;
@@ -52,8 +53,21 @@ function gracePeriodMs(scope: Scope): number {
   return value === undefined ? 0 : (parseDuration(value) ?? 0);
 }
 
+/**
+ * Removes the virt-launcher NetworkPolicy and its Event from the external infrastructure namespace, which nobody else
+ * deletes (the control-plane namespace takes the centralized one with it). Best effort: the infra cluster may be gone.
+ */
+async function cleanInfraNamespace(scope: Scope): Promise<void> {
+  const namespace = scope.hc.spec.platform.kubevirt?.credentials?.infraNamespace;
+  const client = scope.deps.infraClients.existing(scope.hc.metadata.uid ?? '');
+  if (namespace === undefined || client === undefined) return;
+  const refs = [{ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', name: VIRT_LAUNCHER_NETWORK_POLICY, namespace }, { apiVersion: 'v1', kind: 'Event', name: `virt-launcher-netpol-rbac-${scope.hc.spec.infraID ?? ''}`, namespace }];
+  for (const ref of refs) await client.delete(ref).catch((error: unknown) => scope.logger.info('could not clean the infra namespace', { kind: ref.kind, reason: error instanceof Error ? error.message : String(error) }));
+}
+
 /** Releases the HostedCluster: the finalizer goes, and with it this operator's per-cluster state. */
 async function release(scope: Scope, cpNamespace: string): Promise<PhaseOutcome> {
+  await cleanInfraNamespace(scope);
   await removeFinalizer(scope.deps.client, scope.hc, HostedClusterNames.finalizer);
   const uid = scope.hc.metadata.uid ?? '';
   // Keyed by uid (the objects' fingerprint) and by `uid/<Secret>` (what was published): all of it goes.

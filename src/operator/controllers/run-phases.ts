@@ -1,0 +1,35 @@
+import type { ConditionUpdate } from '../../lib/conditions.ts';
+import type { Logger } from '../runtime/logger.ts';
+
+/** What a phase asks of the reconcile. */
+export interface PhaseOutcome {
+  /** Stop here: later phases must not run (paused, invalid, waiting). Status is still computed. */
+  readonly stop?: boolean;
+  /** Reconcile again after this long. */
+  readonly requeueAfterMs?: number;
+}
+
+/** A named step of a reconcile over a scope; phases run in order. */
+export interface OrderedPhase<S> {
+  readonly name: string;
+  run(scope: S): Promise<PhaseOutcome | undefined>;
+}
+
+/**
+ * Runs phases in order until one stops, keeping the soonest requeue any of them asked for (a phase that does not
+ * stop may still want a later look, e.g. to recheck permissions). The stopping phase and the last condition set are
+ * logged at debug level.
+ */
+export async function runOrderedPhases<S extends { readonly logger: Logger; readonly conditions: readonly ConditionUpdate[] }>(phases: readonly OrderedPhase<S>[], scope: S): Promise<PhaseOutcome> {
+  let requeueAfterMs = Infinity;
+  for (const phase of phases) {
+    const outcome = (await phase.run(scope)) ?? {};
+    requeueAfterMs = Math.min(requeueAfterMs, outcome.requeueAfterMs ?? Infinity);
+    if (outcome.stop === true) {
+      const last = scope.conditions.at(-1);
+      scope.logger.debug('stopped', { phase: phase.name, condition: last?.type, reason: last?.reason, message: last?.message });
+      return { stop: true, ...(Number.isFinite(requeueAfterMs) ? { requeueAfterMs } : {}) };
+    }
+  }
+  return Number.isFinite(requeueAfterMs) ? { requeueAfterMs } : {};
+}
