@@ -1,10 +1,18 @@
 // Shared by the operator benchmarks: the bundled operator run as its own process against a bench cluster, and the
 // figures read from its /metrics endpoint and /proc.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
+import { installCrds } from '../../src/kube/crds.ts';
+import { ensureBinaries } from '../../src/local/binaries/build.ts';
+import { startCluster, type LocalCluster } from '../../src/local/cluster/cluster.ts';
 import { freePort } from '../../src/local/cluster/ports.ts';
+import { loadCrds } from '../../src/local/crds/fetch.ts';
+import { THIRD_PARTY_CRDS } from '../../src/local/crds/sources.ts';
 import { OPERATOR_NODE_OPTIONS } from '../../src/render/install/input.ts';
+import { renderInstallCrds } from '../../src/render/install/render.ts';
 
 /** A running bundled operator and what the benchmarks read from it. */
 export interface BenchOperator {
@@ -77,4 +85,19 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
     await new Promise((r) => setTimeout(r, 100));
   }
   return (performance.now() - started) / 1000;
+}
+
+/**
+ * A bench management cluster (Kubernetes from the cache, our CRDs plus the third-party ones — KubeVirt, CDI, Route,
+ * … — so it looks like an OpenShift cluster with OpenShift Virtualization) with namespaces `clusters` and
+ * `hypershift`, and the bundled operator running against it.
+ */
+export async function startBenchEnvironment(name: string): Promise<{ cluster: LocalCluster; admin: KubeClient; operator: BenchOperator }> {
+  const binaries = await ensureBinaries((line) => void process.stderr.write(`${line}\n`));
+  const cluster = await startCluster({ name, dir: mkdtempSync(join(tmpdir(), `hcp-bench-${name}-`)), binaries });
+  const admin = KubeClient.fromKubeconfigFile(cluster.adminKubeconfig);
+  const thirdParty = (await Promise.all(THIRD_PARTY_CRDS.map(loadCrds))).flat() as KubeObject[];
+  await installCrds(admin, [...(renderInstallCrds() as unknown as KubeObject[]), ...thirdParty]);
+  for (const namespace of ['clusters', 'hypershift']) await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+  return { cluster, admin, operator: await startBenchOperator(cluster.adminKubeconfig) };
 }

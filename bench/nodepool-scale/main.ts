@@ -7,36 +7,19 @@
 //   and the operator's peak resident memory.
 // The ignition endpoint each HostedCluster needs is published by the test stand-in (the ignition server is not built yet).
 // POOL_REPLICAS, CLUSTERS and IDLE_SECONDS override the sizes.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { NodePool } from '../../src/api/index.ts';
-import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
-import { installCrds } from '../../src/kube/crds.ts';
-import { ensureBinaries } from '../../src/local/binaries/build.ts';
-import { startCluster } from '../../src/local/cluster/cluster.ts';
-import { loadCrds } from '../../src/local/crds/fetch.ts';
-import { THIRD_PARTY_CRDS } from '../../src/local/crds/sources.ts';
-import { renderInstallCrds } from '../../src/render/install/render.ts';
+import type { KubeClient, KubeObject } from '../../src/kube/client.ts';
 import { aHostedCluster, aNodePool } from '../../src/testing/builders.ts';
 import { publishIgnitionEndpoint } from '../../src/testing/ignition-standin.ts';
-import { quiet, requests, startBenchOperator, until, writesByResource } from '../lib/operator.ts';
+import { quiet, requests, startBenchEnvironment, until, writesByResource } from '../lib/operator.ts';
 
 const POOL_REPLICAS = Number(process.env['POOL_REPLICAS'] ?? 100);
 const CLUSTERS = Number(process.env['CLUSTERS'] ?? 50);
 const IDLE_SECONDS = Number(process.env['IDLE_SECONDS'] ?? 30);
 const NAMESPACE = 'clusters';
 const API = 'hypershift.openshift.io/v1beta1';
-const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
-const binaries = await ensureBinaries(log);
-const cluster = await startCluster({ name: 'nodepool-scale', dir: mkdtempSync(join(tmpdir(), 'hcp-bench-np-')), binaries });
-const admin = KubeClient.fromKubeconfigFile(cluster.adminKubeconfig);
-const thirdParty = (await Promise.all(THIRD_PARTY_CRDS.map(loadCrds))).flat() as KubeObject[];
-await installCrds(admin, [...(renderInstallCrds() as unknown as KubeObject[]), ...thirdParty]);
-for (const name of [NAMESPACE, 'hypershift']) await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-
-const operator = await startBenchOperator(cluster.adminKubeconfig);
+const { cluster, admin, operator } = await startBenchEnvironment('nodepool-scale');
 const scrape = (): Promise<string> => operator.scrape();
 /** Write requests between two scrapes, leader-lease renewals apart (`leases: true` counts only those). */
 const writes = (text: string, leases = false): number => requests(text, 'POST|PUT|PATCH|DELETE', leases ? { is: 'leases' } : { not: 'leases' });

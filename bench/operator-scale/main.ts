@@ -3,34 +3,16 @@
 // PKI, etcd StatefulSet, kube-apiserver/kcm/scheduler Deployments, Services, budgets); the operator's API requests by method up to then; its write requests
 // during a 60 s idle window after that (target 0; the leader's Lease renewals are counted apart); its peak resident memory (target <= 250 MiB) and CPU seconds.
 // Binaries and CRDs come from the cache (./dev binaries). CLUSTERS and IDLE_SECONDS override the sizes.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { HostedCluster } from '../../src/api/index.ts';
-import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
-import { installCrds } from '../../src/kube/crds.ts';
-import { ensureBinaries } from '../../src/local/binaries/build.ts';
-import { startCluster } from '../../src/local/cluster/cluster.ts';
-import { loadCrds } from '../../src/local/crds/fetch.ts';
-import { THIRD_PARTY_CRDS } from '../../src/local/crds/sources.ts';
-import { renderInstallCrds } from '../../src/render/install/render.ts';
+import type { KubeClient } from '../../src/kube/client.ts';
 import { aHostedCluster } from '../../src/testing/builders.ts';
-import { metric, quiet, requests, startBenchOperator, until } from '../lib/operator.ts';
+import { metric, quiet, requests, startBenchEnvironment, until } from '../lib/operator.ts';
 
 const CLUSTERS = Number(process.env['CLUSTERS'] ?? 50);
 const IDLE_SECONDS = Number(process.env['IDLE_SECONDS'] ?? 60);
 const NAMESPACE = 'clusters';
-const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
-const binaries = await ensureBinaries(log);
-const cluster = await startCluster({ name: 'operator-scale', dir: mkdtempSync(join(tmpdir(), 'hcp-bench-op-')), binaries });
-const admin = KubeClient.fromKubeconfigFile(cluster.adminKubeconfig);
-// An OpenShift-like management cluster: our CRDs plus the third-party ones (Route publishes Konnectivity here).
-const thirdParty = (await Promise.all(THIRD_PARTY_CRDS.map(loadCrds))).flat() as KubeObject[];
-await installCrds(admin, [...(renderInstallCrds() as unknown as KubeObject[]), ...thirdParty]);
-for (const name of [NAMESPACE, 'hypershift']) await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-
-const operator = await startBenchOperator(cluster.adminKubeconfig);
+const { cluster, admin, operator } = await startBenchEnvironment('operator-scale');
 const scrape = (): Promise<string> => operator.scrape();
 
 async function createClusters(): Promise<void> {

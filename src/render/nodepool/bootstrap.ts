@@ -62,6 +62,11 @@ export interface TokenSecretInput {
 
 const nodePoolKey = (nodePool: Pick<NodePool, 'metadata'>): string => `${nodePool.metadata.namespace ?? ''}/${nodePool.metadata.name ?? ''}`;
 
+/** A bootstrap Secret in the control-plane namespace, labelled for the operator's shared Secret cache. */
+function controlPlaneSecret(name: string, namespace: string, annotations: Record<string, string>, data: Record<string, string>): KubeManifest {
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, labels: { [CONTROL_PLANE_SECRET_LABEL.key]: CONTROL_PLANE_SECRET_LABEL.value }, annotations }, type: 'Opaque', data };
+}
+
 /**
  * The token Secret of one generation: the bearer token machines present to the ignition endpoint and what the
  * ignition server needs to build their configuration. Created once and never rewritten, so the token stays stable
@@ -69,31 +74,21 @@ const nodePoolKey = (nodePool: Pick<NodePool, 'metadata'>): string => `${nodePoo
  */
 export function renderTokenSecret(input: TokenSecretInput): KubeManifest {
   const { config } = input;
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name: BootstrapNames.token(input.nodePool.metadata.name ?? '', input.hash),
-      namespace: input.namespace,
-      labels: { [CONTROL_PLANE_SECRET_LABEL.key]: CONTROL_PLANE_SECRET_LABEL.value },
-      annotations: {
-        [TokenSecretAnnotation.IgnitionConfig]: 'true',
-        [TokenSecretAnnotation.GenerationTime]: input.now.toISOString(),
-        [TokenSecretAnnotation.UpgradeType]: input.nodePool.spec.management.upgradeType ?? 'Replace',
-        [TokenSecretAnnotation.NodePool]: nodePoolKey(input.nodePool),
-      },
-    },
-    type: 'Opaque',
-    data: {
-      [TokenSecretKey.Token]: toBase64(input.token),
-      [TokenSecretKey.Release]: toBase64(config.releaseImage),
-      [TokenSecretKey.ReleaseVersion]: toBase64(input.releaseVersion),
-      [TokenSecretKey.Config]: toBase64(input.compressedConfig),
-      [TokenSecretKey.PullSecretHash]: toBase64(config.pullSecretHash),
-      [TokenSecretKey.AdditionalTrustBundleHash]: toBase64(config.additionalTrustBundleHash),
-      [TokenSecretKey.HCConfigurationHash]: toBase64(config.hcConfigurationHash),
-    },
+  const annotations = {
+    [TokenSecretAnnotation.IgnitionConfig]: 'true',
+    [TokenSecretAnnotation.GenerationTime]: input.now.toISOString(),
+    [TokenSecretAnnotation.UpgradeType]: input.nodePool.spec.management.upgradeType ?? 'Replace',
+    [TokenSecretAnnotation.NodePool]: nodePoolKey(input.nodePool),
   };
+  return controlPlaneSecret(BootstrapNames.token(input.nodePool.metadata.name ?? '', input.hash), input.namespace, annotations, {
+    [TokenSecretKey.Token]: toBase64(input.token),
+    [TokenSecretKey.Release]: toBase64(config.releaseImage),
+    [TokenSecretKey.ReleaseVersion]: toBase64(input.releaseVersion),
+    [TokenSecretKey.Config]: toBase64(input.compressedConfig),
+    [TokenSecretKey.PullSecretHash]: toBase64(config.pullSecretHash),
+    [TokenSecretKey.AdditionalTrustBundleHash]: toBase64(config.additionalTrustBundleHash),
+    [TokenSecretKey.HCConfigurationHash]: toBase64(config.hcConfigurationHash),
+  });
 }
 
 /** What a generation's user data (the machines' Ignition pointer) is made from. */
@@ -138,18 +133,8 @@ export function ignitionPointer(input: UserDataInput): Record<string, unknown> {
 
 /** The user-data Secret of one generation in the control-plane namespace (key `value`, upstream's shape). */
 export function renderUserDataSecret(input: UserDataInput & { readonly namespace: string }): KubeManifest {
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name: BootstrapNames.userData(input.nodePool.metadata.name ?? '', input.hash),
-      namespace: input.namespace,
-      labels: { [CONTROL_PLANE_SECRET_LABEL.key]: CONTROL_PLANE_SECRET_LABEL.value },
-      annotations: { [TokenSecretAnnotation.NodePool]: nodePoolKey(input.nodePool) },
-    },
-    type: 'Opaque',
-    data: { disableTemplating: toBase64(toBase64('true')), value: toBase64(JSON.stringify(ignitionPointer(input))) },
-  };
+  const data = { disableTemplating: toBase64(toBase64('true')), value: toBase64(JSON.stringify(ignitionPointer(input))) };
+  return controlPlaneSecret(BootstrapNames.userData(input.nodePool.metadata.name ?? '', input.hash), input.namespace, { [TokenSecretAnnotation.NodePool]: nodePoolKey(input.nodePool) }, data);
 }
 
 /**
