@@ -24,7 +24,15 @@ export interface ControllerOptions {
   readonly metrics: Metrics;
   /** Parallel workers; one key is never reconciled by two at once. @default 2 */
   readonly workers?: number;
+  /**
+   * Which keys this controller reconciles (default: all). A controller limited to one namespace gets events from
+   * shared, cluster-wide informers too; their keys are dropped here instead of costing a reconcile each.
+   */
+  readonly accepts?: (key: string) => boolean;
 }
+
+/** Accepts the keys of one namespace (`<namespace>/<name>`), or every key when `namespace` is undefined. */
+export const keysInNamespace = (namespace: string | undefined) => (key: string): boolean => namespace === undefined || key.startsWith(`${namespace}/`);
 
 /**
  * One controller: watched informers feed object keys into a work queue; workers take keys one at a time and
@@ -44,8 +52,9 @@ export class Controller {
 
   /** Enqueues the keys `map` derives from each event of `informer` (by default the object's own key). */
   watch<T extends KubeObject>(informer: Informer<T>, map: (event: InformerEvent<T>) => readonly string[]): void {
+    const accepts = this.o.accepts ?? (() => true);
     informer.onEvent((event) => {
-      for (const key of map(event)) this.queue.add(key);
+      for (const key of map(event)) if (accepts(key)) this.queue.add(key);
     });
   }
 

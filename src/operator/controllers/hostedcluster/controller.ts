@@ -4,7 +4,7 @@ import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeObject } from '../../../kube/client.ts';
 import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
-import { Controller } from '../../runtime/controller.ts';
+import { Controller, keysInNamespace } from '../../runtime/controller.ts';
 import { keyOf } from '../../runtime/informer.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Logger } from '../../runtime/logger.ts';
@@ -33,7 +33,7 @@ export function addHostedClusterController(
     controlPlaneSecret: (key) => secrets.get(key),
     lastApplied: new Map(),
   };
-  const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
+  const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, accepts: keysInNamespace(namespace), reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
   controller.watch(clusters, (event) => [keyOf(event.object)]);
   const ownerOf = (object: KubeObject): string[] => {
     const owner = object.metadata?.annotations?.[CLUSTER_ANNOTATION];

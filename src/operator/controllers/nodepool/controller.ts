@@ -8,7 +8,7 @@ import { controlPlaneSecretsSelector, HostedClusterNames } from '../../../render
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import { TokenSecretAnnotation } from '../../../render/nodepool/bootstrap.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import { Controller } from '../../runtime/controller.ts';
+import { Controller, keysInNamespace } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import { keyOf } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
@@ -63,9 +63,10 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     expectations: new Expectations(),
     lastApplied: new Map(),
   };
-  const controller = new Controller({ name: 'nodepool', clock: o.clock, logger, metrics, reconcile: reconcileNodePool(deps, (key) => pools.get(key)) });
+  const controller = new Controller({ name: 'nodepool', clock: o.clock, logger, metrics, accepts: keysInNamespace(namespace), reconcile: reconcileNodePool(deps, (key) => pools.get(key)) });
+  const accepts = keysInNamespace(namespace);
   enqueue = (keys) => {
-    for (const key of keys) controller.queue.add(key);
+    for (const key of keys.filter(accepts)) controller.queue.add(key);
   };
   controller.watch(pools, (event) => [keyOf(event.object)]);
   const poolsOfCluster = (hc: KubeObject): string[] => pools.list().filter((np) => np.metadata.namespace === hc.metadata?.namespace && np.spec.clusterName === hc.metadata?.name).map(keyOf);
