@@ -53,6 +53,7 @@ export class Informer<T extends KubeObject> {
   private readonly handlers: Array<(event: InformerEvent<T>) => void> = [];
   private readonly abort = new AbortController();
   private synced = false;
+  private failure: unknown;
   private readonly syncWaiters: Array<() => void> = [];
   private readonly client: ListWatcher;
   readonly selector: ListSelector;
@@ -85,6 +86,11 @@ export class Informer<T extends KubeObject> {
     return this.synced;
   }
 
+  /** Why the last list or watch failed, until a list succeeds again (e.g. a 403 the caller should report). */
+  get lastError(): unknown {
+    return this.failure;
+  }
+
   /** Resolves once the first list has been loaded (or the informer stopped). */
   waitForSync(): Promise<void> {
     if (this.synced || this.abort.signal.aborted) return Promise.resolve();
@@ -115,6 +121,7 @@ export class Informer<T extends KubeObject> {
         while (!this.abort.signal.aborted) version = await this.watchFrom(version);
       } catch (error) {
         if (this.abort.signal.aborted) return;
+        this.failure = error;
         if (!this.expired(error)) {
           await sleep(this.options.clock, retryDelay, this.abort.signal);
           retryDelay = Math.min(retryDelay * 2, 30_000);
@@ -146,6 +153,7 @@ export class Informer<T extends KubeObject> {
       this.store.delete(key);
       this.emit({ type: 'DELETED', object: old, old });
     }
+    this.failure = undefined;
     if (!this.synced) {
       this.synced = true;
       for (const waiter of this.syncWaiters.splice(0)) waiter();

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../../kube/client.ts';
+import { KubeApiError } from '../../../kube/errors.ts';
 import { BootstrapNames, TokenSecretAnnotation } from '../../../render/nodepool/bootstrap.ts';
 import type { InfraTarget, NodePoolDeps } from './scope.ts';
 
@@ -31,7 +32,10 @@ export async function deleteBootstrapSecrets(deps: Pick<NodePoolDeps, 'client' |
   for (const secret of secrets) {
     if (secret.kind === 'user-data' && infra !== undefined) {
       const copy = BootstrapNames.infraUserData(secret.name);
-      await infra.client.delete({ apiVersion: 'v1', kind: 'Secret', name: copy, namespace: infra.namespace });
+      // Credentials that may not delete Secrets there could not have created the copy either.
+      await infra.client.delete({ apiVersion: 'v1', kind: 'Secret', name: copy, namespace: infra.namespace }).catch((error: unknown) => {
+        if (!(error instanceof KubeApiError && error.status === 403)) throw error;
+      });
       deps.lastApplied.delete(appliedKey('Secret', infra.namespace, copy));
     }
     await deps.client.delete({ apiVersion: 'v1', kind: 'Secret', name: secret.name, namespace: controlPlaneNamespace });

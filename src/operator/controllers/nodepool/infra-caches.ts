@@ -1,5 +1,6 @@
 import { Label } from '../../../api/v1beta1/well-known.ts';
 import type { KubeClient, KubeObject, ListSelector } from '../../../kube/client.ts';
+import { KubeApiError } from '../../../kube/errors.ts';
 import { BOOT_IMAGE_CACHE_ROLE, BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
 import type { VirtualMachine } from '../../../platform/kubevirt/virtual-machine-types.ts';
 import type { Clock } from '../../runtime/clock.ts';
@@ -24,6 +25,8 @@ export interface InfraCache {
   readonly bootImageCaches: Informer<KubeObject>;
   /** Whether every informer has loaded its first list. */
   synced(): boolean;
+  /** What the credentials may not list (a 403 from the server), in words for a condition; undefined when all is readable. */
+  forbidden(): string | undefined;
 }
 
 /** Which kind of object an infra event concerns (routed to NodePool keys by the controller). */
@@ -88,7 +91,11 @@ export class InfraCaches {
     const s = selectors(namespace);
     const options = { clock: this.o.clock, logger: this.o.logger };
     const informers = { vms: new Informer<CachedVM>(client, s.vms, options), vmis: new Informer<CachedVMI>(client, s.vmis, options), bootImageCaches: new Informer<KubeObject>(client, s.bootImageCaches, options) };
-    const cache: InfraCache = { client, namespace, ...informers, synced: () => Object.values(informers).every((i) => i.hasSynced) };
+    const forbidden = (): string | undefined => {
+      const denied = Object.values(informers).filter((i) => i.lastError instanceof KubeApiError && i.lastError.status === 403).map((i) => i.selector.kind);
+      return denied.length === 0 ? undefined : `the infrastructure credentials may not list ${denied.join(', ')} in namespace ${namespace ?? '(all)'}; grant the documented Role`;
+    };
+    const cache: InfraCache = { client, namespace, ...informers, synced: () => Object.values(informers).every((i) => i.hasSynced), forbidden };
     for (const informer of Object.values(informers)) {
       (informer as Informer<KubeObject>).onEvent((event) => this.o.onEvent({ cache, event }));
       informer.start();

@@ -8,7 +8,7 @@ import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { eventually } from '../../../testing/eventually.ts';
 import { aNodePool } from '../../../testing/builders.ts';
 import { publishIgnitionEndpoint } from '../../../testing/ignition-standin.ts';
-import { documentedInfraAccount } from '../../../testing/infra.ts';
+import { documentedInfraAccount, infraServiceAccount } from '../../../testing/infra.ts';
 import { actAsKubeVirt } from '../../../testing/kubevirt-standin.ts';
 import { installOperatorAccount, startOperatorAs, type TestOperator } from '../../../testing/operator.ts';
 
@@ -255,6 +255,32 @@ describe('NodePool controller without a HostedCluster', () => {
       await client.delete({ apiVersion: API, kind: 'NodePool', name: 'lonely', namespace: ns });
       await eventually('the NodePool to go', async () => (await nodePool(ns, 'lonely')) === undefined);
       assert.ok(Date.now() - started < 10_000);
+    } finally {
+      await op.operator.stop();
+      op.client.close();
+    }
+  });
+});
+
+describe('NodePool controller with infrastructure credentials short of the documented Role', () => {
+  it('When the kubeconfig may manage VMs but not list their instances, it should say what is missing, and deletion should not wait on it', async () => {
+    const { infra } = testClusters();
+    const ns = await management.namespace('np-short');
+    const account = await infraServiceAccount(infra);
+    const op = await startOperatorAs(await installOperatorAccount(management), ns);
+    try {
+      const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, '--name=short', '--pull-secret=/ps', '--node-pool-replicas=1', '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', '--infra-kubeconfig-file=/infra', `--infra-namespace=${account.namespace}`];
+      assert.equal((await runHcp(args, { files: { '/ps': '{"auths":{}}', '/infra': account.kubeconfig }, realClock: true })).code, 0);
+      await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'short', namespace: ns }, { spec: { platform: { kubevirt: { rootVolume: { diskImage: { containerDiskImage: DISK } } } } } });
+      const np = await eventually('the missing rights in Ready', async () => {
+        const current = await nodePool(ns, 'short');
+        return /may not list VirtualMachineInstance, DataVolume/.test(condition(current, 'Ready')?.message ?? '') ? current : undefined;
+      });
+      assert.match(condition(np, 'Ready')?.message ?? '', /grant the documented Role$/);
+      const started = Date.now();
+      await client.delete({ apiVersion: API, kind: 'HostedCluster', name: 'short', namespace: ns });
+      await eventually('the HostedCluster to go', async () => (await client.tryGet({ apiVersion: API, kind: 'HostedCluster', name: 'short', namespace: ns })) === undefined);
+      assert.ok(Date.now() - started < 30_000, 'deletion did not wait on the missing rights');
     } finally {
       await op.operator.stop();
       op.client.close();

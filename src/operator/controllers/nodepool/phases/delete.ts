@@ -7,7 +7,7 @@ import { poolMachines } from '../pool-machines.ts';
 import { NODEPOOL_FINALIZER, nodePoolKeyOf, setCondition, type InfraTarget, type PhaseOutcome, type Scope } from '../scope.ts';
 import { cachesOf, deleteCaches } from './boot-image-cache.ts';
 import { clusterPhase } from './cluster.ts';
-import { infraPhase } from './infra.ts';
+import { resolveInfra } from './infra.ts';
 
 /** How long deletion keeps trying to reach an infrastructure cluster before the NodePool goes anyway. */
 export const INFRA_DELETE_GRACE_MS = 10 * 60_000;
@@ -29,7 +29,7 @@ async function deleteEverything(scope: Scope): Promise<number> {
   // Without its HostedCluster a pool has no control-plane namespace and no infrastructure credentials: nothing it
   // could have made is reachable (a pool that never found its cluster made nothing), so it goes at once.
   if (scope.deps.hostedCluster(`${scope.np.metadata.namespace ?? ''}/${scope.np.spec.clusterName}`) === undefined) return 0;
-  const infraReached = (await clusterPhase.run(scope))?.stop !== true && (await infraPhase.run(scope))?.stop !== true;
+  const infraReached = (await clusterPhase.run(scope))?.stop !== true && (await resolveInfra(scope, true))?.stop !== true;
   if (!infraReached) throw new Error(`the infrastructure cluster of ${nodePoolKeyOf(scope.np)} cannot be reached or its HostedCluster is gone`);
   const infra = scope.infra as InfraTarget;
   const remaining = await deleteInfraObjects(scope, infra);

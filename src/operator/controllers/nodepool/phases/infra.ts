@@ -2,7 +2,7 @@ import type { HostedCluster } from '../../../../api/index.ts';
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
-import { setCondition, type InfraTarget, type Phase, type Scope } from '../scope.ts';
+import { setCondition, type InfraTarget, type Phase, type PhaseOutcome, type Scope } from '../scope.ts';
 
 /** How long to retry while a new infrastructure cache loads before saying so in status. */
 const CACHE_WAIT_MS = 2_000;
@@ -37,19 +37,20 @@ const waitingFor = (scope: Scope, message: string): { stop: true; requeueAfterMs
 /**
  * Where the pool's VMs live: the control-plane namespace of the management cluster, or `credentials.infraNamespace`
  * on the external infrastructure cluster through the HostedCluster's kubeconfig (a rotated kubeconfig gives a new
- * client and new caches at once). Waits until that cluster's caches have loaded.
+ * client and new caches at once). Waits until that cluster's caches have loaded; credentials that may not list what
+ * the pool needs are named in Ready. Deletion (`vmsOnly`) needs only the VMs to be listed: it must not hang on a
+ * right that only running pools need.
  */
-export const infraPhase: Phase = {
-  name: 'infra',
-  async run(scope) {
-    const hc = scope.hc as HostedCluster;
-    const found = target(scope, hc);
-    if (found === 'waiting-for-credentials') return waitingFor(scope, `waiting for the infrastructure kubeconfig to be copied into ${scope.controlPlaneNamespace ?? ''}`);
-    if (!found.cache.synced()) {
-      await Promise.race([Promise.all([found.cache.vms.waitForSync(), found.cache.vmis.waitForSync(), found.cache.bootImageCaches.waitForSync()]), new Promise((resolve) => scope.deps.clock.after(CACHE_WAIT_MS, () => resolve(undefined)))]);
-    }
-    if (!found.cache.synced()) return waitingFor(scope, `waiting to list VirtualMachines in namespace ${found.namespace} of the infrastructure cluster (is KubeVirt installed and the namespace readable?)`);
-    scope.infra = found;
-    return undefined;
-  },
-};
+export async function resolveInfra(scope: Scope, vmsOnly = false): Promise<PhaseOutcome | undefined> {
+  const hc = scope.hc as HostedCluster;
+  const found = target(scope, hc);
+  if (found === 'waiting-for-credentials') return waitingFor(scope, `waiting for the infrastructure kubeconfig to be copied into ${scope.controlPlaneNamespace ?? ''}`);
+  const { cache } = found;
+  const ready = (): boolean => (vmsOnly ? cache.vms.hasSynced : cache.synced());
+  if (!ready()) await Promise.race([Promise.all([cache.vms.waitForSync(), cache.vmis.waitForSync(), cache.bootImageCaches.waitForSync()]), new Promise((resolve) => scope.deps.clock.after(CACHE_WAIT_MS, () => resolve(undefined)))]);
+  if (!ready()) return waitingFor(scope, cache.forbidden() ?? `waiting to list VirtualMachines in namespace ${found.namespace} of the infrastructure cluster (is KubeVirt installed and the namespace readable?)`);
+  scope.infra = found;
+  return undefined;
+}
+
+export const infraPhase: Phase = { name: 'infra', run: (scope) => resolveInfra(scope) };
