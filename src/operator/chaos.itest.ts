@@ -48,14 +48,14 @@ describe('operator restarts', () => {
     const ns = await management.namespace('chaos');
     const account = await installOperatorAccount(management);
     const random = seeded(Number(process.env['CHAOS_SEED'] ?? 7));
-    let current: TestOperator = await startOperatorAs(account, ns, 'chaos-0');
+    let current: TestOperator = await startOperatorAs(account, ns, { identity: 'chaos-0' });
     after(() => current.operator.stop());
     let generation = 0;
     const restartAtRandom = async (times: number): Promise<void> => {
       for (let i = 0; i < times; i++) {
         await new Promise((r) => setTimeout(r, 200 + Math.floor(random() * 1500)));
         await crashOperator(current);
-        current = await startOperatorAs(account, ns, `chaos-${String(++generation)}`);
+        current = await startOperatorAs(account, ns, { identity: `chaos-${String(++generation)}` });
       }
     };
     const names = Array.from({ length: CLUSTERS }, (_, i) => `c${String(i)}`);

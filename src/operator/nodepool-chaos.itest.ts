@@ -50,7 +50,7 @@ describe('operator restarts with NodePools', () => {
     const cpNamespace = `${ns}-pools`;
     const account = await installOperatorAccount(management);
     const random = seeded(Number(process.env['CHAOS_SEED'] ?? 11));
-    let current: TestOperator = await startOperatorAs(account, ns, 'np-chaos-0');
+    let current: TestOperator = await startOperatorAs(account, ns, { identity: 'np-chaos-0' });
     let generation = 0;
     const stopKubeVirt = actAsKubeVirt(client, cpNamespace);
     after(async () => {
@@ -61,7 +61,7 @@ describe('operator restarts with NodePools', () => {
       for (let i = 0; i < times; i++) {
         await new Promise((r) => setTimeout(r, 100 + Math.floor(random() * 800)));
         await crashOperator(current);
-        current = await startOperatorAs(account, ns, `np-chaos-${String(++generation)}`);
+        current = await startOperatorAs(account, ns, { identity: `np-chaos-${String(++generation)}` });
       }
     };
     // Duplicates would show as more live VMs than a pool ever asked for: sample all along.

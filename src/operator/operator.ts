@@ -35,6 +35,8 @@ export interface OperatorOptions {
   readonly watchNamespace?: string;
   /** The management cluster's apps domain for `baseDomainPassthrough` clusters without a base domain; discovered when absent. */
   readonly appsDomain?: string;
+  /** How long NodePool deletion retries an unreachable infrastructure before letting the pool go (tests shorten it). */
+  readonly nodePoolInfraDeleteGraceMs?: number;
   /** Leader election timings (tests shorten them). */
   readonly leaseDurations?: { readonly leaseDurationMs: number; readonly renewDeadlineMs: number; readonly retryPeriodMs: number };
 }
@@ -70,7 +72,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const infraClients = new InfraClients();
   addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, infraClients, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
   addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider, watchNamespace: o.watchNamespace }, o.logger, metrics);
-  addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases: catalogReleaseProvider, infraClients, watchNamespace: o.watchNamespace }, o.logger, metrics);
+  addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases: catalogReleaseProvider, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs }, o.logger, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };
   const servers = await Promise.all([...new Set(o.listenAddresses)].filter((a) => a !== '').map((address) => serveEndpoints(address, endpoints)));

@@ -40,7 +40,8 @@ let counter = 0;
 export const TEST_APPS_DOMAIN = 'apps.mgmt.example.com';
 
 /** Starts an operator with the given service-account kubeconfig; it reconciles only `watchNamespace`. */
-export async function startOperatorAs(account: { namespace: string; kubeconfig: string }, watchNamespace: string, identity = 'test-operator', appsDomain = TEST_APPS_DOMAIN): Promise<TestOperator> {
+export async function startOperatorAs(account: { namespace: string; kubeconfig: string }, watchNamespace: string, options: { identity?: string; appsDomain?: string; nodePoolInfraDeleteGraceMs?: number } = {}): Promise<TestOperator> {
+  const { identity = 'test-operator', appsDomain = TEST_APPS_DOMAIN } = options;
   const client = KubeClient.fromKubeconfigFile(account.kubeconfig);
   const operator = await startOperator({
     client,
@@ -57,6 +58,7 @@ export async function startOperatorAs(account: { namespace: string; kubeconfig: 
     version: '0.1.0',
     watchNamespace,
     appsDomain,
+    ...(options.nodePoolInfraDeleteGraceMs === undefined ? {} : { nodePoolInfraDeleteGraceMs: options.nodePoolInfraDeleteGraceMs }),
   });
   return { operator, namespace: account.namespace, watchNamespace, client };
 }
@@ -78,7 +80,7 @@ export async function crashOperator(op: TestOperator): Promise<void> {
  * HostedClusters alone, and stops after the test file.
  */
 export async function startTestOperator(cluster: TestCluster, watchNamespace: string, appsDomain = TEST_APPS_DOMAIN): Promise<TestOperator> {
-  const op = await startOperatorAs(await installOperatorAccount(cluster), watchNamespace, 'test-operator', appsDomain);
+  const op = await startOperatorAs(await installOperatorAccount(cluster), watchNamespace, { appsDomain });
   after(async () => {
     await op.operator.stop();
     op.client.close();

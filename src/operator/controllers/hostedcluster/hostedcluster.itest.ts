@@ -210,7 +210,7 @@ describe('HostedCluster controller', () => {
   it('When two operator replicas run, only the leader should write', async () => {
     const ns = await management.namespace('hc-replicas');
     const account = await installOperatorAccount(management);
-    const replicas = [await startOperatorAs(account, ns, 'replica-a'), await startOperatorAs(account, ns, 'replica-b')];
+    const replicas = [await startOperatorAs(account, ns, { identity: 'replica-a' }), await startOperatorAs(account, ns, { identity: 'replica-b' })];
     after(() => Promise.all(replicas.map((r) => r.operator.stop())));
     await createCluster(ns, 'seven');
     await eventually('the components', async () => (await client.list('apps/v1', 'Deployment', { namespace: `${ns}-seven` })).length === 3, 20_000);

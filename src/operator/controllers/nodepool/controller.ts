@@ -29,6 +29,8 @@ export interface NodePoolControllerOptions {
   readonly releases: ReleaseProvider;
   readonly infraClients: InfraClients;
   readonly watchNamespace?: string;
+  /** See {@link NodePoolDeps.infraDeleteGraceMs}. */
+  readonly infraDeleteGraceMs?: number | undefined;
 }
 
 /** The NodePools a VM, VM instance or boot-image cache belongs to. */
@@ -62,6 +64,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     controlPlaneSecrets: () => secrets.list(),
     expectations: new Expectations(),
     lastApplied: new Map(),
+    ...(o.infraDeleteGraceMs === undefined ? {} : { infraDeleteGraceMs: o.infraDeleteGraceMs }),
   };
   const controller = new Controller({ name: 'nodepool', clock: o.clock, logger, metrics, accepts: keysInNamespace(namespace), reconcile: reconcileNodePool(deps, (key) => pools.get(key)) });
   const accepts = keysInNamespace(namespace);

@@ -287,3 +287,31 @@ describe('NodePool controller with infrastructure credentials short of the docum
     }
   });
 });
+
+describe('NodePool deletion when the infrastructure is lost', () => {
+  it('When the infra credentials are revoked after the VMs exist, deletion should retry for its bounded time, then let the NodePool go and say what may be left', async () => {
+    const { infra } = testClusters();
+    const ns = await management.namespace('np-lost');
+    const account = await documentedInfraAccount(infra, 'np-lost-guests');
+    const op = await startOperatorAs(await installOperatorAccount(management), ns, { nodePoolInfraDeleteGraceMs: 4_000 });
+    const stopKubeVirt = actAsKubeVirt(infra.client, account.namespace);
+    try {
+      const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, '--name=lost', '--pull-secret=/ps', '--node-pool-replicas=1', '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', '--infra-kubeconfig-file=/infra', `--infra-namespace=${account.namespace}`];
+      assert.equal((await runHcp(args, { files: { '/ps': '{"auths":{}}', '/infra': account.kubeconfig }, realClock: true })).code, 0);
+      await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'lost', namespace: ns }, { spec: { platform: { kubevirt: { rootVolume: { diskImage: { containerDiskImage: DISK } } } } } });
+      await publishIgnitionEndpoint(client, ns, 'lost');
+      await eventually('the VM', async () => (await vmsIn(infra.client, account.namespace)).length === 1);
+      await infra.client.delete({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', name: 'kv-external-infra', namespace: account.namespace });
+      await client.delete({ apiVersion: API, kind: 'NodePool', name: 'lost', namespace: ns });
+      await eventually('the NodePool to go', async () => (await nodePool(ns, 'lost')) === undefined);
+      const events = await client.list<KubeObject & { reason?: string; message?: string }>('v1', 'Event', { namespace: ns });
+      const warning = events.find((e) => e.reason === 'DeletionIncomplete');
+      assert.match(warning?.message ?? '', /^gave up cleaning the infrastructure after 4s: .*may be left in the infrastructure namespace$/);
+      assert.equal((await vmsIn(infra.client, account.namespace)).length, 1, 'the VM is still there, as the event says');
+    } finally {
+      await stopKubeVirt();
+      await op.operator.stop();
+      op.client.close();
+    }
+  });
+});

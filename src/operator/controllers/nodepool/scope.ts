@@ -35,6 +35,8 @@ export interface NodePoolDeps {
   readonly expectations: Expectations;
   /** What this operator last applied per object (a fingerprint), to skip identical re-applies of Secrets. */
   readonly lastApplied: Map<string, string>;
+  /** How long deletion retries an unreachable infrastructure before the NodePool goes anyway (default 10 minutes). */
+  readonly infraDeleteGraceMs?: number;
 }
 
 /** Where a NodePool's VMs live. */

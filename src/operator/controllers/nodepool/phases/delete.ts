@@ -1,5 +1,6 @@
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { KubeApiError } from '../../../../kube/errors.ts';
+import { formatDuration } from '../../../../lib/duration.ts';
 import { reasonOf } from '../../../runtime/errors.ts';
 import { removeFinalizer } from '../../../runtime/finalizers.ts';
 import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets.ts';
@@ -62,13 +63,14 @@ async function deleteOrGiveUp(scope: Scope): Promise<number | PhaseOutcome> {
   try {
     return await deleteEverything(scope);
   } catch (error) {
+    const grace = scope.deps.infraDeleteGraceMs ?? INFRA_DELETE_GRACE_MS;
     const since = Date.parse(scope.np.metadata.deletionTimestamp ?? '') || scope.now.getTime();
     const waited = scope.now.getTime() - since;
-    if (waited < INFRA_DELETE_GRACE_MS) {
-      setCondition(scope, { type: Type.Ready.value, status: 'False', reason: Reason.DeletionBlocked.value, message: `deleting: ${reasonOf(error)}; retrying for ${Math.ceil((INFRA_DELETE_GRACE_MS - waited) / 60_000)} more minute(s) before giving up` });
-      return { requeueAfterMs: 10_000 };
+    if (waited < grace) {
+      setCondition(scope, { type: Type.Ready.value, status: 'False', reason: Reason.DeletionBlocked.value, message: `deleting: ${reasonOf(error)}; retrying for ${formatDuration(grace - waited)} more before giving up` });
+      return { requeueAfterMs: Math.min(10_000, grace - waited) };
     }
-    scope.deps.events.record(scope.np, 'Warning', 'DeletionIncomplete', `gave up cleaning the infrastructure after ${INFRA_DELETE_GRACE_MS / 60_000} minutes: ${reasonOf(error)}; VMs, DataVolumes and user-data Secrets of this NodePool may be left in the infrastructure namespace`);
+    scope.deps.events.record(scope.np, 'Warning', 'DeletionIncomplete', `gave up cleaning the infrastructure after ${formatDuration(grace)}: ${reasonOf(error)}; VMs, DataVolumes and user-data Secrets of this NodePool may be left in the infrastructure namespace`);
     return 0;
   }
 }
