@@ -94,6 +94,16 @@ describe('renderMachineTemplate and renderVirtualMachine', () => {
     assert.throws(() => renderMachineTemplate(input(np)), (e: Error) => e instanceof VmJsonPatchError && e.message.startsWith('failed to apply json patch annotation: '));
   });
 
+  it('When a JSON patch removes the pool labels or the instance metadata, the VM should still carry the labels the caches select by', () => {
+    const np = withDefaults();
+    np.metadata.annotations = { [Annotation.KubeVirtVMJSONPatch]: '[{"op": "remove", "path": "/metadata/labels"}, {"op": "remove", "path": "/spec/template/metadata"}]' };
+    const vm = firstVM(input(np)) as { metadata: { labels: Record<string, string> }; spec: { template: { metadata: { labels: Record<string, string> } } } };
+    for (const labels of [vm.metadata.labels, vm.spec.template.metadata.labels]) {
+      assert.equal(labels['hypershift.openshift.io/nodepool-name'], 'example');
+      assert.equal(labels['hypershift.openshift.io/infra-id'], 'example-sffhb');
+    }
+  });
+
   it('When a JSON patch removes the volume lists, it should still attach the bootstrap data', () => {
     const np = withDefaults();
     np.metadata.annotations = { [Annotation.KubeVirtVMJSONPatch]: '[{"op": "remove", "path": "/spec/template/spec/volumes"}]' };

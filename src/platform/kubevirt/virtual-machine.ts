@@ -59,18 +59,26 @@ export function machineName(nodePoolName: string, randomSuffix: string): string 
 /** The provider ID the hosted cluster's Node of a VM carries (cluster-api-provider-kubevirt's form). */
 export const providerIDOf = (vmName: string): string => `kubevirt://${vmName}`;
 
+/** Puts back the lists a JSON patch may have removed, so the machine's own entries can be added. */
+function completeSpec(spec: VirtualMachineTemplate['spec']): VirtualMachineTemplate['spec'] {
+  spec.dataVolumeTemplates ??= [];
+  spec.template.metadata ??= {};
+  spec.template.spec.volumes ??= [];
+  spec.template.spec.domain.devices ??= { disks: [], interfaces: [] };
+  spec.template.spec.domain.devices.disks ??= [];
+  return spec;
+}
+
 /**
  * A VirtualMachine for one machine, made from its generation's template as cluster-api-provider-kubevirt does upstream:
  * machine labels on the VM and its instance, DataVolumes prefixed with the VM name so each VM owns its disk, and the
  * bootstrap data attached as a cloud-init config drive.
  */
 export function renderVirtualMachine(template: VirtualMachineTemplate, machine: MachineIdentity): VirtualMachine {
-  const machineLabels = { [VmLabel.VM]: machine.name, [VmLabel.Name]: machine.name, [VmLabel.Role]: 'worker', [VmLabel.ClusterName]: machine.infraID };
-  const spec = structuredClone(template.spec);
-  // A JSON patch may have removed any of these lists.
-  spec.dataVolumeTemplates ??= [];
-  spec.template.spec.volumes ??= [];
-  spec.template.spec.domain.devices.disks ??= [];
+  // The pool's own labels are set again after the template's: a JSON patch must not hide a VM from the caches.
+  const poolLabels = { [Label.NodePoolName]: machine.nodePool.split('/')[1] ?? '', [Label.InfraID]: machine.infraID };
+  const machineLabels = { ...poolLabels, [VmLabel.VM]: machine.name, [VmLabel.Name]: machine.name, [VmLabel.Role]: 'worker', [VmLabel.ClusterName]: machine.infraID };
+  const spec = completeSpec(structuredClone(template.spec));
   const renamed = new Map(spec.dataVolumeTemplates.map((dv) => [dv.metadata.name, `${machine.name}-${dv.metadata.name}`]));
   for (const dv of spec.dataVolumeTemplates) dv.metadata.name = renamed.get(dv.metadata.name) ?? dv.metadata.name;
   for (const volume of spec.template.spec.volumes) {

@@ -6,7 +6,7 @@ import { BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.t
 import type { ReleaseProvider } from '../../../release/catalog.ts';
 import { controlPlaneSecretsSelector, HostedClusterNames } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
-import { TokenSecretAnnotation } from '../../../render/nodepool/bootstrap.ts';
+import { IGNITION_CA_SECRET, TokenSecretAnnotation } from '../../../render/nodepool/bootstrap.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { Controller, keysInNamespace } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
@@ -33,14 +33,17 @@ export interface NodePoolControllerOptions {
   readonly infraDeleteGraceMs?: number | undefined;
 }
 
+/** Control-plane Secrets every pool of a cluster depends on. */
+const CLUSTER_WIDE_SECRETS: readonly string[] = [HostedClusterNames.infraCredentials, HostedClusterNames.pullSecret, IGNITION_CA_SECRET];
+
+/** The NodePool of a VM, from its annotation. */
+const poolOfVM = (vm: KubeObject | undefined): string[] => [vm?.metadata?.annotations?.[VM_NODEPOOL_ANNOTATION] ?? ''].filter((k) => k !== '');
+
 /** The NodePools a VM, VM instance or boot-image cache belongs to. */
 function poolsOfInfraEvent({ cache, event }: InfraEvent, pools: () => NodePool[]): string[] {
   const object = event.object;
-  if (object.kind === 'VirtualMachine') return [object.metadata?.annotations?.[VM_NODEPOOL_ANNOTATION] ?? ''].filter((k) => k !== '');
-  if (object.kind === 'VirtualMachineInstance') {
-    const vm = cache.vms.get(keyOf(object));
-    return [vm?.metadata.annotations[VM_NODEPOOL_ANNOTATION] ?? ''].filter((k) => k !== '');
-  }
+  if (object.kind === 'VirtualMachine') return poolOfVM(object);
+  if (object.kind === 'VirtualMachineInstance') return poolOfVM(cache.vms.get(keyOf(object)));
   const uid = object.metadata?.labels?.[BootImageCacheKey.NodePoolUID];
   return pools().filter((np) => np.metadata.uid === uid).map(keyOf);
 }
@@ -80,8 +83,8 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   controller.watch(secrets, (event) => {
     const pool = event.object.metadata?.annotations?.[TokenSecretAnnotation.NodePool];
     if (pool !== undefined) return [pool];
-    if (event.object.metadata?.name !== HostedClusterNames.infraCredentials) return [];
-    // Rotated infrastructure credentials: every pool of the cluster of that control-plane namespace.
+    if (!CLUSTER_WIDE_SECRETS.includes(event.object.metadata?.name ?? '')) return [];
+    // Rotated credentials, a new pull secret or the ignition CA: every pool of the cluster of that namespace.
     const owner = clusters.list().find((hc) => HostedClusterNames.controlPlaneNamespace(hc) === event.object.metadata?.namespace);
     return owner === undefined ? [] : poolsOfCluster(owner);
   });

@@ -8,7 +8,7 @@ import { Informer, type InformerEvent } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 
 /** A VirtualMachine as cached (with the status fields read). */
-export type CachedVM = KubeObject & Pick<VirtualMachine, 'spec'> & { metadata: VirtualMachine['metadata'] & { creationTimestamp?: string; deletionTimestamp?: string } };
+export type CachedVM = KubeObject & Pick<VirtualMachine, 'spec'> & { metadata: Omit<VirtualMachine['metadata'], 'annotations' | 'labels'> & { annotations?: Record<string, string>; labels?: Record<string, string>; creationTimestamp?: string; deletionTimestamp?: string } };
 /** A VirtualMachineInstance as cached: only its conditions are read. */
 export type CachedVMI = KubeObject & { status?: { conditions?: { type: string; status: string }[]; nodeName?: string } };
 

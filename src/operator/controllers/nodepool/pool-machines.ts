@@ -17,11 +17,11 @@ export function instanceReady(vmi: CachedVMI | undefined): boolean {
 /** The VMs of a NodePool (`<namespace>/<name>`) in its infrastructure namespace, with their readiness. */
 export function poolMachines(infra: InfraTarget, pool: string): PoolMachine[] {
   return infra.cache.vms.list()
-    .filter((vm) => vm.metadata.namespace === infra.namespace && vm.metadata.annotations[VM_NODEPOOL_ANNOTATION] === pool)
+    .filter((vm) => vm.metadata.namespace === infra.namespace && vm.metadata.annotations?.[VM_NODEPOOL_ANNOTATION] === pool)
     .map((vm) => ({
       vm,
       name: vm.metadata.name,
-      templateHash: vm.metadata.labels[VmLabel.TemplateHash] ?? '',
+      templateHash: vm.metadata.labels?.[VmLabel.TemplateHash] ?? '',
       createdAt: Date.parse(vm.metadata.creationTimestamp ?? '') || 0,
       ready: instanceReady(infra.cache.vmis.get(`${infra.namespace}/${vm.metadata.name}`)),
       deleting: vm.metadata.deletionTimestamp !== undefined,

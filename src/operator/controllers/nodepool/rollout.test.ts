@@ -67,9 +67,10 @@ describe('planRollout', () => {
     assert.ok(machines.every((m) => m.templateHash === 'new'));
   });
 
-  it('When old machines are not ready, it should delete them at once', () => {
-    const plan = planRollout([machine('o1', 'old', 1, false), machine('o2', 'old', 2)], 2, 'new', rolling);
-    assert.deepEqual(plan.delete, ['o1']);
+  it('When old machines are not ready, it should delete them first, but only as far as the surge allows', () => {
+    assert.deepEqual(planRollout([machine('o1', 'old', 1, false), machine('o2', 'old', 2), machine('n1', 'new', 3)], 2, 'new', rolling).delete, ['o1']);
+    const blip = [machine('o1', 'old', 1, false), machine('o2', 'old', 2, false), machine('o3', 'old', 3, false)];
+    assert.deepEqual(planRollout(blip, 3, 'new', rolling), { create: 1, delete: [] }, 'an infra blip must not take the whole pool');
   });
 
   it('When the strategy is InPlace or OnDelete, it should only manage the count', () => {

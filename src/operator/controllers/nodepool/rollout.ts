@@ -52,8 +52,13 @@ function rollingUpdate(live: readonly MachineState[], desired: number, templateH
   const oldNotReady = old.filter((m) => !m.ready);
   const oldReady = old.filter((m) => m.ready);
   const available = live.filter((m) => m.ready).length;
-  const removableReady = Math.max(0, available - (desired - limits.maxUnavailable));
-  const deleteOld = [...pick(oldNotReady, oldNotReady.length), ...pick(oldReady, removableReady)];
+  const minimum = desired - limits.maxUnavailable;
+  // As Cluster API's clean-up of unhealthy replicas: a short blip that makes every instance not ready must not let
+  // one template edit delete the whole pool.
+  const newUnavailable = current.filter((m) => !m.ready).length;
+  const cleanup = Math.min(oldNotReady.length, Math.max(0, live.length - minimum - newUnavailable));
+  const removableReady = Math.max(0, available - minimum);
+  const deleteOld = [...pick(oldNotReady, cleanup), ...pick(oldReady, removableReady)];
   const surplusCurrent = pick(current, current.length - desired);
   return { create, delete: [...deleteOld, ...surplusCurrent] };
 }

@@ -4,7 +4,7 @@ import { formatDuration } from '../../../../lib/duration.ts';
 import { reasonOf } from '../../../runtime/errors.ts';
 import { removeFinalizer } from '../../../runtime/finalizers.ts';
 import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets.ts';
-import { poolMachines } from '../pool-machines.ts';
+import { cachedStateOf, poolMachines } from '../pool-machines.ts';
 import { NODEPOOL_FINALIZER, nodePoolKeyOf, setCondition, type InfraTarget, type PhaseOutcome, type Scope } from '../scope.ts';
 import { cachesOf, deleteCaches } from './boot-image-cache.ts';
 import { clusterPhase } from './cluster.ts';
@@ -19,6 +19,8 @@ const POLL_MS = 2_000;
 async function deleteInfraObjects(scope: Scope, infra: InfraTarget): Promise<number> {
   const pool = nodePoolKeyOf(scope.np);
   const machines = poolMachines(infra, pool);
+  // VMs just created may not be in the cache yet: releasing now would leak them.
+  if (!scope.deps.expectations.satisfied(pool, cachedStateOf(machines), scope.now.getTime())) return Math.max(1, machines.length);
   for (const machine of machines.filter((m) => !m.deleting)) {
     await infra.client.delete({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name: machine.name, namespace: infra.namespace });
   }
@@ -67,7 +69,9 @@ async function deleteOrGiveUp(scope: Scope): Promise<number | PhaseOutcome> {
     const since = Date.parse(scope.np.metadata.deletionTimestamp ?? '') || scope.now.getTime();
     const waited = scope.now.getTime() - since;
     if (waited < grace) {
-      setCondition(scope, { type: Type.Ready.value, status: 'False', reason: Reason.DeletionBlocked.value, message: `deleting: ${reasonOf(error)}; retrying for ${formatDuration(grace - waited)} more before giving up` });
+      // A fixed deadline, not a countdown: a message that changed on every retry would be a status write each time.
+      const deadline = new Date(since + grace).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      setCondition(scope, { type: Type.Ready.value, status: 'False', reason: Reason.DeletionBlocked.value, message: `deleting: ${reasonOf(error)}; retrying until ${deadline}, then the NodePool goes anyway` });
       return { requeueAfterMs: Math.min(10_000, grace - waited) };
     }
     scope.deps.events.record(scope.np, 'Warning', 'DeletionIncomplete', `gave up cleaning the infrastructure after ${formatDuration(grace)}: ${reasonOf(error)}; VMs, DataVolumes and user-data Secrets of this NodePool may be left in the infrastructure namespace`);

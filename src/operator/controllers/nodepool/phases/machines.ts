@@ -79,7 +79,8 @@ export const machinesPhase: Phase = {
     const now = scope.now.getTime();
     const machines = poolMachines(infra, pool);
     summarize(scope, machines);
-    if (!scope.deps.expectations.satisfied(pool, cachedStateOf(machines), now)) return { requeueAfterMs: CACHE_CATCH_UP_MS };
+    // Until the cache shows the last step, neither plan again nor let the janitor judge which data is unused.
+    if (!scope.deps.expectations.satisfied(pool, cachedStateOf(machines), now)) return { stop: true, requeueAfterMs: CACHE_CATCH_UP_MS };
     const desired = desiredReplicas(scope.np, machines.filter((m) => !m.deleting).length);
     const plan = planRollout(machines, desired, generation.templateHash, strategyOf(scope.np, desired));
     if (plan.create === 0 && plan.delete.length === 0) return undefined;
@@ -89,6 +90,6 @@ export const machinesPhase: Phase = {
     const taken = new Set(infra.cache.vms.list().map((vm) => vm.metadata.name));
     // Each creation is recorded as soon as it succeeds, so a failure half-way leaves nothing unaccounted for.
     for (let i = 0; i < plan.create; i++) scope.deps.expectations.expect(pool, 'create', [await createMachine(scope, taken)], now);
-    return { requeueAfterMs: CACHE_CATCH_UP_MS };
+    return { stop: true, requeueAfterMs: CACHE_CATCH_UP_MS };
   },
 };

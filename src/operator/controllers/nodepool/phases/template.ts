@@ -3,8 +3,18 @@ import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from
 import type { BootImage } from '../../../../platform/kubevirt/boot-image.ts';
 import { VmJsonPatchError } from '../../../../platform/kubevirt/json-patch.ts';
 import { BootImageCacheNotReadyError, renderMachineTemplate } from '../../../../platform/kubevirt/machine-template.ts';
-import { machineTemplateHash } from '../../../../platform/kubevirt/virtual-machine.ts';
+import { machineTemplateHash, renderVirtualMachine } from '../../../../platform/kubevirt/virtual-machine.ts';
 import { setCondition, type Bootstrap, type InfraTarget, type Phase } from '../scope.ts';
+
+/** Renders one VM from the template, turning a shape a JSON patch broke into a template error. */
+function tryRenderMachine(template: ReturnType<typeof renderMachineTemplate>): void {
+  try {
+    renderVirtualMachine(template, { name: 'check', namespace: 'check', nodePool: 'check/check', infraID: 'check', userDataSecretName: 'check', templateHash: 'check' });
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw new VmJsonPatchError(`failed to apply json patch annotation: the patched VM template is no longer a VirtualMachine template (${error.message})`);
+  }
+}
 
 /**
  * The VM template of the current generation, with the HostedCluster's and the NodePool's JSON patches, and its hash
@@ -28,6 +38,8 @@ export const templatePhase: Phase = {
         bootImage: scope.bootImage as BootImage,
         ...(scope.cacheName === undefined ? {} : { cacheName: scope.cacheName }),
       });
+      // A patch that applied but broke the template's shape must fail here, before any machine is replaced.
+      tryRenderMachine(template);
       scope.generation = { template, templateHash: machineTemplateHash(template, bootstrap.userDataSecretName) };
       setCondition(scope, { type, status: 'True', reason: Reason.AsExpected.value, message: '' });
       return Promise.resolve(undefined);
