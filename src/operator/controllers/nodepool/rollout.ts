@@ -42,8 +42,8 @@ function scale(live: readonly MachineState[], desired: number): RolloutPlan {
 
 /**
  * A rolling replacement in the way of a Cluster API MachineDeployment: at most `desired + maxSurge` machines,
- * at least `desired - maxUnavailable` available. Old machines that are not ready go at once (they are not available
- * anyway); ready old ones go only as far as availability allows; surplus new ones go when the pool shrank.
+ * at least `desired - maxUnavailable` available. Old machines that are not ready go first, within Cluster API's
+ * clean-up budget; ready old ones go only as far as availability allows; surplus new ones go when the pool shrank.
  */
 function rollingUpdate(live: readonly MachineState[], desired: number, templateHash: string, limits: { maxSurge: number; maxUnavailable: number }): RolloutPlan {
   const current = live.filter((m) => m.templateHash === templateHash);
