@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { parse, stringify } from 'yaml';
 import { KubeClient } from '../../../kube/client.ts';
+import { sha256Hex } from '../../../lib/hash.ts';
 
 interface Kubeconfig {
   users?: Array<{ name: string }>;
@@ -31,7 +31,7 @@ export class InfraClients {
 
   /** The client for `owner` (a HostedCluster uid) from its current kubeconfig text. */
   clientFor(owner: string, kubeconfig: string): KubeClient {
-    const hash = createHash('sha256').update(kubeconfig).digest('hex');
+    const hash = sha256Hex(kubeconfig);
     const cached = this.clients.get(owner);
     if (cached?.hash === hash) return cached.client;
     cached?.client.close();

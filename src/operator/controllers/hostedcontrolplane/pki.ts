@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { certificatePlan, PkiSecret, type CertificateSpec } from '../../../controlplane/pki/plan.ts';
 import { certificatePem, issueCertificate, loadIssuer, type IssuedCertificate } from '../../../pki/certificate.ts';
 import { privateKeyPem, publicKeyPem } from '../../../pki/keys.ts';
 import { x509 } from '../../../pki/x509.ts';
 import { fromBase64, toBase64 } from '../../../lib/base64.ts';
+import { sha256Hex } from '../../../lib/hash.ts';
 import { CONTROL_PLANE_SECRET_LABEL, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import { inNamespace, type Scope } from './scope.ts';
 
@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
 const renewBeforeMs = (spec: CertificateSpec): number => (spec.usage === 'ca' ? 365 : 30) * DAY_MS;
 
 function specHash(spec: CertificateSpec, issuerCertPem: string): string {
-  return createHash('sha256').update(JSON.stringify({ spec, issuer: issuerCertPem })).digest('hex').slice(0, 16);
+  return sha256Hex(JSON.stringify({ spec, issuer: issuerCertPem })).slice(0, 16);
 }
 
 /** Whether a stored certificate can stay: issued for this spec and issuer, and not yet due for renewal. */

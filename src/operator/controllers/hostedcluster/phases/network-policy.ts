@@ -1,9 +1,9 @@
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import type { KubeClient, KubeObject } from '../../../../kube/client.ts';
 import { KubeApiError, UnservedKindError } from '../../../../kube/errors.ts';
-import { toYaml } from '../../../../lib/yaml.ts';
 import { blockedNetworksOf, renderVirtLauncherNetworkPolicy } from '../../../../platform/kubevirt/network-policy.ts';
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
+import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
 type Network = KubeObject & { spec?: { clusterNetwork?: { cidr?: string }[]; serviceNetwork?: string[] } };
@@ -27,18 +27,14 @@ async function readBlockedNetworks(client: KubeClient): Promise<string[] | undef
 }
 
 /** Applies the policy unless this process last applied the same one; false when RBAC forbids it. */
-async function applyPolicy(scope: Scope, client: KubeClient, policy: KubeObject & Record<string, unknown>): Promise<boolean> {
-  const key = `${scope.hc.metadata.uid ?? ''}/network-policy`;
-  const fingerprint = toYaml(policy);
-  if (scope.deps.lastApplied.get(key) === fingerprint) return true;
+async function applyPolicy(scope: Scope, client: KubeClient, policy: KubeObject): Promise<boolean> {
   try {
-    await client.apply(policy, { fieldManager: OPERATOR_FIELD_MANAGER });
+    await applyUnlessUnchanged(client, policy, { lastApplied: scope.deps.lastApplied, key: `${scope.hc.metadata.uid ?? ''}/network-policy`, fieldManager: OPERATOR_FIELD_MANAGER });
+    return true;
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 403) return false;
     throw error;
   }
-  scope.deps.lastApplied.set(key, fingerprint);
-  return true;
 }
 
 /**

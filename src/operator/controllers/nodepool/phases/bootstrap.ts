@@ -10,6 +10,7 @@ import { toYaml } from '../../../../lib/yaml.ts';
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
 import { BootstrapNames, bootstrapConfigHash, IGNITION_CA_SECRET, renderInfraUserDataSecret, renderTokenSecret, renderUserDataSecret, TokenSecretKey, type BootstrapConfig } from '../../../../render/nodepool/bootstrap.ts';
+import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
 import { appliedKey } from '../bootstrap-secrets.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
@@ -96,12 +97,9 @@ async function ensureToken(scope: Scope, config: BootstrapConfig, hash: string):
 }
 
 /** Server-side applies `object` unless the last apply from this process was identical. */
-async function applyOnce(scope: Scope, client: Scope['deps']['client'], object: KubeObject & Record<string, unknown>): Promise<void> {
+async function applyOnce(scope: Scope, client: Scope['deps']['client'], object: KubeObject): Promise<void> {
   const key = appliedKey(object.kind, object.metadata?.namespace ?? '', object.metadata?.name ?? '');
-  const fingerprint = hashOf(object);
-  if (scope.deps.lastApplied.get(key) === fingerprint) return;
-  await client.apply(object, { fieldManager: OPERATOR_FIELD_MANAGER });
-  scope.deps.lastApplied.set(key, fingerprint);
+  await applyUnlessUnchanged(client, object, { lastApplied: scope.deps.lastApplied, key, fieldManager: OPERATOR_FIELD_MANAGER });
 }
 
 async function bootstrapConfig(scope: Scope, hc: HostedCluster): Promise<BootstrapConfig | undefined> {
