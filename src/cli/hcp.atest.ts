@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { assertBundlesFresh, runHcpBinary, runHcpSource } from '../testing/artifacts.ts';
+import { normaliseRandomRender } from '../testing/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hcp-atest-'));
 const file = (name: string, content: string): string => {
@@ -39,20 +40,13 @@ const INFRA_JSON = file('infra.json', JSON.stringify(KUBECONFIG, null, 2));
 const RELEASE = '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-x86_64';
 const CREATE = ['create', 'cluster', 'kubevirt', '--render', `--pull-secret=${PULL_SECRET}`, RELEASE];
 
-/** Replaces what each run draws at random (infraID suffix, encryption key, generated SSH keys). */
-const normalise = (yaml: string): string =>
-  yaml
-    .replace(/(infraID: [a-z0-9-]+-)[a-z0-9]{5}\n/g, '$1XXXXX\n')
-    .replace(/(\n {2}key: )[A-Za-z0-9+/=]{44}\n/g, '$1KEY\n')
-    .replace(/(\n {2}id_rsa(?:\.pub)?: )[A-Za-z0-9+/=]+\n/g, '$1SSH\n');
-
 const docs = (yaml: string): Array<Record<string, any>> => parseAllDocuments(yaml).map((d) => d.toJS() as Record<string, any>).filter((d) => d !== null);
 
 /** Runs the same hcp command from the bundle and from source; asserts both print and exit the same; returns the bundle's run. */
 async function sameAsSource(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const [bundle, source] = await Promise.all([runHcpBinary(args), runHcpSource(args)]);
   assert.equal(bundle.code, source.code, `exit codes differ for hcp ${args.join(' ')}: bundle ${bundle.code} (${bundle.stderr}), source ${source.code} (${source.stderr})`);
-  assert.equal(normalise(bundle.stdout), normalise(source.stdout), `stdout differs for hcp ${args.join(' ')}`);
+  assert.equal(normaliseRandomRender(bundle.stdout), normaliseRandomRender(source.stdout), `stdout differs for hcp ${args.join(' ')}`);
   assert.equal(bundle.stderr, source.stderr, `stderr differs for hcp ${args.join(' ')}`);
   return bundle;
 }

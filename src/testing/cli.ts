@@ -47,3 +47,15 @@ export async function runHcp(argv: readonly string[], options: RunHcpOptions = {
     return { code: exitCodeOf(error), stdout, stderr: stderr + (error instanceof Error ? error.message : String(error)), written };
   }
 }
+
+/**
+ * Replaces what a `create cluster` render draws at random — the infraID suffix, the etcd encryption key and generated
+ * SSH keys — so two renders (or a render and a fixture) compare. YAML quotes a base64 value that begins with a
+ * character it reserves (`+`), so the quotes are optional: a one-in-32 key would otherwise slip through.
+ */
+export function normaliseRandomRender(yaml: string): string {
+  return yaml
+    .replace(/^( *infraID: [a-z0-9-]+-)[a-z0-9]{5}$/gm, '$1XXXXX')
+    .replace(/^( {2}key: )("?)[A-Za-z0-9+/=]{44}\2$/gm, '$1KEY')
+    .replace(/^( {2}id_rsa(?:\.pub)?: )("?)[A-Za-z0-9+/=]+\2$/gm, '$1SSH');
+}
