@@ -31,6 +31,8 @@ export interface ListSelector {
   readonly kind: string;
   readonly namespace?: string;
   readonly labelSelector?: string;
+  /** e.g. `spec.nodeName=node-1` (only the fields the server indexes for the kind). */
+  readonly fieldSelector?: string;
 }
 
 /** Where a watch starts and how long it may run. */
@@ -137,7 +139,7 @@ export class KubeClient {
   }
 
   /** Lists objects of a kind, optionally in one namespace and by label selector. */
-  async list<T extends KubeObject>(apiVersion: string, kind: string, options: { namespace?: string; labelSelector?: string } = {}): Promise<T[]> {
+  async list<T extends KubeObject>(apiVersion: string, kind: string, options: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {}): Promise<T[]> {
     return (await this.listWithVersion<T>({ apiVersion, kind, ...options })).items;
   }
 
@@ -147,8 +149,11 @@ export class KubeClient {
    */
   async listWithVersion<T extends KubeObject>(selector: ListSelector): Promise<{ items: T[]; resourceVersion: string }> {
     const base = await this.pathOf({ apiVersion: selector.apiVersion, kind: selector.kind, name: '', namespace: selector.namespace }, false);
-    const query = selector.labelSelector === undefined ? '' : `?labelSelector=${encodeURIComponent(selector.labelSelector)}`;
-    const list = await this.rest.call<{ items: T[]; metadata: { resourceVersion: string } }>({ method: 'GET', path: `${base}${query}` });
+    const query = new URLSearchParams();
+    if (selector.labelSelector !== undefined) query.set('labelSelector', selector.labelSelector);
+    if (selector.fieldSelector !== undefined) query.set('fieldSelector', selector.fieldSelector);
+    const path = query.size === 0 ? base : `${base}?${query.toString()}`;
+    const list = await this.rest.call<{ items: T[]; metadata: { resourceVersion: string } }>({ method: 'GET', path });
     const items = list.items.map((item) => ({ ...item, apiVersion: selector.apiVersion, kind: selector.kind }));
     return { items, resourceVersion: list.metadata.resourceVersion };
   }
@@ -161,14 +166,31 @@ export class KubeClient {
     const base = await this.pathOf({ apiVersion: selector.apiVersion, kind: selector.kind, name: '', namespace: selector.namespace }, false);
     const query = new URLSearchParams({ watch: 'true', allowWatchBookmarks: 'true', resourceVersion: from.resourceVersion, timeoutSeconds: String(from.timeoutSeconds) });
     if (selector.labelSelector !== undefined) query.set('labelSelector', selector.labelSelector);
+    if (selector.fieldSelector !== undefined) query.set('fieldSelector', selector.fieldSelector);
     await this.rest.stream(`${base}?${query.toString()}`, (value) => onEvent(value as WatchEvent<T>), from.signal);
   }
 
+  /**
+   * Asks the API server to evict a pod (policy/v1 Eviction), which it refuses with 429 while a PodDisruptionBudget
+   * allows no disruption; a pod already gone is not an error.
+   */
+  async evict(pod: { readonly name: string; readonly namespace: string }): Promise<void> {
+    const ref = { apiVersion: 'v1', kind: 'Pod', ...pod };
+    const body = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.name, namespace: pod.namespace } };
+    try {
+      await this.rest.call({ method: 'POST', path: `${await this.pathOf(ref, true)}/eviction`, body });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+
   /** Deletes an object; a missing object is not an error. */
-  async delete(ref: ObjectRef, options: { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' } = {}): Promise<void> {
+  async delete(ref: ObjectRef, options: { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; gracePeriodSeconds?: number } = {}): Promise<void> {
     try {
       const body = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy ?? 'Background' };
-      await this.rest.call({ method: 'DELETE', path: await this.pathOf(ref, true), body });
+      // As a query parameter: in the body it did not shorten the grace of a pod already terminating (seen on 1.36).
+      const query = options.gracePeriodSeconds === undefined ? '' : `?gracePeriodSeconds=${options.gracePeriodSeconds}`;
+      await this.rest.call({ method: 'DELETE', path: `${await this.pathOf(ref, true)}${query}`, body });
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

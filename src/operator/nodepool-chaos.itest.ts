@@ -7,10 +7,10 @@ import { runHcp } from '../testing/cli.ts';
 import { eventually } from '../testing/eventually.ts';
 import { testClusters } from '../testing/envtest/clusters.ts';
 import { publishIgnitionEndpoint } from '../testing/ignition-standin.ts';
-import { actAsKubeVirt } from '../testing/kubevirt-standin.ts';
+import { actAsMachines } from '../testing/kubelet-standin.ts';
 import { crashOperator, installOperatorAccount, startOperatorAs, type TestOperator } from '../testing/operator.ts';
 
-const { management } = testClusters();
+const { management, guest } = testClusters();
 const { client } = management;
 const API = 'hypershift.openshift.io/v1beta1';
 const POOLS = ['p0', 'p1', 'p2', 'p3'];
@@ -52,7 +52,7 @@ describe('operator restarts with NodePools', () => {
     const random = seeded(Number(process.env['CHAOS_SEED'] ?? 11));
     let current: TestOperator = await startOperatorAs(account, ns, { identity: 'np-chaos-0' });
     let generation = 0;
-    const stopKubeVirt = actAsKubeVirt(client, cpNamespace);
+    const stopKubeVirt = actAsMachines(client, cpNamespace, guest.client);
     after(async () => {
       await stopKubeVirt();
       await current.operator.stop();

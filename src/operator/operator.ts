@@ -6,7 +6,7 @@ import { generateKeyPair } from '../pki/keys.ts';
 import { catalogReleaseProvider } from '../release/catalog.ts';
 import { addHostedClusterController } from './controllers/hostedcluster/controller.ts';
 import { addHostedControlPlaneController } from './controllers/hostedcontrolplane/controller.ts';
-import { InfraClients } from './controllers/hostedcluster/infra-clients.ts';
+import { KubeconfigClients } from './runtime/kubeconfig-clients.ts';
 import { addNodePoolController } from './controllers/nodepool/controller.ts';
 import type { Clock } from './runtime/clock.ts';
 import { KubeEventRecorder } from './runtime/events.ts';
@@ -37,6 +37,11 @@ export interface OperatorOptions {
   readonly appsDomain?: string;
   /** How long NodePool deletion retries an unreachable infrastructure before letting the pool go (tests shorten it). */
   readonly nodePoolInfraDeleteGraceMs?: number;
+  /**
+   * A kubeconfig that reaches every NodePool's hosted cluster instead of its control plane's admin kubeconfig. Tests
+   * only: their control planes do not run, so a stand-in cluster plays the hosted cluster (its Nodes, pods, PDBs).
+   */
+  readonly hostedClusterKubeconfig?: string;
   /** Leader election timings (tests shorten them). */
   readonly leaseDurations?: { readonly leaseDurationMs: number; readonly renewDeadlineMs: number; readonly retryPeriodMs: number };
 }
@@ -69,10 +74,10 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const manager = new Manager({ client: o.client, clock: o.clock, logger: o.logger, metrics, leaderElection });
   const events = new KubeEventRecorder({ client: o.client, component: 'hypershift-operator', clock: o.clock, logger: o.logger });
   // One client per external infrastructure cluster, shared: the HostedCluster controller validates it, NodePools use it.
-  const infraClients = new InfraClients();
+  const infraClients = new KubeconfigClients('infra');
   addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, infraClients, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
   addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider, watchNamespace: o.watchNamespace }, o.logger, metrics);
-  addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases: catalogReleaseProvider, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs }, o.logger, metrics);
+  addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases: catalogReleaseProvider, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };
   const servers = await Promise.all([...new Set(o.listenAddresses)].filter((a) => a !== '').map((address) => serveEndpoints(address, endpoints)));

@@ -10,6 +10,16 @@ interface VM extends KubeObject {
 export interface KubeVirtStandIn {
   /** Which VMs' instances report Ready (default: all). */
   ready?: (vmName: string) => boolean;
+  /** More conditions an instance reports (e.g. LiveMigratable), besides Ready. */
+  conditions?: (vmName: string) => InstanceCondition[];
+}
+
+/** A condition of a VirtualMachineInstance. */
+export interface InstanceCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
 }
 
 /**
@@ -21,9 +31,11 @@ export interface KubeVirtStandIn {
 export function actAsKubeVirt(client: KubeClient, namespace: string, options: KubeVirtStandIn = {}): () => Promise<void> {
   let running = true;
   const readyOf = options.ready ?? (() => true);
+  const extraOf = options.conditions ?? (() => []);
+  const conditionsOf = (vm: string): InstanceCondition[] => [{ type: 'Ready', status: readyOf(vm) ? 'True' : 'False' }, ...extraOf(vm)];
   const loop = (async () => {
     while (running) {
-      await syncInstances(client, namespace, readyOf).catch(() => undefined);
+      await syncInstances(client, namespace, conditionsOf).catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
   })();
@@ -33,29 +45,29 @@ export function actAsKubeVirt(client: KubeClient, namespace: string, options: Ku
   };
 }
 
-async function syncInstances(client: KubeClient, namespace: string, readyOf: (name: string) => boolean): Promise<void> {
+async function syncInstances(client: KubeClient, namespace: string, conditionsOf: (name: string) => InstanceCondition[]): Promise<void> {
   const vms = await client.list<VM>('kubevirt.io/v1', 'VirtualMachine', { namespace });
-  const vmis = await client.list<KubeObject & { status?: { conditions?: { type: string; status: string }[] } }>('kubevirt.io/v1', 'VirtualMachineInstance', { namespace });
+  const vmis = await client.list<KubeObject & { status?: { conditions?: InstanceCondition[] } }>('kubevirt.io/v1', 'VirtualMachineInstance', { namespace });
   const live = new Set(vms.filter((vm) => vm.metadata.deletionTimestamp === undefined).map((vm) => vm.metadata.name));
   for (const vmi of vmis.filter((i) => !live.has(i.metadata?.name ?? ''))) {
     await client.delete({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', name: vmi.metadata?.name ?? '', namespace });
   }
   const byName = new Map(vmis.map((i) => [i.metadata?.name ?? '', i]));
   for (const vm of vms.filter((v) => live.has(v.metadata.name))) {
-    const status = readyOf(vm.metadata.name) ? 'True' : 'False';
-    if (readyStatus(byName.get(vm.metadata.name)) !== status) await reportInstance(client, vm, status);
+    const conditions = conditionsOf(vm.metadata.name);
+    if (fingerprint(byName.get(vm.metadata.name)?.status?.conditions ?? []) !== fingerprint(conditions)) await reportInstance(client, vm, conditions);
   }
 }
 
-const readyStatus = (vmi: { status?: { conditions?: { type: string; status: string }[] } } | undefined): string | undefined => vmi?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+const fingerprint = (conditions: readonly InstanceCondition[]): string => conditions.map((c) => `${c.type}=${c.status}/${c.reason ?? ''}/${c.message ?? ''}`).join('|');
 
-/** Creates or updates the instance of `vm` with a Ready condition of `status` (the status subresource, if any, too). */
-async function reportInstance(client: KubeClient, vm: VM, status: 'True' | 'False'): Promise<void> {
+/** Creates or updates the instance of `vm` with `conditions` (the status subresource, if any, too). */
+async function reportInstance(client: KubeClient, vm: VM, conditions: InstanceCondition[]): Promise<void> {
   const vmi = {
     apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance',
     metadata: { name: vm.metadata.name, namespace: vm.metadata.namespace, labels: { ...vm.spec.template.metadata?.labels } },
     spec: { domain: { devices: {} } },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status }] },
+    status: { phase: 'Running', conditions },
   };
   await client.apply(vmi, { fieldManager: 'kubevirt-standin', force: true });
   await client.apply(vmi, { fieldManager: 'kubevirt-standin', force: true, subresource: 'status' }).catch((e: unknown) => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { after } from 'node:test';
 import { KubeClient } from '../kube/client.ts';
 import { createServiceAccountUser } from '../local/cluster/users.ts';
@@ -5,7 +6,7 @@ import { realClock } from '../operator/runtime/clock.ts';
 import { jsonLogger, silentLogger } from '../operator/runtime/logger.ts';
 import { startOperator, type RunningOperator } from '../operator/operator.ts';
 import { runHcp } from './cli.ts';
-import type { TestCluster } from './envtest/clusters.ts';
+import { testClusters, type TestCluster } from './envtest/clusters.ts';
 
 /** An operator running in-process as the `operator` service account that `hcp install` set up, for one test namespace. */
 export interface TestOperator {
@@ -39,9 +40,22 @@ let counter = 0;
  */
 export const TEST_APPS_DOMAIN = 'apps.mgmt.example.com';
 
+/** Options of {@link startOperatorAs}. */
+export interface TestOperatorOptions {
+  readonly identity?: string;
+  readonly appsDomain?: string;
+  readonly nodePoolInfraDeleteGraceMs?: number;
+  /**
+   * The hosted cluster every NodePool sees: by default the environment's `guest` cluster (no control plane runs in
+   * tests); `null` keeps the production path, the control plane's admin kubeconfig.
+   */
+  readonly hostedClusterKubeconfig?: string | null;
+}
+
 /** Starts an operator with the given service-account kubeconfig; it reconciles only `watchNamespace`. */
-export async function startOperatorAs(account: { namespace: string; kubeconfig: string }, watchNamespace: string, options: { identity?: string; appsDomain?: string; nodePoolInfraDeleteGraceMs?: number } = {}): Promise<TestOperator> {
+export async function startOperatorAs(account: { namespace: string; kubeconfig: string }, watchNamespace: string, options: TestOperatorOptions = {}): Promise<TestOperator> {
   const { identity = 'test-operator', appsDomain = TEST_APPS_DOMAIN } = options;
+  const hostedClusterKubeconfig = options.hostedClusterKubeconfig === undefined ? readFileSync(testClusters().guest.adminKubeconfig, 'utf8') : options.hostedClusterKubeconfig;
   const client = KubeClient.fromKubeconfigFile(account.kubeconfig);
   const operator = await startOperator({
     client,
@@ -59,6 +73,7 @@ export async function startOperatorAs(account: { namespace: string; kubeconfig: 
     watchNamespace,
     appsDomain,
     ...(options.nodePoolInfraDeleteGraceMs === undefined ? {} : { nodePoolInfraDeleteGraceMs: options.nodePoolInfraDeleteGraceMs }),
+    ...(hostedClusterKubeconfig === null ? {} : { hostedClusterKubeconfig }),
   });
   return { operator, namespace: account.namespace, watchNamespace, client };
 }

@@ -60,7 +60,7 @@ export function apiServerArgs(layout: ClusterLayout): string[] {
   ];
 }
 
-/** The controllers a local cluster runs: enough for garbage collection, namespaces, workloads, claims and CSRs. */
+/** The controllers a local cluster runs: enough for garbage collection, namespaces, workloads, disruption budgets, claims and CSRs. */
 export const CONTROLLERS = [
   'garbage-collector-controller',
   'namespace-controller',
@@ -70,6 +70,9 @@ export const CONTROLLERS = [
   'deployment-controller',
   'replicaset-controller',
   'statefulset-controller',
+  // Computes what each PodDisruptionBudget allows: without it every eviction of a guarded pod is refused for ever
+  // (control planes carry budgets; a hosted cluster's drain is judged by them).
+  'disruption-controller',
   // StatefulSets' claims carry the protection finalizer (admission adds it); without these controllers a namespace
   // holding one never finishes deleting.
   'persistentvolumeclaim-protection-controller',

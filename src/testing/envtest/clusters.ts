@@ -44,6 +44,6 @@ export function testClusters(): Record<keyof EnvironmentState, TestCluster> {
   const file = process.env[STATE_ENV];
   if (file === undefined) throw new Error(`${STATE_ENV} is not set: run integration tests with ./dev test (or npm run test:integration)`);
   const state = JSON.parse(readFileSync(file, 'utf8')) as EnvironmentState;
-  cached = { management: testCluster(state.management), infra: testCluster(state.infra), upstream: testCluster(state.upstream) };
+  cached = { management: testCluster(state.management), infra: testCluster(state.infra), upstream: testCluster(state.upstream), guest: testCluster(state.guest) };
   return cached;
 }

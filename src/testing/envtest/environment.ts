@@ -19,6 +19,11 @@ export interface EnvironmentState {
   readonly infra: ClusterAccess;
   /** Upstream HyperShift's own HostedCluster/NodePool CRDs (their group collides with ours, hence a cluster apart). */
   readonly upstream: ClusterAccess;
+  /**
+   * A stand-in hosted cluster: the control planes the tests create never run, so this cluster plays their API (Nodes,
+   * pods, PodDisruptionBudgets — its controller manager computes what a budget allows — and the eviction API).
+   */
+  readonly guest: ClusterAccess;
 }
 
 /** The environment variable through which test processes find the running clusters. */
@@ -70,10 +75,10 @@ export async function startEnvironment(): Promise<Environment> {
   };
   try {
     const [thirdParty, upstreamCrds] = await Promise.all([crdsOf(THIRD_PARTY_CRDS), crdsOf([UPSTREAM_HYPERSHIFT_CRDS])]);
-    const [management, infra, upstream] = await Promise.all([start('management', true), start('infra', true), start('upstream', false)]);
+    const [management, infra, upstream, guest] = await Promise.all([start('management', true), start('infra', true), start('upstream', false), start('guest', true)]);
     await Promise.all([install(management, [...ourCrds(), ...thirdParty]), install(infra, thirdParty), install(upstream, upstreamCrds)]);
-    log(`3 clusters ready with CRDs in ${((Date.now() - started) / 1000).toFixed(1)}s (${root})`);
-    return { state: { management, infra, upstream }, stop };
+    log(`4 clusters ready with CRDs in ${((Date.now() - started) / 1000).toFixed(1)}s (${root})`);
+    return { state: { management, infra, upstream, guest }, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -83,6 +88,6 @@ export async function startEnvironment(): Promise<Environment> {
 /** Writes the state where test processes will look for it. */
 export function publishState(state: EnvironmentState, file: string): void {
   const strip = (c: ClusterAccess): ClusterAccess => ({ name: c.name, dir: c.dir, server: c.server, adminKubeconfig: c.adminKubeconfig, kubectl: c.kubectl });
-  writeFileSync(file, JSON.stringify({ management: strip(state.management), infra: strip(state.infra), upstream: strip(state.upstream) }));
+  writeFileSync(file, JSON.stringify({ management: strip(state.management), infra: strip(state.infra), upstream: strip(state.upstream), guest: strip(state.guest) }));
   process.env[STATE_ENV] = file;
 }

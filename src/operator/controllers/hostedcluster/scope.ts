@@ -3,7 +3,7 @@ import type { KubeClient } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import { HostedClusterNames } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
-import type { InfraClients } from './infra-clients.ts';
+import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import type { Logger } from '../../runtime/logger.ts';
@@ -23,7 +23,7 @@ export interface HostedClusterDeps {
   /** The management cluster's apps domain, when the operator was told it (`--apps-domain`); else discovered. */
   readonly appsDomain?: string;
   /** Clients of the external infrastructure clusters, per HostedCluster uid. */
-  readonly infraClients: InfraClients;
+  readonly infraClients: KubeconfigClients;
   /** What this operator last applied per HostedCluster uid (a fingerprint), to skip identical re-applies. */
   readonly lastApplied: Map<string, string>;
 }

@@ -1,7 +1,7 @@
 import type { HostedCluster, NodePool } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import type { KubeObject } from '../../../kube/client.ts';
-import { VM_NODEPOOL_ANNOTATION } from '../../../platform/kubevirt/virtual-machine.ts';
+import { providerIDOf, VM_NODEPOOL_ANNOTATION } from '../../../platform/kubevirt/virtual-machine.ts';
 import { BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
 import type { ReleaseProvider } from '../../../release/catalog.ts';
 import { controlPlaneSecretsSelector, HostedClusterNames } from '../../../render/hostedcluster/names.ts';
@@ -14,9 +14,11 @@ import { keyOf } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
-import type { InfraClients } from '../hostedcluster/infra-clients.ts';
 import { Expectations } from './expectations.ts';
+import { GuestClusters, type GuestNode } from './guest-clusters.ts';
 import { InfraCaches, type InfraEvent } from './infra-caches.ts';
+import { controlPlaneAdminKubeconfig } from './phases/guest.ts';
+import { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import { reconcileNodePool } from './reconcile.ts';
 import type { NodePoolDeps } from './scope.ts';
 
@@ -27,10 +29,15 @@ export interface NodePoolControllerOptions {
   readonly random: (n: number) => Uint8Array;
   readonly events: EventRecorder;
   readonly releases: ReleaseProvider;
-  readonly infraClients: InfraClients;
+  readonly infraClients: KubeconfigClients;
   readonly watchNamespace?: string;
   /** See {@link NodePoolDeps.infraDeleteGraceMs}. */
   readonly infraDeleteGraceMs?: number | undefined;
+  /**
+   * A kubeconfig that reaches every pool's hosted cluster in place of its control plane's admin kubeconfig. For tests
+   * only: their control planes do not run, so a stand-in cluster plays the hosted cluster.
+   */
+  readonly hostedClusterKubeconfig?: string | undefined;
 }
 
 /** Control-plane Secrets every pool of a cluster depends on. */
@@ -59,12 +66,25 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   const clusters = manager.informer<HostedCluster>({ apiVersion: API_VERSION, kind: 'HostedCluster', namespace });
   const secrets = manager.informer<KubeObject & SourceSecret>(controlPlaneSecretsSelector);
   let enqueue: (keys: readonly string[]) => void = () => undefined;
+  const poolsOfCluster = (hc: KubeObject): string[] => pools.list().filter((np) => np.metadata.namespace === hc.metadata?.namespace && np.spec.clusterName === hc.metadata?.name).map(keyOf);
+  // A Node is its VM's (same name, or the provider ID names it): the pool in that VM's annotation.
+  const poolsOfNode = (node: GuestNode): string[] => {
+    const providerID = node.spec?.providerID ?? '';
+    const machine = providerID.startsWith(providerIDOf('')) ? providerID.slice(providerIDOf('').length) : node.metadata.name;
+    return infraCaches.all().flatMap((cache) => cache.vms.list().filter((vm) => vm.metadata.name === machine)).flatMap(poolOfVM);
+  };
   const infraCaches = new InfraCaches({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfInfraEvent(event, () => pools.list())) });
+  const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfNode(event.object)) });
+  const guestClients = new KubeconfigClients('guest');
+  const override = o.hostedClusterKubeconfig;
   const deps: NodePoolDeps = {
     client: o.client, clock: o.clock, random: o.random, events: o.events, releases: o.releases, infraClients: o.infraClients, infraCaches,
     hostedCluster: (key) => clusters.get(key),
     controlPlaneSecret: (key) => secrets.get(key),
     controlPlaneSecrets: () => secrets.list(),
+    guestClients, guestClusters,
+    guestKubeconfig: override === undefined || override === '' ? controlPlaneAdminKubeconfig : () => override,
+    drainMessages: new Map(),
     expectations: new Expectations(),
     lastApplied: new Map(),
     ...(o.infraDeleteGraceMs === undefined ? {} : { infraDeleteGraceMs: o.infraDeleteGraceMs }),
@@ -75,9 +95,13 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     for (const key of keys.filter(accepts)) controller.queue.add(key);
   };
   controller.watch(pools, (event) => [keyOf(event.object)]);
-  const poolsOfCluster = (hc: KubeObject): string[] => pools.list().filter((np) => np.metadata.namespace === hc.metadata?.namespace && np.spec.clusterName === hc.metadata?.name).map(keyOf);
   controller.watch(clusters, (event) => {
-    if (event.type === 'DELETED') infraCaches.forget(event.object.metadata.uid ?? '');
+    if (event.type === 'DELETED') {
+      const owner = event.object.metadata.uid ?? '';
+      infraCaches.forget(owner);
+      guestClusters.forget(owner);
+      guestClients.forget(owner);
+    }
     return poolsOfCluster(event.object);
   });
   controller.watch(secrets, (event) => {
@@ -91,6 +115,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   manager.addLeaderTask(async (signal) => {
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
     infraCaches.stopAll();
+    guestClusters.stopAll();
   });
   manager.add(controller);
   return controller;

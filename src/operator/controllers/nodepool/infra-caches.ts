@@ -8,9 +8,13 @@ import { Informer, type InformerEvent } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 
 /** A VirtualMachine as cached (with the status fields read). */
-export type CachedVM = KubeObject & Pick<VirtualMachine, 'spec'> & { metadata: Omit<VirtualMachine['metadata'], 'annotations' | 'labels'> & { annotations?: Record<string, string>; labels?: Record<string, string>; creationTimestamp?: string; deletionTimestamp?: string } };
-/** A VirtualMachineInstance as cached: only its conditions are read. */
-export type CachedVMI = KubeObject & { status?: { conditions?: { type: string; status: string }[]; nodeName?: string } };
+export type CachedVM = KubeObject & Pick<VirtualMachine, 'spec'> & {
+  metadata: Omit<VirtualMachine['metadata'], 'annotations' | 'labels'> & { annotations?: Record<string, string>; labels?: Record<string, string>; creationTimestamp?: string; deletionTimestamp?: string };
+  /** What KubeVirt reports: the printable status (`Starting`, `Running`…) and conditions such as PodScheduled. */
+  status?: { printableStatus?: string; conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> };
+};
+/** A VirtualMachineInstance as cached: its conditions (Ready, LiveMigratable) are read. */
+export type CachedVMI = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>; nodeName?: string } };
 
 /** The caches of one infrastructure cluster (the management cluster, or one external cluster's namespace). */
 export interface InfraCache {

@@ -9,32 +9,20 @@ import { eventually } from '../../../testing/eventually.ts';
 import { aNodePool } from '../../../testing/builders.ts';
 import { publishIgnitionEndpoint } from '../../../testing/ignition-standin.ts';
 import { documentedInfraAccount, infraServiceAccount } from '../../../testing/infra.ts';
-import { actAsKubeVirt } from '../../../testing/kubevirt-standin.ts';
+import { actAsMachines } from '../../../testing/kubelet-standin.ts';
+import { API as NODEPOOL_API, conditionOf, createKubeVirtCluster, getNodePool, TEST_DISK, vmsIn, waitForVMs as waitForVMsIn, type TestVM } from '../../../testing/nodepools.ts';
 import { installOperatorAccount, startOperatorAs, type TestOperator } from '../../../testing/operator.ts';
 
-const { management } = testClusters();
+const { management, guest } = testClusters();
 const { client } = management;
-const API = 'hypershift.openshift.io/v1beta1';
-const DISK = 'quay.io/containerdisks/rhcos:4.17';
+const API = NODEPOOL_API;
+const DISK = TEST_DISK;
 
-type VM = KubeObject & { metadata: { name: string; labels: Record<string, string>; annotations: Record<string, string> }; spec: { template: { spec: { domain: { cpu?: { cores: number } }; volumes: { name: string; cloudInitConfigDrive?: { secretRef: { name: string } } }[] } } } };
-const condition = (np: NodePool | undefined, type: string): { status: string; reason?: string; message?: string } | undefined => np?.status?.conditions?.find((c) => c.type === type);
-
-const nodePool = (ns: string, name: string): Promise<NodePool | undefined> => client.tryGet<NodePool>({ apiVersion: API, kind: 'NodePool', name, namespace: ns });
-const vmsIn = (c: KubeClient, namespace: string): Promise<VM[]> => c.list<VM>('kubevirt.io/v1', 'VirtualMachine', { namespace });
-
-async function createCluster(ns: string, name: string, replicas: number): Promise<void> {
-  const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, `--name=${name}`, '--pull-secret=/ps', `--node-pool-replicas=${replicas}`, '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi'];
-  const out = await runHcp(args, { files: { '/ps': '{"auths":{}}' }, realClock: true });
-  assert.equal(out.code, 0, out.stderr);
-}
-
-async function waitForVMs(namespace: string, count: number, accept: (vms: VM[]) => boolean = () => true): Promise<VM[]> {
-  return eventually(`${count} VMs`, async () => {
-    const vms = (await vmsIn(client, namespace)).filter((vm) => vm.metadata.deletionTimestamp === undefined);
-    return vms.length === count && accept(vms) ? vms : undefined;
-  });
-}
+type VM = TestVM;
+const condition = conditionOf;
+const nodePool = (ns: string, name: string): Promise<NodePool | undefined> => getNodePool(client, ns, name);
+const createCluster = (ns: string, name: string, replicas: number): Promise<void> => createKubeVirtCluster(management, ns, name, replicas);
+const waitForVMs = (namespace: string, count: number, accept?: (vms: VM[]) => boolean): Promise<VM[]> => waitForVMsIn(client, namespace, count, accept);
 
 /** The Ignition pointer a VM boots with, read from the user-data Secret its cloud-init volume names. */
 async function ignitionPointerOf(vm: VM, namespace: string, from: KubeClient = client): Promise<{ ignition: { config: { merge: { source: string }[] } } }> {
@@ -92,7 +80,7 @@ describe('NodePool controller on the management cluster', () => {
   });
 
   it('When KubeVirt reports the instances Ready, it should report the pool Ready with its version', async () => {
-    stopKubeVirt = actAsKubeVirt(client, cpNamespace);
+    stopKubeVirt = actAsMachines(client, cpNamespace, guest.client);
     const np = await eventually('Ready', async () => {
       const current = await nodePool(ns, 'example');
       return condition(current, 'Ready')?.status === 'True' && current?.status?.version === '4.17.0' ? current : undefined;
@@ -183,7 +171,7 @@ describe('NodePool controller on external infrastructure, as the documented limi
     ns = await management.namespace('np-ext');
     account = await documentedInfraAccount(infra, 'np-guests');
     op = await startOperatorAs(await installOperatorAccount(management), ns);
-    stopKubeVirt = actAsKubeVirt(infra.client, account.namespace);
+    stopKubeVirt = actAsMachines(infra.client, account.namespace, guest.client);
   });
   after(async () => {
     await stopKubeVirt();
@@ -294,7 +282,7 @@ describe('NodePool deletion when the infrastructure is lost', () => {
     const ns = await management.namespace('np-lost');
     const account = await documentedInfraAccount(infra, 'np-lost-guests');
     const op = await startOperatorAs(await installOperatorAccount(management), ns, { nodePoolInfraDeleteGraceMs: 4_000 });
-    const stopKubeVirt = actAsKubeVirt(infra.client, account.namespace);
+    const stopKubeVirt = actAsMachines(infra.client, account.namespace, guest.client);
     try {
       const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, '--name=lost', '--pull-secret=/ps', '--node-pool-replicas=1', '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', '--infra-kubeconfig-file=/infra', `--infra-namespace=${account.namespace}`];
       assert.equal((await runHcp(args, { files: { '/ps': '{"auths":{}}', '/infra': account.kubeconfig }, realClock: true })).code, 0);

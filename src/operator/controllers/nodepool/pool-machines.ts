@@ -1,12 +1,22 @@
-import { VM_NODEPOOL_ANNOTATION, VmLabel } from '../../../platform/kubevirt/virtual-machine.ts';
+import { VM_DELETION_REQUESTED_ANNOTATION, VM_NODEPOOL_ANNOTATION, VmLabel } from '../../../platform/kubevirt/virtual-machine.ts';
 import type { CachedState } from './expectations.ts';
+import type { GuestNode } from './guest-clusters.ts';
 import type { CachedVM, CachedVMI } from './infra-caches.ts';
 import type { MachineState } from './rollout.ts';
 import type { InfraTarget } from './scope.ts';
 
-/** One machine of a pool as the caches show it. */
+/** One machine of a pool as the caches show it: its VM, its instance and (once joined) its Node. */
 export interface PoolMachine extends MachineState {
   readonly vm: CachedVM;
+  readonly vmi: CachedVMI | undefined;
+  /** Whether its VirtualMachineInstance reports Ready (the guest runs): what AllMachinesReady counts. */
+  readonly instanceReady: boolean;
+  /** Its Node in the hosted cluster, once the kubelet registered. */
+  readonly node: GuestNode | undefined;
+  /** When the operator chose it for deletion (epoch ms; drained, then its VM deleted), if it did. */
+  readonly retiringSince: number | undefined;
+  /** Whether its VM is already being deleted by the API server. */
+  readonly vmDeleting: boolean;
 }
 
 /** Whether a VM's instance reports Ready (KubeVirt sets it once the guest is running and its probes pass). */
@@ -14,18 +24,34 @@ export function instanceReady(vmi: CachedVMI | undefined): boolean {
   return vmi?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 }
 
-/** The VMs of a NodePool (`<namespace>/<name>`) in its infrastructure namespace, with their readiness. */
-export function poolMachines(infra: InfraTarget, pool: string): PoolMachine[] {
+/** The Ready condition of a Node, if reported. */
+export const nodeReadyCondition = (node: GuestNode | undefined): { status: string; reason?: string; message?: string; lastTransitionTime?: string } | undefined =>
+  node?.status?.conditions?.find((c) => c.type === 'Ready');
+
+/**
+ * The VMs of a NodePool (`<namespace>/<name>`) in its infrastructure namespace. A machine is ready — available, in
+ * Cluster API's words, what `status.replicas` counts — when its Node is Ready; a machine chosen for deletion counts
+ * as deleting from that moment, as a Cluster API Machine does once its deletion is requested.
+ */
+export function poolMachines(infra: InfraTarget, pool: string, nodeOf: (machine: string) => GuestNode | undefined = () => undefined): PoolMachine[] {
   return infra.cache.vms.list()
     .filter((vm) => vm.metadata.namespace === infra.namespace && vm.metadata.annotations?.[VM_NODEPOOL_ANNOTATION] === pool)
-    .map((vm) => ({
-      vm,
-      name: vm.metadata.name,
-      templateHash: vm.metadata.labels?.[VmLabel.TemplateHash] ?? '',
-      createdAt: Date.parse(vm.metadata.creationTimestamp ?? '') || 0,
-      ready: instanceReady(infra.cache.vmis.get(`${infra.namespace}/${vm.metadata.name}`)),
-      deleting: vm.metadata.deletionTimestamp !== undefined,
-    }));
+    .map((vm) => {
+      const vmi = infra.cache.vmis.get(`${infra.namespace}/${vm.metadata.name}`);
+      const node = nodeOf(vm.metadata.name);
+      const requested = vm.metadata.annotations?.[VM_DELETION_REQUESTED_ANNOTATION];
+      const retiringSince = requested === undefined ? undefined : Date.parse(requested) || 0;
+      const vmDeleting = vm.metadata.deletionTimestamp !== undefined;
+      return {
+        vm, vmi, node, retiringSince, vmDeleting,
+        name: vm.metadata.name,
+        templateHash: vm.metadata.labels?.[VmLabel.TemplateHash] ?? '',
+        createdAt: Date.parse(vm.metadata.creationTimestamp ?? '') || 0,
+        instanceReady: instanceReady(vmi),
+        ready: nodeReadyCondition(node)?.status === 'True',
+        deleting: vmDeleting || retiringSince !== undefined,
+      };
+    });
 }
 
 /** How the caches show a machine, for {@link Expectations}. */

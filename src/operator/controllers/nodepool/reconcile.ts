@@ -8,6 +8,7 @@ import { bootstrapPhase } from './phases/bootstrap.ts';
 import { clusterPhase } from './phases/cluster.ts';
 import { deleteNodePool } from './phases/delete.ts';
 import { finalizerPhase } from './phases/finalizer.ts';
+import { guestPhase } from './phases/guest.ts';
 import { infraPhase } from './phases/infra.ts';
 import { janitorPhase } from './phases/janitor.ts';
 import { machinesPhase } from './phases/machines.ts';
@@ -19,7 +20,7 @@ import { computeStatus } from './status.ts';
 import { runOrderedPhases } from '../run-phases.ts';
 
 /** The phases of a NodePool that is not being deleted, in order. */
-export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, clusterPhase, validatePhase, infraPhase, bootstrapPhase, bootImageCachePhase, templatePhase, machinesPhase, janitorPhase];
+export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, clusterPhase, validatePhase, infraPhase, guestPhase, bootstrapPhase, bootImageCachePhase, templatePhase, machinesPhase, janitorPhase];
 
 const runPhases = (scope: Scope): Promise<PhaseOutcome> => runOrderedPhases(PHASES, scope);
 

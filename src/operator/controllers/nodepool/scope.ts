@@ -9,8 +9,11 @@ import type { Clock } from '../../runtime/clock.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { OrderedPhase } from '../run-phases.ts';
-import type { InfraClients } from '../hostedcluster/infra-clients.ts';
+import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import type { Expectations } from './expectations.ts';
+import type { GuestCluster, GuestClusters } from './guest-clusters.ts';
+import type { HealthVerdict } from './autorepair.ts';
+import type { PoolMachine } from './pool-machines.ts';
 import type { InfraCache, InfraCaches } from './infra-caches.ts';
 
 /** What the NodePool controller needs from outside, injected. */
@@ -29,8 +32,16 @@ export interface NodePoolDeps {
   /** Every Secret of that cache (the janitor looks for a pool's old bootstrap Secrets). */
   readonly controlPlaneSecrets: () => readonly (KubeObject & SourceSecret)[];
   /** External infrastructure clients, shared with the HostedCluster controller (one per HostedCluster). */
-  readonly infraClients: InfraClients;
+  readonly infraClients: KubeconfigClients;
   readonly infraCaches: InfraCaches;
+  /** Clients of the hosted clusters (their control planes' admin kubeconfigs), one per HostedCluster. */
+  readonly guestClients: KubeconfigClients;
+  /** The Node informers of the hosted clusters. */
+  readonly guestClusters: GuestClusters;
+  /** The kubeconfig that reaches a pool's hosted cluster: its control plane's admin kubeconfig (tests point it elsewhere). */
+  readonly guestKubeconfig: (scope: Scope) => string | undefined;
+  /** The last drain message told per machine (`<pool>/<machine>`), so a waiting drain is reported once, not per retry. */
+  readonly drainMessages: Map<string, string>;
   /** Creations and deletions not yet seen in the caches, per NodePool. */
   readonly expectations: Expectations;
   /** What this operator last applied per object (a fingerprint), to skip identical re-applies of Secrets. */
@@ -78,6 +89,10 @@ export interface Scope {
   cacheName?: string;
   bootstrap?: Bootstrap;
   generation?: Generation;
+  /** The hosted cluster, once its control plane has an admin kubeconfig. */
+  guest?: GuestCluster;
+  /** What auto-repair found, when it is on. */
+  health?: HealthVerdict & { readonly problems: readonly string[] };
   /** What the machines phase found, for status. */
   machines?: MachineSummary;
 }
@@ -85,13 +100,15 @@ export interface Scope {
 /** The pool's machines as the machines phase found them. */
 export interface MachineSummary {
   /** Machines not being deleted. */
+  readonly live: readonly PoolMachine[];
   readonly total: number;
+  /** Machines whose Node is Ready (available). */
   readonly ready: number;
   /** Machines of the current generation. */
   readonly current: number;
   readonly desired: number;
-  /** Names of the machines whose instance is not Ready. */
-  readonly notReady: readonly string[];
+  /** Machines chosen for deletion whose drain is not finished, with what each waits for. */
+  readonly draining: ReadonlyArray<{ readonly name: string; readonly message: string }>;
 }
 
 export type { PhaseOutcome } from '../run-phases.ts';

@@ -1,8 +1,10 @@
 import type { NodePoolStatus } from '../../../api/index.ts';
-import { ALL_IS_WELL_MESSAGE, NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../api/v1beta1/conditions.ts';
+import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { mergeConditions, observedAfter, type Condition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import { BootstrapNames } from '../../../render/nodepool/bootstrap.ts';
 import { reasonOf } from '../../runtime/errors.ts';
+import { HealthCheckAnnotation } from './autorepair.ts';
+import { allMachinesReady, allNodesHealthy, liveMigratable } from './machine-conditions.ts';
 import { poolMachines } from './pool-machines.ts';
 import { resolveRollingLimits } from './rollout.ts';
 import { nodePoolKeyOf, type MachineSummary, type Scope } from './scope.ts';
@@ -33,14 +35,8 @@ function ready(scope: Scope, error: unknown): Update | undefined {
   return { type: Type.Ready.value, status: 'False', reason: Reason.WaitingForAvailableMachines.value, message: `Minimum availability requires ${minimum} replicas, current ${machines.ready} available` };
 }
 
-function allMachinesReady(machines: MachineSummary): Update {
-  const type = Type.AllMachinesReady.value;
-  if (machines.notReady.length === 0) return { type, status: 'True', reason: Reason.AsExpected.value, message: ALL_IS_WELL_MESSAGE };
-  return { type, status: 'False', reason: Reason.WaitingForMachines.value, message: `${machines.notReady.length} of ${machines.total} machines are not ready: ${machines.notReady.join(', ')}` };
-}
-
 /** Whether every machine is of the current generation, ready, and as many as desired. */
-const rolledOut = (m: MachineSummary): boolean => m.current === m.total && m.total === m.desired && m.notReady.length === 0;
+const rolledOut = (m: MachineSummary): boolean => m.current === m.total && m.total === m.desired && m.ready === m.total;
 
 /** The config hashes (bootstrap generations) the pool's live machines boot from. */
 function machineConfigHashes(scope: Scope): string[] {
@@ -69,16 +65,22 @@ function updating(scope: Scope, machines: MachineSummary): Update[] {
   ];
 }
 
+/** AutorepairEnabled: on or off as the spec says; the message tells when the health check holds back or an override is ignored. */
 function autorepair(scope: Scope): Update {
   const type = Type.AutorepairEnabled.value;
   if (scope.np.spec.management.autoRepair !== true) return { type, status: 'False', reason: Reason.AsExpected.value, message: '' };
-  return { type, status: 'False', reason: Reason.NotSupported.value, message: 'spec.management.autoRepair is set, but this operator does not replace unhealthy machines yet' };
+  const health = scope.health;
+  const notes = [
+    ...(health !== undefined && !health.remediationAllowed ? [`not replacing ${health.unhealthy.length} unhealthy machines: more than the health check allows (${HealthCheckAnnotation.MaxUnhealthy})`] : []),
+    ...(health?.problems.map((p) => `ignored ${p}`) ?? []),
+  ];
+  return { type, status: 'True', reason: Reason.AsExpected.value, message: notes.join('; ') };
 }
 
 /** Conditions computed from what the phases found, added unless a phase already set them. */
 function addComputedConditions(scope: Scope, error: unknown): void {
   const machines = scope.machines;
-  const machineConditions = machines === undefined ? [] : [allMachinesReady(machines), ...updating(scope, machines)];
+  const machineConditions = machines === undefined ? [] : [allMachinesReady(scope.np, machines.live), allNodesHealthy(scope.np, machines.live), liveMigratable(machines.live), ...updating(scope, machines)];
   const computed = [ready(scope, error), autorepair(scope), ...machineConditions].filter((u): u is Update => u !== undefined);
   for (const update of computed) if (has(scope, update.type) === undefined) scope.conditions.push({ ...update, observedGeneration: scope.np.metadata.generation });
 }

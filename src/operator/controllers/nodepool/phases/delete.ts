@@ -4,42 +4,62 @@ import { formatDuration } from '../../../../lib/duration.ts';
 import { reasonOf } from '../../../runtime/errors.ts';
 import { removeFinalizer } from '../../../runtime/finalizers.ts';
 import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets.ts';
+import { nodesByMachine } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines } from '../pool-machines.ts';
+import { retireMachine, type DrainBound } from '../retire.ts';
 import { NODEPOOL_FINALIZER, nodePoolKeyOf, setCondition, type InfraTarget, type PhaseOutcome, type Scope } from '../scope.ts';
 import { cachesOf, deleteCaches } from './boot-image-cache.ts';
 import { clusterPhase } from './cluster.ts';
+import { guestPhase } from './guest.ts';
 import { resolveInfra } from './infra.ts';
+import { drainTimeoutOf } from './machines.ts';
 
 /** How long deletion keeps trying to reach an infrastructure cluster before the NodePool goes anyway. */
 export const INFRA_DELETE_GRACE_MS = 10 * 60_000;
 const POLL_MS = 2_000;
+const NOTHING_LEFT: { remaining: number; draining: string[] } = { remaining: 0, draining: [] };
 
 
-/** Deletes what the pool has on its infrastructure; returns how many VMs are still there. */
-async function deleteInfraObjects(scope: Scope, infra: InfraTarget): Promise<number> {
-  const pool = nodePoolKeyOf(scope.np);
-  const machines = poolMachines(infra, pool);
-  // VMs just created may not be in the cache yet: releasing now would leak them.
-  if (!scope.deps.expectations.satisfied(pool, cachedStateOf(machines), scope.now.getTime())) return Math.max(1, machines.length);
-  for (const machine of machines.filter((m) => !m.deleting)) {
-    await infra.client.delete({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name: machine.name, namespace: infra.namespace });
-  }
-  await deleteCaches(infra, cachesOf(infra, scope.np.metadata.uid ?? ''));
-  return machines.length;
+/**
+ * How long the Nodes of a deleted pool are drained: `nodeDrainTimeout`, or when that is 0 (for ever, for a rollout)
+ * the deletion grace, so a PodDisruptionBudget cannot hold a deletion for ever. A HostedCluster being deleted takes
+ * its workloads with it: nothing is drained.
+ */
+function deletionDrainBound(scope: Scope): DrainBound {
+  const since = Date.parse(scope.np.metadata.deletionTimestamp ?? '') || scope.now.getTime();
+  if (scope.hc?.metadata.deletionTimestamp !== undefined) return { since, timeoutMs: 0 };
+  return { since, timeoutMs: drainTimeoutOf(scope.np) ?? scope.deps.infraDeleteGraceMs ?? INFRA_DELETE_GRACE_MS };
 }
 
-async function deleteEverything(scope: Scope): Promise<number> {
+/** Drains and deletes what the pool has on its infrastructure; returns how many VMs are still there and what drains wait for. */
+async function deleteInfraObjects(scope: Scope, infra: InfraTarget): Promise<{ remaining: number; draining: string[] }> {
+  const pool = nodePoolKeyOf(scope.np);
+  const machines = poolMachines(infra, pool, nodesByMachine(scope.guest));
+  // VMs just created may not be in the cache yet: releasing now would leak them.
+  if (!scope.deps.expectations.satisfied(pool, cachedStateOf(machines), scope.now.getTime())) return { remaining: Math.max(1, machines.length), draining: [] };
+  const bound = deletionDrainBound(scope);
+  const draining: string[] = [];
+  for (const machine of machines.filter((m) => !m.vmDeleting)) {
+    const waiting = await retireMachine(scope, machine, bound);
+    if (waiting !== undefined) draining.push(waiting);
+  }
+  await deleteCaches(infra, cachesOf(infra, scope.np.metadata.uid ?? ''));
+  return { remaining: machines.length, draining };
+}
+
+async function deleteEverything(scope: Scope): Promise<{ remaining: number; draining: string[] }> {
   // Without its HostedCluster a pool has no control-plane namespace and no infrastructure credentials: nothing it
   // could have made is reachable (a pool that never found its cluster made nothing), so it goes at once.
-  if (scope.deps.hostedCluster(`${scope.np.metadata.namespace ?? ''}/${scope.np.spec.clusterName}`) === undefined) return 0;
+  if (scope.deps.hostedCluster(`${scope.np.metadata.namespace ?? ''}/${scope.np.spec.clusterName}`) === undefined) return NOTHING_LEFT;
   const infraReached = (await clusterPhase.run(scope))?.stop !== true && (await resolveInfra(scope, true))?.stop !== true;
   if (!infraReached) throw new Error(`the infrastructure cluster of ${nodePoolKeyOf(scope.np)} cannot be reached or its HostedCluster is gone`);
   const infra = scope.infra as InfraTarget;
-  const remaining = await deleteInfraObjects(scope, infra);
-  if (remaining > 0) return remaining;
+  await guestPhase.run(scope);
+  const left = await deleteInfraObjects(scope, infra);
+  if (left.remaining > 0) return left;
   const namespace = scope.controlPlaneNamespace ?? '';
   await deleteBootstrapSecrets(scope.deps, infra, namespace, bootstrapSecretsOf(scope.deps, namespace, nodePoolKeyOf(scope.np), scope.np.metadata.name ?? ''));
-  return 0;
+  return NOTHING_LEFT;
 }
 
 /**
@@ -51,17 +71,18 @@ async function deleteEverything(scope: Scope): Promise<number> {
  */
 export async function deleteNodePool(scope: Scope): Promise<PhaseOutcome> {
   if (scope.np.metadata.finalizers?.includes(NODEPOOL_FINALIZER) !== true) return {};
-  const remaining = await deleteOrGiveUp(scope);
-  if (typeof remaining !== 'number') return remaining;
-  if (remaining > 0) {
-    setCondition(scope, { type: Type.Ready.value, status: 'False', reason: Reason.Deleting.value, message: `deleting ${remaining} machine(s)` });
+  const left = await deleteOrGiveUp(scope);
+  if (!('remaining' in left)) return left;
+  if (left.remaining > 0) {
+    const draining = left.draining.length === 0 ? '' : `; ${left.draining.join('; ')}`;
+    setCondition(scope, { type: Type.Ready.value, status: 'False', reason: Reason.Deleting.value, message: `deleting ${left.remaining} machine(s)${draining}` });
     return { requeueAfterMs: POLL_MS };
   }
   return release(scope);
 }
 
 /** How many VMs are left, or — while the infrastructure cannot be reached within the bounded wait — when to retry. */
-async function deleteOrGiveUp(scope: Scope): Promise<number | PhaseOutcome> {
+async function deleteOrGiveUp(scope: Scope): Promise<{ remaining: number; draining: string[] } | PhaseOutcome> {
   try {
     return await deleteEverything(scope);
   } catch (error) {
@@ -75,7 +96,7 @@ async function deleteOrGiveUp(scope: Scope): Promise<number | PhaseOutcome> {
       return { requeueAfterMs: Math.min(10_000, grace - waited) };
     }
     scope.deps.events.record(scope.np, 'Warning', 'DeletionIncomplete', `gave up cleaning the infrastructure after ${formatDuration(grace)}: ${reasonOf(error)}; VMs, DataVolumes and user-data Secrets of this NodePool may be left in the infrastructure namespace`);
-    return 0;
+    return NOTHING_LEFT;
   }
 }
 

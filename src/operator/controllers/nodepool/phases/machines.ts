@@ -1,13 +1,19 @@
 import type { HostedCluster, NodePool } from '../../../../api/index.ts';
 import { KubeApiError } from '../../../../kube/errors.ts';
 import { machineName, renderVirtualMachine } from '../../../../platform/kubevirt/virtual-machine.ts';
+import { parseDuration } from '../../../../lib/duration.ts';
+import { healthCheckOf, judgeHealth } from '../autorepair.ts';
+import { nodesByMachine } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines, type PoolMachine } from '../pool-machines.ts';
+import { requestDeletion, retireMachine } from '../retire.ts';
 import { planRollout, resolveRollingLimits, type RolloutStrategy } from '../rollout.ts';
-import { nodePoolKeyOf, type Bootstrap, type Generation, type InfraTarget, type Phase, type Scope } from '../scope.ts';
+import { nodePoolKeyOf, type Bootstrap, type Generation, type InfraTarget, type MachineSummary, type Phase, type Scope } from '../scope.ts';
 
 /** Kubernetes' alphabet for generated name suffixes (no vowels, no look-alikes). */
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const CACHE_CATCH_UP_MS = 1_000;
+/** How often a drain that waits (a PodDisruptionBudget, terminating pods) is tried again. */
+const DRAIN_RETRY_MS = 5_000;
 
 function randomSuffix(random: (n: number) => Uint8Array): string {
   return [...random(5)].map((b) => SUFFIX_ALPHABET[b % SUFFIX_ALPHABET.length]).join('');
@@ -51,24 +57,63 @@ async function createMachine(scope: Scope, taken: Set<string>): Promise<string> 
   }
 }
 
-async function deleteMachines(scope: Scope, names: readonly string[]): Promise<void> {
-  const infra = scope.infra as InfraTarget;
-  for (const name of names) {
-    await infra.client.delete({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name, namespace: infra.namespace });
-    scope.deps.expectations.expect(nodePoolKeyOf(scope.np), 'delete', [name], scope.now.getTime());
+/** `nodeDrainTimeout` in ms; undefined (0 or unset) waits for ever, as upstream. */
+export function drainTimeoutOf(np: NodePool): number | undefined {
+  const ms = parseDuration(np.spec.nodeDrainTimeout ?? '0s');
+  return ms === undefined || ms === 0 ? undefined : ms;
+}
+
+/**
+ * Takes the chosen machines out: one whose Node joined is marked and drained first (over the following reconciles);
+ * one without a Node has nothing to drain and its VM is deleted at once.
+ */
+async function chooseForDeletion(scope: Scope, machines: readonly PoolMachine[], names: readonly string[]): Promise<void> {
+  const byName = new Map(machines.map((m) => [m.name, m]));
+  const toDrain = names.filter((n) => byName.get(n)?.node !== undefined && scope.guest !== undefined);
+  await requestDeletion(scope, toDrain);
+  for (const name of names.filter((n) => !toDrain.includes(n))) {
+    const machine = byName.get(name);
+    if (machine !== undefined) await retireMachine(scope, machine, { since: scope.now.getTime(), timeoutMs: 0 });
   }
 }
 
-function summarize(scope: Scope, machines: readonly PoolMachine[]): void {
+/** Drains and deletes the machines chosen earlier; returns those still draining. */
+async function retireChosen(scope: Scope, machines: readonly PoolMachine[]): Promise<Array<{ name: string; message: string }>> {
+  const draining: Array<{ name: string; message: string }> = [];
+  for (const machine of machines.filter((m) => m.retiringSince !== undefined && !m.vmDeleting)) {
+    const waiting = await retireMachine(scope, machine, { since: machine.retiringSince ?? 0, timeoutMs: drainTimeoutOf(scope.np) });
+    if (waiting !== undefined) draining.push({ name: machine.name, message: waiting });
+  }
+  return draining;
+}
+
+function summarize(scope: Scope, machines: readonly PoolMachine[], draining: MachineSummary['draining']): void {
   const live = machines.filter((m) => !m.deleting);
   const current = live.filter((m) => m.templateHash === scope.generation?.templateHash);
-  scope.machines = { total: live.length, ready: live.filter((m) => m.ready).length, current: current.length, desired: desiredReplicas(scope.np, live.length), notReady: live.filter((m) => !m.ready).map((m) => m.name) };
+  scope.machines = { live, total: live.length, ready: live.filter((m) => m.ready).length, current: current.length, desired: desiredReplicas(scope.np, live.length), draining };
+}
+
+/**
+ * `management.autoRepair`: machines whose Node has not been Ready for the health check's timeout (or that never got
+ * a Node) are chosen for deletion, unless more are unhealthy than the check allows. Returns when to look again.
+ */
+async function autoRepair(scope: Scope, machines: readonly PoolMachine[]): Promise<{ repaired: boolean; recheckInMs: number | undefined }> {
+  if (scope.np.spec.management.autoRepair !== true) return { repaired: false, recheckInMs: undefined };
+  const check = healthCheckOf(scope.np, scope.hc);
+  const verdict = judgeHealth(machines, check, scope.now.getTime());
+  scope.health = { ...verdict, problems: check.problems };
+  const recheckInMs = verdict.nextCheckAt === undefined ? undefined : Math.max(1_000, verdict.nextCheckAt - scope.now.getTime());
+  if (verdict.unhealthy.length === 0 || !verdict.remediationAllowed) return { repaired: false, recheckInMs };
+  scope.logger.info('replacing unhealthy machines', { machines: verdict.unhealthy.join(',') });
+  scope.deps.events.record(scope.np, 'Normal', 'MachineRemediation', `replacing unhealthy machine(s): ${verdict.unhealthy.join(', ')}`);
+  await chooseForDeletion(scope, machines, verdict.unhealthy);
+  return { repaired: true, recheckInMs };
 }
 
 /**
  * Moves the pool's VMs one step towards the desired count of the current generation (scale up and down, rolling
- * replace within maxSurge/maxUnavailable) and waits for the caches to show each step before planning the next, so a
- * stale cache never duplicates or double-deletes a machine.
+ * replace within maxSurge/maxUnavailable, auto-repair), draining the Nodes of machines it removes, and waits for the
+ * caches to show each step before planning the next, so a stale cache never duplicates or double-deletes a machine.
  */
 export const machinesPhase: Phase = {
   name: 'machines',
@@ -77,16 +122,24 @@ export const machinesPhase: Phase = {
     const generation = scope.generation as Generation;
     const pool = nodePoolKeyOf(scope.np);
     const now = scope.now.getTime();
-    const machines = poolMachines(infra, pool);
-    summarize(scope, machines);
+    const machines = poolMachines(infra, pool, nodesByMachine(scope.guest));
     // Until the cache shows the last step, neither plan again nor let the janitor judge which data is unused.
-    if (!scope.deps.expectations.satisfied(pool, cachedStateOf(machines), now)) return { stop: true, requeueAfterMs: CACHE_CATCH_UP_MS };
+    if (!scope.deps.expectations.satisfied(pool, cachedStateOf(machines), now)) {
+      summarize(scope, machines, []);
+      return { stop: true, requeueAfterMs: CACHE_CATCH_UP_MS };
+    }
+    const draining = await retireChosen(scope, machines);
+    summarize(scope, machines, draining);
+    const repair = await autoRepair(scope, machines);
+    if (repair.repaired) return { stop: true, requeueAfterMs: CACHE_CATCH_UP_MS };
+    const recheck = Math.min(draining.length > 0 ? DRAIN_RETRY_MS : Infinity, repair.recheckInMs ?? Infinity);
+    const later = Number.isFinite(recheck) ? { requeueAfterMs: recheck } : undefined;
     const desired = desiredReplicas(scope.np, machines.filter((m) => !m.deleting).length);
     const plan = planRollout(machines, desired, generation.templateHash, strategyOf(scope.np, desired));
-    if (plan.create === 0 && plan.delete.length === 0) return undefined;
+    if (plan.create === 0 && plan.delete.length === 0) return later;
     scope.logger.info('rolling machines', { create: plan.create, delete: plan.delete.join(','), templateHash: generation.templateHash, userData: (scope.bootstrap as Bootstrap).userDataSecretName });
     scope.logger.debug('template', { template: JSON.stringify(generation.template) });
-    await deleteMachines(scope, plan.delete);
+    await chooseForDeletion(scope, machines, plan.delete);
     const taken = new Set(infra.cache.vms.list().map((vm) => vm.metadata.name));
     // Each creation is recorded as soon as it succeeds, so a failure half-way leaves nothing unaccounted for.
     for (let i = 0; i < plan.create; i++) scope.deps.expectations.expect(pool, 'create', [await createMachine(scope, taken)], now);

@@ -1,6 +1,6 @@
 import { parse, stringify } from 'yaml';
-import { KubeClient } from '../../../kube/client.ts';
-import { sha256Hex } from '../../../lib/hash.ts';
+import { KubeClient } from '../../kube/client.ts';
+import { sha256Hex } from '../../lib/hash.ts';
 
 interface Kubeconfig {
   users?: Array<{ name: string }>;
@@ -8,13 +8,13 @@ interface Kubeconfig {
 }
 
 /**
- * Gives every user entry of a kubeconfig a name unique to its HostedCluster. client-node's exec/OIDC credential
- * caches are keyed by user name across every KubeConfig in the process, so two infra kubeconfigs that both call
- * their user "admin" would otherwise share (and leak) each other's tokens.
+ * Gives every user entry of a kubeconfig a name unique to its owner and purpose. client-node's exec/OIDC credential
+ * caches are keyed by user name across every KubeConfig in the process, so two kubeconfigs that both call their
+ * user "admin" would otherwise share (and leak) each other's tokens.
  */
-export function withUniqueUserNames(kubeconfig: string, owner: string): string {
+export function withUniqueUserNames(kubeconfig: string, owner: string, purpose = 'infra'): string {
   const config = parse(kubeconfig) as Kubeconfig;
-  const renamed = new Map((config.users ?? []).map((u, i) => [u.name, `hcp-infra-${owner}-${String(i)}`]));
+  const renamed = new Map((config.users ?? []).map((u, i) => [u.name, `hcp-${purpose}-${owner}-${String(i)}`]));
   for (const user of config.users ?? []) user.name = renamed.get(user.name) ?? user.name;
   for (const context of config.contexts ?? []) {
     if (context.context?.user !== undefined) context.context.user = renamed.get(context.context.user) ?? context.context.user;
@@ -23,11 +23,19 @@ export function withUniqueUserNames(kubeconfig: string, owner: string): string {
 }
 
 /**
- * One client per HostedCluster for its external infrastructure cluster, separate from the management cluster's.
- * Unlike upstream's cache, a changed kubeconfig (a rotated token) replaces the client at once, without a restart.
+ * One client per HostedCluster from a kubeconfig it keeps in a Secret: for its external infrastructure cluster
+ * (`purpose` "infra"), or for the hosted cluster itself ("guest", the control plane's admin kubeconfig). Unlike
+ * upstream's cache, a changed kubeconfig (a rotated token, a renewed certificate) replaces the client at once,
+ * without a restart.
  */
-export class InfraClients {
+export class KubeconfigClients {
   private readonly clients = new Map<string, { hash: string; client: KubeClient }>();
+
+  private readonly purpose: 'infra' | 'guest';
+
+  constructor(purpose: 'infra' | 'guest') {
+    this.purpose = purpose;
+  }
 
   /** The client for `owner` (a HostedCluster uid) from its current kubeconfig text. */
   clientFor(owner: string, kubeconfig: string): KubeClient {
@@ -35,7 +43,7 @@ export class InfraClients {
     const cached = this.clients.get(owner);
     if (cached?.hash === hash) return cached.client;
     cached?.client.close();
-    const client = KubeClient.fromKubeconfigText(withUniqueUserNames(kubeconfig, owner));
+    const client = KubeClient.fromKubeconfigText(withUniqueUserNames(kubeconfig, owner, this.purpose));
     this.clients.set(owner, { hash, client });
     return client;
   }

@@ -1,0 +1,81 @@
+import type { KubeClient, KubeObject } from '../../../kube/client.ts';
+import { providerIDOf } from '../../../platform/kubevirt/virtual-machine.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { Informer, type InformerEvent } from '../../runtime/informer.ts';
+import type { Logger } from '../../runtime/logger.ts';
+
+/** A condition of a Node, as the kubelet reports it. */
+export interface NodeCondition {
+  readonly type: string;
+  readonly status: string;
+  readonly reason?: string;
+  readonly message?: string;
+  readonly lastTransitionTime?: string;
+}
+
+/** A Node of a hosted cluster as cached: what matching, health and drain read. */
+export type GuestNode = KubeObject & {
+  metadata: { name: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+  spec?: { providerID?: string; unschedulable?: boolean };
+  status?: { conditions?: NodeCondition[] };
+};
+
+/** What the NodePool controller sees of one hosted cluster: a client (admin) and its Nodes. */
+export interface GuestCluster {
+  readonly client: KubeClient;
+  readonly nodes: Informer<GuestNode>;
+}
+
+/**
+ * The Node of each machine: the Node named like its VM (a KubeVirt guest's hostname is its VM's name), or the one
+ * whose provider ID names it (when the guest chose another hostname).
+ */
+export function nodesByMachine(guest: GuestCluster | undefined): (machine: string) => GuestNode | undefined {
+  if (guest === undefined) return () => undefined;
+  const byProvider = new Map<string, GuestNode>();
+  for (const node of guest.nodes.list()) if (node.spec?.providerID !== undefined) byProvider.set(node.spec.providerID, node);
+  return (machine) => guest.nodes.get(machine) ?? byProvider.get(providerIDOf(machine));
+}
+
+/**
+ * One Node informer per hosted cluster, shared by its NodePools, started when the cluster's control plane has
+ * published its admin kubeconfig (a cluster whose API server does not answer costs a retrying watch, nothing more).
+ * A new client (a renewed certificate) replaces the informer.
+ */
+export class GuestClusters {
+  private readonly guests = new Map<string, GuestCluster>();
+  private readonly o: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (event: InformerEvent<GuestNode>) => void };
+
+  constructor(options: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (event: InformerEvent<GuestNode>) => void }) {
+    this.o = options;
+  }
+
+  /** The hosted cluster of HostedCluster `owner` (its uid), reached with `client`. */
+  forCluster(owner: string, client: KubeClient): GuestCluster {
+    const existing = this.guests.get(owner);
+    if (existing?.client === client) return existing;
+    this.forget(owner);
+    const nodes = new Informer<GuestNode>(client, { apiVersion: 'v1', kind: 'Node' }, { clock: this.o.clock, logger: this.o.logger });
+    nodes.onEvent((event) => this.o.onEvent(event));
+    nodes.start();
+    const guest = { client, nodes };
+    this.guests.set(owner, guest);
+    return guest;
+  }
+
+  /** The hosted cluster last seen for `owner`, if any. */
+  existing(owner: string): GuestCluster | undefined {
+    return this.guests.get(owner);
+  }
+
+  /** Stops and drops the informer of a deleted HostedCluster. */
+  forget(owner: string): void {
+    this.guests.get(owner)?.nodes.stop();
+    this.guests.delete(owner);
+  }
+
+  /** Stops every informer (the operator stops leading). */
+  stopAll(): void {
+    for (const owner of [...this.guests.keys()]) this.forget(owner);
+  }
+}
