@@ -26,9 +26,9 @@ export const getNodePool = (client: KubeClient, ns: string, name: string): Promi
 /** The VirtualMachines in a namespace. */
 export const vmsIn = (client: KubeClient, namespace: string): Promise<TestVM[]> => client.list<TestVM>('kubevirt.io/v1', 'VirtualMachine', { namespace });
 
-/** Creates a KubeVirt HostedCluster and its NodePool with `hcp create cluster kubevirt` (as a user would); `extra` are more flags. */
-export async function createKubeVirtCluster(management: TestCluster, ns: string, name: string, replicas: number, extra: readonly string[] = []): Promise<void> {
-  const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, `--name=${name}`, '--pull-secret=/ps', `--node-pool-replicas=${replicas}`, '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', ...extra];
+/** Creates a KubeVirt HostedCluster and its NodePool with `hcp create cluster kubevirt` (as a user would). */
+export async function createKubeVirtCluster(management: TestCluster, ns: string, name: string, replicas: number): Promise<void> {
+  const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, `--name=${name}`, '--pull-secret=/ps', `--node-pool-replicas=${replicas}`, '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi'];
   const out = await runHcp(args, { files: { '/ps': '{"auths":{}}' }, realClock: true });
   assert.equal(out.code, 0, out.stderr);
 }

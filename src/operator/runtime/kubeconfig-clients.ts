@@ -15,9 +15,10 @@ interface Kubeconfig {
 export function withUniqueUserNames(kubeconfig: string, owner: string, purpose = 'infra'): string {
   const config = parse(kubeconfig) as Kubeconfig;
   const renamed = new Map((config.users ?? []).map((u, i) => [u.name, `hcp-${purpose}-${owner}-${String(i)}`]));
-  for (const user of config.users ?? []) user.name = renamed.get(user.name) ?? user.name;
+  const rename = (name: string): string => renamed.get(name) ?? name;
+  for (const user of config.users ?? []) user.name = rename(user.name);
   for (const context of config.contexts ?? []) {
-    if (context.context?.user !== undefined) context.context.user = renamed.get(context.context.user) ?? context.context.user;
+    if (context.context?.user !== undefined) context.context.user = rename(context.context.user);
   }
   return stringify(config);
 }

@@ -31,22 +31,13 @@ const describe = (pods: readonly GuestPod[]): string => {
   return pods.length > 5 ? `${names} and ${pods.length - 5} more` : names;
 };
 
-/**
- * One pass of draining a Node through the hosted cluster's API, as `kubectl drain` and Cluster API do: cordon it,
- * ask the eviction API to evict every pod but DaemonSet and static ones (so PodDisruptionBudgets are honoured: a
- * refused eviction is retried on the next pass), and report whether any pod is left. On a Node whose kubelet is
- * unreachable (Ready Unknown) terminating pods are not waited for: nobody would ever finish them.
- */
-export async function drainPass(client: KubeClient, node: GuestNode): Promise<DrainProgress> {
-  const name = node.metadata.name;
-  if (node.spec?.unschedulable !== true) await client.mergePatch({ apiVersion: 'v1', kind: 'Node', name }, { spec: { unschedulable: true } });
-  const unreachable = nodeReadyCondition(node)?.status === 'Unknown';
-  const pods = (await client.list<GuestPod>('v1', 'Pod', { fieldSelector: `spec.nodeName=${name}` })).filter((p) => !staysOnNode(p) && !finished(p));
+/** Asks for the eviction of each pod; returns those now terminating and those a budget kept. */
+async function evictEach(client: KubeClient, pods: readonly GuestPod[], waitForTerminating: boolean): Promise<{ terminating: GuestPod[]; refused: GuestPod[] }> {
   const terminating: GuestPod[] = [];
   const refused: GuestPod[] = [];
   for (const pod of pods) {
     if (pod.metadata.deletionTimestamp !== undefined) {
-      if (!unreachable) terminating.push(pod);
+      if (waitForTerminating) terminating.push(pod);
       continue;
     }
     try {
@@ -58,6 +49,21 @@ export async function drainPass(client: KubeClient, node: GuestNode): Promise<Dr
       refused.push(pod);
     }
   }
+  return { terminating, refused };
+}
+
+/**
+ * One pass of draining a Node through the hosted cluster's API, as `kubectl drain` and Cluster API do: cordon it,
+ * ask the eviction API to evict every pod but DaemonSet and static ones (so PodDisruptionBudgets are honoured: a
+ * refused eviction is retried on the next pass), and report whether any pod is left. On a Node whose kubelet is
+ * unreachable (Ready Unknown) terminating pods are not waited for: nobody would ever finish them.
+ */
+export async function drainPass(client: KubeClient, node: GuestNode): Promise<DrainProgress> {
+  const name = node.metadata.name;
+  if (node.spec?.unschedulable !== true) await client.mergePatch({ apiVersion: 'v1', kind: 'Node', name }, { spec: { unschedulable: true } });
+  const unreachable = nodeReadyCondition(node)?.status === 'Unknown';
+  const pods = (await client.list<GuestPod>('v1', 'Pod', { fieldSelector: `spec.nodeName=${name}` })).filter((p) => !staysOnNode(p) && !finished(p));
+  const { terminating, refused } = await evictEach(client, pods, !unreachable);
   if (terminating.length === 0 && refused.length === 0) return { done: true, message: '' };
   const parts = [
     ...(refused.length === 0 ? [] : [`eviction refused by a PodDisruptionBudget for ${describe(refused)}`]),

@@ -71,10 +71,13 @@ function noMachines(np: NodePool, type: string): Update {
   return { type, status: 'False', reason: Reason.NotFound.value, message: 'No Machines are created' };
 }
 
-function aggregated(np: NodePool, type: string, machines: readonly PoolMachine[], problems: readonly MachineProblem[], state: string): Update {
+/** A condition over every machine: `problemOf` says what is wrong with one (undefined when nothing). */
+function overMachines(np: NodePool, machines: readonly PoolMachine[], judge: { type: string; state: string; problemOf: (m: PoolMachine) => MachineProblem | undefined }): Update {
+  const { type } = judge;
   if (machines.length === 0) return noMachines(np, type);
+  const problems = machines.map(judge.problemOf).filter((p) => p !== undefined);
   if (problems.length === 0) return { type, status: 'True', reason: Reason.AsExpected.value, message: ALL_IS_WELL_MESSAGE };
-  return { type, status: 'False', ...aggregateMachineProblems(problems, machines.length, state) };
+  return { type, status: 'False', ...aggregateMachineProblems(problems, machines.length, judge.state) };
 }
 
 /** Why a machine's VM is not ready, in cluster-api-provider-kubevirt's words. */
@@ -100,12 +103,12 @@ function nodeProblem(machine: PoolMachine): MachineProblem | undefined {
 
 /** AllMachinesReady: every machine's VM instance Ready (upstream's aggregate otherwise). */
 export function allMachinesReady(np: NodePool, machines: readonly PoolMachine[]): Update {
-  return aggregated(np, Type.AllMachinesReady.value, machines, machines.map(vmProblem).filter((p) => p !== undefined), 'ready');
+  return overMachines(np, machines, { type: Type.AllMachinesReady.value, state: 'ready', problemOf: vmProblem });
 }
 
 /** AllNodesHealthy: every machine has a Node and it is healthy (upstream's aggregate otherwise). */
 export function allNodesHealthy(np: NodePool, machines: readonly PoolMachine[]): Update {
-  return aggregated(np, Type.AllNodesHealthy.value, machines, machines.map(nodeProblem).filter((p) => p !== undefined), 'healthy');
+  return overMachines(np, machines, { type: Type.AllNodesHealthy.value, state: 'healthy', problemOf: nodeProblem });
 }
 
 /**
