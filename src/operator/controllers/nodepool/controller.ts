@@ -85,6 +85,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     guestClients, guestClusters,
     guestKubeconfig: override === undefined || override === '' ? controlPlaneAdminKubeconfig : () => override,
     drainMessages: new Map(),
+    autoscaledReplicas: new Map(),
     expectations: new Expectations(),
     lastApplied: new Map(),
     ...(o.infraDeleteGraceMs === undefined ? {} : { infraDeleteGraceMs: o.infraDeleteGraceMs }),

@@ -103,6 +103,7 @@ async function deleteOrGiveUp(scope: Scope): Promise<{ remaining: number; draini
 /** Removes the finalizer and forgets the pool. */
 async function release(scope: Scope): Promise<PhaseOutcome> {
   scope.deps.expectations.forget(nodePoolKeyOf(scope.np));
+  scope.deps.autoscaledReplicas.delete(nodePoolKeyOf(scope.np));
   try {
     await removeFinalizer(scope.deps.client, scope.np, NODEPOOL_FINALIZER);
   } catch (error) {

@@ -19,11 +19,18 @@ function randomSuffix(random: (n: number) => Uint8Array): string {
   return [...random(5)].map((b) => SUFFIX_ALPHABET[b % SUFFIX_ALPHABET.length]).join('');
 }
 
-/** How many machines the pool should have: `spec.replicas`, or the current count kept within the autoscaling bounds. */
-export function desiredReplicas(np: NodePool, live: number): number {
+/**
+ * How many machines the pool should have: `spec.replicas`, or — autoscaled — the count it had when this operator first
+ * saw it, kept within the bounds. The count is remembered (`remembered`, by pool) rather than read from the machines
+ * each time: a rolling replace's surge machines would otherwise raise it step by step up to `max`.
+ */
+export function desiredReplicas(np: NodePool, live: number, remembered: Map<string, number>): number {
   const scaling = np.spec.autoScaling;
   if (scaling === undefined) return np.spec.replicas ?? 0;
-  return Math.min(Math.max(live, scaling.min ?? 0), scaling.max);
+  const key = nodePoolKeyOf(np);
+  const desired = Math.min(Math.max(remembered.get(key) ?? live, scaling.min ?? 0), scaling.max);
+  remembered.set(key, desired);
+  return desired;
 }
 
 function strategyOf(np: NodePool, desired: number): RolloutStrategy {
@@ -90,7 +97,7 @@ async function retireChosen(scope: Scope, machines: readonly PoolMachine[]): Pro
 function summarize(scope: Scope, machines: readonly PoolMachine[], draining: MachineSummary['draining']): void {
   const live = machines.filter((m) => !m.deleting);
   const current = live.filter((m) => m.templateHash === scope.generation?.templateHash);
-  scope.machines = { live, total: live.length, ready: live.filter((m) => m.ready).length, current: current.length, desired: desiredReplicas(scope.np, live.length), draining };
+  scope.machines = { live, total: live.length, ready: live.filter((m) => m.ready).length, current: current.length, desired: desiredReplicas(scope.np, live.length, scope.deps.autoscaledReplicas), draining };
 }
 
 /**
@@ -134,7 +141,7 @@ export const machinesPhase: Phase = {
     if (repair.repaired) return { stop: true, requeueAfterMs: CACHE_CATCH_UP_MS };
     const recheck = Math.min(draining.length > 0 ? DRAIN_RETRY_MS : Infinity, repair.recheckInMs ?? Infinity);
     const later = Number.isFinite(recheck) ? { requeueAfterMs: recheck } : undefined;
-    const desired = desiredReplicas(scope.np, machines.filter((m) => !m.deleting).length);
+    const desired = desiredReplicas(scope.np, machines.filter((m) => !m.deleting).length, scope.deps.autoscaledReplicas);
     const plan = planRollout(machines, desired, generation.templateHash, strategyOf(scope.np, desired));
     if (plan.create === 0 && plan.delete.length === 0) return later;
     scope.logger.info('rolling machines', { create: plan.create, delete: plan.delete.join(','), templateHash: generation.templateHash, userData: (scope.bootstrap as Bootstrap).userDataSecretName });
