@@ -1,4 +1,5 @@
-import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
+import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
+import { HostedClusterConditionType } from '../../../api/v1beta1/conditions.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeObject } from '../../../kube/client.ts';
@@ -12,14 +13,16 @@ import type { Metrics } from '../../runtime/metrics.ts';
 import { reconcileHostedCluster } from './reconcile.ts';
 import type { HostedClusterDeps } from './scope.ts';
 
+const liveMigratableOf = (np: NodePool | undefined): string | undefined => np?.status?.conditions?.find((c) => c.type === HostedClusterConditionType.KubeVirtNodesLiveMigratable.value)?.status;
+
 /**
  * Registers the HostedCluster controller: it reconciles on every HostedCluster change and on every change of a
- * HostedControlPlane or kubeadmin password it made (found through the cluster annotation), and on nothing else, so
- * an idle cluster costs no requests.
+ * HostedControlPlane or kubeadmin password it made (found through the cluster annotation), and on a change of a
+ * NodePool's live migratability, and on nothing else, so an idle cluster costs no requests.
  */
 export function addHostedClusterController(
   manager: Manager,
-  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'lastApplied'> & { readonly watchNamespace?: string },
+  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'lastApplied' | 'nodePools'> & { readonly watchNamespace?: string },
   logger: Logger,
   metrics: Metrics,
 ): Controller {
@@ -27,9 +30,11 @@ export function addHostedClusterController(
   const clusters = manager.informer<HostedCluster>({ apiVersion: API_VERSION, kind: 'HostedCluster', namespace });
   const controlPlanes = manager.informer<HostedControlPlane>({ apiVersion: API_VERSION, kind: 'HostedControlPlane' });
   const secrets = manager.informer<KubeObject & SourceSecret>(controlPlaneSecretsSelector);
+  const pools = manager.informer<NodePool>({ apiVersion: API_VERSION, kind: 'NodePool', namespace });
   const fullDeps: HostedClusterDeps = {
     ...deps,
     hostedControlPlane: (key) => controlPlanes.get(key),
+    nodePools: (hc) => pools.list().filter((np) => np.metadata.namespace === hc.metadata.namespace && np.spec.clusterName === hc.metadata.name),
     controlPlaneSecret: (key) => secrets.get(key),
     lastApplied: new Map(),
   };
@@ -42,6 +47,8 @@ export function addHostedClusterController(
   controller.watch(controlPlanes, (event) => ownerOf(event.object));
   // The kubeadmin password's name in status never changes, so a new password is heard of only through its Secret.
   controller.watch(secrets, (event) => (event.object.metadata?.name === ControlPlaneNames.kubeadminPassword ? ownerOf(event.object) : []));
+  // A NodePool matters to its cluster only when its live migratability changes (KubeVirtNodesLiveMigratable).
+  controller.watch(pools, (event) => (liveMigratableOf(event.object) === liveMigratableOf(event.old) ? [] : [`${event.object.metadata.namespace ?? ''}/${event.object.spec.clusterName}`]));
   manager.add(controller);
   return controller;
 }

@@ -1,4 +1,4 @@
-import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
+import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import { HostedClusterNames } from '../../../render/hostedcluster/names.ts';
@@ -18,6 +18,8 @@ export interface HostedClusterDeps {
   readonly events: EventRecorder;
   /** The HostedControlPlane cache, by `namespace/name`. */
   readonly hostedControlPlane: (key: string) => HostedControlPlane | undefined;
+  /** The cached NodePools of a HostedCluster (same namespace, `spec.clusterName`). */
+  readonly nodePools: (hc: HostedCluster) => NodePool[];
   /** The cache of the operator's Secrets in control-plane namespaces (copies, PKI, kubeconfigs), by `namespace/name`. */
   readonly controlPlaneSecret: (key: string) => SourceSecret | undefined;
   /** The management cluster's apps domain, when the operator was told it (`--apps-domain`); else discovered. */

@@ -1,6 +1,6 @@
-import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
-import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
-import { findCondition, mergeConditions, observedAfter } from '../../../lib/conditions.ts';
+import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
+import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
+import { findCondition, mergeConditions, observedAfter, type Condition } from '../../../lib/conditions.ts';
 import { reasonOf } from '../../runtime/errors.ts';
 import { setCondition, type Scope } from './scope.ts';
 
@@ -21,6 +21,22 @@ function mirrorControlPlane(scope: Scope, hcp: HostedControlPlane | undefined): 
   }
   const available = scope.conditions.find((c) => c.type === Type.Available.value)?.status === 'True';
   setCondition(scope, { type: Type.Progressing.value, status: available ? 'False' : 'True', reason: available ? Reason.AsExpected.value : Reason.WaitingForAvailable.value, message: available ? 'HostedCluster is at expected version' : 'Waiting for the control plane to become available' });
+}
+
+/** A NodePool's `KubeVirtNodesLiveMigratable` is False. */
+const notLiveMigratable = (np: NodePool): boolean => findCondition(np.status?.conditions as Condition[] | undefined, Type.KubeVirtNodesLiveMigratable.value)?.status === 'False';
+
+/** KubeVirtNodesLiveMigratable of a KubeVirt cluster, from its NodePools' (upstream's message). */
+function liveMigratable(scope: Scope): void {
+  if (scope.hc.spec.platform.type !== 'KubeVirt') return;
+  const type = Type.KubeVirtNodesLiveMigratable.value;
+  const pools = scope.deps.nodePools(scope.hc).filter(notLiveMigratable).map((np) => np.metadata.name ?? '').sort();
+  if (pools.length === 0) {
+    setCondition(scope, { type, status: 'True', reason: Reason.AsExpected.value, message: ALL_IS_WELL_MESSAGE });
+    return;
+  }
+  const message = `Non-live-migratable node(s) have been found on the following NodePool(s) attached to this Hosted Cluster: ${pools.join(', ')}. It is recommended to use live-migratable nodes in order to improve cluster stability and downtime. Check the reason for the non-live-migratability in the corresponding NodePool(s).`;
+  setCondition(scope, { type, status: 'False', reason: Reason.KubeVirtNodesNotLiveMigratable.value, message });
 }
 
 type VersionStatus = NonNullable<NonNullable<HostedCluster['status']>['version']>;
@@ -80,6 +96,7 @@ function published(scope: Scope, hcp: HostedControlPlane | undefined): Partial<N
  */
 export function computeStatus(scope: Scope, hcp: HostedControlPlane | undefined, error: unknown): NonNullable<HostedCluster['status']> {
   mirrorControlPlane(scope, hcp);
+  liveMigratable(scope);
   reconciliationCondition(scope, error);
   const { hc, now } = scope;
   const succeeded = error === undefined;

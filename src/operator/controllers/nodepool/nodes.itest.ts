@@ -3,7 +3,7 @@
 // environment's `guest` cluster; KubeVirt and the kubelets are played by the stand-ins of src/testing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { NodePool } from '../../../api/index.ts';
+import type { HostedCluster, NodePool } from '../../../api/index.ts';
 import type { KubeObject } from '../../../kube/client.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { eventually } from '../../../testing/eventually.ts';
@@ -97,7 +97,16 @@ describe('NodePool machines and their Nodes in the hosted cluster', () => {
     });
     assert.equal(conditionOf(np, 'KubeVirtNodesLiveMigratable')?.reason, 'DisksNotLiveMigratable');
     assert.equal(conditionOf(np, 'KubeVirtNodesLiveMigratable')?.message, `1 of 2 machines are not live migratable\nMachine ${vm}: DisksNotLiveMigratable: ${vm} is not a live migratable machine: cannot migrate VMI: PVC rootvolume is not shared\n`);
+    const clusterCondition = async (): Promise<{ status: string; reason?: string; message?: string } | undefined> =>
+      (await client.get<HostedCluster>({ apiVersion: API, kind: 'HostedCluster', name: 'workers', namespace: ns })).status?.conditions?.find((c) => c.type === 'KubeVirtNodesLiveMigratable');
+    const onCluster = await eventually('the HostedCluster told', async () => {
+      const c = await clusterCondition();
+      return c?.status === 'False' ? c : undefined;
+    });
+    assert.equal(onCluster.reason, 'KubeVirtNodesNotLiveMigratable');
+    assert.match(onCluster.message ?? '', /^Non-live-migratable node\(s\) have been found on the following NodePool\(s\) attached to this Hosted Cluster: workers\. It is recommended/);
     notMigratable.clear();
+    await eventually('the HostedCluster healthy again', async () => (await clusterCondition())?.status === 'True');
   });
 
   it('When scaled down while a PodDisruptionBudget guards a pod, it should cordon and wait (nodeDrainTimeout 0), then finish once the budget allows', async () => {
