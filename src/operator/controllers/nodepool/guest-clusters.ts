@@ -17,7 +17,7 @@ export interface NodeCondition {
 export type GuestNode = KubeObject & {
   metadata: { name: string; annotations?: Record<string, string>; labels?: Record<string, string> };
   spec?: { providerID?: string; unschedulable?: boolean };
-  status?: { conditions?: NodeCondition[] };
+  status?: { conditions?: NodeCondition[]; volumesAttached?: Array<{ name: string }> };
 };
 
 /** What the NodePool controller sees of one hosted cluster: a client (admin) and its Nodes. */

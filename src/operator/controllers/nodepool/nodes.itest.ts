@@ -175,6 +175,25 @@ describe('NodePool machines and their Nodes in the hosted cluster', () => {
     readiness.clear();
   });
 
+  it('When a drained Node still has volumes attached, it should wait for them to detach (nodeVolumeDetachTimeout 0) before deleting the VM', async () => {
+    await patchPool({ replicas: 2, management: { autoRepair: false } }, { annotations: { 'hypershift.openshift.io/machine-health-check-max-unhealthy': null } });
+    await eventually('2 available', async () => (await nodePool())?.status?.replicas === 2);
+    const names = (await vmsIn(client, cp)).map((vm) => vm.metadata.name);
+    // What the attach/detach controller reports while a CSI volume is still attached to each Node.
+    for (const name of names) {
+      await guest.client.apply({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { volumesAttached: [{ name: 'kubernetes.io/csi/csi.kubevirt.io^pvc-data', devicePath: '' }] } }, { fieldManager: 'attach-detach-standin', subresource: 'status' });
+    }
+    await patchPool({ replicas: 1 });
+    const chosen = await eventually('a machine chosen', async () => (await vmsIn(client, cp)).find((vm) => vm.metadata.annotations['hypershift.openshift.io/machine-deletion-requested'] !== undefined));
+    await eventually('the wait told', async () => {
+      const events = await client.list<KubeObject & { reason: string; message: string }>('v1', 'Event', { namespace: ns });
+      return events.some((e) => e.reason === 'DrainingNode' && e.message === `machine ${chosen.metadata.name}: waiting for 1 volume(s) to detach from node ${chosen.metadata.name}`);
+    });
+    assert.ok((await vmsIn(client, cp)).some((vm) => vm.metadata.name === chosen.metadata.name), 'the VM waits for its volumes');
+    for (const name of names) await guest.client.apply({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { volumesAttached: [] } }, { fieldManager: 'attach-detach-standin', subresource: 'status' });
+    await waitForVMs(client, cp, 1, (vms) => vms.every((vm) => vm.metadata.name !== chosen.metadata.name));
+  });
+
   it('When the NodePool is deleted, it should drain and remove its machines and their Nodes', async () => {
     const names = (await vmsIn(client, cp)).map((vm) => vm.metadata.name);
     await client.delete({ apiVersion: API, kind: 'NodePool', name: 'workers', namespace: ns });

@@ -1,14 +1,49 @@
+import type { NodePool } from '../../../api/index.ts';
+import type { KubeClient } from '../../../kube/client.ts';
+import { parseDuration } from '../../../lib/duration.ts';
 import { reasonOf } from '../../runtime/errors.ts';
 import { VM_DELETION_REQUESTED_ANNOTATION } from '../../../platform/kubevirt/virtual-machine.ts';
 import { drainPass } from './drain.ts';
-import type { PoolMachine } from './pool-machines.ts';
+import type { GuestNode } from './guest-clusters.ts';
+import { nodeReadyCondition, type PoolMachine } from './pool-machines.ts';
 import { nodePoolKeyOf, type InfraTarget, type Scope } from './scope.ts';
 
-/** How long a machine's drain may take before its VM is deleted anyway; undefined waits for ever. */
-export interface DrainBound {
-  /** When the wait started (epoch ms). */
+/** How long taking a machine out may wait before its VM is deleted anyway; undefined waits for ever. */
+export interface RetireBounds {
+  /** When the wait started (epoch ms): the deletion request. */
   readonly since: number;
-  readonly timeoutMs: number | undefined;
+  /** For the drain (`nodeDrainTimeout`). */
+  readonly drainMs: number | undefined;
+  /** For the Node's volumes to detach after the drain (`nodeVolumeDetachTimeout`). */
+  readonly volumeDetachMs: number | undefined;
+}
+
+/** A NodePool duration (`nodeDrainTimeout`, `nodeVolumeDetachTimeout`) as a wait: 0 or unset waits for ever, as upstream. */
+export function waitLimitOf(duration: string | undefined): number | undefined {
+  const ms = parseDuration(duration ?? '0s');
+  return ms === undefined || ms === 0 ? undefined : ms;
+}
+
+/**
+ * The bounds of taking a pool's machine out from `since`. With `foreverMeansMs` (a NodePool being deleted) a limit of
+ * 0 becomes that many milliseconds instead of for ever, so nothing can hold a deletion for ever.
+ */
+export function retireBoundsOf(np: NodePool, since: number, foreverMeansMs?: number): RetireBounds {
+  const bounded = (ms: number | undefined): number | undefined => ms ?? foreverMeansMs;
+  return { since, drainMs: bounded(waitLimitOf(np.spec.nodeDrainTimeout)), volumeDetachMs: bounded(waitLimitOf(np.spec.nodeVolumeDetachTimeout)) };
+}
+
+/** Deleting at once: no drain, no wait for volumes (a machine without a Node, a HostedCluster being deleted). */
+export const AT_ONCE = (since: number): RetireBounds => ({ since, drainMs: 0, volumeDetachMs: 0 });
+
+const within = (now: number, since: number, limitMs: number | undefined): boolean => limitMs === undefined || now - since < limitMs;
+
+/** What the Node still waits for once drained: its volumes to detach (the attach/detach controller empties `volumesAttached`). */
+function volumesPending(node: GuestNode): string | undefined {
+  const attached = node.status?.volumesAttached ?? [];
+  // On a Node whose kubelet is gone nothing will detach them (Cluster API does not wait either).
+  if (attached.length === 0 || nodeReadyCondition(node)?.status === 'Unknown') return undefined;
+  return `waiting for ${attached.length} volume(s) to detach from node ${node.metadata.name}`;
 }
 
 const vmRef = (infra: InfraTarget, name: string) => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name, namespace: infra.namespace });
@@ -33,22 +68,41 @@ function reportWaiting(scope: Scope, machine: string, message: string): void {
 }
 
 /**
- * Takes one machine towards deletion: drains its Node (when it has one and the bound allows), then deletes the VM
- * (its DataVolumes go with it) and the Node. Returns what it still waits for, or undefined once the VM was deleted.
- * A hosted cluster that cannot be reached counts as a drain that has not finished: the bound decides.
+ * Takes one machine towards deletion: drains its Node and waits for its volumes to detach (when it has a Node and the
+ * bounds allow), then deletes the VM and the Node. Returns what it still waits for, or undefined once the VM was
+ * deleted. A hosted cluster that cannot be reached counts as a drain that has not finished: the bound decides.
  */
-export async function retireMachine(scope: Scope, machine: PoolMachine, bound: DrainBound): Promise<string | undefined> {
+export async function retireMachine(scope: Scope, machine: PoolMachine, bounds: RetireBounds): Promise<string | undefined> {
+  const guest = scope.guest;
+  const node = machine.node;
+  const now = scope.now.getTime();
+  if (node !== undefined && guest !== undefined && !machine.vmDeleting) {
+    const waiting = await nodeWaitsFor(guest.client, node, {
+      drain: within(now, bounds.since, bounds.drainMs),
+      volumes: within(now, bounds.since, bounds.volumeDetachMs),
+    });
+    if (waiting !== undefined) {
+      reportWaiting(scope, machine.name, waiting);
+      return waiting;
+    }
+  }
+  return deleteMachine(scope, machine);
+}
+
+/** What the Node still waits for before its VM may go (drain, then volumes), within what the bounds still allow. */
+async function nodeWaitsFor(client: KubeClient, node: GuestNode, allowed: { drain: boolean; volumes: boolean }): Promise<string | undefined> {
+  if (allowed.drain) {
+    const progress = await drainPass(client, node).catch((error: unknown) => ({ done: false, message: `cannot drain node ${node.metadata.name}: ${reasonOf(error)}` }));
+    if (!progress.done) return progress.message;
+  }
+  return allowed.volumes ? volumesPending(node) : undefined;
+}
+
+/** Deletes the machine's VM (its DataVolumes go with it), then its Node. */
+async function deleteMachine(scope: Scope, machine: PoolMachine): Promise<undefined> {
   const infra = scope.infra as InfraTarget;
   const guest = scope.guest;
   const node = machine.node;
-  const withinBound = bound.timeoutMs === undefined || scope.now.getTime() - bound.since < bound.timeoutMs;
-  if (node !== undefined && guest !== undefined && withinBound && !machine.vmDeleting) {
-    const progress = await drainPass(guest.client, node).catch((error: unknown) => ({ done: false, message: `cannot drain node ${node.metadata.name}: ${reasonOf(error)}` }));
-    if (!progress.done) {
-      reportWaiting(scope, machine.name, progress.message);
-      return progress.message;
-    }
-  }
   scope.deps.drainMessages.delete(`${nodePoolKeyOf(scope.np)}/${machine.name}`);
   if (!machine.vmDeleting) {
     await infra.client.delete(vmRef(infra, machine.name));

@@ -6,13 +6,12 @@ import { removeFinalizer } from '../../../runtime/finalizers.ts';
 import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets.ts';
 import { nodesByMachine } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines } from '../pool-machines.ts';
-import { retireMachine, type DrainBound } from '../retire.ts';
+import { AT_ONCE, retireBoundsOf, retireMachine, type RetireBounds } from '../retire.ts';
 import { NODEPOOL_FINALIZER, nodePoolKeyOf, setCondition, type InfraTarget, type PhaseOutcome, type Scope } from '../scope.ts';
 import { cachesOf, deleteCaches } from './boot-image-cache.ts';
 import { clusterPhase } from './cluster.ts';
 import { guestPhase } from './guest.ts';
 import { resolveInfra } from './infra.ts';
-import { drainTimeoutOf } from './machines.ts';
 
 /** How long deletion keeps trying to reach an infrastructure cluster before the NodePool goes anyway. */
 export const INFRA_DELETE_GRACE_MS = 10 * 60_000;
@@ -21,14 +20,14 @@ const NOTHING_LEFT: { remaining: number; draining: string[] } = { remaining: 0, 
 
 
 /**
- * How long the Nodes of a deleted pool are drained: `nodeDrainTimeout`, or when that is 0 (for ever, for a rollout)
- * the deletion grace, so a PodDisruptionBudget cannot hold a deletion for ever. A HostedCluster being deleted takes
- * its workloads with it: nothing is drained.
+ * How long the Nodes of a deleted pool are drained and their volumes waited for: the pool's timeouts, or when one is
+ * 0 (for ever, for a rollout) the deletion grace, so a PodDisruptionBudget cannot hold a deletion for ever. A
+ * HostedCluster being deleted takes its workloads with it: nothing is drained.
  */
-function deletionDrainBound(scope: Scope): DrainBound {
+function deletionBounds(scope: Scope): RetireBounds {
   const since = Date.parse(scope.np.metadata.deletionTimestamp ?? '') || scope.now.getTime();
-  if (scope.hc?.metadata.deletionTimestamp !== undefined) return { since, timeoutMs: 0 };
-  return { since, timeoutMs: drainTimeoutOf(scope.np) ?? scope.deps.infraDeleteGraceMs ?? INFRA_DELETE_GRACE_MS };
+  if (scope.hc?.metadata.deletionTimestamp !== undefined) return AT_ONCE(since);
+  return retireBoundsOf(scope.np, since, scope.deps.infraDeleteGraceMs ?? INFRA_DELETE_GRACE_MS);
 }
 
 /** Drains and deletes what the pool has on its infrastructure; returns how many VMs are still there and what drains wait for. */
@@ -37,10 +36,10 @@ async function deleteInfraObjects(scope: Scope, infra: InfraTarget): Promise<{ r
   const machines = poolMachines(infra, pool, nodesByMachine(scope.guest));
   // VMs just created may not be in the cache yet: releasing now would leak them.
   if (!scope.deps.expectations.satisfied(pool, cachedStateOf(machines), scope.now.getTime())) return { remaining: Math.max(1, machines.length), draining: [] };
-  const bound = deletionDrainBound(scope);
+  const bounds = deletionBounds(scope);
   const draining: string[] = [];
   for (const machine of machines.filter((m) => !m.vmDeleting)) {
-    const waiting = await retireMachine(scope, machine, bound);
+    const waiting = await retireMachine(scope, machine, bounds);
     if (waiting !== undefined) draining.push(waiting);
   }
   await deleteCaches(infra, cachesOf(infra, scope.np.metadata.uid ?? ''));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NodePool } from '../../../../api/index.ts';
-import { desiredReplicas, drainTimeoutOf } from './machines.ts';
+import { retireBoundsOf, waitLimitOf } from '../retire.ts';
+import { desiredReplicas } from './machines.ts';
 
 const pool = (spec: Partial<NodePool['spec']>): NodePool => ({ metadata: { name: 'workers', namespace: 'clusters' }, spec }) as unknown as NodePool;
 
@@ -20,9 +21,14 @@ describe('machine counts and drain bounds', () => {
     assert.equal(desiredReplicas(pool({ autoScaling: { min: 1, max: 3 } }), 4, remembered), 3, 'a lowered maximum lowers it');
   });
 
-  it('When nodeDrainTimeout is 0 or unset, it should wait for ever; otherwise for the duration', () => {
-    assert.equal(drainTimeoutOf(pool({ nodeDrainTimeout: '0s' })), undefined);
-    assert.equal(drainTimeoutOf(pool({})), undefined);
-    assert.equal(drainTimeoutOf(pool({ nodeDrainTimeout: '1m30s' })), 90_000);
+  it('When nodeDrainTimeout or nodeVolumeDetachTimeout is 0 or unset, it should wait for ever; otherwise for the duration', () => {
+    assert.equal(waitLimitOf('0s'), undefined);
+    assert.equal(waitLimitOf(undefined), undefined);
+    assert.equal(waitLimitOf('1m30s'), 90_000);
+    assert.deepEqual(retireBoundsOf(pool({ nodeDrainTimeout: '1m30s', nodeVolumeDetachTimeout: '0s' }), 5), { since: 5, drainMs: 90_000, volumeDetachMs: undefined });
+  });
+
+  it('When the NodePool is being deleted, a wait of 0 should mean the deletion grace, never for ever', () => {
+    assert.deepEqual(retireBoundsOf(pool({ nodeDrainTimeout: '0s', nodeVolumeDetachTimeout: '2s' }), 5, 600_000), { since: 5, drainMs: 600_000, volumeDetachMs: 2_000 });
   });
 });

@@ -1,11 +1,10 @@
 import type { HostedCluster, NodePool } from '../../../../api/index.ts';
 import { KubeApiError } from '../../../../kube/errors.ts';
 import { machineName, renderVirtualMachine } from '../../../../platform/kubevirt/virtual-machine.ts';
-import { parseDuration } from '../../../../lib/duration.ts';
 import { healthCheckOf, judgeHealth } from '../autorepair.ts';
 import { nodesByMachine } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines, type PoolMachine } from '../pool-machines.ts';
-import { requestDeletion, retireMachine } from '../retire.ts';
+import { AT_ONCE, requestDeletion, retireBoundsOf, retireMachine } from '../retire.ts';
 import { planRollout, resolveRollingLimits, type RolloutStrategy } from '../rollout.ts';
 import { nodePoolKeyOf, type Bootstrap, type Generation, type InfraTarget, type MachineSummary, type Phase, type Scope } from '../scope.ts';
 
@@ -64,12 +63,6 @@ async function createMachine(scope: Scope, taken: Set<string>): Promise<string> 
   }
 }
 
-/** `nodeDrainTimeout` in ms; undefined (0 or unset) waits for ever, as upstream. */
-export function drainTimeoutOf(np: NodePool): number | undefined {
-  const ms = parseDuration(np.spec.nodeDrainTimeout ?? '0s');
-  return ms === undefined || ms === 0 ? undefined : ms;
-}
-
 /**
  * Takes the chosen machines out: one whose Node joined is marked and drained first (over the following reconciles);
  * one without a Node has nothing to drain and its VM is deleted at once.
@@ -80,7 +73,7 @@ async function chooseForDeletion(scope: Scope, machines: readonly PoolMachine[],
   await requestDeletion(scope, toDrain);
   for (const name of names.filter((n) => !toDrain.includes(n))) {
     const machine = byName.get(name);
-    if (machine !== undefined) await retireMachine(scope, machine, { since: scope.now.getTime(), timeoutMs: 0 });
+    if (machine !== undefined) await retireMachine(scope, machine, AT_ONCE(scope.now.getTime()));
   }
 }
 
@@ -88,7 +81,7 @@ async function chooseForDeletion(scope: Scope, machines: readonly PoolMachine[],
 async function retireChosen(scope: Scope, machines: readonly PoolMachine[]): Promise<Array<{ name: string; message: string }>> {
   const draining: Array<{ name: string; message: string }> = [];
   for (const machine of machines.filter((m) => m.retiringSince !== undefined && !m.vmDeleting)) {
-    const waiting = await retireMachine(scope, machine, { since: machine.retiringSince ?? 0, timeoutMs: drainTimeoutOf(scope.np) });
+    const waiting = await retireMachine(scope, machine, retireBoundsOf(scope.np, machine.retiringSince ?? 0));
     if (waiting !== undefined) draining.push({ name: machine.name, message: waiting });
   }
   return draining;
