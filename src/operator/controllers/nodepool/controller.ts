@@ -46,6 +46,17 @@ const CLUSTER_WIDE_SECRETS: readonly string[] = [HostedClusterNames.infraCredent
 /** The NodePool of a VM, from its annotation. */
 const poolOfVM = (vm: KubeObject | undefined): string[] => [vm?.metadata?.annotations?.[VM_NODEPOOL_ANNOTATION] ?? ''].filter((k) => k !== '');
 
+type ConfigMap = KubeObject & { data?: Record<string, string> };
+
+/** The NodePools whose bootstrap data a ConfigMap is part of: named in their `spec.config`, or their cluster's trust bundle. */
+function poolsReferring(cm: ConfigMap, pools: readonly NodePool[], cluster: (key: string) => HostedCluster | undefined): string[] {
+  const { namespace, name } = cm.metadata ?? {};
+  return pools.filter((np) => np.metadata.namespace === namespace && (
+    np.spec.config?.some((ref) => ref.name === name) === true ||
+    cluster(`${namespace ?? ''}/${np.spec.clusterName}`)?.spec.additionalTrustBundle?.name === name
+  )).map(keyOf);
+}
+
 /** The NodePools a VM, VM instance or boot-image cache belongs to. */
 function poolsOfInfraEvent({ cache, event }: InfraEvent, pools: () => NodePool[]): string[] {
   const object = event.object;
@@ -57,14 +68,17 @@ function poolsOfInfraEvent({ cache, event }: InfraEvent, pools: () => NodePool[]
 
 /**
  * Registers the NodePool controller: it reconciles on NodePool changes, on changes of their HostedCluster (found by
- * `spec.clusterName`), of the bootstrap and infrastructure-credential Secrets, and of the VMs, instances and caches
- * it made on any infrastructure cluster (one informer set per infrastructure cluster, shared by its pools).
+ * `spec.clusterName`), of the bootstrap and infrastructure-credential Secrets, of the ConfigMaps their bootstrap data
+ * is made of, of the VMs, instances and caches it made on any infrastructure cluster (one informer set per
+ * infrastructure cluster, shared by its pools) and of their Nodes in the hosted clusters.
  */
 export function addNodePoolController(manager: Manager, o: NodePoolControllerOptions, logger: Logger, metrics: Metrics): Controller {
   const namespace = o.watchNamespace === undefined || o.watchNamespace === '' ? undefined : o.watchNamespace;
   const pools = manager.informer<NodePool>({ apiVersion: API_VERSION, kind: 'NodePool', namespace });
   const clusters = manager.informer<HostedCluster>({ apiVersion: API_VERSION, kind: 'HostedCluster', namespace });
   const secrets = manager.informer<KubeObject & SourceSecret>(controlPlaneSecretsSelector);
+  // Users' ConfigMaps carry no label to select them by: the whole namespace (all of them, as upstream, when unscoped).
+  const configMaps = manager.informer<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', namespace });
   let enqueue: (keys: readonly string[]) => void = () => undefined;
   const poolsOfCluster = (hc: KubeObject): string[] => pools.list().filter((np) => np.metadata.namespace === hc.metadata?.namespace && np.spec.clusterName === hc.metadata?.name).map(keyOf);
   // A Node is its VM's (same name, or the provider ID names it): the pool in that VM's annotation.
@@ -81,6 +95,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     client: o.client, clock: o.clock, random: o.random, events: o.events, releases: o.releases, infraClients: o.infraClients, infraCaches,
     hostedCluster: (key) => clusters.get(key),
     controlPlaneSecret: (key) => secrets.get(key),
+    configMap: (key) => configMaps.get(key),
     controlPlaneSecrets: () => secrets.list(),
     guestClients, guestClusters,
     guestKubeconfig: override === undefined || override === '' ? controlPlaneAdminKubeconfig : () => override,
@@ -113,6 +128,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     const owner = clusters.list().find((hc) => HostedClusterNames.controlPlaneNamespace(hc) === event.object.metadata?.namespace);
     return owner === undefined ? [] : poolsOfCluster(owner);
   });
+  controller.watch(configMaps, (event) => (JSON.stringify(event.object.data) === JSON.stringify(event.old?.data) ? [] : poolsReferring(event.object, pools.list(), (key) => clusters.get(key))));
   manager.addLeaderTask(async (signal) => {
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
     infraCaches.stopAll();

@@ -141,6 +141,23 @@ describe('NodePool controller on the management cluster', () => {
     assert.equal(current.length, 3);
   });
 
+  it('When a ConfigMap named in spec.config is edited, it should roll a new generation without any change to the NodePool', async () => {
+    const userDataOf = async (): Promise<string[]> => [...new Set((await vmsIn(client, cpNamespace)).filter((vm) => vm.metadata.deletionTimestamp === undefined).map((vm) => vm.spec.template.spec.volumes.find((v) => v.name === 'cloudinitvolume')?.cloudInitConfigDrive?.secretRef.name ?? ''))];
+    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'chrony', namespace: ns }, data: { config: 'kind: MachineConfig\nmetadata: {name: chrony-v1}\n' } });
+    await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { spec: { config: [{ name: 'chrony' }] } });
+    const first = await eventually('one generation with the config', async () => {
+      const names = await userDataOf();
+      const np = await nodePool(ns, 'example');
+      return names.length === 1 && condition(np, 'UpdatingConfig')?.status === 'False' && condition(np, 'Ready')?.status === 'True' ? names[0] : undefined;
+    });
+    await client.mergePatch({ apiVersion: 'v1', kind: 'ConfigMap', name: 'chrony', namespace: ns }, { data: { config: 'kind: MachineConfig\nmetadata: {name: chrony-v2}\n' } });
+    await eventually('a new generation from the edited ConfigMap', async () => {
+      const names = await userDataOf();
+      const np = await nodePool(ns, 'example');
+      return names.length === 1 && names[0] !== first && condition(np, 'UpdatingConfig')?.status === 'False' && condition(np, 'Ready')?.status === 'True';
+    });
+  });
+
   it('When a JSON patch annotation is malformed, it should say so and leave the running VMs alone', async () => {
     const names = (await vmsIn(client, cpNamespace)).map((vm) => vm.metadata.name).sort();
     await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { metadata: { annotations: { 'hypershift.openshift.io/kubevirt-vm-jsonpatch': '[{"op": "add"' } } });

@@ -29,6 +29,8 @@ export interface NodePoolDeps {
   readonly hostedCluster: (key: string) => HostedCluster | undefined;
   /** The shared cache of the operator's Secrets in control-plane namespaces, by `namespace/name`. */
   readonly controlPlaneSecret: (key: string) => SourceSecret | undefined;
+  /** The ConfigMaps cache (`spec.config` payloads, the trust bundle), by `namespace/name`. */
+  readonly configMap: (key: string) => (KubeObject & { data?: Record<string, string> }) | undefined;
   /** Every Secret of that cache (the janitor looks for a pool's old bootstrap Secrets). */
   readonly controlPlaneSecrets: () => readonly (KubeObject & SourceSecret)[];
   /** External infrastructure clients, shared with the HostedCluster controller (one per HostedCluster). */

@@ -3,7 +3,7 @@ import type { HostedCluster, NodePool } from '../../../../api/index.ts';
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { Label } from '../../../../api/v1beta1/well-known.ts';
 import type { KubeObject } from '../../../../kube/client.ts';
-import { isNotFound, KubeApiError } from '../../../../kube/errors.ts';
+import { KubeApiError } from '../../../../kube/errors.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
 import { sha256Hex } from '../../../../lib/hash.ts';
 import { toYaml } from '../../../../lib/yaml.ts';
@@ -28,31 +28,25 @@ function uuid(random: (n: number) => Uint8Array): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-async function readConfigMap(scope: Scope, namespace: string, name: string): Promise<ConfigMap | undefined> {
-  try {
-    return await scope.deps.client.get<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace });
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
-}
+/** A ConfigMap from the controller's cache: every change of one a pool refers to reconciles that pool. */
+const readConfigMap = (scope: Scope, namespace: string, name: string): ConfigMap | undefined => scope.deps.configMap(`${namespace}/${name}`);
 
 /** The NodePool's `spec.config` payloads (key `config` of each ConfigMap); a missing one is named. */
-async function machineConfigs(scope: Scope, np: NodePool): Promise<string[] | { missing: string }> {
+function machineConfigs(scope: Scope, np: NodePool): string[] | { missing: string } {
   const payloads: string[] = [];
   for (const ref of np.spec.config ?? []) {
     const name = ref.name ?? '';
-    const payload = (await readConfigMap(scope, np.metadata.namespace ?? '', name))?.data?.['config'];
+    const payload = readConfigMap(scope, np.metadata.namespace ?? '', name)?.data?.['config'];
     if (payload === undefined) return { missing: name };
     payloads.push(payload);
   }
   return payloads;
 }
 
-async function trustBundleHash(scope: Scope, hc: HostedCluster): Promise<string> {
+function trustBundleHash(scope: Scope, hc: HostedCluster): string {
   const name = hc.spec.additionalTrustBundle?.name;
   if (name === undefined) return hashOf('');
-  return hashOf((await readConfigMap(scope, hc.metadata.namespace ?? '', name))?.data?.['ca-bundle.crt'] ?? '');
+  return hashOf(readConfigMap(scope, hc.metadata.namespace ?? '', name)?.data?.['ca-bundle.crt'] ?? '');
 }
 
 /** Where machines fetch their configuration, and the CA to trust; undefined (with the condition set) while missing. */
@@ -103,7 +97,7 @@ async function applyOnce(scope: Scope, client: Scope['deps']['client'], object: 
 }
 
 async function bootstrapConfig(scope: Scope, hc: HostedCluster): Promise<BootstrapConfig | undefined> {
-  const configs = await machineConfigs(scope, scope.np);
+  const configs = machineConfigs(scope, scope.np);
   if (!Array.isArray(configs)) {
     setCondition(scope, { type: Type.ValidMachineConfig.value, status: 'False', reason: Reason.ValidationFailed.value, message: `ConfigMap ${configs.missing} named in spec.config does not exist in namespace ${scope.np.metadata.namespace ?? ''} or has no "config" key` });
     return undefined;
@@ -115,7 +109,7 @@ async function bootstrapConfig(scope: Scope, hc: HostedCluster): Promise<Bootstr
     setCondition(scope, { type: Type.ValidGeneratedPayload.value, status: 'False', reason: Reason.NotFound.value, message: `waiting for the pull secret to be copied into ${scope.controlPlaneNamespace ?? ''}` });
     return undefined;
   }
-  return { releaseImage: scope.np.spec.release.image, config: configs, pullSecretHash: hashOf(pullSecret?.data ?? {}), additionalTrustBundleHash: await trustBundleHash(scope, hc), hcConfigurationHash: hashOf(hc.spec.configuration ?? {}) };
+  return { releaseImage: scope.np.spec.release.image, config: configs, pullSecretHash: hashOf(pullSecret?.data ?? {}), additionalTrustBundleHash: trustBundleHash(scope, hc), hcConfigurationHash: hashOf(hc.spec.configuration ?? {}) };
 }
 
 /**
