@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { resourceOfPath } from './rest.ts';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { certificatePem, issueCertificate } from '../pki/certificate.ts';
+import { generateKeyPair, privateKeyPem } from '../pki/keys.ts';
+import { KubeApiError } from './errors.ts';
+import { resourceOfPath, RestClient } from './rest.ts';
 
 describe('resourceOfPath', () => {
   it('When given API paths of every shape, it should name the resource and subresource', () => {
@@ -11,5 +17,57 @@ describe('resourceOfPath', () => {
     assert.equal(resourceOfPath('/apis/hypershift.openshift.io/v1beta1/namespaces/c/hostedclusters/x/status?fieldManager=m'), 'hostedclusters/status');
     assert.equal(resourceOfPath('/apis/hypershift.openshift.io/v1beta1/hostedcontrolplanes?watch=true'), 'hostedcontrolplanes');
     assert.equal(resourceOfPath('/apis/scheduling.k8s.io/v1/priorityclasses/p'), 'priorityclasses');
+  });
+});
+
+describe('RestClient retries', () => {
+  /** An HTTPS server answering from `answers` in turn (status, Retry-After), and a client trusting it. */
+  async function serve(answers: Array<[number, string | undefined]>): Promise<{ client: RestClient; hits: () => number; close: () => void }> {
+    const keys = await generateKeyPair();
+    const now = new Date();
+    const cert = await issueCertificate({ commonName: 'test', usage: 'server', ipAddresses: ['127.0.0.1'], notBefore: now, notAfter: new Date(now.getTime() + 3_600_000), keys, serialNumber: '01' });
+    let hits = 0;
+    const server = createServer({ cert: certificatePem(cert), key: await privateKeyPem(keys.privateKey) }, (_req, res) => {
+      const [status, retryAfter] = answers[Math.min(hits, answers.length - 1)] ?? [200, undefined];
+      hits++;
+      res.writeHead(status, { 'content-type': 'application/json', ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) });
+      res.end(JSON.stringify(status === 200 ? { ok: true } : { reason: 'TooManyRequests', message: 'storage is (re)initializing' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const config = new KubeConfig();
+    config.loadFromString(JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'c', cluster: { server: `https://127.0.0.1:${port}`, 'certificate-authority-data': Buffer.from(certificatePem(cert)).toString('base64') } }], users: [{ name: 'u', user: {} }], contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }], 'current-context': 'x' }));
+    const client = new RestClient(config);
+    return { client, hits: () => hits, close: () => { client.close(); server.close(); } };
+  }
+
+  it('When a read is answered 429 with Retry-After (a watch cache still filling), it should ask again and succeed', async () => {
+    const s = await serve([[429, '1'], [200, undefined]]);
+    try {
+      assert.deepEqual(await s.client.call({ method: 'GET', path: '/api/v1/pods' }), { ok: true });
+      assert.equal(s.hits(), 2);
+    } finally {
+      s.close();
+    }
+  });
+
+  it('When a write is answered 429 (an eviction a budget refuses), it should not repeat it but say so', async () => {
+    const s = await serve([[429, '1'], [200, undefined]]);
+    try {
+      await assert.rejects(s.client.call({ method: 'POST', path: '/api/v1/namespaces/a/pods/p/eviction', body: {} }), (e: unknown) => e instanceof KubeApiError && e.status === 429);
+      assert.equal(s.hits(), 1);
+    } finally {
+      s.close();
+    }
+  });
+
+  it('When a read keeps being answered 429, it should give up after a few tries', async () => {
+    const s = await serve([[429, '1']]);
+    try {
+      await assert.rejects(s.client.call({ method: 'GET', path: '/api/v1/pods' }), (e: unknown) => e instanceof KubeApiError && e.status === 429);
+      assert.equal(s.hits(), 4);
+    } finally {
+      s.close();
+    }
   });
 });

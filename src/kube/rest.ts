@@ -47,10 +47,16 @@ export class RestClient {
       agent: this.agent,
     };
     await this.config.applyToHTTPSOptions(options);
-    this.onRequest(req.method, req.path);
-    const { status, text } = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body));
-    if (status < 200 || status >= 300) throw errorFrom(status, text, req);
-    return (text === '' ? {} : JSON.parse(text)) as T;
+    for (let attempt = 1; ; attempt++) {
+      this.onRequest(req.method, req.path);
+      const { status, text, retryAfterSeconds } = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body));
+      if (status >= 200 && status < 300) return (text === '' ? {} : JSON.parse(text)) as T;
+      // A read the server asks to repeat ("storage is (re)initializing" while a watch cache fills, priority and
+      // fairness) is repeated as client-go does, briefly; writes are never repeated: a 429 there means something
+      // (an eviction refused by a PodDisruptionBudget) the caller must decide on.
+      if (req.method !== 'GET' || status !== 429 || retryAfterSeconds === undefined || attempt >= READ_RETRIES) throw errorFrom(status, text, req);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfterSeconds, 2) * 1000));
+    }
   }
 
   /**
@@ -80,13 +86,17 @@ export class RestClient {
   }
 }
 
-function send(options: RequestOptions, body: string | undefined): Promise<{ status: number; text: string }> {
+/** How many times a read answered 429 with Retry-After is tried in all. */
+const READ_RETRIES = 4;
+
+function send(options: RequestOptions, body: string | undefined): Promise<{ status: number; text: string; retryAfterSeconds: number | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request(options, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      const retryAfter = Number(res.headers['retry-after']);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined }));
     });
     req.on('error', reject);
     if (body !== undefined) req.write(body);
