@@ -49,13 +49,11 @@ export class RestClient {
     await this.config.applyToHTTPSOptions(options);
     for (let attempt = 1; ; attempt++) {
       this.onRequest(req.method, req.path);
-      const { status, text, retryAfterSeconds } = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body));
-      if (status >= 200 && status < 300) return (text === '' ? {} : JSON.parse(text)) as T;
-      // A read the server asks to repeat ("storage is (re)initializing" while a watch cache fills, priority and
-      // fairness) is repeated as client-go does, briefly; writes are never repeated: a 429 there means something
-      // (an eviction refused by a PodDisruptionBudget) the caller must decide on.
-      if (req.method !== 'GET' || status !== 429 || retryAfterSeconds === undefined || attempt >= READ_RETRIES) throw errorFrom(status, text, req);
-      await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfterSeconds, 2) * 1000));
+      const answer = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body));
+      if (answer.status >= 200 && answer.status < 300) return (answer.text === '' ? {} : JSON.parse(answer.text)) as T;
+      const delayMs = retryDelayMs(req, answer, attempt);
+      if (delayMs === undefined) throw errorFrom(answer.status, answer.text, req);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }
 
@@ -88,6 +86,16 @@ export class RestClient {
 
 /** How many times a read answered 429 with Retry-After is tried in all. */
 const READ_RETRIES = 4;
+
+/**
+ * Whether (and after how long) to ask again. A read the server asks to repeat ("storage is (re)initializing" while a
+ * watch cache fills, priority and fairness) is repeated as client-go does, briefly; writes never are: a 429 there
+ * means something (an eviction refused by a PodDisruptionBudget) the caller must decide on.
+ */
+function retryDelayMs(req: RestRequest, answer: { status: number; retryAfterSeconds: number | undefined }, attempt: number): number | undefined {
+  if (req.method !== 'GET' || answer.status !== 429 || answer.retryAfterSeconds === undefined || attempt >= READ_RETRIES) return undefined;
+  return Math.min(answer.retryAfterSeconds, 2) * 1000;
+}
 
 function send(options: RequestOptions, body: string | undefined): Promise<{ status: number; text: string; retryAfterSeconds: number | undefined }> {
   return new Promise((resolve, reject) => {

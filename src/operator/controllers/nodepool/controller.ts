@@ -48,6 +48,13 @@ const poolOfVM = (vm: KubeObject | undefined): string[] => [vm?.metadata?.annota
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
+/** A Node is its VM's (same name, or the provider ID names it): the pool in that VM's annotation. */
+function poolsOfNode(node: GuestNode, infraCaches: InfraCaches): string[] {
+  const providerID = node.spec?.providerID ?? '';
+  const machine = providerID.startsWith(providerIDOf('')) ? providerID.slice(providerIDOf('').length) : node.metadata.name;
+  return infraCaches.all().flatMap((cache) => cache.vms.list().filter((vm) => vm.metadata.name === machine)).flatMap(poolOfVM);
+}
+
 /** The NodePools whose bootstrap data a ConfigMap is part of: named in their `spec.config`, or their cluster's trust bundle. */
 function poolsReferring(cm: ConfigMap, pools: readonly NodePool[], cluster: (key: string) => HostedCluster | undefined): string[] {
   const { namespace, name } = cm.metadata ?? {};
@@ -81,14 +88,8 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   const configMaps = manager.informer<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', namespace });
   let enqueue: (keys: readonly string[]) => void = () => undefined;
   const poolsOfCluster = (hc: KubeObject): string[] => pools.list().filter((np) => np.metadata.namespace === hc.metadata?.namespace && np.spec.clusterName === hc.metadata?.name).map(keyOf);
-  // A Node is its VM's (same name, or the provider ID names it): the pool in that VM's annotation.
-  const poolsOfNode = (node: GuestNode): string[] => {
-    const providerID = node.spec?.providerID ?? '';
-    const machine = providerID.startsWith(providerIDOf('')) ? providerID.slice(providerIDOf('').length) : node.metadata.name;
-    return infraCaches.all().flatMap((cache) => cache.vms.list().filter((vm) => vm.metadata.name === machine)).flatMap(poolOfVM);
-  };
   const infraCaches = new InfraCaches({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfInfraEvent(event, () => pools.list())) });
-  const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfNode(event.object)) });
+  const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfNode(event.object, infraCaches)) });
   const guestClients = new KubeconfigClients('guest');
   const override = o.hostedClusterKubeconfig;
   const deps: NodePoolDeps = {

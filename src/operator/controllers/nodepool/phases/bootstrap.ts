@@ -96,7 +96,7 @@ async function applyOnce(scope: Scope, client: Scope['deps']['client'], object: 
   await applyUnlessUnchanged(client, object, { lastApplied: scope.deps.lastApplied, key, fieldManager: OPERATOR_FIELD_MANAGER });
 }
 
-async function bootstrapConfig(scope: Scope, hc: HostedCluster): Promise<BootstrapConfig | undefined> {
+function bootstrapConfig(scope: Scope, hc: HostedCluster): BootstrapConfig | undefined {
   const configs = machineConfigs(scope, scope.np);
   if (!Array.isArray(configs)) {
     setCondition(scope, { type: Type.ValidMachineConfig.value, status: 'False', reason: Reason.ValidationFailed.value, message: `ConfigMap ${configs.missing} named in spec.config does not exist in namespace ${scope.np.metadata.namespace ?? ''} or has no "config" key` });
@@ -123,7 +123,7 @@ export const bootstrapPhase: Phase = {
   async run(scope) {
     const hc = scope.hc as HostedCluster;
     const ignition = ignitionEndpoint(scope, hc);
-    const config = ignition === undefined ? undefined : await bootstrapConfig(scope, hc);
+    const config = ignition === undefined ? undefined : bootstrapConfig(scope, hc);
     if (ignition === undefined || config === undefined) return { stop: true };
     const hash = bootstrapConfigHash(config);
     const token = await ensureToken(scope, config, hash);
