@@ -22,7 +22,7 @@ const liveMigratableOf = (np: NodePool | undefined): string | undefined => np?.s
  */
 export function addHostedClusterController(
   manager: Manager,
-  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'lastApplied' | 'nodePools'> & { readonly watchNamespace?: string },
+  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'lastApplied' | 'nodePools' | 'networkReads'> & { readonly watchNamespace?: string },
   logger: Logger,
   metrics: Metrics,
 ): Controller {
@@ -37,6 +37,7 @@ export function addHostedClusterController(
     nodePools: (hc) => pools.list().filter((np) => np.metadata.namespace === hc.metadata.namespace && np.spec.clusterName === hc.metadata.name),
     controlPlaneSecret: (key) => secrets.get(key),
     lastApplied: new Map(),
+    networkReads: new WeakMap(),
   };
   const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, accepts: keysInNamespace(namespace), reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
   controller.watch(clusters, (event) => [keyOf(event.object)]);

@@ -28,6 +28,8 @@ export interface HostedClusterDeps {
   readonly infraClients: KubeconfigClients;
   /** What this operator last applied per HostedCluster uid (a fingerprint), to skip identical re-applies. */
   readonly lastApplied: Map<string, string>;
+  /** The last read of each cluster's blocked networks (`networks.config.openshift.io/cluster`), by client. */
+  readonly networkReads: WeakMap<KubeClient, { readonly at: number; readonly cidrs: string[] | undefined }>;
 }
 
 /** One reconcile's state: the object, what the phases learnt, and the conditions they set. */

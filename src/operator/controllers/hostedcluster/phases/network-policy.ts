@@ -26,6 +26,19 @@ async function readBlockedNetworks(client: KubeClient): Promise<string[] | undef
   }
 }
 
+/**
+ * The blocked networks of a cluster, read at most once per recheck period per client: every HostedCluster on the
+ * management cluster shares one read, and a reconcile for another reason costs no request.
+ */
+async function blockedNetworks(scope: Scope, client: KubeClient): Promise<string[] | undefined> {
+  const now = scope.now.getTime();
+  const known = scope.deps.networkReads.get(client);
+  if (known !== undefined && now - known.at < RBAC_RECHECK_MS) return known.cidrs;
+  const cidrs = await readBlockedNetworks(client);
+  scope.deps.networkReads.set(client, { at: now, cidrs });
+  return cidrs;
+}
+
 /** Applies the policy unless this process last applied the same one; false when RBAC forbids it. */
 async function applyPolicy(scope: Scope, client: KubeClient, policy: KubeObject): Promise<boolean> {
   try {
@@ -79,7 +92,7 @@ export const networkPolicyPhase: Phase = {
     const external = scope.infra;
     const client = external?.client ?? scope.deps.client;
     const namespace = external?.namespace ?? HostedClusterNames.controlPlaneNamespace(scope.hc);
-    const blockedCIDRs = await readBlockedNetworks(client);
+    const blockedCIDRs = await blockedNetworks(scope, client);
     const policy = renderVirtLauncherNetworkPolicy({ namespace, infraID: scope.hc.spec.infraID ?? '', blockedCIDRs, controlPlanePeers: external === undefined && blockedCIDRs !== undefined, nodePortAddresses: nodePortAddresses(scope) });
     const applied = await applyPolicy(scope, client, policy);
     if (external === undefined) {

@@ -140,7 +140,8 @@ export const machinesPhase: Phase = {
     scope.logger.info('rolling machines', { create: plan.create, delete: plan.delete.join(','), templateHash: generation.templateHash, userData: (scope.bootstrap as Bootstrap).userDataSecretName });
     scope.logger.debug('template', { template: JSON.stringify(generation.template) });
     await chooseForDeletion(scope, machines, plan.delete);
-    const taken = new Set(infra.cache.vms.list().map((vm) => vm.metadata.name));
+    // Names in the cache or still owed a change (a VM just deleted may linger in a stale cache) are not drawn again.
+    const taken = new Set([...infra.cache.vms.list().map((vm) => vm.metadata.name), ...scope.deps.expectations.pendingNames(pool)]);
     // Each creation is recorded as soon as it succeeds, so a failure half-way leaves nothing unaccounted for.
     for (let i = 0; i < plan.create; i++) scope.deps.expectations.expect(pool, 'create', [await createMachine(scope, taken)], now);
     return { stop: true, requeueAfterMs: CACHE_CATCH_UP_MS };
