@@ -17,6 +17,12 @@ export const KUBEVIRT_NODEPOOL_FLAGS: readonly FlagSpec[] = [
     'Set the boot image caching strategy; Supported values: None (default), PVC: Cache into a PVC; only for QCOW image; ignored for container images',
   ),
   flag(
+    'containerdisk',
+    'string',
+    '',
+    'A reference to docker image with the embedded disk to be used to create the machines (until release payloads are read, the boot image must be given here or in spec.platform.kubevirt.rootVolume.diskImage)',
+  ),
+  flag(
     'network-multiqueue',
     'string',
     'Enable',
@@ -64,6 +70,7 @@ export function kubevirtNodePoolFlags(v: FlagReader): KubevirtNodePoolFlags {
     rootVolumeAccessModes: v.string('root-volume-access-modes'),
     rootVolumeVolumeMode: v.string('root-volume-volume-mode'),
     rootVolumeCacheStrategy: v.string('root-volume-cache-strategy'),
+    containerDiskImage: v.string('containerdisk'),
     networkMultiqueue: v.string('network-multiqueue'),
     qosClass: v.string('qos-class'),
     additionalNetworks: v.strings('additional-network'),

@@ -10,6 +10,8 @@ export interface KubevirtNodePoolFlags {
   readonly rootVolumeAccessModes: string;
   readonly rootVolumeVolumeMode: string;
   readonly rootVolumeCacheStrategy: string;
+  /** `--containerdisk`: the boot image (upstream's developer flag, ours for every user until payloads are read). */
+  readonly containerDiskImage: string;
   readonly networkMultiqueue: string;
   readonly qosClass: string;
   readonly additionalNetworks: readonly string[];
@@ -118,6 +120,7 @@ function rootVolume(f: KubevirtNodePoolFlags): KubevirtNodePoolPlatform['rootVol
       ...(f.rootVolumeVolumeMode === '' ? {} : { volumeMode: f.rootVolumeVolumeMode as 'Block' | 'Filesystem' }),
     },
     ...(f.rootVolumeCacheStrategy === '' ? {} : { cacheStrategy: { type: f.rootVolumeCacheStrategy as 'None' | 'PVC' } }),
+    ...(f.containerDiskImage === '' ? {} : { diskImage: { containerDiskImage: f.containerDiskImage } }),
   };
 }
 

@@ -20,6 +20,13 @@ describe('hcp create nodepool kubevirt', () => {
     assert.match(out.stderr, /NodePool extra was rendered/);
   });
 
+  it('When --containerdisk is given, it should render it as the pool\'s boot image', async () => {
+    const out = await create(`--name extra --cluster-name example --release-image ${IMAGE} --render --containerdisk quay.io/containerdisks/rhcos:4.17`);
+    assert.equal(out.code, 0, out.stderr);
+    const np = parse(out.stdout) as { spec: Record<string, any> };
+    assert.deepEqual(np.spec['platform'].kubevirt.rootVolume.diskImage, { containerDiskImage: 'quay.io/containerdisks/rhcos:4.17' });
+  });
+
   it('When --render is given without --release-image and no cluster is reachable, it should say the image is needed offline', async () => {
     const out = await create('--name extra --render --kubeconfig=/nonexistent');
     assert.equal(out.code, 1);
