@@ -7,7 +7,7 @@ import { runHcp } from '../../../testing/cli.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { eventually } from '../../../testing/eventually.ts';
 import { documentedInfraAccount, infraServiceAccount } from '../../../testing/infra.ts';
-import { startTestOperator } from '../../../testing/operator.ts';
+import { installOperatorAccount, startOperatorAs, startTestOperator } from '../../../testing/operator.ts';
 
 const { management, infra } = testClusters();
 const { client } = management;
@@ -58,6 +58,26 @@ describe('virt-launcher NetworkPolicy', () => {
 
     await client.delete({ ...HC, name: 'partial', namespace: ns });
     await eventually('the policy to be removed with the cluster', async () => (await policyIn(infra.client, account.namespace)) === undefined);
+  });
+
+  it('When the operator restarts while the cluster is being deleted, it should still remove the policy from the infra namespace', async () => {
+    const ns = await management.namespace('np-restart');
+    const account = await documentedInfraAccount(infra, 'np-restart-guests');
+    const operatorAccount = await installOperatorAccount(management);
+    const first = await startOperatorAs(operatorAccount, ns);
+    await createExternalCluster(ns, 'restarted', account);
+    await eventually('the policy in the infra namespace', async () => (await policyIn(infra.client, account.namespace)) !== undefined);
+    await first.operator.stop();
+    first.client.close();
+    await client.delete({ ...HC, name: 'restarted', namespace: ns });
+    const second = await startOperatorAs(operatorAccount, ns, { identity: 'second' });
+    try {
+      await eventually('the cluster gone', async () => (await client.tryGet({ ...HC, name: 'restarted', namespace: ns })) === undefined);
+      assert.equal(await policyIn(infra.client, account.namespace), undefined, 'the policy went with the cluster, though the new process never made an infra client before');
+    } finally {
+      await second.operator.stop();
+      second.client.close();
+    }
   });
 
   it('When the kubeconfig may also read the infra network configuration, it should block the infra networks and report True', async () => {

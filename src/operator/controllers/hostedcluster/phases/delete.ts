@@ -3,6 +3,9 @@ import { HostedClusterConditionReason as Reason, HostedClusterConditionType as T
 import { Annotation } from '../../../../api/v1beta1/well-known.ts';
 import { API_VERSION } from '../../../../api/v1beta1/kinds.ts';
 import { formatDuration, parseDuration } from '../../../../lib/duration.ts';
+import type { KubeClient, KubeObject } from '../../../../kube/client.ts';
+import { fromBase64 } from '../../../../lib/base64.ts';
+import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
 import { removeFinalizer } from '../../../runtime/finalizers.ts';
@@ -54,12 +57,33 @@ function gracePeriodMs(scope: Scope): number {
 }
 
 /**
+ * The infra client to clean up with: the one this process made, or — after a restart in the middle of the deletion,
+ * when the control-plane namespace and its copy are already gone — one from the user's credentials Secret, if it is
+ * still there. Undefined when neither is: there is nothing left to reach the infrastructure with.
+ */
+async function infraClientForCleanup(scope: Scope): Promise<KubeClient | undefined> {
+  const owner = scope.hc.metadata.uid ?? '';
+  const existing = scope.deps.infraClients.existing(owner);
+  if (existing !== undefined) return existing;
+  const ref = scope.hc.spec.platform.kubevirt?.credentials?.infraKubeConfigSecret;
+  const secret = ref === undefined ? undefined : await scope.deps.client.tryGet<KubeObject & SourceSecret>({ apiVersion: 'v1', kind: 'Secret', name: ref.name, namespace: scope.hc.metadata.namespace }).catch(() => undefined);
+  const kubeconfig = secret?.data?.[ref?.key ?? 'kubeconfig'];
+  if (kubeconfig === undefined) return undefined;
+  try {
+    return scope.deps.infraClients.clientFor(owner, fromBase64(kubeconfig));
+  } catch (error) {
+    scope.logger.info('the infra kubeconfig cannot be used to clean up', { reason: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
+}
+
+/**
  * Removes the virt-launcher NetworkPolicy and its Event from the external infrastructure namespace, which nobody else
  * deletes (the control-plane namespace takes the centralized one with it). Best effort: the infra cluster may be gone.
  */
 async function cleanInfraNamespace(scope: Scope): Promise<void> {
   const namespace = scope.hc.spec.platform.kubevirt?.credentials?.infraNamespace;
-  const client = scope.deps.infraClients.existing(scope.hc.metadata.uid ?? '');
+  const client = namespace === undefined ? undefined : await infraClientForCleanup(scope);
   if (namespace === undefined || client === undefined) return;
   const refs = [{ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', name: VIRT_LAUNCHER_NETWORK_POLICY, namespace }, { apiVersion: 'v1', kind: 'Event', name: `virt-launcher-netpol-rbac-${scope.hc.spec.infraID ?? ''}`, namespace }];
   for (const ref of refs) await client.delete(ref).catch((error: unknown) => scope.logger.info('could not clean the infra namespace', { kind: ref.kind, reason: error instanceof Error ? error.message : String(error) }));
