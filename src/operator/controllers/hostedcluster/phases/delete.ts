@@ -63,18 +63,23 @@ function gracePeriodMs(scope: Scope): number {
  */
 async function infraClientForCleanup(scope: Scope): Promise<KubeClient | undefined> {
   const owner = scope.hc.metadata.uid ?? '';
-  const existing = scope.deps.infraClients.existing(owner);
-  if (existing !== undefined) return existing;
-  const ref = scope.hc.spec.platform.kubevirt?.credentials?.infraKubeConfigSecret;
-  const secret = ref === undefined ? undefined : await scope.deps.client.tryGet<KubeObject & SourceSecret>({ apiVersion: 'v1', kind: 'Secret', name: ref.name, namespace: scope.hc.metadata.namespace }).catch(() => undefined);
-  const kubeconfig = secret?.data?.[ref?.key ?? 'kubeconfig'];
-  if (kubeconfig === undefined) return undefined;
+  const kubeconfig = scope.deps.infraClients.existing(owner) === undefined ? await userInfraKubeconfig(scope) : undefined;
+  if (kubeconfig === undefined) return scope.deps.infraClients.existing(owner);
   try {
-    return scope.deps.infraClients.clientFor(owner, fromBase64(kubeconfig));
+    return scope.deps.infraClients.clientFor(owner, kubeconfig);
   } catch (error) {
     scope.logger.info('the infra kubeconfig cannot be used to clean up', { reason: error instanceof Error ? error.message : String(error) });
     return undefined;
   }
+}
+
+/** The infra kubeconfig from the user's credentials Secret beside the HostedCluster, if it is still there. */
+async function userInfraKubeconfig(scope: Scope): Promise<string | undefined> {
+  const ref = scope.hc.spec.platform.kubevirt?.credentials?.infraKubeConfigSecret;
+  if (ref === undefined) return undefined;
+  const secret = await scope.deps.client.tryGet<KubeObject & SourceSecret>({ apiVersion: 'v1', kind: 'Secret', name: ref.name, namespace: scope.hc.metadata.namespace }).catch(() => undefined);
+  const data = secret?.data?.[ref.key];
+  return data === undefined ? undefined : fromBase64(data);
 }
 
 /**
