@@ -8,7 +8,7 @@ import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { eventually } from '../../../testing/eventually.ts';
 import { aNodePool } from '../../../testing/builders.ts';
 import { publishIgnitionEndpoint } from '../../../testing/ignition-standin.ts';
-import { documentedInfraAccount, infraServiceAccount } from '../../../testing/infra.ts';
+import { documentedInfraAccount, documentedInfraRole, infraServiceAccount } from '../../../testing/infra.ts';
 import { actAsMachines } from '../../../testing/kubelet-standin.ts';
 import { API as NODEPOOL_API, conditionOf, createKubeVirtCluster, getNodePool, TEST_DISK, vmsIn, waitForVMs as waitForVMsIn, type TestVM } from '../../../testing/nodepools.ts';
 import { installOperatorAccount, startOperatorAs, type TestOperator } from '../../../testing/operator.ts';
@@ -289,6 +289,39 @@ describe('NodePool controller with infrastructure credentials short of the docum
     } finally {
       await op.operator.stop();
       op.client.close();
+    }
+  });
+});
+
+describe('NodePool deletion when DataVolumes can no longer be listed', () => {
+  it('When the list right on DataVolumes is revoked and the operator restarts, deletion should still remove the boot-image cache named in status', async () => {
+    const { infra } = testClusters();
+    const ns = await management.namespace('np-dvlist');
+    const account = await documentedInfraAccount(infra, 'np-dvlist-guests');
+    const operatorAccount = await installOperatorAccount(management);
+    const first = await startOperatorAs(operatorAccount, ns);
+    const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, '--name=cached', '--pull-secret=/ps', '--node-pool-replicas=1', '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', '--infra-kubeconfig-file=/infra', `--infra-namespace=${account.namespace}`, `--containerdisk=${DISK}`, '--root-volume-cache-strategy=PVC'];
+    assert.equal((await runHcp(args, { files: { '/ps': '{"auths":{}}', '/infra': account.kubeconfig }, realClock: true })).code, 0);
+    await publishIgnitionEndpoint(client, ns, 'cached');
+    const np = await eventually('the cache in status', async () => {
+      const current = await nodePool(ns, 'cached');
+      return (current?.status?.platform?.kubeVirt?.cacheName ?? '') !== '' ? current : undefined;
+    });
+    const cacheName = np.status?.platform?.kubeVirt?.cacheName ?? '';
+    await first.operator.stop();
+    first.client.close();
+    // DataVolumes may still be made and deleted, but no longer listed: a new process cannot see the cache.
+    const role = documentedInfraRole() as KubeObject & { rules: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }> };
+    const rules = role.rules.map((r) => (r.apiGroups.includes('cdi.kubevirt.io') ? { ...r, verbs: ['get', 'create', 'delete'] } : r));
+    await infra.client.apply({ ...role, metadata: { ...role.metadata, namespace: account.namespace }, rules }, { fieldManager: 'test' });
+    const second = await startOperatorAs(operatorAccount, ns, { identity: 'second', nodePoolInfraDeleteGraceMs: 20_000 });
+    try {
+      await client.delete({ apiVersion: API, kind: 'NodePool', name: 'cached', namespace: ns });
+      await eventually('the NodePool to go', async () => (await nodePool(ns, 'cached')) === undefined);
+      assert.equal(await infra.client.tryGet({ apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', name: cacheName, namespace: account.namespace }), undefined, 'the cache did not leak');
+    } finally {
+      await second.operator.stop();
+      second.client.close();
     }
   });
 });

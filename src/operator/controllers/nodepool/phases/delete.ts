@@ -42,7 +42,9 @@ async function deleteInfraObjects(scope: Scope, infra: InfraTarget): Promise<{ r
     const waiting = await retireMachine(scope, machine, bounds);
     if (waiting !== undefined) draining.push(waiting);
   }
-  await deleteCaches(infra, cachesOf(infra, scope.np.metadata.uid ?? ''));
+  // The cache named in status too: a cache the DataVolume informer cannot list (rights revoked) must not leak.
+  const recorded = scope.np.status?.platform?.kubeVirt?.cacheName;
+  await deleteCaches(infra, [...new Set([...cachesOf(infra, scope.np.metadata.uid ?? ''), ...(recorded === undefined || recorded === '' ? [] : [recorded])])]);
   return { remaining: machines.length, draining };
 }
 
