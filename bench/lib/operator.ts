@@ -56,16 +56,22 @@ export function requests(text: string, verbs: string, resource: { readonly is?: 
 
 /** Write requests between two scrapes by verb and resource (leases apart), to explain a non-zero idle figure. */
 export function writesByResource(before: string, after: string): string {
+  return requestsByResource(before, after, 'POST|PUT|PATCH|DELETE');
+}
+
+/** Requests of the given verbs (a regular expression) between two scrapes, by verb and resource, leases apart. */
+export function requestsByResource(before: string, after: string, verbs: string): string {
+  const pattern = new RegExp(`^rest_client_requests_total\\{resource="([^"]*)",verb="(${verbs})"\\} (\\S+)$`, 'gm');
   const count = (text: string): Map<string, number> => {
     const byResource = new Map<string, number>();
-    for (const m of text.matchAll(/^rest_client_requests_total\{resource="([^"]*)",verb="(POST|PUT|PATCH|DELETE)"\} (\S+)$/gm)) {
+    for (const m of text.matchAll(pattern)) {
       const key = `${m[2] ?? ''} ${m[1] ?? ''}`;
       byResource.set(key, (byResource.get(key) ?? 0) + Number(m[3]));
     }
     return byResource;
   };
   const old = count(before);
-  return [...count(after)].map(([k, v]) => [k, v - (old.get(k) ?? 0)] as const).filter(([k, v]) => v > 0 && !k.endsWith(' leases')).map(([k, v]) => `${k}: ${String(v)}`).join(', ');
+  return [...count(after)].map(([k, v]) => [k, v - (old.get(k) ?? 0)] as const).filter(([k, v]) => v > 0 && !k.endsWith(' leases')).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${String(v)}`).join(', ');
 }
 
 /** Drained: the work queues are empty and no reconcile started for 2 s. */

@@ -11,7 +11,7 @@ import type { NodePool } from '../../src/api/index.ts';
 import type { KubeClient, KubeObject } from '../../src/kube/client.ts';
 import { aHostedCluster, aNodePool } from '../../src/testing/builders.ts';
 import { publishIgnitionEndpoint } from '../../src/testing/ignition-standin.ts';
-import { quiet, requests, startBenchEnvironment, until, writesByResource } from '../lib/operator.ts';
+import { quiet, requests, requestsByResource, startBenchEnvironment, until, writesByResource } from '../lib/operator.ts';
 
 const POOL_REPLICAS = Number(process.env['POOL_REPLICAS'] ?? 100);
 const CLUSTERS = Number(process.env['CLUSTERS'] ?? 50);
@@ -78,6 +78,7 @@ try {
   await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
   const afterIdle = await scrape();
   process.stdout.write(`${String(CLUSTERS)} HostedClusters × NodePool of 2: ${manySeconds.toFixed(2)} s until all ${String(2 * CLUSTERS)} VMs exist (control planes included); API requests ${describeRequests(afterDown, afterMany)}\n`);
+  process.stdout.write(`  reads by resource: ${requestsByResource(afterDown, afterMany, 'GET')}\n`);
   process.stdout.write(`write requests during ${String(IDLE_SECONDS)} s idle: ${String(writes(afterIdle) - writes(afterMany))} (target 0), besides ${String(writes(afterIdle, true) - writes(afterMany, true))} leader-lease renewals${writes(afterIdle) > writes(afterMany) ? ` (${writesByResource(afterMany, afterIdle)})` : ''}\n`);
   process.stdout.write(`operator peak resident memory: ${operator.peakMiB().toFixed(0)} MiB\n`);
 } finally {
