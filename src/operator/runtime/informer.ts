@@ -29,6 +29,14 @@ export interface InformerOptions {
 /** `namespace/name` (or `name` for cluster-scoped objects): the key of the cache and of work queues. */
 export const keyOf = (o: KubeObject): string => (o.metadata?.namespace === undefined || o.metadata.namespace === '' ? '' : `${o.metadata.namespace}/`) + String(o.metadata?.name ?? '');
 
+/**
+ * Whether an event changes what `pick` reads of the object: always for an addition or a deletion, for an update only
+ * when the picked part differs — so a handler hears of what matters to it and of nothing else.
+ */
+export function changes<T>(event: InformerEvent<T>, pick: (object: T) => unknown): boolean {
+  return event.type !== 'MODIFIED' || event.old === undefined || JSON.stringify(pick(event.object)) !== JSON.stringify(pick(event.old));
+}
+
 const versionOf = (o: KubeObject): string | undefined => o.metadata?.resourceVersion;
 
 /**

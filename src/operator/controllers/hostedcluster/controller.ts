@@ -1,19 +1,19 @@
 import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
-import { HostedClusterConditionType } from '../../../api/v1beta1/conditions.ts';
+import { NodePoolConditionType } from '../../../api/v1beta1/conditions.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeObject } from '../../../kube/client.ts';
 import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import { Controller, keysInNamespace } from '../../runtime/controller.ts';
-import { keyOf } from '../../runtime/informer.ts';
+import { changes, keyOf } from '../../runtime/informer.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
 import { reconcileHostedCluster } from './reconcile.ts';
 import type { HostedClusterDeps } from './scope.ts';
 
-const liveMigratableOf = (np: NodePool | undefined): string | undefined => np?.status?.conditions?.find((c) => c.type === HostedClusterConditionType.KubeVirtNodesLiveMigratable.value)?.status;
+const liveMigratableOf = (np: NodePool): string | undefined => np.status?.conditions?.find((c) => c.type === NodePoolConditionType.KubeVirtNodesLiveMigratable.value)?.status;
 
 /**
  * Registers the HostedCluster controller: it reconciles on every HostedCluster change and on every change of a
@@ -49,7 +49,7 @@ export function addHostedClusterController(
   // The kubeadmin password's name in status never changes, so a new password is heard of only through its Secret.
   controller.watch(secrets, (event) => (event.object.metadata?.name === ControlPlaneNames.kubeadminPassword ? ownerOf(event.object) : []));
   // A NodePool matters to its cluster only when its live migratability changes (KubeVirtNodesLiveMigratable).
-  controller.watch(pools, (event) => (liveMigratableOf(event.object) === liveMigratableOf(event.old) ? [] : [`${event.object.metadata.namespace ?? ''}/${event.object.spec.clusterName}`]));
+  controller.watch(pools, (event) => (changes(event, liveMigratableOf) ? [`${event.object.metadata.namespace ?? ''}/${event.object.spec.clusterName}`] : []));
   manager.add(controller);
   return controller;
 }

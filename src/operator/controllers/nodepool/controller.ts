@@ -10,7 +10,7 @@ import { IGNITION_CA_SECRET, TokenSecretAnnotation } from '../../../render/nodep
 import type { Clock } from '../../runtime/clock.ts';
 import { Controller, keysInNamespace } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
-import { keyOf } from '../../runtime/informer.ts';
+import { changes, keyOf } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
@@ -129,7 +129,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     const owner = clusters.list().find((hc) => HostedClusterNames.controlPlaneNamespace(hc) === event.object.metadata?.namespace);
     return owner === undefined ? [] : poolsOfCluster(owner);
   });
-  controller.watch(configMaps, (event) => (JSON.stringify(event.object.data) === JSON.stringify(event.old?.data) ? [] : poolsReferring(event.object, pools.list(), (key) => clusters.get(key))));
+  controller.watch(configMaps, (event) => (changes(event, (cm) => cm.data) ? poolsReferring(event.object, pools.list(), (key) => clusters.get(key)) : []));
   manager.addLeaderTask(async (signal) => {
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
     infraCaches.stopAll();

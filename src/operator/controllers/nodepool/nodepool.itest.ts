@@ -156,6 +156,16 @@ describe('NodePool controller on the management cluster', () => {
       const np = await nodePool(ns, 'example');
       return names.length === 1 && names[0] !== first && condition(np, 'UpdatingConfig')?.status === 'False' && condition(np, 'Ready')?.status === 'True';
     });
+    const running = (await userDataOf()).sort();
+    await client.delete({ apiVersion: 'v1', kind: 'ConfigMap', name: 'chrony', namespace: ns });
+    const invalid = await eventually('the deleted ConfigMap noticed', async () => {
+      const np = await nodePool(ns, 'example');
+      return condition(np, 'ValidMachineConfig')?.status === 'False' ? np : undefined;
+    });
+    assert.equal(condition(invalid, 'ValidMachineConfig')?.message, `ConfigMap chrony named in spec.config does not exist in namespace ${ns} or has no "config" key`);
+    assert.deepEqual((await userDataOf()).sort(), running, 'the running machines are left alone');
+    await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { spec: { config: null } });
+    await eventually('valid again', async () => condition(await nodePool(ns, 'example'), 'ValidMachineConfig')?.status === 'True');
   });
 
   it('When a JSON patch annotation is malformed, it should say so and leave the running VMs alone', async () => {
