@@ -18,7 +18,7 @@ import { Expectations } from './expectations.ts';
 import { GuestClusters, type GuestNode } from './guest-clusters.ts';
 import { InfraCaches, type InfraEvent } from './infra-caches.ts';
 import { controlPlaneAdminKubeconfig } from './phases/guest.ts';
-import { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
+import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import { reconcileNodePool } from './reconcile.ts';
 import type { NodePoolDeps } from './scope.ts';
 
@@ -48,11 +48,16 @@ const poolOfVM = (vm: KubeObject | undefined): string[] => [vm?.metadata?.annota
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
-/** A Node is its VM's (same name, or the provider ID names it): the pool in that VM's annotation. */
-function poolsOfNode(node: GuestNode, infraCaches: InfraCaches): string[] {
+/**
+ * The pool of a Node of HostedCluster `hc`: its VM (same name, or the one its provider ID names) in the cluster's
+ * infrastructure namespace carries it in an annotation.
+ */
+function poolsOfNode(hc: HostedCluster | undefined, node: GuestNode, infraCaches: InfraCaches): string[] {
+  if (hc === undefined) return [];
+  const namespace = hc.spec.platform.kubevirt?.credentials?.infraNamespace ?? HostedClusterNames.controlPlaneNamespace(hc);
   const providerID = node.spec?.providerID ?? '';
   const machine = providerID.startsWith(providerIDOf('')) ? providerID.slice(providerIDOf('').length) : node.metadata.name;
-  return infraCaches.all().flatMap((cache) => cache.vms.list().filter((vm) => vm.metadata.name === machine)).flatMap(poolOfVM);
+  return infraCaches.all().flatMap((cache) => poolOfVM(cache.vms.get(`${namespace}/${machine}`)));
 }
 
 /** The NodePools whose bootstrap data a ConfigMap is part of: named in their `spec.config`, or their cluster's trust bundle. */
@@ -89,8 +94,8 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   let enqueue: (keys: readonly string[]) => void = () => undefined;
   const poolsOfCluster = (hc: KubeObject): string[] => pools.list().filter((np) => np.metadata.namespace === hc.metadata?.namespace && np.spec.clusterName === hc.metadata?.name).map(keyOf);
   const infraCaches = new InfraCaches({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfInfraEvent(event, () => pools.list())) });
-  const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfNode(event.object, infraCaches)) });
-  const guestClients = new KubeconfigClients('guest');
+  const clusterOf = (uid: string): HostedCluster | undefined => clusters.list().find((hc) => hc.metadata.uid === uid);
+  const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (owner, event) => enqueue(poolsOfNode(clusterOf(owner), event.object, infraCaches)) });
   const override = o.hostedClusterKubeconfig;
   const deps: NodePoolDeps = {
     client: o.client, clock: o.clock, random: o.random, events: o.events, releases: o.releases, infraClients: o.infraClients, infraCaches,
@@ -98,7 +103,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     controlPlaneSecret: (key) => secrets.get(key),
     configMap: (key) => configMaps.get(key),
     controlPlaneSecrets: () => secrets.list(),
-    guestClients, guestClusters,
+    guestClusters,
     guestKubeconfig: override === undefined || override === '' ? controlPlaneAdminKubeconfig : () => override,
     drainMessages: new Map(),
     autoscaledReplicas: new Map(),
@@ -117,7 +122,6 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
       const owner = event.object.metadata.uid ?? '';
       infraCaches.forget(owner);
       guestClusters.forget(owner);
-      guestClients.forget(owner);
     }
     return poolsOfCluster(event.object);
   });

@@ -2,6 +2,7 @@ import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { providerIDOf } from '../../../platform/kubevirt/virtual-machine.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { Informer, type InformerEvent } from '../../runtime/informer.ts';
+import { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import type { Logger } from '../../runtime/logger.ts';
 
 /** A condition of a Node, as the kubelet reports it. */
@@ -38,43 +39,41 @@ export function nodesByMachine(guest: GuestCluster | undefined): (machine: strin
 }
 
 /**
- * One Node informer per hosted cluster, shared by its NodePools, started when the cluster's control plane has
- * published its admin kubeconfig (a cluster whose API server does not answer costs a retrying watch, nothing more).
- * A new client (a renewed certificate) replaces the informer.
+ * One client and one Node informer per hosted cluster, shared by its NodePools, started when the cluster's control
+ * plane has published its admin kubeconfig (a cluster whose API server does not answer costs a retrying watch,
+ * nothing more). A changed kubeconfig (a renewed certificate) replaces both at once.
  */
 export class GuestClusters {
   private readonly guests = new Map<string, GuestCluster>();
-  private readonly o: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (event: InformerEvent<GuestNode>) => void };
+  private readonly clients = new KubeconfigClients('guest');
+  private readonly o: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (owner: string, event: InformerEvent<GuestNode>) => void };
 
-  constructor(options: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (event: InformerEvent<GuestNode>) => void }) {
+  constructor(options: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (owner: string, event: InformerEvent<GuestNode>) => void }) {
     this.o = options;
   }
 
-  /** The hosted cluster of HostedCluster `owner` (its uid), reached with `client`. */
-  forCluster(owner: string, client: KubeClient): GuestCluster {
+  /** The hosted cluster of HostedCluster `owner` (its uid), reached with `kubeconfig`; throws when it cannot be read. */
+  forCluster(owner: string, kubeconfig: string): GuestCluster {
+    const client = this.clients.clientFor(owner, kubeconfig);
     const existing = this.guests.get(owner);
     if (existing?.client === client) return existing;
-    this.forget(owner);
+    existing?.nodes.stop();
     const nodes = new Informer<GuestNode>(client, { apiVersion: 'v1', kind: 'Node' }, { clock: this.o.clock, logger: this.o.logger });
-    nodes.onEvent((event) => this.o.onEvent(event));
+    nodes.onEvent((event) => this.o.onEvent(owner, event));
     nodes.start();
     const guest = { client, nodes };
     this.guests.set(owner, guest);
     return guest;
   }
 
-  /** The hosted cluster last seen for `owner`, if any. */
-  existing(owner: string): GuestCluster | undefined {
-    return this.guests.get(owner);
-  }
-
-  /** Stops and drops the informer of a deleted HostedCluster. */
+  /** Stops the informer and closes the client of a deleted HostedCluster. */
   forget(owner: string): void {
     this.guests.get(owner)?.nodes.stop();
     this.guests.delete(owner);
+    this.clients.forget(owner);
   }
 
-  /** Stops every informer (the operator stops leading). */
+  /** Stops every informer and closes every client (the operator stops leading). */
   stopAll(): void {
     for (const owner of [...this.guests.keys()]) this.forget(owner);
   }

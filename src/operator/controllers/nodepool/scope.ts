@@ -36,9 +36,7 @@ export interface NodePoolDeps {
   /** External infrastructure clients, shared with the HostedCluster controller (one per HostedCluster). */
   readonly infraClients: KubeconfigClients;
   readonly infraCaches: InfraCaches;
-  /** Clients of the hosted clusters (their control planes' admin kubeconfigs), one per HostedCluster. */
-  readonly guestClients: KubeconfigClients;
-  /** The Node informers of the hosted clusters. */
+  /** The hosted clusters: a client (their control planes' admin kubeconfigs) and a Node informer each. */
   readonly guestClusters: GuestClusters;
   /** The kubeconfig that reaches a pool's hosted cluster: its control plane's admin kubeconfig (tests point it elsewhere). */
   readonly guestKubeconfig: (scope: Scope) => string | undefined;

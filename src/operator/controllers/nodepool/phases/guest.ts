@@ -26,7 +26,7 @@ export const guestPhase: Phase = {
     if (kubeconfig === undefined) return Promise.resolve(undefined);
     const owner = hc.metadata.uid ?? '';
     try {
-      scope.guest = scope.deps.guestClusters.forCluster(owner, scope.deps.guestClients.clientFor(owner, kubeconfig));
+      scope.guest = scope.deps.guestClusters.forCluster(owner, kubeconfig);
     } catch (error) {
       scope.logger.info('the hosted cluster kubeconfig cannot be used', { reason: reasonOf(error) });
     }
