@@ -170,7 +170,6 @@ export const NodePoolConditionReason = catalogue({
   KubeVirtNodesNotLiveMigratable: ['A VM of the pool cannot be live-migrated; the message says why.', USER],
   UnsupportedSkew: ['The NodePool version is outside the supported skew. Needs a version change.', USER],
   WaitingForAvailableMachines: ['Fewer machines are available than the rollout strategy requires (Ready; message as upstream). Self-heals.', HEALS],
-  WaitingForMachines: ['Some machines (VMs) are not running yet; the message names them. Self-heals.', HEALS],
   VMNotReady: ['Per machine (AllMachinesReady, reasons joined by commas): its VM instance is not Ready yet (cluster-api-provider-kubevirt\'s reason). Self-heals.', HEALS],
   Unschedulable: ['Per machine (AllMachinesReady): the infrastructure cannot schedule its VM; the message says why. Needs capacity or a placement change.', USER],
   WaitingForNodeRef: ['Per machine (AllNodesHealthy): no Node of the hosted cluster matches its VM yet (Cluster API\'s reason). Self-heals once it joins.', HEALS],

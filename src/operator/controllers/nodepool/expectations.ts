@@ -23,12 +23,7 @@ export class Expectations {
     if (names.length === 0) return;
     const entry = this.pending.get(pool) ?? { creates: new Set<string>(), deletes: new Set<string>(), since: now };
     entry.since = now;
-    for (const name of names) {
-      // A name is only ever expected one way: a VM created under the name of one just deleted (names are random
-      // and short, so it happens) must not leave the deletion waiting for an absence that will never come.
-      (change === 'create' ? entry.deletes : entry.creates).delete(name);
-      (change === 'create' ? entry.creates : entry.deletes).add(name);
-    }
+    for (const name of names) (change === 'create' ? entry.creates : entry.deletes).add(name);
     this.pending.set(pool, entry);
   }
 
@@ -43,7 +38,11 @@ export class Expectations {
     return done;
   }
 
-  /** The names with a change still owed for `pool`: a new machine takes none of them. */
+  /**
+   * The names with a change still owed for `pool`: a new machine takes none of them, so a VM created under the name
+   * of one just deleted (names are random and short: it happens) cannot leave that deletion waiting for an absence
+   * that never comes.
+   */
   pendingNames(pool: string): string[] {
     const entry = this.pending.get(pool);
     return entry === undefined ? [] : [...entry.creates, ...entry.deletes];

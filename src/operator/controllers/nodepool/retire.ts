@@ -68,7 +68,7 @@ function reportWaiting(scope: Scope, machine: string, message: string): void {
 }
 
 /**
- * Takes one machine towards deletion: drains its Node and waits for its volumes to detach (when it has a Node and the
+ * Takes one machine whose VM is not being deleted yet towards deletion: drains its Node and waits for its volumes to detach (when it has a Node and the
  * bounds allow), then deletes the VM and the Node. Returns what it still waits for, or undefined once the VM was
  * deleted. A hosted cluster that cannot be reached counts as a drain that has not finished: the bound decides.
  */
@@ -76,7 +76,7 @@ export async function retireMachine(scope: Scope, machine: PoolMachine, bounds: 
   const guest = scope.guest;
   const node = machine.node;
   const now = scope.now.getTime();
-  if (node !== undefined && guest !== undefined && !machine.vmDeleting) {
+  if (node !== undefined && guest !== undefined) {
     const waiting = await nodeWaitsFor(guest.client, node, {
       drain: within(now, bounds.since, bounds.drainMs),
       volumes: within(now, bounds.since, bounds.volumeDetachMs),
@@ -104,10 +104,8 @@ async function deleteMachine(scope: Scope, machine: PoolMachine): Promise<undefi
   const guest = scope.guest;
   const node = machine.node;
   scope.deps.drainMessages.delete(`${nodePoolKeyOf(scope.np)}/${machine.name}`);
-  if (!machine.vmDeleting) {
-    await infra.client.delete(vmRef(infra, machine.name));
-    scope.deps.expectations.expect(nodePoolKeyOf(scope.np), 'delete', [machine.name], scope.now.getTime());
-  }
+  await infra.client.delete(vmRef(infra, machine.name));
+  scope.deps.expectations.expect(nodePoolKeyOf(scope.np), 'delete', [machine.name], scope.now.getTime());
   // As Cluster API, the Node goes with its machine; the guest's cloud provider would remove it too, later.
   if (node !== undefined && guest !== undefined) {
     await guest.client.delete({ apiVersion: 'v1', kind: 'Node', name: node.metadata.name }).catch((error: unknown) => scope.logger.info('could not delete node', { node: node.metadata.name, reason: reasonOf(error) }));

@@ -63,8 +63,10 @@ function gracePeriodMs(scope: Scope): number {
  */
 async function infraClientForCleanup(scope: Scope): Promise<KubeClient | undefined> {
   const owner = scope.hc.metadata.uid ?? '';
-  const kubeconfig = scope.deps.infraClients.existing(owner) === undefined ? await userInfraKubeconfig(scope) : undefined;
-  if (kubeconfig === undefined) return scope.deps.infraClients.existing(owner);
+  const existing = scope.deps.infraClients.existing(owner);
+  if (existing !== undefined) return existing;
+  const kubeconfig = await userInfraKubeconfig(scope);
+  if (kubeconfig === undefined) return undefined;
   try {
     return scope.deps.infraClients.clientFor(owner, kubeconfig);
   } catch (error) {

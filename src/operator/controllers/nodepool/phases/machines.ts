@@ -134,7 +134,7 @@ export const machinesPhase: Phase = {
     if (repair.repaired) return { stop: true, requeueAfterMs: CACHE_CATCH_UP_MS };
     const recheck = Math.min(draining.length > 0 ? DRAIN_RETRY_MS : Infinity, repair.recheckInMs ?? Infinity);
     const later = Number.isFinite(recheck) ? { requeueAfterMs: recheck } : undefined;
-    const desired = desiredReplicas(scope.np, machines.filter((m) => !m.deleting).length, scope.deps.autoscaledReplicas);
+    const { desired } = scope.machines as MachineSummary;
     const plan = planRollout(machines, desired, generation.templateHash, strategyOf(scope.np, desired));
     if (plan.create === 0 && plan.delete.length === 0) return later;
     scope.logger.info('rolling machines', { create: plan.create, delete: plan.delete.join(','), templateHash: generation.templateHash, userData: (scope.bootstrap as Bootstrap).userDataSecretName });
