@@ -15,6 +15,7 @@ export function processContext(stdout: (text: string) => void, stderr: (text: st
     writeFile: (path, content) => writeFileSync(path, content),
     randomBytes: secureRandomBytes,
     now: () => new Date(),
+    terminal: process.stderr.isTTY,
   };
 }
 

@@ -14,4 +14,12 @@ describe('release catalog', () => {
     assert.equal(catalogReleaseProvider.lookup('quay.io/x/ocp-release:4.99.0-x86_64'), undefined);
     assert.equal(versionOfReleaseImage('quay.io/x/ocp-release:4.16.3-x86_64'), '4.16.3');
   });
+
+  it('When the image is a Kubernetes-native release, it should give the images of exactly that Kubernetes version', () => {
+    const info = catalogReleaseProvider.lookup('quay.io/hcp-kubevirt/kube-release:v1.36.3');
+    assert.equal(info?.version, '1.36.3');
+    assert.equal(info?.images.kubeScheduler, 'registry.k8s.io/kube-scheduler:v1.36.3');
+    assert.equal(info?.images.etcd, 'registry.k8s.io/etcd:3.6.8-0');
+    assert.equal(catalogReleaseProvider.lookup('quay.io/hcp-kubevirt/kube-release:v1.20.0'), undefined);
+  });
 });

@@ -53,21 +53,46 @@ export function versionOfReleaseImage(image: string): string | undefined {
 }
 
 /**
- * The first release provider: a catalog keyed by the version in the release image's tag, mapping each supported
- * OpenShift minor to the upstream Kubernetes component images of the matching Kubernetes release. Digest references
+ * Kubernetes-native releases: an image `…/kube-release:v<Kubernetes version>` whose components are upstream
+ * Kubernetes' own images of exactly that version, with the etcd and konnectivity releases Kubernetes pairs with it.
+ * The local environment builds and runs the newest one (its images come from the binaries it builds), so its version
+ * says what actually runs instead of borrowing an OpenShift number.
+ */
+const KUBERNETES_RELEASES: Readonly<Record<string, { readonly etcd: string; readonly konnectivityServer: string }>> = {
+  '1.36.3': { etcd: 'registry.k8s.io/etcd:3.6.8-0', konnectivityServer: 'registry.k8s.io/kas-network-proxy/proxy-server:v0.34.0' },
+};
+
+/** The release image of a Kubernetes-native release, e.g. `quay.io/hcp-kubevirt/kube-release:v1.36.3`. */
+export const kubernetesReleaseImage = (kubernetesVersion: string): string => `quay.io/hcp-kubevirt/kube-release:v${kubernetesVersion}`;
+
+const kubeComponents = (kubernetesVersion: string): Omit<ComponentImages, 'etcd' | 'konnectivityServer'> => {
+  const k8s = (component: string): string => `registry.k8s.io/${component}:v${kubernetesVersion}`;
+  return { kubeAPIServer: k8s('kube-apiserver'), kubeControllerManager: k8s('kube-controller-manager'), kubeScheduler: k8s('kube-scheduler') };
+};
+
+function lookupKubernetesRelease(releaseImage: string): ReleaseInfo | undefined {
+  const version = /\/kube-release:v(\d+\.\d+\.\d+)$/.exec(releaseImage)?.[1];
+  const pinned = version === undefined ? undefined : KUBERNETES_RELEASES[version];
+  if (version === undefined || pinned === undefined) return undefined;
+  return { version, kubernetesVersion: version, images: { ...kubeComponents(version), ...pinned } };
+}
+
+function lookupOpenShiftRelease(releaseImage: string): ReleaseInfo | undefined {
+  const version = versionOfReleaseImage(releaseImage);
+  const kubernetesVersion = version === undefined ? undefined : KUBERNETES_FOR_MINOR[version.split('.').slice(0, 2).join('.')];
+  if (version === undefined || kubernetesVersion === undefined) return undefined;
+  return { version, kubernetesVersion, images: { ...kubeComponents(kubernetesVersion), etcd: ETCD_IMAGE, konnectivityServer: KONNECTIVITY_SERVER_IMAGE } };
+}
+
+/**
+ * The first release provider: a catalog keyed by the version in the release image's tag. An OpenShift release maps
+ * each supported OpenShift minor to the upstream Kubernetes component images of the matching Kubernetes release; a
+ * Kubernetes-native release (`…/kube-release:v1.36.3`) names its Kubernetes version directly. Digest references
  * cannot be resolved without reading the payload and are reported as unknown.
  */
 export const catalogReleaseProvider: ReleaseProvider = {
-  lookup(releaseImage) {
-    const version = versionOfReleaseImage(releaseImage);
-    const kubernetesVersion = version === undefined ? undefined : KUBERNETES_FOR_MINOR[version.split('.').slice(0, 2).join('.')];
-    if (version === undefined || kubernetesVersion === undefined) return undefined;
-    const k8s = (component: string): string => `registry.k8s.io/${component}:v${kubernetesVersion}`;
-    return {
-      version,
-      kubernetesVersion,
-      images: { etcd: ETCD_IMAGE, kubeAPIServer: k8s('kube-apiserver'), kubeControllerManager: k8s('kube-controller-manager'), kubeScheduler: k8s('kube-scheduler'), konnectivityServer: KONNECTIVITY_SERVER_IMAGE },
-    };
-  },
-  describe: () => `release images tagged with an OpenShift ${Object.keys(KUBERNETES_FOR_MINOR).join(', ')} version (e.g. quay.io/openshift-release-dev/ocp-release:4.17.0-multi)`,
+  lookup: (releaseImage) => lookupKubernetesRelease(releaseImage) ?? lookupOpenShiftRelease(releaseImage),
+  describe: () =>
+    `release images tagged with an OpenShift ${Object.keys(KUBERNETES_FOR_MINOR).join(', ')} version (e.g. quay.io/openshift-release-dev/ocp-release:4.17.0-multi) ` +
+    `and Kubernetes releases ${Object.keys(KUBERNETES_RELEASES).map(kubernetesReleaseImage).join(', ')}`,
 };

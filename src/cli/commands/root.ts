@@ -4,6 +4,7 @@ import { createKubeconfig } from './create/kubeconfig.ts';
 import { createNodePoolKubevirt } from './create/nodepool/kubevirt.ts';
 import { destroyClusterKubevirt } from './destroy/cluster.ts';
 import { install } from './install/install.ts';
+import { local } from './local/local.ts';
 import { version } from './version.ts';
 
 /** The `hcp` command tree. */
@@ -27,6 +28,7 @@ export const root: Command = {
       subcommands: [{ name: 'cluster', summary: 'Destroys a HostedCluster and its associated infrastructure.', subcommands: [destroyClusterKubevirt] }],
     },
     install,
+    local,
     version,
   ],
 };

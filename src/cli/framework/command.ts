@@ -10,6 +10,8 @@ export interface CommandContext {
   readonly writeFile: (path: string, content: string) => void;
   readonly randomBytes: (n: number) => Uint8Array;
   readonly now: () => Date;
+  /** Whether stderr is a terminal, where long operations may redraw a live progress line. */
+  readonly terminal?: boolean;
 }
 
 /** One command of the tree. A command has either subcommands or a `run`. */

@@ -3,8 +3,11 @@ export const KUBE_VERSION = 'v1.36.3';
 /** The etcd release paired with {@link KUBE_VERSION} (the one Kubernetes' own test matrix pairs it with). */
 export const ETCD_VERSION = 'v3.6.8';
 
-/** The binaries a cluster needs, by the module that builds them. */
-export const KUBE_BINARIES = ['kube-apiserver', 'kube-controller-manager', 'kubectl'] as const;
+/**
+ * The Kubernetes binaries built from k8s.io/kubernetes in one wrapper module: a cluster's control plane and kubectl,
+ * and what a node of the local environment runs (kubelet, kube-proxy) with the scheduler that places its pods.
+ */
+export const KUBE_BINARIES = ['kube-apiserver', 'kube-controller-manager', 'kubectl', 'kube-scheduler', 'kubelet', 'kube-proxy'] as const;
 export const ETCD_BINARY = 'etcd';
 
 /** A binary name. */

@@ -29,7 +29,7 @@ export interface ClusterCertificates {
 const DAY = 24 * 60 * 60 * 1000;
 
 /** Options of {@link issue}. */
-interface IssueOptions {
+export interface IssueOptions {
   readonly commonName: string;
   readonly usage: CertificateUsage;
   readonly issuer?: IssuedCertificate;
@@ -39,7 +39,8 @@ interface IssueOptions {
   readonly validDays?: number;
 }
 
-async function issue(options: IssueOptions): Promise<IssuedCertificate> {
+/** Issues a certificate signed by `issuer` (self-signed without one), valid for 30 days unless `validDays` says otherwise. */
+export async function issue(options: IssueOptions): Promise<IssuedCertificate> {
   const now = Date.now();
   return issueCertificate({
     ...options,
@@ -55,16 +56,20 @@ export async function toPem(cert: IssuedCertificate): Promise<PemPair> {
   return { cert: certificatePem(cert), key: await privateKeyPem(cert.keys.privateKey) };
 }
 
-/** Creates the CAs, the API server's serving certificate and the service-account key of a new local cluster. */
-export async function createClusterCertificates(clusterName: string): Promise<ClusterCertificates> {
+/**
+ * Creates the CAs, the API server's serving certificate and the service-account key of a new local cluster. The
+ * serving certificate covers loopback, the first Service address and `servingIps` (the address it listens on).
+ */
+export async function createClusterCertificates(clusterName: string, servingIps: readonly string[] = []): Promise<ClusterCertificates> {
   const serverCa = await issue({ commonName: `${clusterName}-server-ca`, usage: 'ca', validDays: 365 });
   const clientCa = await issue({ commonName: `${clusterName}-client-ca`, usage: 'ca', validDays: 365 });
   const serving = await issue({
     commonName: 'kube-apiserver',
     usage: 'server',
     issuer: serverCa,
+    validDays: 365,
     dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'],
-    ipAddresses: ['127.0.0.1', '10.96.0.1'],
+    ipAddresses: ['127.0.0.1', '10.96.0.1', ...servingIps],
   });
   const saKeys = await generateKeyPair();
   return {

@@ -3,7 +3,6 @@ import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from
 import type { ConditionUpdate } from '../../../../lib/conditions.ts';
 import { BootImageError, bootImageMessage, resolveBootImage } from '../../../../platform/kubevirt/boot-image.ts';
 import { kubevirtPlatformProblems, platformValidationMessage } from '../../../../platform/kubevirt/platform-validation.ts';
-import { versionOfReleaseImage } from '../../../../release/catalog.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
 type Check = Omit<ConditionUpdate, 'observedGeneration'> & { readonly blocking: boolean };
@@ -59,7 +58,7 @@ function releaseChecks(scope: Scope): Check[] {
   if (scope.release === undefined) {
     return [failed(Type.ValidReleaseImage.value, `Failed to get release image: "${image}" is not a release this operator knows; it knows ${scope.deps.releases.describe()}`)];
   }
-  const controlPlaneVersion = versionOfReleaseImage(scope.hc?.spec.release.image ?? '');
+  const controlPlaneVersion = scope.deps.releases.lookup(scope.hc?.spec.release.image ?? '')?.version;
   const version = scope.release.version;
   if (controlPlaneVersion !== undefined && compareMinor(version, controlPlaneVersion) > 0) {
     return [ok(Type.ValidReleaseImage.value, `Using release image: ${image}`), failed(Type.SupportedVersionSkew.value, `the NodePool version ${version} is newer than the control plane version ${controlPlaneVersion}; a node pool version must not surpass the hosted control plane version`, Reason.UnsupportedSkew.value)];

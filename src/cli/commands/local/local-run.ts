@@ -1,0 +1,160 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { BUILD_INFO, DEFAULT_OPERATOR_IMAGE } from '../../build-info.ts';
+import type { CommandContext } from '../../framework/command.ts';
+import { throwIfAny, UserError } from '../../framework/errors.ts';
+import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
+import { environmentLayout, type EnvironmentLayout } from '../../../local/environment/layout.ts';
+import { digestOf, pushReference } from '../../../local/environment/images.ts';
+import { EnvironmentError, upEnvironment, type Reporter } from '../../../local/environment/up.ts';
+import { downEnvironment } from '../../../local/environment/down.ts';
+import { environmentStatus, type EnvironmentStatus } from '../../../local/environment/status.ts';
+import { describeMissing, missingPrerequisites, packagesFor } from '../../../local/environment/prerequisites.ts';
+import { HostCommandError, run as runHost } from '../../../local/environment/host.ts';
+import { LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
+import { projectRoot } from '../../../local/project-root.ts';
+import { CRANE, ensureTool } from '../../../local/binaries/tools.ts';
+
+/** The environment's state folder: the flag, else the XDG state directory. */
+function stateDirOf(f: FlagReader, env: NodeJS.ProcessEnv): string {
+  const given = f.string('state-dir');
+  if (given !== '') return given;
+  const xdg = env['XDG_STATE_HOME'];
+  return join(xdg !== undefined && xdg !== '' ? xdg : join(env['HOME'] ?? homedir(), '.local', 'state'), 'hcp-kubevirt', 'local');
+}
+
+interface LocalFlags {
+  readonly layout: EnvironmentLayout;
+  readonly json: boolean;
+  readonly f: FlagReader;
+}
+
+function readFlags(args: ParsedArgs, ctx: CommandContext): LocalFlags {
+  const f = new FlagReader(args.values);
+  const output = f.string('output');
+  throwIfAny(output === 'text' || output === 'json' ? [] : [new UserError(`invalid argument "${output}" for "--output" flag: want text or json`, 'usage')]);
+  return { layout: environmentLayout(stateDirOf(f, ctx.env)), json: output === 'json', f };
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+
+/**
+ * Progress of the steps: on a terminal a live line per step with its elapsed time, redrawn each second; elsewhere a
+ * line when a step starts and one when it ends; nothing with `--output json`.
+ */
+function reporter(ctx: CommandContext, quiet: boolean): Reporter {
+  return {
+    async step(title, work) {
+      const started = ctx.now().getTime();
+      if (quiet) return work();
+      const live = ctx.terminal === true;
+      const draw = (): void => ctx.stderr(`\r\x1b[K… ${title} ${seconds(ctx.now().getTime() - started)}`);
+      if (live) draw();
+      else ctx.stderr(`… ${title}\n`);
+      const timer = live ? setInterval(draw, 1000) : undefined;
+      try {
+        const result = await work();
+        ctx.stderr(`${live ? '\r\x1b[K' : ''}✓ ${title} (${seconds(ctx.now().getTime() - started)})\n`);
+        return result;
+      } catch (error) {
+        ctx.stderr(`${live ? '\r\x1b[K' : ''}✗ ${title} (${seconds(ctx.now().getTime() - started)})\n`);
+        throw error;
+      } finally {
+        clearInterval(timer);
+      }
+    },
+  };
+}
+
+/** Environment failures are the user's to act on: one message, exit 1. */
+async function asUserErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof EnvironmentError || error instanceof HostCommandError) throw new UserError(error.message);
+    throw error;
+  }
+}
+
+async function installPrerequisites(ctx: CommandContext, json: boolean): Promise<void> {
+  const packages = packagesFor(missingPrerequisites());
+  if (packages.length === 0) return;
+  if (!json) ctx.stderr(`installing ${packages.join(' ')} with apt-get\n`);
+  await runHost(['apt-get', 'update', '-qq']);
+  await runHost(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...packages]);
+  const still = missingPrerequisites();
+  if (still.length > 0) throw new UserError(describeMissing(still));
+}
+
+/** Installs (or re-applies, which changes nothing) the operator, from the image the environment just published. */
+async function installOperator(layout: EnvironmentLayout, kubeconfig: string, report: Reporter, log: (line: string) => void): Promise<string> {
+  return report.step('installing the operator (hcp install)', async () => {
+    const crane = (await ensureTool(CRANE, log))['crane'] as string;
+    const digest = await digestOf(crane, pushReference(layout, DEFAULT_OPERATOR_IMAGE));
+    if (digest === undefined) throw new EnvironmentError(`the operator image ${DEFAULT_OPERATOR_IMAGE} is missing from the environment's registry`);
+    // By digest, so a rebuilt operator rolls out even though its tag (the version) stays the same.
+    const image = `${DEFAULT_OPERATOR_IMAGE}@${digest}`;
+    const { root } = await import('../root.ts');
+    const { runCommand } = await import('../../framework/run.ts');
+    const quiet: CommandContext = { stdout: () => undefined, stderr: () => undefined, env: process.env, readFile: () => new Uint8Array(), writeFile: () => undefined, randomBytes: (n) => new Uint8Array(n), now: () => new Date() };
+    await runCommand(root, ['install', `--kubeconfig=${kubeconfig}`, `--hypershift-image=${image}`, '--wait-until-available'], quiet);
+    return image;
+  });
+}
+
+/** `hcp local up`. */
+export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void> {
+  const { layout, json, f } = readFlags(args, ctx);
+  const report = reporter(ctx, json);
+  const started = ctx.now().getTime();
+  if (f.bool('install-prerequisites')) await installPrerequisites(ctx, json);
+  const buildLog = (line: string): void => (json ? undefined : ctx.stderr(`  ${line}\n`));
+  const root = projectRoot();
+  const env = await asUserErrors(() =>
+    upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root } }),
+  );
+  const operatorImage = await asUserErrors(() => installOperator(layout, env.kubeconfig, report, buildLog));
+  const result = { state: 'running', kubeconfig: env.kubeconfig, server: env.server, operatorImage, releaseImage: LOCAL_RELEASE_IMAGE, elapsedSeconds: Math.round((ctx.now().getTime() - started) / 100) / 10 };
+  if (json) {
+    ctx.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  ctx.stdout(
+    [
+      `The local environment is running (${seconds(ctx.now().getTime() - started)}); hcp ${BUILD_INFO.version} operator installed.`,
+      `  export KUBECONFIG=${env.kubeconfig}`,
+      `  hcp create cluster kubevirt --name demo --release-image ${LOCAL_RELEASE_IMAGE} --pull-secret FILE --wait`,
+      '',
+    ].join('\n'),
+  );
+}
+
+/** `hcp local down`. */
+export async function runDown(args: ParsedArgs, ctx: CommandContext): Promise<void> {
+  const { layout, json, f } = readFlags(args, ctx);
+  const { hostedClusters } = await asUserErrors(() => reporter(ctx, json).step('tearing down the local environment', () => downEnvironment({ layout, force: f.bool('force') })));
+  if (json) ctx.stdout(`${JSON.stringify({ state: 'stopped', removedHostedClusters: hostedClusters })}\n`);
+  else ctx.stdout(`The local environment is gone${hostedClusters.length > 0 ? ` (with hosted clusters ${hostedClusters.join(', ')})` : ''}.\n`);
+}
+
+function describeStatus(s: EnvironmentStatus): string {
+  const daemons = Object.entries(s.daemons).map(([name, d]) => `  ${name.padEnd(24)}${d.running ? `running (pid ${String(d.pid)})` : 'stopped'}`);
+  return [
+    `state:       ${s.state}`,
+    `state dir:   ${s.stateDir}`,
+    `kubeconfig:  ${s.kubeconfig}`,
+    `API server:  ${s.server}`,
+    `hosted clusters: ${s.hostedClusters.length === 0 ? 'none' : s.hostedClusters.join(', ')}`,
+    'daemons:',
+    ...daemons,
+    '',
+  ].join('\n');
+}
+
+/** `hcp local status`: exit 0 when running, 1 otherwise (so scripts can wait on it). */
+export async function runStatus(args: ParsedArgs, ctx: CommandContext): Promise<void> {
+  const { layout, json } = readFlags(args, ctx);
+  const status = await environmentStatus(layout);
+  ctx.stdout(json ? `${JSON.stringify(status, null, 2)}\n` : describeStatus(status));
+  if (status.state !== 'running') throw new UserError(status.state === 'stopped' ? 'the local environment is not running: start it with hcp local up' : 'the local environment is degraded: run hcp local up to restart what is missing, or hcp local down');
+}

@@ -1,0 +1,45 @@
+import type { Command } from '../../framework/command.ts';
+import { flag, type FlagSpec } from '../../framework/flags.ts';
+
+const STATE_DIR = flag('state-dir', 'string', '', 'Folder of the environment\'s state (default: $XDG_STATE_HOME/hcp-kubevirt/local, or ~/.local/state/hcp-kubevirt/local)');
+const OUTPUT = flag('output', 'string', 'text', 'Output format: text (live progress on a terminal) or json (quiet, one JSON document on stdout)');
+
+const UP_FLAGS: readonly FlagSpec[] = [
+  STATE_DIR,
+  OUTPUT,
+  flag('install-prerequisites', 'bool', false, 'Install the missing Debian packages the environment needs (apt-get, as root) instead of only naming them'),
+];
+
+/** `hcp local up`. */
+const up: Command = {
+  name: 'up',
+  summary: 'Starts the local environment: a management cluster with a real node, its images and the operator',
+  description:
+    'Builds what is missing (Kubernetes, etcd, containerd, konnectivity, CoreDNS and crane from Go modules, cached in ~/.cache/hcp-kubevirt), starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler and an image registry on a bridge of this host, a node (containerd, kubelet, kube-proxy) in a network namespace, publishes the images hosted control planes run under their real names, starts cluster DNS and installs the operator as a Deployment. Running it again changes nothing.',
+  flags: UP_FLAGS,
+  run: async (args, ctx) => (await import('./local-run.ts')).runUp(args, ctx),
+};
+
+/** `hcp local down`. */
+const down: Command = {
+  name: 'down',
+  summary: 'Stops the local environment and removes everything it made',
+  description: 'Ends every process of the environment, detaches its mounts, deletes its network namespace and bridge, its cgroups and its state folder. Refuses while hosted clusters exist unless --force is given.',
+  flags: [STATE_DIR, OUTPUT, flag('force', 'bool', false, 'Tear down even while hosted clusters exist (their control planes go with the environment)')],
+  run: async (args, ctx) => (await import('./local-run.ts')).runDown(args, ctx),
+};
+
+/** `hcp local status`. */
+const status: Command = {
+  name: 'status',
+  summary: 'Shows whether the local environment runs, where its kubeconfig is and which hosted clusters it holds',
+  flags: [STATE_DIR, OUTPUT],
+  run: async (args, ctx) => (await import('./local-run.ts')).runStatus(args, ctx),
+};
+
+/** `hcp local`: the one-machine environment in which hosted clusters run for real. */
+export const local: Command = {
+  name: 'local',
+  summary: 'Runs a local management cluster with a real node, for trying hosted clusters on one machine',
+  subcommands: [up, down, status],
+};

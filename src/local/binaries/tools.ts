@@ -1,0 +1,136 @@
+/**
+ * The node's and the images' other binaries, each built from its own Go module (its own go.mod, so minimum version
+ * selection keeps that project's dependency versions) into `~/.cache/hcp-kubevirt/tools/<name>-<version>/`.
+ */
+import { createHash } from 'node:crypto';
+import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requireGo, runGo } from './go.ts';
+import { cacheRoot } from './locate.ts';
+import { projectRoot } from '../project-root.ts';
+
+/** A Go module and the binaries (name → main package) built from it. */
+export interface GoTool {
+  readonly name: string;
+  readonly module: string;
+  readonly version: string;
+  readonly binaries: Readonly<Record<string, string>>;
+  readonly tags?: readonly string[];
+}
+
+/**
+ * containerd 2.x rather than Debian's 1.6 (end of life; kubelet 1.36 finds its CRI too old for the runtime handler
+ * and cgroup-driver queries). The graph drivers this host cannot use are left out.
+ */
+export const CONTAINERD: GoTool = {
+  name: 'containerd',
+  module: 'github.com/containerd/containerd/v2',
+  version: 'v2.4.2',
+  binaries: {
+    containerd: 'github.com/containerd/containerd/v2/cmd/containerd',
+    'containerd-shim-runc-v2': 'github.com/containerd/containerd/v2/cmd/containerd-shim-runc-v2',
+    ctr: 'github.com/containerd/containerd/v2/cmd/ctr',
+  },
+  tags: ['no_btrfs', 'no_devmapper', 'no_zfs'],
+};
+
+/** The konnectivity server and agent, at the version Kubernetes v1.36's konnectivity client pairs with. */
+export const KONNECTIVITY: GoTool = {
+  name: 'konnectivity',
+  module: 'sigs.k8s.io/apiserver-network-proxy',
+  version: 'v0.34.0',
+  binaries: { 'proxy-server': 'sigs.k8s.io/apiserver-network-proxy/cmd/server', 'proxy-agent': 'sigs.k8s.io/apiserver-network-proxy/cmd/agent' },
+};
+
+/** Cluster DNS, at the version kubeadm v1.36 deploys. */
+export const COREDNS: GoTool = {
+  name: 'coredns',
+  module: 'github.com/coredns/coredns',
+  version: 'v1.14.2',
+  binaries: { coredns: 'github.com/coredns/coredns' },
+};
+
+/**
+ * go-containerregistry's `crane`: assembles the environment's images and serves them as an OCI registry
+ * (`crane registry serve`), so no image tool or registry has to be installed on the host.
+ */
+export const CRANE: GoTool = {
+  name: 'crane',
+  module: 'github.com/google/go-containerregistry',
+  version: 'v0.21.8',
+  binaries: { crane: 'github.com/google/go-containerregistry/cmd/crane' },
+};
+
+/** Every tool the local environment builds from a published module. */
+export const LOCAL_TOOLS: readonly GoTool[] = [CONTAINERD, KONNECTIVITY, COREDNS, CRANE];
+
+/** The pause program's source, shipped with the project (`src/local/images/pause.go`). */
+export const pauseSource = (): string => join(projectRoot(), 'src', 'local', 'images', 'pause.go');
+
+const executable = (path: string): boolean => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The cache folder of a tool. */
+export const toolDir = (tool: Pick<GoTool, 'name' | 'version'>, env: NodeJS.ProcessEnv = process.env): string =>
+  join(cacheRoot(env), 'tools', `${tool.name}-${tool.version}`);
+
+/** Builds into a temporary module folder and moves the binaries into place only when all are built. */
+async function buildTool(tool: GoTool, dir: string, report: (line: string) => void): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), `hcp-${tool.name}-build-`));
+  const staging = `${dir}.partial-${String(process.pid)}`;
+  try {
+    writeFileSync(join(work, 'go.mod'), `module local/hcp-${tool.name}\n`);
+    report(`building ${tool.name} ${tool.version} from ${tool.module} into ${dir}`);
+    await runGo(['get', `${tool.module}@${tool.version}`], { cwd: work });
+    mkdirSync(staging, { recursive: true });
+    for (const [name, pkg] of Object.entries(tool.binaries)) {
+      const tags = tool.tags === undefined ? [] : [`-tags=${tool.tags.join(',')}`];
+      await runGo(['build', '-trimpath', '-ldflags=-s -w', ...tags, '-o', join(staging, name), pkg], { cwd: work });
+    }
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(staging, dir);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** The paths of a tool's binaries, building it first when any is missing. */
+export async function ensureTool(tool: GoTool, report: (line: string) => void): Promise<Record<string, string>> {
+  const dir = toolDir(tool);
+  const paths = Object.fromEntries(Object.keys(tool.binaries).map((b) => [b, join(dir, b)]));
+  if (!Object.values(paths).every(executable)) {
+    requireGo();
+    await buildTool(tool, dir, report);
+  }
+  return paths;
+}
+
+/** The pause binary, built from the project's own source (cached by the source's hash). */
+export async function ensurePause(report: (line: string) => void): Promise<string> {
+  const source = readFileSync(pauseSource());
+  const version = createHash('sha256').update(source).digest('hex').slice(0, 12);
+  const dir = toolDir({ name: 'pause', version });
+  const binary = join(dir, 'pause');
+  if (executable(binary)) return binary;
+  requireGo();
+  report(`building pause into ${dir}`);
+  const work = mkdtempSync(join(tmpdir(), 'hcp-pause-build-'));
+  try {
+    writeFileSync(join(work, 'go.mod'), 'module local/hcp-pause\n\ngo 1.24\n');
+    copyFileSync(pauseSource(), join(work, 'main.go'));
+    mkdirSync(dir, { recursive: true });
+    await runGo(['build', '-trimpath', '-ldflags=-s -w', '-o', `${binary}.partial`, '.'], { cwd: work });
+    renameSync(`${binary}.partial`, binary);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return binary;
+}

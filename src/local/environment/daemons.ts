@@ -1,0 +1,105 @@
+/**
+ * The environment's long-running processes (etcd, the API server, containerd, kubelet…) outlive the `hcp local up`
+ * that starts them: each is started detached, in the environment's cgroup (so `down` finds it and everything it
+ * forks, container shims included), optionally inside the node's network namespace, with its output in a log file
+ * and its PID in a file of the state folder.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cgroupHierarchies } from './host.ts';
+import { statePaths, type EnvironmentLayout } from './layout.ts';
+
+/** What to start. */
+export interface DaemonSpec {
+  /** Names the log (`logs/<name>.log`) and PID (`run/<name>.pid`) files. */
+  readonly name: string;
+  readonly command: readonly string[];
+  /** Run inside the node's network namespace. */
+  readonly inNodeNetwork?: boolean;
+  /** The cgroup below the environment's (`<cgroup>/<sub>`). @default 'system' */
+  readonly cgroup?: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Joins the cgroups named in HCP_CGROUPS (before the daemon starts, so nothing it forks escapes them), then becomes
+ * the daemon, through nsenter when it belongs in a network namespace.
+ */
+const LAUNCHER = 'for d in $HCP_CGROUPS; do echo $$ > "$d/cgroup.procs"; done; unset HCP_CGROUPS; exec "$@"';
+
+const pidFile = (layout: EnvironmentLayout, name: string): string => join(statePaths(layout).pids, `${name}.pid`);
+
+/** The log file of a daemon. */
+export const logFile = (layout: EnvironmentLayout, name: string): string => join(statePaths(layout).logs, `${name}.log`);
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The PID of a daemon that is running, from its PID file; undefined when it is not. */
+export function runningPid(layout: EnvironmentLayout, name: string): number | undefined {
+  const file = pidFile(layout, name);
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, 'utf8').trim());
+  return Number.isInteger(pid) && pid > 0 && alive(pid) && isOurs(layout, pid) ? pid : undefined;
+}
+
+/** Whether a process belongs to the environment's cgroup (a PID file may outlive its process and the PID be reused). */
+function isOurs(layout: EnvironmentLayout, pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${String(pid)}/cgroup`, 'utf8').includes(`:/${layout.cgroup}/`);
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until a just-started launcher has moved itself into the environment's cgroup (it does so first thing). */
+async function joined(layout: EnvironmentLayout, name: string, pid: number): Promise<void> {
+  for (let i = 0; i < 100 && alive(pid) && !isOurs(layout, pid); i++) await new Promise((r) => setTimeout(r, 20));
+  if (!isOurs(layout, pid)) throw new Error(`${name} did not start: its launcher (pid ${String(pid)}) could not join the cgroup ${layout.cgroup}; see ${logFile(layout, name)}`);
+}
+
+/** Starts a daemon unless it is running already; returns its PID once it is in the environment's cgroup. */
+export async function startDaemon(layout: EnvironmentLayout, spec: DaemonSpec): Promise<number> {
+  const running = runningPid(layout, spec.name);
+  if (running !== undefined) return running;
+  const paths = statePaths(layout);
+  mkdirSync(paths.logs, { recursive: true });
+  mkdirSync(paths.pids, { recursive: true });
+  const cgroup = `${layout.cgroup}/${spec.cgroup ?? 'system'}`;
+  const cgroups = cgroupHierarchies().map((h) => join(h, cgroup));
+  const command = spec.inNodeNetwork === true ? ['nsenter', `--net=/run/netns/${layout.netns}`, '--', ...spec.command] : [...spec.command];
+  const log = openSync(logFile(layout, spec.name), 'a');
+  try {
+    const child = spawn('/bin/sh', ['-c', LAUNCHER, spec.name, ...command], {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: { ...process.env, ...spec.env, HCP_CGROUPS: cgroups.join(' ') },
+    });
+    child.unref();
+    const pid = child.pid;
+    if (pid === undefined) throw new Error(`${spec.name} could not be started`);
+    writeFileSync(pidFile(layout, spec.name), `${String(pid)}\n`);
+    await joined(layout, spec.name, pid);
+    return pid;
+  } finally {
+    closeSync(log);
+  }
+}
+
+/** Forgets a daemon's PID file (after `down` ended every process). */
+export function forgetDaemons(layout: EnvironmentLayout): void {
+  rmSync(statePaths(layout).pids, { recursive: true, force: true });
+}
+
+/** The last lines of a daemon's log, for error messages. */
+export function logTail(layout: EnvironmentLayout, name: string, lines = 20): string {
+  const file = logFile(layout, name);
+  return existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '(no log)';
+}

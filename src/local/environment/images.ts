@@ -1,0 +1,102 @@
+/**
+ * The environment's images, assembled here from the binaries built here (no base image is pulled from anywhere) and
+ * pushed to the environment's registry under their real names, so the pod specs the operator renders run unchanged:
+ * containerd resolves `registry.k8s.io/...` and `quay.io/...` through the environment's registry (see
+ * `registryHostsToml`). Each image is one layer: a deterministic tar (GNU tar, sorted, zero times and owners) of its
+ * files, appended to an empty base by go-containerregistry's `crane`, which also sets the platform, entrypoint,
+ * environment and user.
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { run } from './host.ts';
+import { statePaths, type EnvironmentLayout } from './layout.ts';
+
+
+/** One file of an image: where it comes from on this host and where it goes in the image. */
+export interface ImageFile {
+  readonly source: string;
+  readonly target: string;
+}
+
+/** An image to assemble. */
+export interface ImageSpec {
+  /** The full reference pods use, e.g. `registry.k8s.io/kube-apiserver:v1.36.3`. */
+  readonly name: string;
+  readonly files: readonly ImageFile[];
+  /** Symbolic links in the image, target path → what it points at. */
+  readonly links?: Readonly<Record<string, string>>;
+  readonly entrypoint?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  /** Numeric `uid[:gid]`; absent means root, as upstream's Kubernetes images. */
+  readonly user?: string;
+}
+
+/** The PATH every image gets, the Debian/distroless one, so `command: [kube-apiserver]` resolves. */
+const IMAGE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** Where the image is pushed: the environment's registry, below the name of the registry it stands in for. */
+export const pushReference = (layout: EnvironmentLayout, name: string): string => `${layout.hostAddress}:${String(layout.ports.registry)}/${name}`;
+
+/** A key that changes whenever anything that goes into the image does. */
+function imageKey(spec: ImageSpec): string {
+  const hash = createHash('sha256').update(JSON.stringify({ ...spec, files: undefined }));
+  for (const f of spec.files) {
+    const s = statSync(f.source);
+    hash.update(`${f.target}\0${f.source}\0${String(s.size)}\0${String(s.mtimeMs)}\0`);
+  }
+  return hash.digest('hex');
+}
+
+const stampFile = (layout: EnvironmentLayout, name: string): string => join(statePaths(layout).images, `${name.replace(/[/:@]/g, '_')}.key`);
+
+/** The deterministic single-layer tar of an image's files. */
+async function layerTar(spec: ImageSpec, work: string): Promise<string> {
+  const root = join(work, 'rootfs');
+  for (const f of spec.files) {
+    const target = join(root, f.target);
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(f.source, target);
+  }
+  for (const [path, to] of Object.entries(spec.links ?? {})) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    symlinkSync(to, join(root, path));
+  }
+  mkdirSync(join(root, 'tmp'), { recursive: true, mode: 0o1777 });
+  const tar = join(work, 'layer.tar');
+  await run(['tar', '--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '-C', root, '-cf', tar, '.']);
+  return tar;
+}
+
+/** Assembles one image and pushes it, unless the registry already holds this exact content. Returns whether it built. */
+export async function publishImage(layout: EnvironmentLayout, crane: string, spec: ImageSpec): Promise<boolean> {
+  const key = imageKey(spec);
+  const stamp = stampFile(layout, spec.name);
+  const ref = pushReference(layout, spec.name);
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === key && (await digestOf(crane, ref)) !== undefined) return false;
+  const work = mkdtempSync(join(tmpdir(), 'hcp-image-'));
+  try {
+    const tar = await layerTar(spec, work);
+    await run([crane, 'append', '--insecure', '--oci-empty-base', '--platform=linux/amd64', '-f', tar, '-t', ref]);
+    const env = { PATH: IMAGE_PATH, ...spec.env };
+    const mutate = ['mutate', '--insecure', '--set-platform=linux/amd64', ...Object.entries(env).map(([k, v]) => `--env=${k}=${v}`)];
+    if (spec.entrypoint !== undefined) mutate.push(`--entrypoint=${spec.entrypoint.join(',')}`);
+    if (spec.user !== undefined) mutate.push(`--user=${spec.user}`);
+    await run([crane, ...mutate, '-t', ref, ref]);
+    mkdirSync(statePaths(layout).images, { recursive: true });
+    writeFileSync(stamp, key);
+    return true;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The digest the registry holds for a reference, or undefined when it holds none. */
+export async function digestOf(crane: string, ref: string): Promise<string | undefined> {
+  try {
+    return (await run([crane, 'digest', '--insecure', ref])).trim();
+  } catch {
+    return undefined;
+  }
+}

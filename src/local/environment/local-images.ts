@@ -1,0 +1,88 @@
+/**
+ * What the local environment's images are made of: every image a hosted control plane of the environment's release
+ * runs (resolved through the release provider, so the names are the ones rendered pods carry), the node's own
+ * (pause, CoreDNS), and the operator on a Node.js runtime.
+ */
+import { execFileSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { catalogReleaseProvider, kubernetesReleaseImage } from '../../release/catalog.ts';
+import { KUBE_VERSION } from '../binaries/versions.ts';
+import type { ImageSpec } from './images.ts';
+import { PAUSE_IMAGE } from './node-config.ts';
+
+/** The release the local environment's hosted clusters run: the Kubernetes version it builds. */
+export const LOCAL_RELEASE_IMAGE = kubernetesReleaseImage(KUBE_VERSION.replace(/^v/, ''));
+
+/** Cluster DNS of the management cluster. */
+export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
+
+/** The binaries the images are assembled from, by name. */
+export type ImageBinaries = Readonly<Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'proxy-server' | 'proxy-agent' | 'coredns' | 'pause', string>>;
+
+/** The operator's files: the Node.js binary that runs it and the project folder holding `bin/` and `dist/`. */
+export interface OperatorSources {
+  readonly image: string;
+  readonly node: string;
+  readonly projectDir: string;
+}
+
+const inPath = (binary: string, source: string): ImageSpec['files'][number] => ({ source, target: `/usr/local/bin/${binary}` });
+
+/** The images of the environment's release, under the names the release provider gives them. */
+export function releaseImages(bin: ImageBinaries): ImageSpec[] {
+  const release = catalogReleaseProvider.lookup(LOCAL_RELEASE_IMAGE);
+  if (release === undefined) throw new Error(`the release provider does not know the local release ${LOCAL_RELEASE_IMAGE}`);
+  const { images } = release;
+  return [
+    { name: images.etcd, files: [inPath('etcd', bin.etcd)] },
+    { name: images.kubeAPIServer, files: [inPath('kube-apiserver', bin['kube-apiserver'])] },
+    { name: images.kubeControllerManager, files: [inPath('kube-controller-manager', bin['kube-controller-manager'])] },
+    { name: images.kubeScheduler, files: [inPath('kube-scheduler', bin['kube-scheduler'])] },
+    // Upstream's konnectivity images keep the binary at the root and run it as the entrypoint.
+    { name: images.konnectivityServer, files: [{ source: bin['proxy-server'], target: '/proxy-server' }], entrypoint: ['/proxy-server'] },
+    { name: images.konnectivityServer.replace('/proxy-server:', '/proxy-agent:'), files: [{ source: bin['proxy-agent'], target: '/proxy-agent' }], entrypoint: ['/proxy-agent'] },
+  ];
+}
+
+/** The node's images: the sandbox and cluster DNS. */
+export function nodeImages(bin: ImageBinaries): ImageSpec[] {
+  return [
+    { name: PAUSE_IMAGE, files: [{ source: bin.pause, target: '/pause' }], entrypoint: ['/pause'], user: '65535:65535' },
+    { name: COREDNS_IMAGE, files: [{ source: bin.coredns, target: '/coredns' }], entrypoint: ['/coredns'], user: '65532:65532' },
+  ];
+}
+
+/** The shared libraries a dynamically linked binary loads, by the path it loads them from (`ldd`). */
+function sharedLibraries(binary: string): string[] {
+  const out = execFileSync('ldd', [binary], { encoding: 'utf8' });
+  return [...out.matchAll(/(?:=>\s*)?(\/\S+)\s+\(0x/g)].map((m) => m[1] as string);
+}
+
+/**
+ * The operator: the Node.js runtime the project runs on (from the npm registry's `node` package) with the C
+ * libraries it links from this host, `env` for the launcher's shebang, and the built bundle. No shell, no package
+ * manager; a non-root user.
+ */
+export function operatorImage(sources: OperatorSources): ImageSpec {
+  const node = realpathSync(sources.node);
+  const env = realpathSync('/usr/bin/env');
+  const libraries = [...new Set([...sharedLibraries(node), ...sharedLibraries(env)])];
+  const project = '/opt/hcp-kubevirt';
+  const projectFile = (path: string): ImageSpec['files'][number] => ({ source: join(sources.projectDir, path), target: join(project, path) });
+  return {
+    name: sources.image,
+    files: [
+      inPath('node', node),
+      { source: env, target: '/usr/bin/env' },
+      ...libraries.map((lib) => ({ source: realpathSync(lib), target: lib })),
+      projectFile('bin/hcp-operator'),
+      projectFile('bin/launch.js'),
+      projectFile('bin/package.json'),
+      projectFile('dist/operator/hcp-operator.mjs'),
+    ],
+    links: { '/usr/local/bin/hcp-operator': `${project}/bin/hcp-operator` },
+    env: { HOME: '/tmp' },
+    user: '65532:65532',
+  };
+}

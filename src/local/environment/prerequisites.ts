@@ -1,0 +1,74 @@
+/**
+ * What the host must offer before `hcp local up` touches anything, each missing piece named with the Debian package
+ * that provides it. Nothing is installed unless the user asks (`--install-prerequisites`).
+ */
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { cgroupHierarchies } from './host.ts';
+
+/** Where Debian's containernetworking-plugins puts the CNI plugins. */
+export const CNI_BIN_DIR = '/usr/lib/cni';
+
+/** The CNI plugins the node's network uses. */
+const CNI_PLUGINS = ['bridge', 'host-local', 'loopback', 'portmap'];
+
+/** One thing the host lacks. */
+export interface MissingPrerequisite {
+  readonly what: string;
+  /** The Debian package that provides it, when installing one fixes it. */
+  readonly debianPackage?: string;
+  /** What to do when no package does. */
+  readonly hint?: string;
+}
+
+const isExecutable = (path: string): boolean => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The full path of a command on PATH (and the sbin folders, which a non-login root shell may lack). */
+export function findCommand(name: string, path = process.env['PATH'] ?? ''): string | undefined {
+  const dirs = [...path.split(delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin'];
+  return dirs.map((d) => join(d, name)).find(isExecutable);
+}
+
+/** Commands the environment runs, with the Debian package of each. */
+const COMMANDS: ReadonlyArray<readonly [string, string]> = [
+  ['runc', 'runc'],
+  ['iptables', 'iptables'],
+  ['ip', 'iproute2'],
+  ['nsenter', 'util-linux'],
+  ['sysctl', 'procps'],
+  ['tar', 'tar'],
+  ['ldd', 'libc-bin'],
+];
+
+/** Everything the host lacks for the environment; empty when it can be brought up. */
+export function missingPrerequisites(): MissingPrerequisite[] {
+  const missing: MissingPrerequisite[] = [];
+  if (process.platform !== 'linux') return [{ what: 'Linux', hint: 'the local environment runs containers and network namespaces: use a Linux host' }];
+  if (process.getuid?.() !== 0) missing.push({ what: 'root', hint: 'network namespaces, cgroups and mounts need root: run as root (sudo)' });
+  for (const [command, pkg] of COMMANDS) if (findCommand(command) === undefined) missing.push({ what: `the ${command} command`, debianPackage: pkg });
+  const plugins = CNI_PLUGINS.filter((p) => !isExecutable(join(CNI_BIN_DIR, p)));
+  if (plugins.length > 0) missing.push({ what: `the CNI plugins ${plugins.join(', ')} in ${CNI_BIN_DIR}`, debianPackage: 'containernetworking-plugins' });
+  if (!readFileSync('/proc/filesystems', 'utf8').includes('\toverlay\n')) missing.push({ what: 'overlay file system support in the kernel', hint: 'load the overlay module (modprobe overlay)' });
+  if (!existsSync('/proc/sys/net/bridge/bridge-nf-call-iptables')) missing.push({ what: 'bridge netfilter in the kernel', hint: 'load the br_netfilter module (modprobe br_netfilter)' });
+  if (process.getuid?.() === 0 && cgroupHierarchies().length === 0) missing.push({ what: 'cgroup v1 hierarchies', hint: 'this environment supports cgroup v1 hosts (mounted under /sys/fs/cgroup)' });
+  return missing;
+}
+
+/** The Debian packages that would fix what is missing. */
+export const packagesFor = (missing: readonly MissingPrerequisite[]): string[] =>
+  [...new Set(missing.map((m) => m.debianPackage).filter((p): p is string => p !== undefined))];
+
+/** One line per missing piece, ending with the install command when packages fix them. */
+export function describeMissing(missing: readonly MissingPrerequisite[]): string {
+  const lines = missing.map((m) => `  - ${m.what}${m.debianPackage !== undefined ? ` (Debian package ${m.debianPackage})` : ''}${m.hint !== undefined ? `: ${m.hint}` : ''}`);
+  const packages = packagesFor(missing);
+  const install = packages.length > 0 ? `\ninstall with: apt-get install -y ${packages.join(' ')}   (or run hcp local up --install-prerequisites)` : '';
+  return `the local environment needs what this host lacks:\n${lines.join('\n')}${install}`;
+}

@@ -1,0 +1,217 @@
+/**
+ * `hcp local up`: brings the environment to running, step by step, each step an "ensure" that leaves what already
+ * exists alone — so a second `up` changes nothing and an `up` after a crash finishes what the crashed one began.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+import { KubeClient, type KubeObject } from '../../kube/client.ts';
+import { installCrds } from '../../kube/crds.ts';
+import { ensureBinaries } from '../binaries/build.ts';
+import { CONTAINERD, COREDNS, CRANE, ensurePause, ensureTool, KONNECTIVITY } from '../binaries/tools.ts';
+import { httpCall, waitFor } from '../cluster/http.ts';
+import { loadCrds } from '../crds/fetch.ts';
+import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
+import { coreDnsObjects } from './coredns.ts';
+import { logTail, runningPid, startDaemon, type DaemonSpec } from './daemons.ts';
+import { ensureCgroup, ensureNetwork } from './host.ts';
+import { publishImage } from './images.ts';
+import { statePaths, type EnvironmentLayout } from './layout.ts';
+import { nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
+import { cniConfList, containerdConfig, kubeletConfig, kubeProxyConfig, MIRRORED_REGISTRIES, nodePaths, registryHostsToml } from './node-config.ts';
+import { apiServerUrl, componentKubeconfig, ensurePki } from './pki.ts';
+import { CNI_BIN_DIR, describeMissing, findCommand, missingPrerequisites } from './prerequisites.ts';
+import {
+  apiServerDaemon,
+  containerdDaemon,
+  controllerManagerDaemon,
+  etcdDaemon,
+  kubeletDaemon,
+  kubeProxyDaemon,
+  registryDaemon,
+  schedulerDaemon,
+  type DaemonBinaries,
+} from './processes.ts';
+
+/** Runs one named step and reports its progress (the CLI shows it live on a terminal). */
+export interface Reporter {
+  step<T>(title: string, work: () => Promise<T>): Promise<T>;
+}
+
+/** Raised when the environment cannot be brought up for a reason the user must act on; the message says how. */
+export class EnvironmentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EnvironmentError';
+  }
+}
+
+/** Options of {@link upEnvironment}. */
+export interface UpOptions {
+  readonly layout: EnvironmentLayout;
+  readonly report: Reporter;
+  readonly operator: OperatorSources;
+  /** Lines of build output (Go builds take minutes on a cold cache). */
+  readonly buildLog: (line: string) => void;
+}
+
+/** What a running environment offers. */
+export interface RunningEnvironment {
+  readonly kubeconfig: string;
+  readonly server: string;
+}
+
+const STEP_TIMEOUT_MS = 120_000;
+
+async function buildEverything(log: (line: string) => void): Promise<DaemonBinaries & ImageBinaries> {
+  const kube = await ensureBinaries(log);
+  const containerd = await ensureTool(CONTAINERD, log);
+  const konnectivity = await ensureTool(KONNECTIVITY, log);
+  const coredns = await ensureTool(COREDNS, log);
+  const crane = await ensureTool(CRANE, log);
+  const pause = await ensurePause(log);
+  return {
+    ...kube,
+    containerd: containerd['containerd'] as string,
+    crane: crane['crane'] as string,
+    'proxy-server': konnectivity['proxy-server'] as string,
+    'proxy-agent': konnectivity['proxy-agent'] as string,
+    coredns: coredns['coredns'] as string,
+    pause,
+  };
+}
+
+const portTaken = (host: string, port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = createConnection({ host, port, timeout: 500 });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+
+/** Fails with the port's owner named when a port the environment needs answers and our daemon for it is not running. */
+async function checkPorts(layout: EnvironmentLayout): Promise<void> {
+  const wanted: Array<[string, string, number]> = [
+    ['etcd', '127.0.0.1', layout.ports.etcdClient],
+    ['etcd', '127.0.0.1', layout.ports.etcdPeer],
+    ['kube-apiserver', layout.hostAddress, layout.ports.apiServer],
+    ['registry', layout.hostAddress, layout.ports.registry],
+  ];
+  for (const [daemon, host, port] of wanted) {
+    if (runningPid(layout, daemon) === undefined && (await portTaken(host, port))) {
+      throw new EnvironmentError(`port ${String(port)} on ${host} (for ${daemon}) is already taken by another program: stop it (ss -ltnp 'sport = :${String(port)}' shows which) and run hcp local up again`);
+    }
+  }
+}
+
+/** Starts a daemon and waits until `ready`; a daemon that exits or never gets ready fails with its log's tail. */
+async function startAndWait(layout: EnvironmentLayout, spec: DaemonSpec, ready: () => Promise<boolean>): Promise<void> {
+  await startDaemon(layout, spec);
+  const died = (): Error | undefined =>
+    runningPid(layout, spec.name) === undefined ? new EnvironmentError(`${spec.name} exited; last lines of ${statePaths(layout).logs}/${spec.name}.log:\n${logTail(layout, spec.name)}`) : undefined;
+  try {
+    await waitFor(spec.name, ready, { timeoutMs: STEP_TIMEOUT_MS, intervalMs: 250, abortWhen: died });
+  } catch (error) {
+    if (error instanceof EnvironmentError) throw error;
+    throw new EnvironmentError(`${(error as Error).message}; last lines of its log:\n${logTail(layout, spec.name)}`);
+  }
+}
+
+const healthy = (url: string, tls: { insecure: true } | undefined = { insecure: true }) => async (): Promise<boolean> => (await httpCall(url, { tls })).status === 200;
+
+async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries): Promise<void> {
+  const host = layout.hostAddress;
+  await startAndWait(layout, etcdDaemon(layout, bin), async () => (await httpCall(`http://127.0.0.1:${String(layout.ports.etcdClient)}/health`)).body.includes('"true"'));
+  mkdirSync(statePaths(layout).registryData, { recursive: true });
+  await startAndWait(layout, registryDaemon(layout, bin), healthy(`http://${host}:${String(layout.ports.registry)}/v2/`, undefined));
+  // Ready means the bootstrap RBAC is in place too; the controllers' identities depend on it. /readyz is public.
+  const ca = readFileSync(join(statePaths(layout).pki, 'server-ca.crt'), 'utf8');
+  await startAndWait(layout, apiServerDaemon(layout, bin), async () => (await httpCall(`${apiServerUrl(layout)}/readyz`, { tls: { ca } })).status === 200);
+  await startAndWait(layout, controllerManagerDaemon(layout, bin), healthy(`https://${host}:${String(layout.ports.controllerManager)}/healthz`));
+  await startAndWait(layout, schedulerDaemon(layout, bin), healthy(`https://${host}:${String(layout.ports.scheduler)}/healthz`));
+}
+
+function writeNodeConfig(layout: EnvironmentLayout, runc: string): void {
+  const p = nodePaths(layout);
+  for (const dir of [p.cniConfDir, p.registryHosts, p.kubeletRoot, p.podLogs]) mkdirSync(dir, { recursive: true });
+  writeFileSync(p.containerdConfig, containerdConfig(layout, runc, CNI_BIN_DIR));
+  for (const registry of MIRRORED_REGISTRIES) {
+    mkdirSync(join(p.registryHosts, registry), { recursive: true });
+    writeFileSync(join(p.registryHosts, registry, 'hosts.toml'), registryHostsToml(layout, registry));
+  }
+  writeFileSync(join(p.cniConfDir, '10-hcp-local.conflist'), cniConfList(layout));
+  writeFileSync(p.kubeletConfig, kubeletConfig(layout, join(statePaths(layout).pki, 'client-ca.crt')));
+  writeFileSync(p.kubeProxyConfig, kubeProxyConfig(layout, componentKubeconfig(layout, 'kube-proxy')));
+  // No upstream resolver is reachable from this host; pods with dnsPolicy Default get none rather than a dead one.
+  if (!existsSync(p.resolvConf)) writeFileSync(p.resolvConf, '');
+}
+
+interface NodeStatus extends KubeObject {
+  status?: { conditions?: Array<{ type: string; status: string }> };
+}
+
+async function startNode(layout: EnvironmentLayout, bin: DaemonBinaries, client: KubeClient): Promise<void> {
+  const p = nodePaths(layout);
+  await startAndWait(layout, containerdDaemon(layout, bin), () => Promise.resolve(existsSync(p.containerdSocket)));
+  await startAndWait(layout, kubeletDaemon(layout, bin), async () => {
+    const node = await client.tryGet<NodeStatus>({ apiVersion: 'v1', kind: 'Node', name: layout.nodeName });
+    return node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+  });
+  await startAndWait(layout, kubeProxyDaemon(layout, bin), healthy(`http://${layout.nodeAddress}:10256/healthz`, undefined));
+}
+
+async function applyObjects(client: KubeClient, objects: readonly KubeObject[]): Promise<void> {
+  for (const object of objects) await client.apply(object, { fieldManager: 'hcp-local', force: true });
+}
+
+interface DeploymentStatus extends KubeObject {
+  status?: { availableReplicas?: number };
+}
+
+async function startClusterDns(layout: EnvironmentLayout, client: KubeClient): Promise<void> {
+  await applyObjects(client, coreDnsObjects(layout));
+  await waitFor('cluster DNS (deployment kube-system/coredns)', async () => ((await client.get<DeploymentStatus>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'coredns', namespace: 'kube-system' })).status?.availableReplicas ?? 0) > 0, {
+    timeoutMs: STEP_TIMEOUT_MS,
+    intervalMs: 500,
+  });
+}
+
+async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & ImageBinaries, operator: OperatorSources): Promise<void> {
+  const specs = [...nodeImages(bin), ...releaseImages(bin), operatorImage(operator)];
+  for (const spec of specs) await publishImage(layout, bin.crane, spec);
+}
+
+/**
+ * Brings the environment up: prerequisites, binaries (built on first use), certificates, cgroups and network, the
+ * management control plane and registry, the images, the node, cluster DNS and the third-party CRDs. The operator
+ * is installed by the caller (`hcp install`) once this returns.
+ */
+export async function upEnvironment(options: UpOptions): Promise<RunningEnvironment> {
+  const { layout, report } = options;
+  const missing = missingPrerequisites();
+  if (missing.length > 0) throw new EnvironmentError(describeMissing(missing));
+  const bin = await report.step('building binaries (first run only: about 12 minutes on 2 cores)', () => buildEverything(options.buildLog));
+  const paths = statePaths(layout);
+  let client: KubeClient | undefined;
+  const admin = (): KubeClient => (client ??= KubeClient.fromKubeconfigFile(paths.kubeconfig));
+  try {
+    await report.step('preparing certificates, cgroups and network', async () => {
+      mkdirSync(layout.stateDir, { recursive: true, mode: 0o700 });
+      await ensurePki(layout);
+      for (const sub of ['system', 'runtime', 'node']) ensureCgroup(`${layout.cgroup}/${sub}`);
+      await ensureNetwork(layout);
+      await checkPorts(layout);
+      writeNodeConfig(layout, findCommand('runc') as string);
+    });
+    await report.step('starting the management control plane and image registry', () => startControlPlane(layout, bin));
+    await report.step('publishing images to the registry', () => publishImages(layout, bin, options.operator));
+    await report.step('starting the node (containerd, kubelet, kube-proxy)', () => startNode(layout, bin, admin()));
+    await report.step('starting cluster DNS and installing third-party CRDs', async () => {
+      await startClusterDns(layout, admin());
+      await installCrds(admin(), (await Promise.all(THIRD_PARTY_CRDS.map(loadCrds))).flat());
+    });
+  } finally {
+    client?.close();
+  }
+  return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout) };
+}
