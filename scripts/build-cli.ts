@@ -12,7 +12,7 @@
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve as resolvePath, sep } from 'node:path';
 import { NEEDS_FULL_BUNDLE, STUB_SOURCE } from '../src/cli/snapshot-stub.ts';
 import { auditBundle } from './bundle-audit.ts';
 
@@ -48,6 +48,10 @@ const withoutClusterClient: Plugin = {
   name: 'without-cluster-client',
   setup(b) {
     b.onResolve({ filter: /^@kubernetes\/client-node$|(^|\/)kube\/[^/]+\.ts$/ }, (args) => ({ path: args.path, namespace: NEEDS_FULL_BUNDLE }));
+    // The local environment (src/local/) drives processes and the cluster client: never a snapshot's business.
+    b.onResolve({ filter: /(^|\/)local\/.+\.ts$/ }, (args) =>
+      resolvePath(args.resolveDir, args.path).startsWith(join(root, 'src', 'local') + sep) ? { path: args.path, namespace: NEEDS_FULL_BUNDLE } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: NEEDS_FULL_BUNDLE }, () => ({ contents: STUB_SOURCE, loader: 'js' }));
   },
 };

@@ -22,15 +22,46 @@ export interface ControlPlaneInput {
   readonly encryptionKey: string;
   /** The kubeadmin password while the cluster has a kubeadmin user (see `kube-apiserver/kubeadmin.ts`). */
   readonly kubeadminPassword?: string | undefined;
+  /**
+   * The user the pods run as, on management clusters that do not assign one (without OpenShift's
+   * SecurityContextConstraints nothing does, and the containers' `runAsNonRoot` refuses the root user of upstream's
+   * images); absent where the platform assigns it.
+   */
+  readonly defaultSecurityContextUid?: number | undefined;
+}
+
+/** Upstream's user for control-plane pods on management clusters without SecurityContextConstraints. */
+export const DEFAULT_SECURITY_CONTEXT_UID = 1001;
+
+interface Workload {
+  kind?: unknown;
+  metadata?: { name?: string };
+  spec?: { template?: { spec?: Record<string, unknown> } };
+}
+
+/**
+ * Sets the pod-level user of every workload, as upstream does after rendering; etcd also gets it as its file-system
+ * group, so its data volume is writable by that user.
+ */
+function withDefaultSecurityContext(objects: Array<Record<string, unknown>>, uid: number | undefined): Array<Record<string, unknown>> {
+  if (uid === undefined) return objects;
+  return objects.map((object) => {
+    const workload = object as Workload;
+    const pod = workload.spec?.template?.spec;
+    if ((workload.kind !== 'Deployment' && workload.kind !== 'StatefulSet') || pod === undefined) return object;
+    const securityContext = { runAsUser: uid, ...(workload.metadata?.name === ControlPlaneNames.etcd ? { fsGroup: uid } : {}) };
+    return { ...object, spec: { ...workload.spec, template: { ...workload.spec?.template, spec: { ...pod, securityContext } } } };
+  });
 }
 
 /** Every object of the control plane's components (Secrets of the PKI come from the operator's PKI phase). */
 export function renderControlPlane(input: ControlPlaneInput): Array<Record<string, unknown>> {
   const { hcp, release, configHashes } = input;
-  return [
+  const objects = [
     ...renderEtcd(hcp, release, configHashes.etcd),
     ...renderKubeAPIServer(hcp, release, configHashes['kube-apiserver'], { encryptionKey: input.encryptionKey, kubeadminPassword: input.kubeadminPassword }),
     ...renderKubeControllerManager(hcp, release, configHashes['kube-controller-manager']),
     ...renderKubeScheduler(hcp, release, configHashes['kube-scheduler']),
   ];
+  return withDefaultSecurityContext(objects, input.defaultSecurityContextUid);
 }

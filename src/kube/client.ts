@@ -1,7 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ObjectMeta } from '../api/meta.ts';
 import { collectionPath, Discovery } from './discovery.ts';
-import { isNotFound } from './errors.ts';
+import { isNotFound, UnservedKindError } from './errors.ts';
 import { RestClient } from './rest.ts';
 
 /** The field manager of every server-side apply this project makes unless a caller names another. */
@@ -93,6 +93,17 @@ export class KubeClient {
     const info = await this.discovery.resourceFor(ref.apiVersion, ref.kind);
     const base = collectionPath(ref.apiVersion, info, ref.namespace);
     return withName ? `${base}/${encodeURIComponent(ref.name)}` : base;
+  }
+
+  /** Whether the server serves a kind (through discovery; a kind installed later is found on a later call). */
+  async serves(apiVersion: string, kind: string): Promise<boolean> {
+    try {
+      await this.discovery.resourceFor(apiVersion, kind);
+      return true;
+    } catch (error) {
+      if (error instanceof UnservedKindError) return false;
+      throw error;
+    }
   }
 
   /** Server-side apply from a fixed field manager; `force` (default true) takes over fields owned by others. */

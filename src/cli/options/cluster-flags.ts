@@ -68,6 +68,13 @@ export const CREATE_CLUSTER_FLAGS: readonly FlagSpec[] = [
 
 /** The flags of the KubeVirt platform of `hcp create cluster kubevirt` (upstream `cmd/cluster/kubevirt`). */
 export const KUBEVIRT_CLUSTER_FLAGS: readonly FlagSpec[] = [
+  flag('api-server-address', 'string', '', 'The API server address that should be used for components outside the control plane'),
+  flag(
+    'service-publishing-strategy',
+    'string',
+    'Ingress',
+    'Define how to expose the cluster services. Supported options: Ingress (Use LoadBalancer and Route to expose services), NodePort (Select a random node to expose service access through)',
+  ),
   flag('infra-kubeconfig-file', 'string', '', 'Path to a kubeconfig file of an external infra cluster to be used to create the guest clusters nodes onto'),
   flag(
     'infra-namespace',

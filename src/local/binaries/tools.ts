@@ -62,11 +62,25 @@ export const CRANE: GoTool = {
   binaries: { crane: 'github.com/google/go-containerregistry/cmd/crane' },
 };
 
-/** Every tool the local environment builds from a published module. */
-export const LOCAL_TOOLS: readonly GoTool[] = [CONTAINERD, KONNECTIVITY, COREDNS, CRANE];
+/**
+ * The dynamic volume provisioner of the local environment (the one kind ships): folders on the node for the
+ * control planes' etcd claims, removed when a claim goes.
+ */
+export const LOCAL_PATH_PROVISIONER: GoTool = {
+  name: 'local-path-provisioner',
+  module: 'github.com/rancher/local-path-provisioner',
+  version: 'v0.0.30',
+  binaries: { 'local-path-provisioner': 'github.com/rancher/local-path-provisioner' },
+};
 
-/** The pause program's source, shipped with the project (`src/local/images/pause.go`). */
-export const pauseSource = (): string => join(projectRoot(), 'src', 'local', 'images', 'pause.go');
+/** Every tool the local environment builds from a published module. */
+export const LOCAL_TOOLS: readonly GoTool[] = [CONTAINERD, KONNECTIVITY, COREDNS, CRANE, LOCAL_PATH_PROVISIONER];
+
+/** The programs the project ships as Go source in `src/local/images/`, built like the tools. */
+export type OwnProgram = 'pause' | 'local-path-helper';
+
+/** A program's source file in the project. */
+export const programSource = (name: OwnProgram): string => join(projectRoot(), 'src', 'local', 'images', `${name}.go`);
 
 const executable = (path: string): boolean => {
   try {
@@ -113,19 +127,19 @@ export async function ensureTool(tool: GoTool, report: (line: string) => void): 
   return paths;
 }
 
-/** The pause binary, built from the project's own source (cached by the source's hash). */
-export async function ensurePause(report: (line: string) => void): Promise<string> {
-  const source = readFileSync(pauseSource());
+/** One of the project's own programs, built from its source (cached by the source's hash). */
+export async function ensureProgram(name: OwnProgram, report: (line: string) => void): Promise<string> {
+  const source = readFileSync(programSource(name));
   const version = createHash('sha256').update(source).digest('hex').slice(0, 12);
-  const dir = toolDir({ name: 'pause', version });
-  const binary = join(dir, 'pause');
+  const dir = toolDir({ name, version });
+  const binary = join(dir, name);
   if (executable(binary)) return binary;
   requireGo();
-  report(`building pause into ${dir}`);
-  const work = mkdtempSync(join(tmpdir(), 'hcp-pause-build-'));
+  report(`building ${name} into ${dir}`);
+  const work = mkdtempSync(join(tmpdir(), `hcp-${name}-build-`));
   try {
-    writeFileSync(join(work, 'go.mod'), 'module local/hcp-pause\n\ngo 1.24\n');
-    copyFileSync(pauseSource(), join(work, 'main.go'));
+    writeFileSync(join(work, 'go.mod'), `module local/hcp-${name}\n\ngo 1.24\n`);
+    copyFileSync(programSource(name), join(work, 'main.go'));
     mkdirSync(dir, { recursive: true });
     await runGo(['build', '-trimpath', '-ldflags=-s -w', '-o', `${binary}.partial`, '.'], { cwd: work });
     renameSync(`${binary}.partial`, binary);

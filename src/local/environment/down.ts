@@ -9,7 +9,7 @@ import { KubeClient } from '../../kube/client.ts';
 import { forgetDaemons, runningPid } from './daemons.ts';
 import { killCgroup, removeCgroup, removeNetwork, unmountUnder } from './host.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
-import { EnvironmentError } from './up.ts';
+import { EnvironmentError } from './errors.ts';
 
 /** The hosted clusters of a running environment, as `namespace/name`; empty when its API server does not answer. */
 export async function hostedClustersOf(layout: EnvironmentLayout): Promise<string[]> {

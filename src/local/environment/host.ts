@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { EnvironmentError } from './errors.ts';
 import type { EnvironmentLayout } from './layout.ts';
 
 const exec = promisify(execFile);
@@ -125,7 +126,19 @@ export async function killCgroup(path: string, graceMs = 10_000): Promise<void> 
     for (const pid of left) signal(pid, 'SIGKILL');
     await sleep(100);
   }
-  throw new Error(`processes ${cgroupProcesses(path).join(', ')} in cgroup ${path} did not end`);
+  const stuck = cgroupProcesses(path).map(describeProcess);
+  throw new EnvironmentError(`processes in cgroup ${path} did not end after SIGKILL: ${stuck.join(', ')}; run hcp local down again once they have`);
+}
+
+/** `pid (command, state)` from /proc, for messages about processes that would not end. */
+function describeProcess(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    return `${String(pid)} (${command}, state ${stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3)})`;
+  } catch {
+    return String(pid);
+  }
 }
 
 /** Removes the cgroup subtree from every hierarchy (it must be empty of processes). */

@@ -5,11 +5,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { catalogReleaseProvider, kubernetesReleaseImage } from '../../release/catalog.ts';
 import { KUBE_VERSION } from '../binaries/versions.ts';
 import type { ImageSpec } from './images.ts';
 import { PAUSE_IMAGE } from './node-config.ts';
+import { LOCAL_PATH_PROVISIONER_IMAGE } from './storage.ts';
 
 /** The release the local environment's hosted clusters run: the Kubernetes version it builds. */
 export const LOCAL_RELEASE_IMAGE = kubernetesReleaseImage(KUBE_VERSION.replace(/^v/, ''));
@@ -18,7 +19,16 @@ export const LOCAL_RELEASE_IMAGE = kubernetesReleaseImage(KUBE_VERSION.replace(/
 export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
 
 /** The binaries the images are assembled from, by name. */
-export type ImageBinaries = Readonly<Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'proxy-server' | 'proxy-agent' | 'coredns' | 'pause', string>>;
+export type ImageBinaries = Readonly<
+  Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'proxy-server' | 'proxy-agent' | 'coredns' | 'pause' | 'local-path-provisioner' | 'local-path-helper', string>
+>;
+
+/**
+ * The local-path helper's image, tagged with its build's source hash (the folder it was built into), so a changed
+ * helper is a new image.
+ */
+export const localPathHelperImage = (bin: Pick<ImageBinaries, 'local-path-helper'>): string =>
+  `quay.io/hcp-kubevirt/local-path-helper:${basename(dirname(bin['local-path-helper'])).replace(/^local-path-helper-/, '')}`;
 
 /** The operator's files: the Node.js binary that runs it and the project folder holding `bin/` and `dist/`. */
 export interface OperatorSources {
@@ -45,9 +55,11 @@ export function releaseImages(bin: ImageBinaries): ImageSpec[] {
   ];
 }
 
-/** The node's images: the sandbox and cluster DNS. */
+/** The node's images: the sandbox, cluster DNS and the volume provisioner with its helper. */
 export function nodeImages(bin: ImageBinaries): ImageSpec[] {
   return [
+    { name: LOCAL_PATH_PROVISIONER_IMAGE, files: [inPath('local-path-provisioner', bin['local-path-provisioner'])] },
+    { name: localPathHelperImage(bin), files: [{ source: bin['local-path-helper'], target: '/local-path-helper' }], entrypoint: ['/local-path-helper'] },
     { name: PAUSE_IMAGE, files: [{ source: bin.pause, target: '/pause' }], entrypoint: ['/pause'], user: '65535:65535' },
     { name: COREDNS_IMAGE, files: [{ source: bin.coredns, target: '/coredns' }], entrypoint: ['/coredns'], user: '65532:65532' },
   ];

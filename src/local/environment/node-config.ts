@@ -8,7 +8,7 @@ import { toYaml } from '../../lib/yaml.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 
 /** The registries whose images the environment serves from its own registry (their names stay the real ones). */
-export const MIRRORED_REGISTRIES = ['registry.k8s.io', 'quay.io'] as const;
+export const MIRRORED_REGISTRIES = ['registry.k8s.io', 'quay.io', 'docker.io'] as const;
 
 /** The pause image every pod sandbox starts from (Kubernetes' own name and the version kubeadm pairs with v1.36). */
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10.2';
@@ -107,7 +107,9 @@ export function containerdConfig(layout: EnvironmentLayout, runc: string, cniBin
 /** `hosts.toml` of one mirrored registry: images are pulled from the environment's registry under the same names. */
 export function registryHostsToml(layout: EnvironmentLayout, registry: string): string {
   const local = `http://${layout.hostAddress}:${String(layout.ports.registry)}/v2/${registry}`;
-  return [`server = ${toml(`https://${registry}`)}`, '', `[host.${toml(local)}]`, `  capabilities = ${toml(['pull', 'resolve'])}`, '  override_path = true', ''].join('\n');
+  // Docker Hub's API lives on another host than its image names.
+  const upstream = registry === 'docker.io' ? 'https://registry-1.docker.io' : `https://${registry}`;
+  return [`server = ${toml(upstream)}`, '', `[host.${toml(local)}]`, `  capabilities = ${toml(['pull', 'resolve'])}`, '  override_path = true', ''].join('\n');
 }
 
 /** The pod network: a bridge in the node's namespace with host-local addresses from the node's pod range. */

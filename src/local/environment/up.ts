@@ -8,16 +8,18 @@ import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { installCrds } from '../../kube/crds.ts';
 import { ensureBinaries } from '../binaries/build.ts';
-import { CONTAINERD, COREDNS, CRANE, ensurePause, ensureTool, KONNECTIVITY } from '../binaries/tools.ts';
+import { CONTAINERD, COREDNS, CRANE, ensureProgram, ensureTool, KONNECTIVITY, LOCAL_PATH_PROVISIONER } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { loadCrds } from '../crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
 import { coreDnsObjects } from './coredns.ts';
+import { EnvironmentError } from './errors.ts';
 import { logTail, runningPid, startDaemon, type DaemonSpec } from './daemons.ts';
 import { ensureCgroup, ensureNetwork } from './host.ts';
 import { publishImage } from './images.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
-import { nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
+import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
+import { storageObjects, volumesDir } from './storage.ts';
 import { cniConfList, containerdConfig, kubeletConfig, kubeProxyConfig, MIRRORED_REGISTRIES, nodePaths, registryHostsToml } from './node-config.ts';
 import { apiServerUrl, componentKubeconfig, ensurePki } from './pki.ts';
 import { CNI_BIN_DIR, describeMissing, findCommand, missingPrerequisites } from './prerequisites.ts';
@@ -38,13 +40,6 @@ export interface Reporter {
   step<T>(title: string, work: () => Promise<T>): Promise<T>;
 }
 
-/** Raised when the environment cannot be brought up for a reason the user must act on; the message says how. */
-export class EnvironmentError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EnvironmentError';
-  }
-}
 
 /** Options of {@link upEnvironment}. */
 export interface UpOptions {
@@ -63,13 +58,22 @@ export interface RunningEnvironment {
 
 const STEP_TIMEOUT_MS = 120_000;
 
+/**
+ * The third-party kinds the environment serves: KubeVirt's, CDI's, snapshots and Multus. Not OpenShift's Route and
+ * Network: nothing here would fulfil them (no router assigns Route hosts), and serving them would make the operator
+ * wait on them instead of saying what to set.
+ */
+const LOCAL_CRDS = THIRD_PARTY_CRDS.filter((source) => source.id !== 'openshift-api');
+
 async function buildEverything(log: (line: string) => void): Promise<DaemonBinaries & ImageBinaries> {
   const kube = await ensureBinaries(log);
   const containerd = await ensureTool(CONTAINERD, log);
   const konnectivity = await ensureTool(KONNECTIVITY, log);
   const coredns = await ensureTool(COREDNS, log);
   const crane = await ensureTool(CRANE, log);
-  const pause = await ensurePause(log);
+  const localPath = await ensureTool(LOCAL_PATH_PROVISIONER, log);
+  const pause = await ensureProgram('pause', log);
+  const helper = await ensureProgram('local-path-helper', log);
   return {
     ...kube,
     containerd: containerd['containerd'] as string,
@@ -77,6 +81,8 @@ async function buildEverything(log: (line: string) => void): Promise<DaemonBinar
     'proxy-server': konnectivity['proxy-server'] as string,
     'proxy-agent': konnectivity['proxy-agent'] as string,
     coredns: coredns['coredns'] as string,
+    'local-path-provisioner': localPath['local-path-provisioner'] as string,
+    'local-path-helper': helper,
     pause,
   };
 }
@@ -176,6 +182,15 @@ async function startClusterDns(layout: EnvironmentLayout, client: KubeClient): P
   });
 }
 
+async function startStorage(layout: EnvironmentLayout, bin: ImageBinaries, client: KubeClient): Promise<void> {
+  mkdirSync(volumesDir(layout), { recursive: true });
+  await applyObjects(client, storageObjects(layout, localPathHelperImage(bin)));
+  await waitFor('the volume provisioner (deployment local-path-storage/local-path-provisioner)', async () => ((await client.get<DeploymentStatus>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'local-path-provisioner', namespace: 'local-path-storage' })).status?.availableReplicas ?? 0) > 0, {
+    timeoutMs: STEP_TIMEOUT_MS,
+    intervalMs: 500,
+  });
+}
+
 async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & ImageBinaries, operator: OperatorSources): Promise<void> {
   const specs = [...nodeImages(bin), ...releaseImages(bin), operatorImage(operator)];
   for (const spec of specs) await publishImage(layout, bin.crane, spec);
@@ -206,9 +221,10 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
     await report.step('starting the management control plane and image registry', () => startControlPlane(layout, bin));
     await report.step('publishing images to the registry', () => publishImages(layout, bin, options.operator));
     await report.step('starting the node (containerd, kubelet, kube-proxy)', () => startNode(layout, bin, admin()));
-    await report.step('starting cluster DNS and installing third-party CRDs', async () => {
+    await report.step('starting cluster DNS and the volume provisioner, installing third-party CRDs', async () => {
       await startClusterDns(layout, admin());
-      await installCrds(admin(), (await Promise.all(THIRD_PARTY_CRDS.map(loadCrds))).flat());
+      await startStorage(layout, bin, admin());
+      await installCrds(admin(), (await Promise.all(LOCAL_CRDS.map(loadCrds))).flat());
     });
   } finally {
     client?.close();

@@ -1,8 +1,18 @@
 import type { HostedCluster, HostedClusterSpec, KubevirtPlatformSpec, ServicePublishingStrategyMapping } from '../../api/index.ts';
 import type { ClusterInput } from './input.ts';
 
-/** The `Ingress` publishing strategy of `hcp`: API server by LoadBalancer (Route with external DNS), the rest by Route. */
+/** The services published on one address by NodePort, in upstream's order (sorted by service name). */
+const NODE_PORT_SERVICES = ['APIServer', 'Ignition', 'Konnectivity', 'OAuthServer', 'OIDC'] as const;
+
+/**
+ * The publishing strategy of `hcp`: `Ingress` publishes the API server by LoadBalancer (Route with external DNS) and
+ * the rest by Route; `NodePort` publishes every service on the one address.
+ */
 function services(input: ClusterInput): ServicePublishingStrategyMapping[] {
+  const publishing = input.servicePublishing;
+  if (publishing.type === 'NodePort') {
+    return NODE_PORT_SERVICES.map((service) => ({ service, servicePublishingStrategy: { type: 'NodePort', nodePort: { address: publishing.address } } }));
+  }
   const route = { type: 'Route' as const };
   return [
     { service: 'APIServer', servicePublishingStrategy: input.externalDnsDomain === '' ? { type: 'LoadBalancer' } : route },

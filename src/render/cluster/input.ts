@@ -35,6 +35,9 @@ export interface InfraCredentialsInput {
  * Everything `hcp create cluster kubevirt` renders from: validated flag values plus the contents of the files they
  * name and the random parts (infraID, encryption key). The renderer is a pure function of this.
  */
+/** The `--service-publishing-strategy` of a cluster, with the NodePort address. */
+export type ServicePublishingInput = { readonly type: 'Ingress' } | { readonly type: 'NodePort'; readonly address: string };
+
 export interface ClusterInput {
   readonly name: string;
   readonly namespace: string;
@@ -52,6 +55,11 @@ export interface ClusterInput {
   readonly infrastructureAvailabilityPolicy?: AvailabilityPolicy;
   readonly baseDomain: string;
   readonly externalDnsDomain: string;
+  /**
+   * How the control plane's services are reached: `Ingress` (the API server by LoadBalancer, the rest by Route) or
+   * `NodePort` on one address (upstream's developer strategy, for management clusters without load balancers).
+   */
+  readonly servicePublishing: ServicePublishingInput;
   readonly networkType: NetworkType;
   readonly clusterCidrs: readonly string[];
   readonly serviceCidrs: readonly string[];

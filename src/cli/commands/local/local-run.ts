@@ -6,7 +6,8 @@ import { throwIfAny, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
 import { environmentLayout, type EnvironmentLayout } from '../../../local/environment/layout.ts';
 import { digestOf, pushReference } from '../../../local/environment/images.ts';
-import { EnvironmentError, upEnvironment, type Reporter } from '../../../local/environment/up.ts';
+import { upEnvironment, type Reporter } from '../../../local/environment/up.ts';
+import { EnvironmentError } from '../../../local/environment/errors.ts';
 import { downEnvironment } from '../../../local/environment/down.ts';
 import { environmentStatus, type EnvironmentStatus } from '../../../local/environment/status.ts';
 import { describeMissing, missingPrerequisites, packagesFor } from '../../../local/environment/prerequisites.ts';
@@ -123,7 +124,8 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
     [
       `The local environment is running (${seconds(ctx.now().getTime() - started)}); hcp ${BUILD_INFO.version} operator installed.`,
       `  export KUBECONFIG=${env.kubeconfig}`,
-      `  hcp create cluster kubevirt --name demo --release-image ${LOCAL_RELEASE_IMAGE} --pull-secret FILE --wait`,
+      `  hcp create cluster kubevirt --name demo --release-image ${LOCAL_RELEASE_IMAGE} --pull-secret FILE \\`,
+      '      --base-domain hcp.local --service-publishing-strategy NodePort --node-pool-replicas 0',
       '',
     ].join('\n'),
   );

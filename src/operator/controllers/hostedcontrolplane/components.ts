@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { KubeAPIServerSecrets } from '../../../controlplane/kube-apiserver/render.ts';
-import { COMPONENTS, renderControlPlane, type ComponentName } from '../../../controlplane/render.ts';
+import { COMPONENTS, DEFAULT_SECURITY_CONTEXT_UID, renderControlPlane, type ComponentName } from '../../../controlplane/render.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
 import type { KubeObject } from '../../../kube/client.ts';
@@ -50,7 +50,8 @@ async function applyOne(scope: Scope, object: KubeObject): Promise<void> {
 export async function applyComponents(scope: Scope, secrets: KubeAPIServerSecrets): Promise<void> {
   const release = scope.release;
   if (release === undefined) return;
-  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, secrets), ...secrets });
+  const defaultSecurityContextUid = (await scope.deps.assignsPodUsers()) ? undefined : DEFAULT_SECURITY_CONTEXT_UID;
+  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, secrets), ...secrets, defaultSecurityContextUid });
   const key = scope.hcp.metadata.uid ?? '';
   const fingerprint = createHash('sha256').update(toYaml(objects)).digest('hex');
   // A workload deleted behind the operator's back must come back even when nothing else changed.

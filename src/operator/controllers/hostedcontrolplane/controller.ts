@@ -50,8 +50,13 @@ export function addHostedControlPlaneController(manager: Manager, deps: HostedCo
   const statefulSets = manager.informer<WorkloadStatus>({ apiVersion: 'apps/v1', kind: 'StatefulSet', labelSelector: owned });
   const services = manager.informer<ServiceStatus>({ apiVersion: 'v1', kind: 'Service', labelSelector: owned });
   const secrets = manager.informer<CachedSecret>(controlPlaneSecretsSelector);
+  let assignsPodUsers: Promise<boolean> | undefined;
+  const askOnce = (): Promise<boolean> => (assignsPodUsers ??= deps.client.serves('security.openshift.io/v1', 'SecurityContextConstraints').catch((error: unknown) => {
+    assignsPodUsers = undefined;
+    throw error;
+  }));
   const reconcile = reconcileHostedControlPlane(
-    { ...deps, secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map() },
+    { ...deps, secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map(), assignsPodUsers: askOnce },
     (key) => inScope(planes.get(key), deps.watchNamespace),
   );
   const controller = new Controller({ name: 'hostedcontrolplane', clock: deps.clock, logger, metrics, reconcile });

@@ -40,6 +40,11 @@ export interface HostedControlPlaneDeps {
   readonly service: (key: string) => ServiceStatus | undefined;
   /** What this operator last applied per HostedControlPlane uid, to skip identical re-applies. */
   readonly lastApplied: Map<string, string>;
+  /**
+   * Whether the management cluster assigns pods their users (OpenShift's SecurityContextConstraints); asked once per
+   * operator process, as upstream reads its management cluster's capabilities once at start.
+   */
+  readonly assignsPodUsers: () => Promise<boolean>;
 }
 
 /** One reconcile's state. */

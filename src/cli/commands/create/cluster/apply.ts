@@ -55,6 +55,29 @@ async function dryRun(client: KubeClient, input: ClusterInput, objects: readonly
  * infrastructure access first, then creates the HostedCluster and server-side-applies everything else with the
  * `hypershift-cli` field manager. Nothing is written when a check fails.
  */
+/** A node's addresses as the Node API reports them. */
+interface NodeAddresses {
+  status?: { addresses?: Array<{ type: string; address: string }> };
+}
+
+/**
+ * Upstream's NodePort address when none is given: the first node's external DNS name, else its external IP, else its
+ * internal IP.
+ */
+export async function withNodeAddress(client: KubeClient, input: ClusterInput): Promise<ClusterInput> {
+  let nodes: Array<KubeObject & NodeAddresses>;
+  try {
+    nodes = await client.list<KubeObject & NodeAddresses>('v1', 'Node');
+  } catch (error) {
+    throw new UserError(`unable to fetch node objects: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const addresses = new Map((nodes[0]?.status?.addresses ?? []).map((a) => [a.type, a.address]));
+  if (nodes.length === 0) throw new UserError('no node objects found');
+  const address = ['ExternalDNS', 'ExternalIP', 'InternalIP'].map((t) => addresses.get(t)).find((a) => a !== undefined && a !== '');
+  if (address === undefined) throw new UserError(`node ${String(nodes[0]?.metadata?.name)} reports no ExternalDNS, ExternalIP or InternalIP address: give --api-server-address`);
+  return { ...input, servicePublishing: { type: 'NodePort', address } };
+}
+
 export async function applyCluster(client: KubeClient, input: ClusterInput, objects: readonly KubeManifest[], ctx: CommandContext): Promise<void> {
   await refuseExisting(client, input);
   await checkInfra(input);

@@ -16,15 +16,20 @@ async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   throwIfAny([...errors, ...files.errors]);
   if (options === undefined) return;
   for (const w of options.warnings) ctx.stderr(`WARNING: ${w}\n`);
-  const input = completeCreateCluster(options, files.contents, ctx, options.generateSsh ? await (await import('./ssh.ts')).generateSshKey() : undefined);
-  const objects = renderCluster(input);
+  const completed = completeCreateCluster(options, files.contents, ctx, options.generateSsh ? await (await import('./ssh.ts')).generateSshKey() : undefined);
+  // A NodePort address left to be found on the cluster is only known once connected; everything else is checked now.
+  const addressPending = completed.servicePublishing.type === 'NodePort' && completed.servicePublishing.address === '';
+  const objects = addressPending ? [] : renderCluster(completed);
   // The API server would refuse what its CRD schema refuses: catch that here, with the same messages, before output.
   refuseInvalidRendered(objects);
   if (!options.render.enabled) {
     // Loaded only here, so rendering never pays for the cluster client.
-    const [{ applyCluster }, { waitForCluster }, { withManagementCluster }] = await Promise.all([import('./apply.ts'), import('./wait.ts'), import('../../management.ts')]);
+    const [{ applyCluster, withNodeAddress }, { waitForCluster }, { withManagementCluster }] = await Promise.all([import('./apply.ts'), import('./wait.ts'), import('../../management.ts')]);
     await withManagementCluster(options.kubeconfig, ctx, 'failed to apply', async (client) => {
-      await applyCluster(client, input, objects, ctx);
+      const input = addressPending ? await withNodeAddress(client, completed) : completed;
+      const applied = addressPending ? renderCluster(input) : objects;
+      refuseInvalidRendered(applied);
+      await applyCluster(client, input, applied, ctx);
       if (options.wait.enabled) await waitForCluster(client, ctx, { name: input.name, namespace: input.namespace, timeoutMs: options.wait.timeoutMs });
     });
     return;

@@ -126,6 +126,22 @@ function miscChecks(f: FlagReader, errors: UserError[]): void {
   infraCheck(f, errors);
 }
 
+/** Upstream's KubeVirt checks of the publishing strategy (a NodePort address is looked up later when not given). */
+function servicePublishing(f: FlagReader, errors: UserError[]): ValidatedCluster['input']['servicePublishing'] {
+  const strategy = f.string('service-publishing-strategy');
+  const address = f.string('api-server-address');
+  if (strategy !== 'Ingress' && strategy !== 'NodePort') {
+    errors.push(new UserError(`service publish strategy ${strategy} is not supported, supported options: Ingress, NodePort`));
+    return { type: 'Ingress' };
+  }
+  if (strategy === 'Ingress') {
+    if (address !== '') errors.push(new UserError(`external-api-server-address is supported only for NodePort service publishing strategy, service publishing strategy ${strategy} is used`));
+    return { type: 'Ingress' };
+  }
+  if (address === '' && (f.bool('render') || f.string('render-into') !== '')) errors.push(new UserError('--api-server-address is required with --service-publishing-strategy=NodePort and --render: there is no cluster to read a node address from'));
+  return { type: 'NodePort', address };
+}
+
 function warnings(f: FlagReader): string[] {
   const out: string[] = [];
   if (f.string('base-domain-prefix') !== '') out.push('--base-domain-prefix is ignored on the KubeVirt platform');
@@ -172,6 +188,7 @@ function clusterInput(f: FlagReader, errors: UserError[]): ValidatedCluster['inp
     ...(infraPolicy === '' ? {} : { infrastructureAvailabilityPolicy: oneOf<AvailabilityPolicy>(f, 'infra-availability-policy', policies, errors) }),
     baseDomain: f.string('base-domain'),
     externalDnsDomain: f.string('external-dns-domain'),
+    servicePublishing: servicePublishing(f, errors),
     networkType,
     clusterCidrs: f.strings('cluster-cidr'),
     serviceCidrs: f.strings('service-cidr'),
