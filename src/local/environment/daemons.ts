@@ -15,8 +15,8 @@ export interface DaemonSpec {
   /** Names the log (`logs/<name>.log`) and PID (`run/<name>.pid`) files. */
   readonly name: string;
   readonly command: readonly string[];
-  /** Run inside the node's network namespace. */
-  readonly inNodeNetwork?: boolean;
+  /** The network namespace (`ip netns` name) to run in: a node's, for its runtime, kubelet and kube-proxy. */
+  readonly netns?: string;
   /** The cgroup below the environment's (`<cgroup>/<sub>`). @default 'system' */
   readonly cgroup?: string;
   readonly env?: Readonly<Record<string, string>>;
@@ -74,7 +74,7 @@ export async function startDaemon(layout: EnvironmentLayout, spec: DaemonSpec): 
   mkdirSync(paths.pids, { recursive: true });
   const cgroup = `${layout.cgroup}/${spec.cgroup ?? 'system'}`;
   const cgroups = cgroupHierarchies().map((h) => join(h, cgroup));
-  const command = spec.inNodeNetwork === true ? ['nsenter', `--net=/run/netns/${layout.netns}`, '--', ...spec.command] : [...spec.command];
+  const command = spec.netns !== undefined ? ['nsenter', `--net=/run/netns/${spec.netns}`, '--', ...spec.command] : [...spec.command];
   const log = openSync(logFile(layout, spec.name), 'a');
   try {
     const child = spawn('/bin/sh', ['-c', LAUNCHER, spec.name, ...command], {

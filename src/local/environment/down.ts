@@ -10,6 +10,7 @@ import { forgetDaemons, runningPid } from './daemons.ts';
 import { killCgroup, removeCgroup, removeNetwork, unmountUnder } from './host.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 import { EnvironmentError } from './errors.ts';
+import type { Reporter } from './up.ts';
 
 /** The hosted clusters of a running environment, as `namespace/name`; empty when its API server does not answer. */
 export async function hostedClustersOf(layout: EnvironmentLayout): Promise<string[]> {
@@ -28,6 +29,7 @@ export async function hostedClustersOf(layout: EnvironmentLayout): Promise<strin
 /** Options of {@link downEnvironment}. */
 export interface DownOptions {
   readonly layout: EnvironmentLayout;
+  readonly report: Reporter;
   /** Tear down even while hosted clusters exist (their control planes are pods of the environment and go with it). */
   readonly force: boolean;
 }
@@ -41,11 +43,17 @@ export async function downEnvironment(options: DownOptions): Promise<{ hostedClu
       `hosted clusters still exist: ${hostedClusters.join(', ')}; destroy them first (hcp destroy cluster kubevirt --name NAME --namespace NAMESPACE) or run hcp local down --force to remove them with the environment`,
     );
   }
-  await killCgroup(layout.cgroup);
-  if (existsSync(layout.stateDir)) await unmountUnder(layout.stateDir);
-  await removeNetwork(layout);
-  removeCgroup(layout.cgroup);
-  forgetDaemons(layout);
-  rmSync(layout.stateDir, { recursive: true, force: true });
+  const { report } = options;
+  // No grace period: everything the processes would flush on SIGTERM is in the state folder, which goes next.
+  await report.step('stopping every process of the environment (daemons, shims, containers)', () => killCgroup(layout.cgroup, 0));
+  await report.step('detaching mounts (volumes, container file systems, pod network namespaces)', async () => {
+    if (existsSync(layout.stateDir)) await unmountUnder(layout.stateDir);
+  });
+  await report.step('removing the network, cgroups and state folder', async () => {
+    await removeNetwork(layout);
+    removeCgroup(layout.cgroup);
+    forgetDaemons(layout);
+    rmSync(layout.stateDir, { recursive: true, force: true });
+  });
   return { hostedClusters };
 }

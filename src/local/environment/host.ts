@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileS
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EnvironmentError } from './errors.ts';
-import type { EnvironmentLayout } from './layout.ts';
+import type { EnvironmentLayout, NodeLayout } from './layout.ts';
 
 const exec = promisify(execFile);
 
@@ -32,9 +32,8 @@ export async function run(command: readonly string[]): Promise<string> {
   }
 }
 
-/** Runs a command inside the node's network namespace. */
-export const inNodeNetwork = (layout: EnvironmentLayout, command: readonly string[]): Promise<string> =>
-  run(['ip', 'netns', 'exec', layout.netns, ...command]);
+/** Runs a command inside a node's network namespace. */
+export const inNodeNetwork = (node: NodeLayout, command: readonly string[]): Promise<string> => run(['ip', 'netns', 'exec', node.netns, ...command]);
 
 // ---- cgroups ---------------------------------------------------------------------------------------------------
 
@@ -81,14 +80,23 @@ export function ensureCgroup(path: string): void {
   }
 }
 
+/** Reads a cgroup file or folder that the kubelet may remove at any moment; gone reads as empty. */
+function orEmpty<T>(read: () => T, empty: T): T {
+  try {
+    return read();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty;
+    throw error;
+  }
+}
+
 /** The folders of `path` and its descendants in one hierarchy, deepest first. */
 function cgroupTree(hierarchy: string, path: string): string[] {
   const root = join(hierarchy, path);
-  if (!existsSync(root)) return [];
-  const children = readdirSync(root, { withFileTypes: true })
+  const children = orEmpty(() => readdirSync(root, { withFileTypes: true }), [])
     .filter((d) => d.isDirectory())
     .flatMap((d) => cgroupTree(hierarchy, join(path, d.name)));
-  return [...children, root];
+  return existsSync(root) ? [...children, root] : children;
 }
 
 /** Every process in the cgroup `path` or below it. */
@@ -96,7 +104,7 @@ export function cgroupProcesses(path: string): number[] {
   const pids = new Set<number>();
   for (const hierarchy of cgroupHierarchies()) {
     for (const dir of cgroupTree(hierarchy, path)) {
-      for (const line of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n')) if (line !== '') pids.add(Number(line));
+      for (const line of orEmpty(() => readFileSync(join(dir, 'cgroup.procs'), 'utf8'), '').split('\n')) if (line !== '') pids.add(Number(line));
     }
   }
   return [...pids];
@@ -143,7 +151,7 @@ function describeProcess(pid: number): string {
 
 /** Removes the cgroup subtree from every hierarchy (it must be empty of processes). */
 export function removeCgroup(path: string): void {
-  for (const hierarchy of cgroupHierarchies()) for (const dir of cgroupTree(hierarchy, path)) rmdirSync(dir);
+  for (const hierarchy of cgroupHierarchies()) for (const dir of cgroupTree(hierarchy, path)) orEmpty(() => rmdirSync(dir), undefined);
 }
 
 // ---- network ---------------------------------------------------------------------------------------------------
@@ -151,40 +159,57 @@ export function removeCgroup(path: string): void {
 /** Whether a network device exists on the host. */
 export const linkExists = (name: string): boolean => existsSync(`/sys/class/net/${name}`);
 
-/** Whether the node's network namespace exists. */
-export const netnsExists = (layout: EnvironmentLayout): boolean => existsSync(`/run/netns/${layout.netns}`);
+/** Whether a network namespace exists. */
+export const netnsExists = (name: string): boolean => existsSync(`/run/netns/${name}`);
 
 const prefixLength = (cidr: string): string => cidr.split('/')[1] ?? '24';
 
-/**
- * The node's network: the host bridge with the host address, a veth pair into the node's namespace with the node
- * address, forwarding inside the namespace, and host routes to the pod and Service ranges through the node.
- */
-export async function ensureNetwork(layout: EnvironmentLayout): Promise<void> {
-  const bits = prefixLength(layout.hostCidr);
-  if (!netnsExists(layout)) await run(['ip', 'netns', 'add', layout.netns]);
+/** The host bridge with the host's address: the management control plane listens on it, the nodes hang off it. */
+export async function ensureBridge(layout: EnvironmentLayout): Promise<void> {
   if (!linkExists(layout.bridge)) {
     await run(['ip', 'link', 'add', layout.bridge, 'type', 'bridge']);
-    await run(['ip', 'addr', 'add', `${layout.hostAddress}/${bits}`, 'dev', layout.bridge]);
+    await run(['ip', 'addr', 'add', `${layout.hostAddress}/${prefixLength(layout.hostCidr)}`, 'dev', layout.bridge]);
   }
   await run(['ip', 'link', 'set', layout.bridge, 'up']);
-  if (!linkExists(layout.hostVeth)) {
-    await run(['ip', 'link', 'add', layout.hostVeth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', layout.netns]);
-    await run(['ip', 'link', 'set', layout.hostVeth, 'master', layout.bridge, 'up']);
-    await inNodeNetwork(layout, ['ip', 'addr', 'add', `${layout.nodeAddress}/${bits}`, 'dev', 'eth0']);
-    await inNodeNetwork(layout, ['ip', 'link', 'set', 'eth0', 'up']);
-    await inNodeNetwork(layout, ['ip', 'link', 'set', 'lo', 'up']);
-    await inNodeNetwork(layout, ['ip', 'route', 'add', 'default', 'via', layout.hostAddress]);
-  }
-  // Pods on the node's bridge reach Services through kube-proxy's rules only if bridged traffic passes iptables.
-  await inNodeNetwork(layout, ['sysctl', '-q', '-w', 'net.ipv4.ip_forward=1', 'net.bridge.bridge-nf-call-iptables=1']);
-  for (const cidr of [layout.podCidr, layout.serviceCidr]) await run(['ip', 'route', 'replace', cidr, 'via', layout.nodeAddress, 'dev', layout.bridge]);
 }
 
-/** Removes the node's namespace (and with it every device, route and iptables rule inside) and the host bridge. */
+/**
+ * A node's network: its namespace, a veth pair from the host bridge with the node's address, forwarding inside the
+ * namespace, routes to the other nodes' pod ranges through those nodes (so pod traffic never needs the host to
+ * forward), and a host route to the node's pod range.
+ */
+export async function ensureNodeNetwork(layout: EnvironmentLayout, node: NodeLayout): Promise<void> {
+  if (!netnsExists(node.netns)) await run(['ip', 'netns', 'add', node.netns]);
+  if (!linkExists(node.hostVeth)) {
+    await run(['ip', 'link', 'add', node.hostVeth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', node.netns]);
+    await run(['ip', 'link', 'set', node.hostVeth, 'master', layout.bridge, 'up']);
+    await inNodeNetwork(node, ['ip', 'addr', 'add', `${node.address}/${prefixLength(layout.hostCidr)}`, 'dev', 'eth0']);
+    await inNodeNetwork(node, ['ip', 'link', 'set', 'eth0', 'up']);
+    await inNodeNetwork(node, ['ip', 'link', 'set', 'lo', 'up']);
+    await inNodeNetwork(node, ['ip', 'route', 'add', 'default', 'via', layout.hostAddress]);
+  }
+  // Pods on the node's bridge reach Services through kube-proxy's rules only if bridged traffic passes iptables.
+  await inNodeNetwork(node, ['sysctl', '-q', '-w', 'net.ipv4.ip_forward=1', 'net.bridge.bridge-nf-call-iptables=1']);
+  for (const other of layout.nodes.filter((n) => n !== node)) await inNodeNetwork(node, ['ip', 'route', 'replace', other.podCidr, 'via', other.address]);
+  await run(['ip', 'route', 'replace', node.podCidr, 'via', node.address, 'dev', layout.bridge]);
+}
+
+/** The host's way to Service addresses: through the first node, whose kube-proxy rules translate them. */
+export async function ensureServiceRoute(layout: EnvironmentLayout): Promise<void> {
+  const first = layout.nodes[0];
+  if (first !== undefined) await run(['ip', 'route', 'replace', layout.serviceCidr, 'via', first.address, 'dev', layout.bridge]);
+}
+
+/** Names in a folder that start with a prefix (network namespaces in /run/netns, devices in /sys/class/net). */
+const namesWithPrefix = (dir: string, prefix: string): string[] => orEmpty(() => readdirSync(dir), []).filter((n) => n.startsWith(prefix));
+
+/**
+ * Removes every node namespace of the environment (and with each its devices, routes and iptables rules), their host
+ * veths and the host bridge; found by name prefix, so a node a crashed `up` half-made goes too.
+ */
 export async function removeNetwork(layout: EnvironmentLayout): Promise<void> {
-  if (netnsExists(layout)) await run(['ip', 'netns', 'delete', layout.netns]);
-  if (linkExists(layout.hostVeth)) await run(['ip', 'link', 'delete', layout.hostVeth]);
+  for (const netns of namesWithPrefix('/run/netns', layout.netnsPrefix)) await run(['ip', 'netns', 'delete', netns]);
+  for (const veth of namesWithPrefix('/sys/class/net', layout.vethPrefix)) await run(['ip', 'link', 'delete', veth]);
   // Deleting the bridge also removes its address and the routes through it.
   if (linkExists(layout.bridge)) await run(['ip', 'link', 'delete', layout.bridge]);
 }

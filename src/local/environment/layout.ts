@@ -5,29 +5,44 @@
  */
 import { join } from 'node:path/posix';
 
+/** One node of the environment: its own network namespace, veth, address, pod range, cgroup and folder. */
+export interface NodeLayout {
+  /** 1-based. */
+  readonly index: number;
+  readonly name: string;
+  /** The node's network namespace (`ip netns` name). */
+  readonly netns: string;
+  /** The host end of the node's veth pair (the node end is `eth0` inside the namespace). */
+  readonly hostVeth: string;
+  /** The node's address on the host bridge (kubelet, kube-proxy, NodePorts). */
+  readonly address: string;
+  /** The node's share of the pod range. */
+  readonly podCidr: string;
+  /** The kubelet's cgroup root below the environment's cgroup. */
+  readonly cgroup: string;
+  /** The node's folder in the state folder (containerd, kubelet, CNI, volumes). */
+  readonly dir: string;
+}
+
 /** The local environment's names, addresses, ports and folders. */
 export interface EnvironmentLayout {
   /** The environment's folder under the XDG state directory. */
   readonly stateDir: string;
   /** The management cluster's name (kubeconfig context, certificate names). */
   readonly clusterName: string;
-  /** The node's network namespace (`ip netns` name). */
-  readonly netns: string;
-  /** The host bridge the node and the management control plane meet on. */
+  /** The host bridge the nodes and the management control plane meet on. */
   readonly bridge: string;
-  /** The host end of the node's veth pair (the node end is `eth0` inside the namespace). */
-  readonly hostVeth: string;
-  /** The cgroup (in every v1 hierarchy) holding every process of the environment: control plane, node, pods. */
+  /** Every node namespace and host veth of this environment starts with these (how `down` finds leftovers). */
+  readonly netnsPrefix: string;
+  readonly vethPrefix: string;
+  /** The cgroup (in every v1 hierarchy) holding every process of the environment: control plane, nodes, pods. */
   readonly cgroup: string;
-  /** The host's address on the bridge, with its prefix length: the management control plane listens here. */
+  /** The host's address on the bridge: the management control plane listens here. */
   readonly hostAddress: string;
   readonly hostCidr: string;
-  /** The node's address (kubelet, kube-proxy, NodePorts). */
-  readonly nodeAddress: string;
-  readonly nodeName: string;
-  /** Pod addresses of the cluster and of the one node. */
+  readonly nodes: readonly NodeLayout[];
+  /** Pod addresses of the whole cluster (each node has a /24 of it). */
   readonly podCidr: string;
-  readonly nodePodCidr: string;
   readonly serviceCidr: string;
   /** The first address of the Service range, the `kubernetes` Service. */
   readonly kubernetesServiceAddress: string;
@@ -35,7 +50,7 @@ export interface EnvironmentLayout {
   readonly ports: EnvironmentPorts;
 }
 
-/** The fixed ports of the environment, all on {@link EnvironmentLayout.hostAddress} (or the node's for the kubelet). */
+/** The fixed ports of the environment, on {@link EnvironmentLayout.hostAddress} (etcd on loopback). */
 export interface EnvironmentPorts {
   readonly etcdClient: number;
   readonly etcdPeer: number;
@@ -55,21 +70,43 @@ export const DEFAULT_PORTS: EnvironmentPorts = {
   registry: 5000,
 };
 
-/** The layout of the environment kept in `stateDir`. */
-export function environmentLayout(stateDir: string): EnvironmentLayout {
+/**
+ * The default number of nodes: three, because `hcp create cluster`'s default availability policy, HighlyAvailable,
+ * spreads each control-plane component over three nodes (required anti-affinity, as upstream).
+ */
+export const DEFAULT_NODE_COUNT = 3;
+
+/** The most nodes one environment runs (each takes a /24 of the pod range and an address on the bridge). */
+export const MAX_NODE_COUNT = 8;
+
+const NAME = 'hcp-local';
+
+function nodeLayout(stateDir: string, index: number): NodeLayout {
+  return {
+    index,
+    name: `${NAME}-node-${String(index)}`,
+    netns: `${NAME}-node-${String(index)}`,
+    hostVeth: `${NAME}-v${String(index)}`,
+    address: `10.250.0.${String(index + 1)}`,
+    podCidr: `10.244.${String(index - 1)}.0/24`,
+    cgroup: `node-${String(index)}`,
+    dir: join(stateDir, `node-${String(index)}`),
+  };
+}
+
+/** The layout of the environment kept in `stateDir`, with `nodeCount` nodes. */
+export function environmentLayout(stateDir: string, nodeCount = DEFAULT_NODE_COUNT): EnvironmentLayout {
   return {
     stateDir,
-    clusterName: 'hcp-local',
-    netns: 'hcp-local',
-    bridge: 'hcp-local0',
-    hostVeth: 'hcp-local-n0',
-    cgroup: 'hcp-local',
+    clusterName: NAME,
+    bridge: `${NAME}0`,
+    netnsPrefix: `${NAME}-node-`,
+    vethPrefix: `${NAME}-v`,
+    cgroup: NAME,
     hostAddress: '10.250.0.1',
     hostCidr: '10.250.0.0/24',
-    nodeAddress: '10.250.0.2',
-    nodeName: 'hcp-local-node',
+    nodes: Array.from({ length: nodeCount }, (_, i) => nodeLayout(stateDir, i + 1)),
     podCidr: '10.244.0.0/16',
-    nodePodCidr: '10.244.0.0/24',
     serviceCidr: '10.96.0.0/16',
     kubernetesServiceAddress: '10.96.0.1',
     dnsServiceAddress: '10.96.0.10',
@@ -84,10 +121,11 @@ export function statePaths(layout: EnvironmentLayout): {
   readonly pids: string;
   readonly etcdData: string;
   readonly registryData: string;
-  readonly node: string;
   readonly kubeconfig: string;
   readonly componentKubeconfigs: string;
   readonly images: string;
+  /** The number of nodes the environment was brought up with. */
+  readonly nodeCount: string;
 } {
   const s = layout.stateDir;
   return {
@@ -96,9 +134,9 @@ export function statePaths(layout: EnvironmentLayout): {
     pids: join(s, 'run'),
     etcdData: join(s, 'etcd'),
     registryData: join(s, 'registry'),
-    node: join(s, 'node'),
     kubeconfig: join(s, 'kubeconfig'),
     componentKubeconfigs: join(s, 'kubeconfigs'),
     images: join(s, 'images'),
+    nodeCount: join(s, 'nodes'),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path/posix';
 import { toYaml } from '../../lib/yaml.ts';
-import { statePaths, type EnvironmentLayout } from './layout.ts';
+import type { EnvironmentLayout, NodeLayout } from './layout.ts';
 
 /** The registries whose images the environment serves from its own registry (their names stay the real ones). */
 export const MIRRORED_REGISTRIES = ['registry.k8s.io', 'quay.io', 'docker.io'] as const;
@@ -13,12 +13,13 @@ export const MIRRORED_REGISTRIES = ['registry.k8s.io', 'quay.io', 'docker.io'] a
 /** The pause image every pod sandbox starts from (Kubernetes' own name and the version kubeadm pairs with v1.36). */
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10.2';
 
-/** Folders and sockets of the node. */
-export function nodePaths(layout: EnvironmentLayout): {
+/** Folders and sockets of a node. */
+export function nodePaths(node: NodeLayout): {
   readonly containerdConfig: string;
   readonly containerdRoot: string;
   readonly containerdState: string;
   readonly containerdSocket: string;
+  readonly containerdOpt: string;
   readonly registryHosts: string;
   readonly runcRoot: string;
   readonly cniConfDir: string;
@@ -26,26 +27,29 @@ export function nodePaths(layout: EnvironmentLayout): {
   readonly kubeletRoot: string;
   readonly kubeletConfig: string;
   readonly kubeletCerts: string;
+  readonly kubeletKubeconfig: string;
   readonly podLogs: string;
   readonly resolvConf: string;
   readonly kubeProxyConfig: string;
 } {
-  const node = statePaths(layout).node;
+  const dir = node.dir;
   return {
-    containerdConfig: join(node, 'containerd.toml'),
-    containerdRoot: join(node, 'containerd', 'root'),
-    containerdState: join(node, 'containerd', 'state'),
-    containerdSocket: join(node, 'containerd', 'containerd.sock'),
-    registryHosts: join(node, 'containerd', 'certs.d'),
-    runcRoot: join(node, 'runc'),
-    cniConfDir: join(node, 'cni', 'net.d'),
-    cniIpam: join(node, 'cni', 'ipam'),
-    kubeletRoot: join(node, 'kubelet'),
-    kubeletConfig: join(node, 'kubelet.yaml'),
-    kubeletCerts: join(node, 'kubelet-pki'),
-    podLogs: join(node, 'pod-logs'),
-    resolvConf: join(node, 'resolv.conf'),
-    kubeProxyConfig: join(node, 'kube-proxy.yaml'),
+    containerdConfig: join(dir, 'containerd.toml'),
+    containerdRoot: join(dir, 'containerd', 'root'),
+    containerdState: join(dir, 'containerd', 'state'),
+    containerdSocket: join(dir, 'containerd', 'containerd.sock'),
+    containerdOpt: join(dir, 'containerd', 'opt'),
+    registryHosts: join(dir, 'containerd', 'certs.d'),
+    runcRoot: join(dir, 'runc'),
+    cniConfDir: join(dir, 'cni', 'net.d'),
+    cniIpam: join(dir, 'cni', 'ipam'),
+    kubeletRoot: join(dir, 'kubelet'),
+    kubeletConfig: join(dir, 'kubelet.yaml'),
+    kubeletCerts: join(dir, 'kubelet-pki'),
+    kubeletKubeconfig: join(dir, 'kubelet.kubeconfig'),
+    podLogs: join(dir, 'pod-logs'),
+    resolvConf: join(dir, 'resolv.conf'),
+    kubeProxyConfig: join(dir, 'kube-proxy.yaml'),
   };
 }
 
@@ -58,8 +62,8 @@ const toml = (value: string | boolean | number | readonly string[]): string =>
  * container may not lower its OOM score and every sandbox would fail without it. cgroupfs, because PID 1 is not
  * systemd. NRI is off (its socket would be shared host-wide).
  */
-export function containerdConfig(layout: EnvironmentLayout, runc: string, cniBinDir: string): string {
-  const p = nodePaths(layout);
+export function containerdConfig(node: NodeLayout, runc: string, cniBinDir: string): string {
+  const p = nodePaths(node);
   const lines = [
     'version = 3',
     `root = ${toml(p.containerdRoot)}`,
@@ -73,7 +77,7 @@ export function containerdConfig(layout: EnvironmentLayout, runc: string, cniBin
     `  address = ${toml(`${p.containerdSocket}.debug`)}`,
     '',
     "[plugins.'io.containerd.internal.v1.opt']",
-    `  path = ${toml(join(statePaths(layout).node, 'containerd', 'opt'))}`,
+    `  path = ${toml(p.containerdOpt)}`,
     "[plugins.'io.containerd.nri.v1.nri']",
     '  disable = true',
     "[plugins.'io.containerd.cri.v1.images']",
@@ -113,7 +117,7 @@ export function registryHostsToml(layout: EnvironmentLayout, registry: string): 
 }
 
 /** The pod network: a bridge in the node's namespace with host-local addresses from the node's pod range. */
-export function cniConfList(layout: EnvironmentLayout): string {
+export function cniConfList(node: NodeLayout): string {
   const conf = {
     cniVersion: '1.0.0',
     name: 'hcp-local',
@@ -125,7 +129,7 @@ export function cniConfList(layout: EnvironmentLayout): string {
         ipMasq: false,
         // A pod reaching itself through a Service it backs goes out and back through the bridge port.
         hairpinMode: true,
-        ipam: { type: 'host-local', dataDir: nodePaths(layout).cniIpam, ranges: [[{ subnet: layout.nodePodCidr }]], routes: [{ dst: '0.0.0.0/0' }] },
+        ipam: { type: 'host-local', dataDir: nodePaths(node).cniIpam, ranges: [[{ subnet: node.podCidr }]], routes: [{ dst: '0.0.0.0/0' }] },
       },
       { type: 'portmap', capabilities: { portMappings: true } },
     ],
@@ -138,16 +142,16 @@ export function cniConfList(layout: EnvironmentLayout): string {
  * `cgroupRoot`: every pod under the environment's cgroup, so `down` finds them. Image garbage collection is off:
  * images come from the environment's registry and are few.
  */
-export function kubeletConfig(layout: EnvironmentLayout, clientCaFile: string): string {
-  const p = nodePaths(layout);
+export function kubeletConfig(layout: EnvironmentLayout, node: NodeLayout, clientCaFile: string): string {
+  const p = nodePaths(node);
   return toYaml({
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
     kind: 'KubeletConfiguration',
-    address: layout.nodeAddress,
+    address: node.address,
     authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: clientCaFile } },
     authorization: { mode: 'Webhook' },
     cgroupDriver: 'cgroupfs',
-    cgroupRoot: `/${layout.cgroup}/node`,
+    cgroupRoot: `/${layout.cgroup}/${node.cgroup}`,
     failCgroupV1: false,
     failSwapOn: false,
     clusterDNS: [layout.dnsServiceAddress],
@@ -162,7 +166,7 @@ export function kubeletConfig(layout: EnvironmentLayout, clientCaFile: string): 
     imageGCLowThresholdPercent: 99,
     serializeImagePulls: false,
     maxPods: 250,
-    healthzBindAddress: layout.nodeAddress,
+    healthzBindAddress: node.address,
     readOnlyPort: 0,
     // The kubelet would otherwise write /proc/sys values that belong to the whole host.
     protectKernelDefaults: false,
@@ -170,18 +174,18 @@ export function kubeletConfig(layout: EnvironmentLayout, clientCaFile: string): 
 }
 
 /** kube-proxy in iptables mode inside the node's namespace; it leaves the host-wide conntrack settings alone. */
-export function kubeProxyConfig(layout: EnvironmentLayout, kubeconfig: string): string {
+export function kubeProxyConfig(layout: EnvironmentLayout, node: NodeLayout, kubeconfig: string): string {
   return toYaml({
     apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
     kind: 'KubeProxyConfiguration',
     clientConnection: { kubeconfig },
     mode: 'iptables',
     clusterCIDR: layout.podCidr,
-    hostnameOverride: layout.nodeName,
-    bindAddress: layout.nodeAddress,
-    healthzBindAddress: `${layout.nodeAddress}:10256`,
-    metricsBindAddress: `${layout.nodeAddress}:10249`,
-    nodePortAddresses: [`${layout.nodeAddress}/32`],
+    hostnameOverride: node.name,
+    bindAddress: node.address,
+    healthzBindAddress: `${node.address}:10256`,
+    metricsBindAddress: `${node.address}:10249`,
+    nodePortAddresses: [`${node.address}/32`],
     conntrack: { maxPerCore: 0, min: 0, tcpEstablishedTimeout: '0s', tcpCloseWaitTimeout: '0s' },
   });
 }

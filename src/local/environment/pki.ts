@@ -2,20 +2,20 @@
  * The management cluster's certificates and kubeconfigs, made once when the environment is first brought up and
  * kept in the state folder (a second `up` reuses them, so kubeconfigs handed out stay valid for the year they last).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadIssuer } from '../../pki/index.ts';
 import { createClusterCertificates, issue, toPem, type ClusterCertificates, type PemPair } from '../cluster/certificates.ts';
 import { writeCertificates, writeKubeconfig, writePrivate } from '../cluster/files.ts';
-import { statePaths, type EnvironmentLayout } from './layout.ts';
+import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { nodePaths } from './node-config.ts';
 
 const YEAR = 365;
 
-/** The identities that get a kubeconfig: file name → user and groups. */
+/** The identities that get a kubeconfig: file name → user and groups (kubelets get one per node). */
 const COMPONENT_USERS = {
   'kube-controller-manager': { user: 'system:kube-controller-manager', groups: [] },
   'kube-scheduler': { user: 'system:kube-scheduler', groups: [] },
-  kubelet: { user: 'system:node:', groups: ['system:nodes'] },
   'kube-proxy': { user: 'system:kube-proxy', groups: [] },
 } as const;
 
@@ -44,21 +44,36 @@ export async function ensurePki(layout: EnvironmentLayout): Promise<boolean> {
   writeKubeconfig({ path: paths.kubeconfig, name: layout.clusterName, server, caPem, user: { clientCertificatePem: admin.cert, clientKeyPem: admin.key } });
   mkdirSync(paths.componentKubeconfigs, { recursive: true });
   for (const [component, identity] of Object.entries(COMPONENT_USERS)) {
-    const user = identity.user.endsWith(':') ? `${identity.user}${layout.nodeName}` : identity.user;
-    const pair = await clientCert(certs, user, identity.groups);
+    const pair = await clientCert(certs, identity.user, identity.groups);
     writeKubeconfig({ path: componentKubeconfig(layout, component as keyof typeof COMPONENT_USERS), name: layout.clusterName, server, caPem, user: { clientCertificatePem: pair.cert, clientKeyPem: pair.key } });
   }
   // kube-apiserver's identity towards kubelets (logs, exec, port-forward).
   const kubeletClient = await clientCert(certs, 'kube-apiserver-kubelet-client', ['system:masters']);
   writePrivate(join(paths.pki, 'kubelet-client.crt'), kubeletClient.cert);
   writePrivate(join(paths.pki, 'kubelet-client.key'), kubeletClient.key);
-  const kubeletServing = await toPem(
-    await issue({ commonName: layout.nodeName, usage: 'server', issuer: certs.serverCa, dnsNames: [layout.nodeName], ipAddresses: [layout.nodeAddress], validDays: YEAR }),
-  );
-  const node = nodePaths(layout);
-  mkdirSync(node.kubeletCerts, { recursive: true });
-  writePrivate(join(node.kubeletCerts, 'kubelet.crt'), kubeletServing.cert + caPem);
-  writePrivate(join(node.kubeletCerts, 'kubelet.key'), kubeletServing.key);
+  writePrivate(join(paths.pki, 'server-ca.key'), (await toPem(certs.serverCa)).key);
   writeFileSync(completeMarker(layout), '');
   return true;
+}
+
+/**
+ * A node's kubelet credentials (`system:node:<name>` in `system:nodes`) and serving certificate for its address,
+ * made when the node is first brought up (a node added by a later `up --nodes` gets its own then).
+ */
+export async function ensureNodePki(layout: EnvironmentLayout, node: NodeLayout): Promise<void> {
+  const p = nodePaths(node);
+  const marker = join(p.kubeletCerts, '.complete');
+  if (existsSync(marker)) return;
+  const pki = statePaths(layout).pki;
+  const read = (file: string): string => readFileSync(join(pki, file), 'utf8');
+  const serverCa = await loadIssuer(read('server-ca.crt'), read('server-ca.key'));
+  const clientCa = await loadIssuer(read('client-ca.crt'), read('client-ca.key'));
+  const caPem = read('server-ca.crt');
+  const pair = await toPem(await issue({ commonName: `system:node:${node.name}`, organizations: ['system:nodes'], usage: 'client', issuer: clientCa, validDays: YEAR }));
+  mkdirSync(p.kubeletCerts, { recursive: true });
+  writeKubeconfig({ path: p.kubeletKubeconfig, name: layout.clusterName, server: apiServerUrl(layout), caPem, user: { clientCertificatePem: pair.cert, clientKeyPem: pair.key } });
+  const serving = await toPem(await issue({ commonName: node.name, usage: 'server', issuer: serverCa, dnsNames: [node.name], ipAddresses: [node.address], validDays: YEAR }));
+  writePrivate(join(p.kubeletCerts, 'kubelet.crt'), serving.cert + caPem);
+  writePrivate(join(p.kubeletCerts, 'kubelet.key'), serving.key);
+  writeFileSync(marker, '');
 }

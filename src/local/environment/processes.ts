@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path/posix';
 import { CONTROLLERS } from '../cluster/components.ts';
-import { statePaths, type EnvironmentLayout } from './layout.ts';
+import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { nodePaths } from './node-config.ts';
 import { componentKubeconfig } from './pki.ts';
 import type { DaemonSpec } from './daemons.ts';
@@ -121,13 +121,16 @@ export function schedulerDaemon(layout: EnvironmentLayout, bin: DaemonBinaries):
   };
 }
 
+/** The names of a node's daemons (`containerd-1`, `kubelet-1`, `kube-proxy-1`). */
+export const nodeDaemonNames = (node: NodeLayout): readonly string[] => ['containerd', 'kubelet', 'kube-proxy'].map((d) => `${d}-${String(node.index)}`);
+
 /** containerd in the node's network namespace (so the pods' networks hang off the node's, not the host's). */
-export function containerdDaemon(layout: EnvironmentLayout, bin: DaemonBinaries): DaemonSpec {
+export function containerdDaemon(node: NodeLayout, bin: DaemonBinaries): DaemonSpec {
   const shimDir = join(bin.containerd, '..');
   return {
-    name: 'containerd',
-    command: [bin.containerd, `--config=${nodePaths(layout).containerdConfig}`],
-    inNodeNetwork: true,
+    name: `containerd-${String(node.index)}`,
+    command: [bin.containerd, `--config=${nodePaths(node).containerdConfig}`],
+    netns: node.netns,
     cgroup: 'runtime',
     // containerd finds its shim on PATH.
     env: { PATH: `${shimDir}:${process.env['PATH'] ?? '/usr/sbin:/usr/bin:/sbin:/bin'}` },
@@ -135,25 +138,25 @@ export function containerdDaemon(layout: EnvironmentLayout, bin: DaemonBinaries)
 }
 
 /** The kubelet, registering the node with its bridge address. */
-export function kubeletDaemon(layout: EnvironmentLayout, bin: DaemonBinaries): DaemonSpec {
-  const p = nodePaths(layout);
+export function kubeletDaemon(node: NodeLayout, bin: DaemonBinaries): DaemonSpec {
+  const p = nodePaths(node);
   return {
-    name: 'kubelet',
+    name: `kubelet-${String(node.index)}`,
     command: [
       bin.kubelet,
       `--config=${p.kubeletConfig}`,
-      `--kubeconfig=${componentKubeconfig(layout, 'kubelet')}`,
+      `--kubeconfig=${p.kubeletKubeconfig}`,
       `--root-dir=${p.kubeletRoot}`,
       `--cert-dir=${p.kubeletCerts}`,
-      `--node-ip=${layout.nodeAddress}`,
-      `--hostname-override=${layout.nodeName}`,
+      `--node-ip=${node.address}`,
+      `--hostname-override=${node.name}`,
     ],
-    inNodeNetwork: true,
+    netns: node.netns,
     cgroup: 'runtime',
   };
 }
 
 /** kube-proxy in the node's network namespace: its rules live and die with that namespace. */
-export function kubeProxyDaemon(layout: EnvironmentLayout, bin: DaemonBinaries): DaemonSpec {
-  return { name: 'kube-proxy', command: [bin['kube-proxy'], `--config=${nodePaths(layout).kubeProxyConfig}`], inNodeNetwork: true, cgroup: 'runtime' };
+export function kubeProxyDaemon(node: NodeLayout, bin: DaemonBinaries): DaemonSpec {
+  return { name: `kube-proxy-${String(node.index)}`, command: [bin['kube-proxy'], `--config=${nodePaths(node).kubeProxyConfig}`], netns: node.netns, cgroup: 'runtime' };
 }

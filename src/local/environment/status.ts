@@ -5,9 +5,13 @@ import { hostedClustersOf } from './down.ts';
 import { linkExists, netnsExists } from './host.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 import { apiServerUrl } from './pki.ts';
+import { nodeDaemonNames } from './processes.ts';
 
-/** The daemons of an environment, in start order. */
-export const DAEMONS = ['etcd', 'registry', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'containerd', 'kubelet', 'kube-proxy'] as const;
+/** The daemons of the management control plane, in start order. */
+export const CONTROL_PLANE_DAEMONS = ['etcd', 'registry', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
+
+/** Every daemon of an environment, in start order. */
+export const daemonsOf = (layout: EnvironmentLayout): string[] => [...CONTROL_PLANE_DAEMONS, ...layout.nodes.flatMap(nodeDaemonNames)];
 
 /** The state of the environment as `status` reports it (also its `--output json` form). */
 export interface EnvironmentStatus {
@@ -17,21 +21,23 @@ export interface EnvironmentStatus {
   readonly kubeconfig: string;
   readonly server: string;
   readonly daemons: Readonly<Record<string, { readonly running: boolean; readonly pid?: number }>>;
-  readonly network: { readonly bridge: boolean; readonly nodeNamespace: boolean };
+  readonly network: { readonly bridge: boolean; readonly nodeNamespaces: number };
+  readonly nodes: number;
   readonly hostedClusters: readonly string[];
 }
 
 /** Reads the environment's state from the host (PID files, cgroup membership, devices) and its API server. */
 export async function environmentStatus(layout: EnvironmentLayout): Promise<EnvironmentStatus> {
+  const all = daemonsOf(layout);
   const daemons = Object.fromEntries(
-    DAEMONS.map((name) => {
+    all.map((name) => {
       const pid = runningPid(layout, name);
       return [name, pid === undefined ? { running: false } : { running: true, pid }];
     }),
   );
   const running = Object.values(daemons).filter((d) => d.running).length;
-  const network = { bridge: linkExists(layout.bridge), nodeNamespace: netnsExists(layout) };
-  const nothing = running === 0 && !network.bridge && !network.nodeNamespace && !existsSync(layout.stateDir);
-  const state = running === DAEMONS.length && network.bridge && network.nodeNamespace ? 'running' : nothing ? 'stopped' : 'degraded';
-  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), daemons, network, hostedClusters: await hostedClustersOf(layout) };
+  const network = { bridge: linkExists(layout.bridge), nodeNamespaces: layout.nodes.filter((n) => netnsExists(n.netns)).length };
+  const nothing = running === 0 && !network.bridge && network.nodeNamespaces === 0 && !existsSync(layout.stateDir);
+  const state = running === all.length && network.bridge && network.nodeNamespaces === layout.nodes.length ? 'running' : nothing ? 'stopped' : 'degraded';
+  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), nodes: layout.nodes.length, daemons, network, hostedClusters: await hostedClustersOf(layout) };
 }

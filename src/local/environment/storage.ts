@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path/posix';
 import type { KubeManifest } from '../../render/manifest.ts';
-import { statePaths, type EnvironmentLayout } from './layout.ts';
+import type { EnvironmentLayout } from './layout.ts';
 
 const NAMESPACE = 'local-path-storage';
 const SERVICE_ACCOUNT = 'local-path-provisioner-service-account';
@@ -18,8 +18,8 @@ export const LOCAL_PATH_PROVISIONER_IMAGE = 'docker.io/rancher/local-path-provis
 /** The name of the default StorageClass (kind's name for it, so manifests written for kind work). */
 export const DEFAULT_STORAGE_CLASS = 'standard';
 
-/** Where volumes live on the node. */
-export const volumesDir = (layout: EnvironmentLayout): string => join(statePaths(layout).node, 'volumes');
+/** Where volumes live (one folder on this host for every node; each volume is pinned to the node that made it). */
+export const volumesDir = (layout: EnvironmentLayout): string => join(layout.stateDir, 'volumes');
 
 const rbac = (): KubeManifest[] => [
   { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: SERVICE_ACCOUNT, namespace: NAMESPACE } },

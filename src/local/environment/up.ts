@@ -15,13 +15,13 @@ import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
 import { coreDnsObjects } from './coredns.ts';
 import { EnvironmentError } from './errors.ts';
 import { logTail, runningPid, startDaemon, type DaemonSpec } from './daemons.ts';
-import { ensureCgroup, ensureNetwork } from './host.ts';
+import { ensureBridge, ensureCgroup, ensureNodeNetwork, ensureServiceRoute } from './host.ts';
 import { publishImage } from './images.ts';
-import { statePaths, type EnvironmentLayout } from './layout.ts';
+import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
 import { storageObjects, volumesDir } from './storage.ts';
 import { cniConfList, containerdConfig, kubeletConfig, kubeProxyConfig, MIRRORED_REGISTRIES, nodePaths, registryHostsToml } from './node-config.ts';
-import { apiServerUrl, componentKubeconfig, ensurePki } from './pki.ts';
+import { apiServerUrl, componentKubeconfig, ensureNodePki, ensurePki } from './pki.ts';
 import { CNI_BIN_DIR, describeMissing, findCommand, missingPrerequisites } from './prerequisites.ts';
 import {
   apiServerDaemon,
@@ -137,17 +137,17 @@ async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries)
   await startAndWait(layout, schedulerDaemon(layout, bin), healthy(`https://${host}:${String(layout.ports.scheduler)}/healthz`));
 }
 
-function writeNodeConfig(layout: EnvironmentLayout, runc: string): void {
-  const p = nodePaths(layout);
+function writeNodeConfig(layout: EnvironmentLayout, node: NodeLayout, runc: string): void {
+  const p = nodePaths(node);
   for (const dir of [p.cniConfDir, p.registryHosts, p.kubeletRoot, p.podLogs]) mkdirSync(dir, { recursive: true });
-  writeFileSync(p.containerdConfig, containerdConfig(layout, runc, CNI_BIN_DIR));
+  writeFileSync(p.containerdConfig, containerdConfig(node, runc, CNI_BIN_DIR));
   for (const registry of MIRRORED_REGISTRIES) {
     mkdirSync(join(p.registryHosts, registry), { recursive: true });
     writeFileSync(join(p.registryHosts, registry, 'hosts.toml'), registryHostsToml(layout, registry));
   }
-  writeFileSync(join(p.cniConfDir, '10-hcp-local.conflist'), cniConfList(layout));
-  writeFileSync(p.kubeletConfig, kubeletConfig(layout, join(statePaths(layout).pki, 'client-ca.crt')));
-  writeFileSync(p.kubeProxyConfig, kubeProxyConfig(layout, componentKubeconfig(layout, 'kube-proxy')));
+  writeFileSync(join(p.cniConfDir, '10-hcp-local.conflist'), cniConfList(node));
+  writeFileSync(p.kubeletConfig, kubeletConfig(layout, node, join(statePaths(layout).pki, 'client-ca.crt')));
+  writeFileSync(p.kubeProxyConfig, kubeProxyConfig(layout, node, componentKubeconfig(layout, 'kube-proxy')));
   // No upstream resolver is reachable from this host; pods with dnsPolicy Default get none rather than a dead one.
   if (!existsSync(p.resolvConf)) writeFileSync(p.resolvConf, '');
 }
@@ -156,14 +156,14 @@ interface NodeStatus extends KubeObject {
   status?: { conditions?: Array<{ type: string; status: string }> };
 }
 
-async function startNode(layout: EnvironmentLayout, bin: DaemonBinaries, client: KubeClient): Promise<void> {
-  const p = nodePaths(layout);
-  await startAndWait(layout, containerdDaemon(layout, bin), () => Promise.resolve(existsSync(p.containerdSocket)));
-  await startAndWait(layout, kubeletDaemon(layout, bin), async () => {
-    const node = await client.tryGet<NodeStatus>({ apiVersion: 'v1', kind: 'Node', name: layout.nodeName });
-    return node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+async function startNode(layout: EnvironmentLayout, node: NodeLayout, bin: DaemonBinaries, client: KubeClient): Promise<void> {
+  const p = nodePaths(node);
+  await startAndWait(layout, containerdDaemon(node, bin), () => Promise.resolve(existsSync(p.containerdSocket)));
+  await startAndWait(layout, kubeletDaemon(node, bin), async () => {
+    const registered = await client.tryGet<NodeStatus>({ apiVersion: 'v1', kind: 'Node', name: node.name });
+    return registered?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
   });
-  await startAndWait(layout, kubeProxyDaemon(layout, bin), healthy(`http://${layout.nodeAddress}:10256/healthz`, undefined));
+  await startAndWait(layout, kubeProxyDaemon(node, bin), healthy(`http://${node.address}:10256/healthz`, undefined));
 }
 
 async function applyObjects(client: KubeClient, objects: readonly KubeObject[]): Promise<void> {
@@ -213,14 +213,22 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
     await report.step('preparing certificates, cgroups and network', async () => {
       mkdirSync(layout.stateDir, { recursive: true, mode: 0o700 });
       await ensurePki(layout);
-      for (const sub of ['system', 'runtime', 'node']) ensureCgroup(`${layout.cgroup}/${sub}`);
-      await ensureNetwork(layout);
+      for (const sub of ['system', 'runtime', ...layout.nodes.map((n) => n.cgroup)]) ensureCgroup(`${layout.cgroup}/${sub}`);
+      await ensureBridge(layout);
+      for (const node of layout.nodes) {
+        await ensureNodePki(layout, node);
+        await ensureNodeNetwork(layout, node);
+        writeNodeConfig(layout, node, findCommand('runc') as string);
+      }
+      await ensureServiceRoute(layout);
       await checkPorts(layout);
-      writeNodeConfig(layout, findCommand('runc') as string);
     });
     await report.step('starting the management control plane and image registry', () => startControlPlane(layout, bin));
     await report.step('publishing images to the registry', () => publishImages(layout, bin, options.operator));
-    await report.step('starting the node (containerd, kubelet, kube-proxy)', () => startNode(layout, bin, admin()));
+    const nodes = layout.nodes.length === 1 ? 'the node' : `${String(layout.nodes.length)} nodes`;
+    await report.step(`starting ${nodes} (containerd, kubelet, kube-proxy each)`, async () => {
+      await Promise.all(layout.nodes.map((node) => startNode(layout, node, bin, admin())));
+    });
     await report.step('starting cluster DNS and the volume provisioner, installing third-party CRDs', async () => {
       await startClusterDns(layout, admin());
       await startStorage(layout, bin, admin());

@@ -4,7 +4,8 @@ import { BUILD_INFO, DEFAULT_OPERATOR_IMAGE } from '../../build-info.ts';
 import type { CommandContext } from '../../framework/command.ts';
 import { throwIfAny, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
-import { environmentLayout, type EnvironmentLayout } from '../../../local/environment/layout.ts';
+import type { EnvironmentLayout } from '../../../local/environment/layout.ts';
+import { existingLayout, layoutForUp } from '../../../local/environment/state.ts';
 import { digestOf, pushReference } from '../../../local/environment/images.ts';
 import { upEnvironment, type Reporter } from '../../../local/environment/up.ts';
 import { EnvironmentError } from '../../../local/environment/errors.ts';
@@ -25,7 +26,7 @@ function stateDirOf(f: FlagReader, env: NodeJS.ProcessEnv): string {
 }
 
 interface LocalFlags {
-  readonly layout: EnvironmentLayout;
+  readonly stateDir: string;
   readonly json: boolean;
   readonly f: FlagReader;
 }
@@ -34,7 +35,7 @@ function readFlags(args: ParsedArgs, ctx: CommandContext): LocalFlags {
   const f = new FlagReader(args.values);
   const output = f.string('output');
   throwIfAny(output === 'text' || output === 'json' ? [] : [new UserError(`invalid argument "${output}" for "--output" flag: want text or json`, 'usage')]);
-  return { layout: environmentLayout(stateDirOf(f, ctx.env)), json: output === 'json', f };
+  return { stateDir: stateDirOf(f, ctx.env), json: output === 'json', f };
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
@@ -105,7 +106,8 @@ async function installOperator(layout: EnvironmentLayout, kubeconfig: string, re
 
 /** `hcp local up`. */
 export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void> {
-  const { layout, json, f } = readFlags(args, ctx);
+  const { stateDir, json, f } = readFlags(args, ctx);
+  const layout = await asUserErrors(() => Promise.resolve(layoutForUp(stateDir, args.set.has('nodes') ? f.number('nodes') : undefined)));
   const report = reporter(ctx, json);
   const started = ctx.now().getTime();
   if (f.bool('install-prerequisites')) await installPrerequisites(ctx, json);
@@ -115,14 +117,14 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
     upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root } }),
   );
   const operatorImage = await asUserErrors(() => installOperator(layout, env.kubeconfig, report, buildLog));
-  const result = { state: 'running', kubeconfig: env.kubeconfig, server: env.server, operatorImage, releaseImage: LOCAL_RELEASE_IMAGE, elapsedSeconds: Math.round((ctx.now().getTime() - started) / 100) / 10 };
+  const result = { state: 'running', kubeconfig: env.kubeconfig, server: env.server, nodes: layout.nodes.length, operatorImage, releaseImage: LOCAL_RELEASE_IMAGE, elapsedSeconds: Math.round((ctx.now().getTime() - started) / 100) / 10 };
   if (json) {
     ctx.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
   ctx.stdout(
     [
-      `The local environment is running (${seconds(ctx.now().getTime() - started)}); hcp ${BUILD_INFO.version} operator installed.`,
+      `The local environment is running with ${String(layout.nodes.length)} node(s) (${seconds(ctx.now().getTime() - started)}); hcp ${BUILD_INFO.version} operator installed.`,
       `  export KUBECONFIG=${env.kubeconfig}`,
       `  hcp create cluster kubevirt --name demo --release-image ${LOCAL_RELEASE_IMAGE} --pull-secret FILE \\`,
       '      --base-domain hcp.local --service-publishing-strategy NodePort --node-pool-replicas 0',
@@ -133,8 +135,8 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
 
 /** `hcp local down`. */
 export async function runDown(args: ParsedArgs, ctx: CommandContext): Promise<void> {
-  const { layout, json, f } = readFlags(args, ctx);
-  const { hostedClusters } = await asUserErrors(() => reporter(ctx, json).step('tearing down the local environment', () => downEnvironment({ layout, force: f.bool('force') })));
+  const { stateDir, json, f } = readFlags(args, ctx);
+  const { hostedClusters } = await asUserErrors(() => downEnvironment({ layout: existingLayout(stateDir), force: f.bool('force'), report: reporter(ctx, json) }));
   if (json) ctx.stdout(`${JSON.stringify({ state: 'stopped', removedHostedClusters: hostedClusters })}\n`);
   else ctx.stdout(`The local environment is gone${hostedClusters.length > 0 ? ` (with hosted clusters ${hostedClusters.join(', ')})` : ''}.\n`);
 }
@@ -146,6 +148,7 @@ function describeStatus(s: EnvironmentStatus): string {
     `state dir:   ${s.stateDir}`,
     `kubeconfig:  ${s.kubeconfig}`,
     `API server:  ${s.server}`,
+    `nodes:       ${String(s.nodes)}`,
     `hosted clusters: ${s.hostedClusters.length === 0 ? 'none' : s.hostedClusters.join(', ')}`,
     'daemons:',
     ...daemons,
@@ -155,8 +158,8 @@ function describeStatus(s: EnvironmentStatus): string {
 
 /** `hcp local status`: exit 0 when running, 1 otherwise (so scripts can wait on it). */
 export async function runStatus(args: ParsedArgs, ctx: CommandContext): Promise<void> {
-  const { layout, json } = readFlags(args, ctx);
-  const status = await environmentStatus(layout);
+  const { stateDir, json } = readFlags(args, ctx);
+  const status = await environmentStatus(existingLayout(stateDir));
   ctx.stdout(json ? `${JSON.stringify(status, null, 2)}\n` : describeStatus(status));
   if (status.state !== 'running') throw new UserError(status.state === 'stopped' ? 'the local environment is not running: start it with hcp local up' : 'the local environment is degraded: run hcp local up to restart what is missing, or hcp local down');
 }

@@ -7,6 +7,7 @@ const OUTPUT = flag('output', 'string', 'text', 'Output format: text (live progr
 const UP_FLAGS: readonly FlagSpec[] = [
   STATE_DIR,
   OUTPUT,
+  flag('nodes', 'int32', 3, 'Number of nodes (1-8); three let HighlyAvailable control planes spread as their anti-affinity requires. Kept until down'),
   flag('install-prerequisites', 'bool', false, 'Install the missing Debian packages the environment needs (apt-get, as root) instead of only naming them'),
 ];
 
