@@ -1,0 +1,189 @@
+// End to end, on this machine, for real: `hcp local up` with three nodes, a SingleReplica and a HighlyAvailable hosted
+// cluster created with the shipped hcp, their control planes Running and Ready from their own probes, the hosted API
+// answering with the hosted cluster's own CA, `hcp destroy cluster` leaving nothing, `hcp local down` leaving the host
+// as it was. The environment uses the host's real network namespaces, cgroups and mounts, so this tier runs as root.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parse } from 'yaml';
+import { KubeClient, type KubeObject } from '../../kube/client.ts';
+import { assertBundlesFresh, runHcpBinary } from '../../testing/artifacts.ts';
+import { runProcess, type ProcessResult } from '../../testing/process.ts';
+import { httpCall, waitFor } from '../cluster/http.ts';
+import { cgroupHierarchies, mountsUnder } from './host.ts';
+import { environmentLayout } from './layout.ts';
+import { LOCAL_RELEASE_IMAGE } from './local-images.ts';
+import { nodePaths } from './node-config.ts';
+import { volumesDir } from './storage.ts';
+
+const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
+const layout = environmentLayout(stateDir, 3);
+const pullSecret = join(tmpdir(), `${basename(stateDir)}-pull-secret.json`);
+const MINUTE = 60_000;
+
+/** Runs the shipped hcp against the environment and fails with its output unless it succeeds. */
+async function hcp(args: readonly string[], timeoutMs = 5 * MINUTE): Promise<ProcessResult> {
+  const result = await runHcpBinary([...args], { timeoutMs, env: { ...process.env, KUBECONFIG: join(stateDir, 'kubeconfig') } });
+  assert.equal(result.code, 0, `hcp ${args.join(' ')} failed:\n${result.stderr}${result.stdout}`);
+  return result;
+}
+
+let management: KubeClient;
+
+interface Conditioned extends KubeObject {
+  status?: { conditions?: Array<{ type: string; status: string; message?: string }>; containerStatuses?: Array<{ ready: boolean }>; phase?: string };
+}
+
+const conditionOf = (o: Conditioned | undefined, type: string): string | undefined => o?.status?.conditions?.find((c) => c.type === type)?.status;
+
+/** Creates a hosted cluster with the given policy and waits until it is Available. */
+async function createCluster(name: string, policy: 'SingleReplica' | 'HighlyAvailable'): Promise<number> {
+  const started = Date.now();
+  await hcp([
+    'create', 'cluster', 'kubevirt', `--name=${name}`, `--release-image=${LOCAL_RELEASE_IMAGE}`, `--pull-secret=${pullSecret}`,
+    `--control-plane-availability-policy=${policy}`, '--node-pool-replicas=0', '--base-domain=hcp.local', '--service-publishing-strategy=NodePort',
+  ]);
+  const ref = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' };
+  await waitFor(`HostedCluster ${name} Available`, async () => conditionOf(await management.tryGet<Conditioned>(ref), 'Available') === 'True', { timeoutMs: 5 * MINUTE, intervalMs: 1000 });
+  return Date.now() - started;
+}
+
+/** Every pod of the control plane is Running with every container Ready (their real probes decide). */
+async function assertControlPlaneReady(name: string, expected: Readonly<Record<string, number>>): Promise<void> {
+  const namespace = `clusters-${name}`;
+  await waitFor(`control plane of ${name} ready`, async () => {
+    const pods = await management.list<Conditioned>('v1', 'Pod', { namespace });
+    const ready = pods.filter((p) => p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).every((c) => c.ready));
+    return Object.entries(expected).every(([app, count]) => ready.filter((p) => p.metadata?.name?.startsWith(app)).length === count) && ready.length === pods.length;
+  }, { timeoutMs: 5 * MINUTE, intervalMs: 2000 });
+}
+
+/** The hosted API server answers `kubectl get ns` and `auth whoami` through `hcp create kubeconfig`, verified with the hosted CA. */
+async function assertHostedApiAnswers(name: string): Promise<void> {
+  const kubeconfig = (await hcp(['create', 'kubeconfig', `--name=${name}`])).stdout;
+  const config = parse(kubeconfig) as { clusters: Array<{ cluster: { server: string; 'certificate-authority-data': string } }> };
+  const cluster = config.clusters[0]?.cluster;
+  assert.ok(cluster !== undefined, 'the kubeconfig names a cluster');
+  const hostedCa = Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8');
+  const rootCa = await management.get<KubeObject & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: 'root-ca', namespace: `clusters-${name}` });
+  assert.equal(hostedCa.trim(), Buffer.from(rootCa.data['ca.crt'] ?? '', 'base64').toString('utf8').trim(), 'the kubeconfig trusts the hosted cluster root CA');
+  const managementCa = readFileSync(join(stateDir, 'pki', 'server-ca.crt'), 'utf8');
+  await assert.rejects(httpCall(`${cluster.server}/readyz`, { tls: { ca: managementCa } }), /certificate/, 'the management CA must not verify the hosted API server');
+  assert.equal((await httpCall(`${cluster.server}/readyz`, { tls: { ca: hostedCa } })).status, 200);
+  const hosted = KubeClient.fromKubeconfigText(kubeconfig);
+  try {
+    const namespaces = (await hosted.list('v1', 'Namespace')).map((n) => n.metadata?.name);
+    assert.ok(namespaces.includes('kube-system') && namespaces.includes('default'), `namespaces: ${namespaces.join(', ')}`);
+    const review = await hosted.create<KubeObject & { status?: { userInfo?: { username?: string } } }>({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: {} } as KubeObject);
+    assert.equal(review.status?.userInfo?.username, 'system:admin');
+  } finally {
+    hosted.close();
+  }
+}
+
+/** Containers of a namespace's pods on a node, through the node's containerd (labels the kubelet sets). */
+async function containersOf(namespace: string): Promise<number> {
+  const ctr = join(process.env['HOME'] ?? '/root', '.cache', 'hcp-kubevirt', 'tools', 'containerd-v2.4.2', 'ctr');
+  let count = 0;
+  for (const node of layout.nodes) {
+    const out = await runProcess(ctr, ['-a', nodePaths(node).containerdSocket, '-n', 'k8s.io', 'containers', 'ls', `labels."io.kubernetes.pod.namespace"==${namespace}`, '-q']);
+    count += out.stdout.split('\n').filter((l) => l !== '').length;
+  }
+  return count;
+}
+
+/** `hcp destroy cluster` leaves no namespace, pod, container, volume or volume data. */
+async function destroyAndCheck(name: string): Promise<number> {
+  const started = Date.now();
+  await hcp(['destroy', 'cluster', 'kubevirt', `--name=${name}`], 10 * MINUTE);
+  const took = Date.now() - started;
+  const namespace = `clusters-${name}`;
+  assert.equal(await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace }), undefined);
+  await waitFor(`volumes of ${name} deleted`, async () => (await management.list<KubeObject & { spec?: { claimRef?: { namespace?: string } } }>('v1', 'PersistentVolume')).every((pv) => pv.spec?.claimRef?.namespace !== namespace), { timeoutMs: MINUTE, intervalMs: 1000 });
+  await waitFor(`volume folders of ${name} removed`, () => Promise.resolve(readdirSync(volumesDir(layout)).every((d) => !d.includes(`_${namespace}_`))), { timeoutMs: MINUTE, intervalMs: 1000 });
+  // The kubelet removes the containers of deleted pods on its next garbage collection (within a minute).
+  await waitFor(`containers of ${name} removed`, async () => (await containersOf(namespace)) === 0, { timeoutMs: 2 * MINUTE, intervalMs: 2000 });
+  return took;
+}
+
+/** Nothing of the environment is left on the host. */
+function assertHostClean(): void {
+  const netns = (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix));
+  assert.deepEqual(netns, [], 'network namespaces left');
+  const links = readdirSync('/sys/class/net').filter((n) => n.startsWith(layout.vethPrefix) || n === layout.bridge);
+  assert.deepEqual(links, [], 'network devices left');
+  assert.deepEqual(mountsUnder(stateDir), [], 'mounts left');
+  assert.deepEqual(cgroupHierarchies().filter((h) => readdirSync(h).includes(layout.cgroup)), [], 'cgroups left');
+  const processes = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(stateDir);
+    } catch {
+      return false;
+    }
+  });
+  assert.deepEqual(processes, [], 'processes left');
+}
+
+describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
+  before(async () => {
+    assertBundlesFresh();
+    writeFileSync(pullSecret, '{"auths":{}}');
+    const started = Date.now();
+    const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--install-prerequisites', '--output=json'], 45 * MINUTE);
+    const result = JSON.parse(up.stdout) as { state: string; kubeconfig: string; nodes: number };
+    assert.equal(result.state, 'running');
+    assert.equal(result.nodes, 3);
+    process.stderr.write(`e2e: local up took ${String(Math.round((Date.now() - started) / 1000))}s\n`);
+    management = KubeClient.fromKubeconfigFile(result.kubeconfig);
+  });
+
+  after(async () => {
+    management?.close();
+    await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
+    rmSync(pullSecret, { force: true });
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('When up runs again, it should change nothing and report the same environment', async () => {
+    const before = await management.list('v1', 'Node');
+    const again = JSON.parse((await hcp(['local', 'up', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { nodes: number };
+    assert.equal(again.nodes, 3);
+    const after = await management.list('v1', 'Node');
+    assert.deepEqual(after.map((n) => n.metadata?.uid), before.map((n) => n.metadata?.uid));
+    const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { state: string };
+    assert.equal(status.state, 'running');
+  });
+
+  it('When a SingleReplica hosted cluster is created, it should come up, answer with its own CA and go without a trace', async () => {
+    const took = await createCluster('single', 'SingleReplica');
+    process.stderr.write(`e2e: SingleReplica Available after ${String(Math.round(took / 1000))}s\n`);
+    await assertControlPlaneReady('single', { 'etcd-': 1, 'kube-apiserver-': 1, 'kube-controller-manager-': 1, 'kube-scheduler-': 1 });
+    await assertHostedApiAnswers('single');
+    const destroyed = await destroyAndCheck('single');
+    process.stderr.write(`e2e: SingleReplica destroyed in ${String(Math.round(destroyed / 1000))}s\n`);
+  });
+
+  it('When a HighlyAvailable hosted cluster is created, it should spread 3 etcd members and 3 API servers over the nodes', async () => {
+    const took = await createCluster('ha', 'HighlyAvailable');
+    process.stderr.write(`e2e: HighlyAvailable Available after ${String(Math.round(took / 1000))}s\n`);
+    await assertControlPlaneReady('ha', { 'etcd-': 3, 'kube-apiserver-': 3, 'kube-controller-manager-': 2, 'kube-scheduler-': 2 });
+    const pods = await management.list<KubeObject & { spec?: { nodeName?: string } }>('v1', 'Pod', { namespace: 'clusters-ha', labelSelector: 'app=etcd' });
+    assert.equal(new Set(pods.map((p) => p.spec?.nodeName)).size, 3, 'one etcd member per node');
+    await assertHostedApiAnswers('ha');
+    await destroyAndCheck('ha');
+  });
+
+  it('When down runs while a hosted cluster exists, it should refuse unless forced, then leave nothing on the host', async () => {
+    await createCluster('leftover', 'SingleReplica');
+    const refused = await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`], { timeoutMs: MINUTE });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /hosted clusters still exist: clusters\/leftover.*--force/);
+    await hcp(['local', 'down', `--state-dir=${stateDir}`, '--force']);
+    assertHostClean();
+    const status = await runHcpBinary(['local', 'status', `--state-dir=${stateDir}`], { timeoutMs: MINUTE });
+    assert.equal(status.code, 1);
+    assert.match(status.stdout, /state: +stopped/);
+  });
+});
