@@ -28,10 +28,10 @@ const COREFILE = `.:53 {
 }
 `;
 
-/** The objects of cluster DNS, in apply order. */
-export function coreDnsObjects(layout: EnvironmentLayout): KubeManifest[] {
-  const meta = { name: NAME, namespace: NAMESPACE };
-  return [
+const meta = { name: NAME, namespace: NAMESPACE };
+
+/** CoreDNS's identity and what it may read. */
+const rbac = (): KubeManifest[] => [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -49,6 +49,12 @@ export function coreDnsObjects(layout: EnvironmentLayout): KubeManifest[] {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:coredns' },
       subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: NAMESPACE }],
     },
+];
+
+/** The objects of cluster DNS, in apply order. */
+export function coreDnsObjects(layout: EnvironmentLayout): KubeManifest[] {
+  return [
+    ...rbac(),
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta, data: { Corefile: COREFILE } },
     {
       apiVersion: 'v1',

@@ -72,11 +72,16 @@ export function ensureCgroup(path: string): void {
       const parent = dir;
       dir = join(dir, part);
       if (!existsSync(dir)) mkdirSync(dir);
-      for (const inherited of ['cpuset.cpus', 'cpuset.mems']) {
-        const file = join(dir, inherited);
-        if (existsSync(file) && readFileSync(file, 'utf8').trim() === '') writeFileSync(file, readFileSync(join(parent, inherited), 'utf8'));
-      }
+      inheritCpuset(parent, dir);
     }
+  }
+}
+
+/** A new cpuset cgroup has no CPUs or memory nodes, and no process may join it until it gets its parent's. */
+function inheritCpuset(parent: string, dir: string): void {
+  for (const inherited of ['cpuset.cpus', 'cpuset.mems']) {
+    const file = join(dir, inherited);
+    if (existsSync(file) && readFileSync(file, 'utf8').trim() === '') writeFileSync(file, readFileSync(join(parent, inherited), 'utf8'));
   }
 }
 
@@ -101,13 +106,9 @@ function cgroupTree(hierarchy: string, path: string): string[] {
 
 /** Every process in the cgroup `path` or below it. */
 export function cgroupProcesses(path: string): number[] {
-  const pids = new Set<number>();
-  for (const hierarchy of cgroupHierarchies()) {
-    for (const dir of cgroupTree(hierarchy, path)) {
-      for (const line of orEmpty(() => readFileSync(join(dir, 'cgroup.procs'), 'utf8'), '').split('\n')) if (line !== '') pids.add(Number(line));
-    }
-  }
-  return [...pids];
+  const dirs = cgroupHierarchies().flatMap((hierarchy) => cgroupTree(hierarchy, path));
+  const lines = dirs.flatMap((dir) => orEmpty(() => readFileSync(join(dir, 'cgroup.procs'), 'utf8'), '').split('\n'));
+  return [...new Set(lines.filter((l) => l !== '').map(Number))];
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -76,7 +76,7 @@ async function assertHostedApiAnswers(name: string): Promise<void> {
   try {
     const namespaces = (await hosted.list('v1', 'Namespace')).map((n) => n.metadata?.name);
     assert.ok(namespaces.includes('kube-system') && namespaces.includes('default'), `namespaces: ${namespaces.join(', ')}`);
-    const review = await hosted.create<KubeObject & { status?: { userInfo?: { username?: string } } }>({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: {} } as KubeObject);
+    const review = await hosted.create<KubeObject & { status?: { userInfo?: { username?: string } } }>({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: {} });
     assert.equal(review.status?.userInfo?.username, 'system:admin');
   } finally {
     hosted.close();

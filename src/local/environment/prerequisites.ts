@@ -47,18 +47,27 @@ const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['ldd', 'libc-bin'],
 ];
 
-/** Everything the host lacks for the environment; empty when it can be brought up. */
-export function missingPrerequisites(): MissingPrerequisite[] {
-  const missing: MissingPrerequisite[] = [];
-  if (process.platform !== 'linux') return [{ what: 'Linux', hint: 'the local environment runs containers and network namespaces: use a Linux host' }];
-  if (process.getuid?.() !== 0) missing.push({ what: 'root', hint: 'network namespaces, cgroups and mounts need root: run as root (sudo)' });
-  for (const [command, pkg] of COMMANDS) if (findCommand(command) === undefined) missing.push({ what: `the ${command} command`, debianPackage: pkg });
+/** Programs and plugins, each with the Debian package that installs it. */
+function missingPrograms(): MissingPrerequisite[] {
+  const commands = COMMANDS.filter(([command]) => findCommand(command) === undefined).map(([command, pkg]) => ({ what: `the ${command} command`, debianPackage: pkg }));
   const plugins = CNI_PLUGINS.filter((p) => !isExecutable(join(CNI_BIN_DIR, p)));
-  if (plugins.length > 0) missing.push({ what: `the CNI plugins ${plugins.join(', ')} in ${CNI_BIN_DIR}`, debianPackage: 'containernetworking-plugins' });
+  return plugins.length === 0 ? commands : [...commands, { what: `the CNI plugins ${plugins.join(', ')} in ${CNI_BIN_DIR}`, debianPackage: 'containernetworking-plugins' }];
+}
+
+/** Kernel features and privileges no package provides. */
+function missingKernelFeatures(root: boolean): MissingPrerequisite[] {
+  const missing: MissingPrerequisite[] = [];
+  if (!root) missing.push({ what: 'root', hint: 'network namespaces, cgroups and mounts need root: run as root (sudo)' });
   if (!readFileSync('/proc/filesystems', 'utf8').includes('\toverlay\n')) missing.push({ what: 'overlay file system support in the kernel', hint: 'load the overlay module (modprobe overlay)' });
   if (!existsSync('/proc/sys/net/bridge/bridge-nf-call-iptables')) missing.push({ what: 'bridge netfilter in the kernel', hint: 'load the br_netfilter module (modprobe br_netfilter)' });
-  if (process.getuid?.() === 0 && cgroupHierarchies().length === 0) missing.push({ what: 'cgroup v1 hierarchies', hint: 'this environment supports cgroup v1 hosts (mounted under /sys/fs/cgroup)' });
+  if (root && cgroupHierarchies().length === 0) missing.push({ what: 'cgroup v1 hierarchies', hint: 'this environment supports cgroup v1 hosts (mounted under /sys/fs/cgroup)' });
   return missing;
+}
+
+/** Everything the host lacks for the environment; empty when it can be brought up. */
+export function missingPrerequisites(): MissingPrerequisite[] {
+  if (process.platform !== 'linux') return [{ what: 'Linux', hint: 'the local environment runs containers and network namespaces: use a Linux host' }];
+  return [...missingKernelFeatures(process.getuid?.() === 0), ...missingPrograms()];
 }
 
 /** The Debian packages that would fix what is missing. */

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BUILD_INFO, DEFAULT_OPERATOR_IMAGE } from '../../build-info.ts';
@@ -16,6 +17,7 @@ import { HostCommandError, run as runHost } from '../../../local/environment/hos
 import { LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
 import { projectRoot } from '../../../local/project-root.ts';
 import { CRANE, ensureTool } from '../../../local/binaries/tools.ts';
+import { locateBinaries } from '../../../local/binaries/locate.ts';
 
 /** The environment's state folder: the flag, else the XDG state directory. */
 function stateDirOf(f: FlagReader, env: NodeJS.ProcessEnv): string {
@@ -104,6 +106,50 @@ async function installOperator(layout: EnvironmentLayout, kubeconfig: string, re
   });
 }
 
+/** A context that keeps a nested command's output to itself (the caller reports progress). */
+const quietContext = (ctx: CommandContext): CommandContext => ({ ...ctx, stdout: () => undefined, stderr: () => undefined });
+
+/** What `up --hosted-cluster` made: the cluster and its kubeconfig. */
+interface HostedClusterResult {
+  readonly name: string;
+  readonly namespace: string;
+  readonly kubeconfig: string;
+  readonly availabilityPolicy: string;
+}
+
+/**
+ * Creates the hosted cluster `up --hosted-cluster` names (unless it exists), waits until it is available and writes
+ * its kubeconfig into the state folder. Services go on NodePorts of the nodes (no load balancer here) and the base
+ * domain is set (no OpenShift router to discover one from); there are no worker VMs yet, so no NodePool replicas.
+ */
+async function upHostedCluster(layout: EnvironmentLayout, kubeconfig: string, name: string, report: Reporter, ctx: CommandContext): Promise<HostedClusterResult> {
+  const policy = layout.nodes.length >= 3 ? 'HighlyAvailable' : 'SingleReplica';
+  const { root } = await import('../root.ts');
+  const { runCommand } = await import('../../framework/run.ts');
+  const { KubeClient } = await import('../../../kube/client.ts');
+  const { waitForCluster } = await import('../create/cluster/wait.ts');
+  const quiet = quietContext(ctx);
+  const client = KubeClient.fromKubeconfigFile(kubeconfig);
+  try {
+    await report.step(`creating hosted cluster clusters/${name} (${policy}) and waiting until it is available`, async () => {
+      const exists = await client.tryGet({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' });
+      if (exists === undefined) {
+        const pullSecret = join(layout.stateDir, 'pull-secret.json');
+        writeFileSync(pullSecret, '{"auths":{}}\n', { mode: 0o600 });
+        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--release-image=${LOCAL_RELEASE_IMAGE}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, '--node-pool-replicas=0', '--base-domain=hcp.local', '--service-publishing-strategy=NodePort'], quiet);
+      }
+      await waitForCluster(client, quiet, { name, namespace: 'clusters', timeoutMs: 10 * 60_000 });
+    });
+  } finally {
+    client.close();
+  }
+  let hostedKubeconfig = '';
+  await runCommand(root, ['create', 'kubeconfig', `--kubeconfig=${kubeconfig}`, `--name=${name}`], { ...quiet, stdout: (text) => void (hostedKubeconfig += text) });
+  const file = join(layout.stateDir, `${name}.kubeconfig`);
+  writeFileSync(file, hostedKubeconfig, { mode: 0o600 });
+  return { name, namespace: 'clusters', kubeconfig: file, availabilityPolicy: policy };
+}
+
 /** `hcp local up`. */
 export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const { stateDir, json, f } = readFlags(args, ctx);
@@ -117,20 +163,34 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
     upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root } }),
   );
   const operatorImage = await asUserErrors(() => installOperator(layout, env.kubeconfig, report, buildLog));
-  const result = { state: 'running', kubeconfig: env.kubeconfig, server: env.server, nodes: layout.nodes.length, operatorImage, releaseImage: LOCAL_RELEASE_IMAGE, elapsedSeconds: Math.round((ctx.now().getTime() - started) / 100) / 10 };
+  const clusterName = f.string('hosted-cluster');
+  const hostedCluster = clusterName === '' ? undefined : await upHostedCluster(layout, env.kubeconfig, clusterName, report, ctx);
+  const result = {
+    state: 'running',
+    kubeconfig: env.kubeconfig,
+    server: env.server,
+    nodes: layout.nodes.length,
+    operatorImage,
+    releaseImage: LOCAL_RELEASE_IMAGE,
+    ...(hostedCluster === undefined ? {} : { hostedCluster }),
+    elapsedSeconds: Math.round((ctx.now().getTime() - started) / 100) / 10,
+  };
   if (json) {
     ctx.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
-  ctx.stdout(
-    [
-      `The local environment is running with ${String(layout.nodes.length)} node(s) (${seconds(ctx.now().getTime() - started)}); hcp ${BUILD_INFO.version} operator installed.`,
-      `  export KUBECONFIG=${env.kubeconfig}`,
-      `  hcp create cluster kubevirt --name demo --release-image ${LOCAL_RELEASE_IMAGE} --pull-secret FILE \\`,
-      '      --base-domain hcp.local --service-publishing-strategy NodePort --node-pool-replicas 0',
-      '',
-    ].join('\n'),
-  );
+  const kubectl = locateBinaries().kubectl ?? 'kubectl';
+  const management = [
+    `The local environment is running with ${String(layout.nodes.length)} node(s) (${seconds(ctx.now().getTime() - started)}); hcp ${BUILD_INFO.version} operator installed.`,
+    'The management cluster:',
+    `  export KUBECONFIG=${env.kubeconfig}`,
+    `  ${kubectl} get pods -A`,
+  ];
+  const hosted =
+    hostedCluster === undefined
+      ? ['Create a hosted cluster:', `  hcp create cluster kubevirt --name demo --release-image ${LOCAL_RELEASE_IMAGE} --pull-secret FILE \\`, '      --base-domain hcp.local --service-publishing-strategy NodePort --node-pool-replicas 0']
+      : [`The hosted cluster ${hostedCluster.namespace}/${hostedCluster.name} (${hostedCluster.availabilityPolicy}) is available:`, `  ${kubectl} --kubeconfig ${hostedCluster.kubeconfig} get namespaces`];
+  ctx.stdout(`${[...management, ...hosted, ''].join('\n')}`);
 }
 
 /** `hcp local down`. */

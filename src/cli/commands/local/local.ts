@@ -8,6 +8,7 @@ const UP_FLAGS: readonly FlagSpec[] = [
   STATE_DIR,
   OUTPUT,
   flag('nodes', 'int32', 3, 'Number of nodes (1-8); three let HighlyAvailable control planes spread as their anti-affinity requires. Kept until down'),
+  flag('hosted-cluster', 'string', '', 'Also create a hosted cluster of this name (release of the environment, services on NodePorts), wait until it is available and write its kubeconfig to the state folder'),
   flag('install-prerequisites', 'bool', false, 'Install the missing Debian packages the environment needs (apt-get, as root) instead of only naming them'),
 ];
 
