@@ -47,4 +47,20 @@ describe('renderControlPlane', () => {
     for (const w of [...byKind(objects, 'StatefulSet'), ...byKind(objects, 'Deployment')]) assert.equal(w.spec.replicas, 1, w.metadata.name);
     for (const pdb of byKind(objects, 'PodDisruptionBudget')) assert.equal(pdb.spec.minAvailable, 1);
   });
+
+  it('When the management cluster assigns pods no user, every workload should run as upstream 1001 and etcd own its volume by that group', () => {
+    const objects = renderControlPlane({ hcp: controlPlane('HighlyAvailable'), release, configHashes: hashes, encryptionKey: 'a2V5', defaultSecurityContextUid: 1001 });
+    type Pod = Workload & { spec: { template: { spec: { securityContext?: Record<string, unknown> } } } };
+    const workloads = [...byKind(objects, 'StatefulSet'), ...byKind(objects, 'Deployment')] as Pod[];
+    assert.equal(workloads.length, 4);
+    for (const w of workloads) {
+      const expected = w.metadata.name === 'etcd' ? { runAsUser: 1001, fsGroup: 1001 } : { runAsUser: 1001 };
+      assert.deepEqual(w.spec.template.spec.securityContext, expected, w.metadata.name);
+    }
+  });
+
+  it('When the management cluster assigns pod users itself (OpenShift), it should set none', () => {
+    const objects = renderControlPlane({ hcp: controlPlane('SingleReplica'), release, configHashes: hashes, encryptionKey: 'a2V5' });
+    assert.doesNotMatch(toYamlDocuments(objects), /runAsUser|fsGroup/);
+  });
 });

@@ -20,8 +20,10 @@ describe('locateBinaries', () => {
     const env = { XDG_CACHE_HOME: cacheHome, HCP_KUBE_BINARIES: folderWith('kubectl'), KUBEBUILDER_ASSETS: folderWith('kubectl', 'kube-apiserver', 'etcd') };
     const kcmDir = cacheDirFor('kube-controller-manager', env);
     mkdirSync(kcmDir, { recursive: true });
-    writeFileSync(join(kcmDir, 'kube-controller-manager'), '');
-    chmodSync(join(kcmDir, 'kube-controller-manager'), 0o755);
+    for (const binary of ['kube-controller-manager', 'kube-scheduler', 'kubelet', 'kube-proxy']) {
+      writeFileSync(join(kcmDir, binary), '');
+      chmodSync(join(kcmDir, binary), 0o755);
+    }
     const found = locateBinaries(env);
     assert.equal(found.kubectl, join(env.HCP_KUBE_BINARIES, 'kubectl'));
     assert.equal(found['kube-apiserver'], join(env.KUBEBUILDER_ASSETS, 'kube-apiserver'));
@@ -31,7 +33,7 @@ describe('locateBinaries', () => {
 
   it('When nothing is found, it should name every missing binary and keep the cache path versioned', () => {
     const env = { XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'cache-')) };
-    assert.deepEqual(missingBinaries(locateBinaries(env)).sort(), ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kubectl']);
+    assert.deepEqual(missingBinaries(locateBinaries(env)).sort(), ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-proxy', 'kube-scheduler', 'kubectl', 'kubelet']);
     assert.match(cacheDirFor('kubectl', env), /hcp-kubevirt\/kube\/v1\.36\.\d+$/);
     assert.match(cacheDirFor('etcd', env), /hcp-kubevirt\/kube\/etcd-v3\.6\.\d+$/);
   });

@@ -155,4 +155,26 @@ describe('hcp create cluster kubevirt input errors', () => {
     assert.equal(out.code, 0);
     assert.match(out.stderr, /WARNING: --base-domain-prefix is ignored on the KubeVirt platform/);
   });
+
+  it('When NodePort publishing is asked with an address, it should publish every service on it as upstream does', async () => {
+    const out = await create('--render --name=example --pull-secret=/ps --service-publishing-strategy=NodePort --api-server-address=10.0.0.5');
+    assert.equal(out.code, 0, out.stderr);
+    const hc = docs(out.stdout).find((d) => d['kind'] === 'HostedCluster');
+    const services = (hc?.['spec'].services as Array<{ service: string; servicePublishingStrategy: unknown }>).map((s) => [s.service, s.servicePublishingStrategy]);
+    const nodePort = { type: 'NodePort', nodePort: { address: '10.0.0.5' } };
+    assert.deepEqual(services, [['APIServer', nodePort], ['Ignition', nodePort], ['Konnectivity', nodePort], ['OAuthServer', nodePort], ['OIDC', nodePort]]);
+  });
+
+  it('When the publishing flags do not fit together, it should say so with upstream messages and render nothing', async () => {
+    const unsupported = await create('--render --name=example --pull-secret=/ps --service-publishing-strategy=Route');
+    assert.equal(unsupported.code, 1);
+    assert.match(unsupported.stderr, /service publish strategy Route is not supported, supported options: Ingress, NodePort/);
+    const address = await create('--render --name=example --pull-secret=/ps --api-server-address=10.0.0.5');
+    assert.match(address.stderr, /external-api-server-address is supported only for NodePort service publishing strategy, service publishing strategy Ingress is used/);
+    const rendered = await create('--render --name=example --pull-secret=/ps --service-publishing-strategy=NodePort');
+    assert.equal(rendered.code, 1);
+    assert.match(rendered.stderr, /--api-server-address is required with --service-publishing-strategy=NodePort and --render/);
+    assert.equal(rendered.stdout, '');
+  });
 });
+
