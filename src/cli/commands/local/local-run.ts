@@ -122,7 +122,8 @@ interface HostedClusterResult {
  * its kubeconfig into the state folder. Services go on NodePorts of the nodes (no load balancer here) and the base
  * domain is set (no OpenShift router to discover one from); there are no worker VMs yet, so no NodePool replicas.
  */
-async function upHostedCluster(layout: EnvironmentLayout, kubeconfig: string, name: string, report: Reporter, ctx: CommandContext): Promise<HostedClusterResult> {
+async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: string }, name: string, report: Reporter, ctx: CommandContext): Promise<HostedClusterResult> {
+  const { layout, kubeconfig } = env;
   const policy = layout.nodes.length >= 3 ? 'HighlyAvailable' : 'SingleReplica';
   const { root } = await import('../root.ts');
   const { runCommand } = await import('../../framework/run.ts');
@@ -164,7 +165,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   );
   const operatorImage = await asUserErrors(() => installOperator(layout, env.kubeconfig, report, buildLog));
   const clusterName = f.string('hosted-cluster');
-  const hostedCluster = clusterName === '' ? undefined : await upHostedCluster(layout, env.kubeconfig, clusterName, report, ctx);
+  const hostedCluster = clusterName === '' ? undefined : await upHostedCluster({ layout, kubeconfig: env.kubeconfig }, clusterName, report, ctx);
   const result = {
     state: 'running',
     kubeconfig: env.kubeconfig,
