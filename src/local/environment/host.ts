@@ -210,7 +210,11 @@ const namesWithPrefix = (dir: string, prefix: string): string[] => orEmpty(() =>
  */
 export async function removeNetwork(layout: EnvironmentLayout): Promise<void> {
   for (const netns of namesWithPrefix('/run/netns', layout.netnsPrefix)) await run(['ip', 'netns', 'delete', netns]);
-  for (const veth of namesWithPrefix('/sys/class/net', layout.vethPrefix)) await run(['ip', 'link', 'delete', veth]);
+  // A deleted namespace takes its veth pairs with it, but the kernel does that in the background: a host end may
+  // still be listed and then be gone when deleted.
+  for (const veth of namesWithPrefix('/sys/class/net', layout.vethPrefix)) await run(['ip', 'link', 'delete', veth]).catch((error: unknown) => {
+    if (linkExists(veth)) throw error;
+  });
   // Deleting the bridge also removes its address and the routes through it.
   if (linkExists(layout.bridge)) await run(['ip', 'link', 'delete', layout.bridge]);
 }
