@@ -18,7 +18,8 @@ export function cacheDirFor(binary: BinaryName, env: NodeJS.ProcessEnv = process
   return join(cacheRoot(env), 'kube', version);
 }
 
-const isExecutable = (path: string): boolean => {
+/** Whether a file exists and may be executed by this process. */
+export const isExecutable = (path: string): boolean => {
   try {
     accessSync(path, constants.X_OK);
     return true;

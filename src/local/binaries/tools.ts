@@ -3,11 +3,11 @@
  * selection keeps that project's dependency versions) into `~/.cache/hcp-kubevirt/tools/<name>-<version>/`.
  */
 import { createHash } from 'node:crypto';
-import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireGo, runGo } from './go.ts';
-import { cacheRoot } from './locate.ts';
+import { cacheRoot, isExecutable } from './locate.ts';
 import { projectRoot } from '../project-root.ts';
 
 /** A Go module and the binaries (name → main package) built from it. */
@@ -82,14 +82,6 @@ export type OwnProgram = 'pause' | 'local-path-helper';
 /** A program's source file in the project. */
 export const programSource = (name: OwnProgram): string => join(projectRoot(), 'src', 'local', 'images', `${name}.go`);
 
-const executable = (path: string): boolean => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The cache folder of a tool. */
 export const toolDir = (tool: Pick<GoTool, 'name' | 'version'>, env: NodeJS.ProcessEnv = process.env): string =>
@@ -120,7 +112,7 @@ async function buildTool(tool: GoTool, dir: string, report: (line: string) => vo
 export async function ensureTool(tool: GoTool, report: (line: string) => void): Promise<Record<string, string>> {
   const dir = toolDir(tool);
   const paths = Object.fromEntries(Object.keys(tool.binaries).map((b) => [b, join(dir, b)]));
-  if (!Object.values(paths).every(executable)) {
+  if (!Object.values(paths).every(isExecutable)) {
     requireGo();
     await buildTool(tool, dir, report);
   }
@@ -133,7 +125,7 @@ export async function ensureProgram(name: OwnProgram, report: (line: string) => 
   const version = createHash('sha256').update(source).digest('hex').slice(0, 12);
   const dir = toolDir({ name, version });
   const binary = join(dir, name);
-  if (executable(binary)) return binary;
+  if (isExecutable(binary)) return binary;
   requireGo();
   report(`building ${name} into ${dir}`);
   const work = mkdtempSync(join(tmpdir(), `hcp-${name}-build-`));

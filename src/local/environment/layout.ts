@@ -119,7 +119,6 @@ export function statePaths(layout: EnvironmentLayout): {
   readonly pki: string;
   readonly logs: string;
   readonly pids: string;
-  readonly etcdData: string;
   readonly registryData: string;
   readonly kubeconfig: string;
   readonly componentKubeconfigs: string;
@@ -132,7 +131,6 @@ export function statePaths(layout: EnvironmentLayout): {
     pki: join(s, 'pki'),
     logs: join(s, 'logs'),
     pids: join(s, 'run'),
-    etcdData: join(s, 'etcd'),
     registryData: join(s, 'registry'),
     kubeconfig: join(s, 'kubeconfig'),
     componentKubeconfigs: join(s, 'kubeconfigs'),

@@ -2,8 +2,9 @@
  * What the host must offer before `hcp local up` touches anything, each missing piece named with the Debian package
  * that provides it. Nothing is installed unless the user asks (`--install-prerequisites`).
  */
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { isExecutable } from '../binaries/locate.ts';
 import { cgroupHierarchies } from './host.ts';
 
 /** Where Debian's containernetworking-plugins puts the CNI plugins. */
@@ -21,14 +22,6 @@ export interface MissingPrerequisite {
   readonly hint?: string;
 }
 
-const isExecutable = (path: string): boolean => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The full path of a command on PATH (and the sbin folders, which a non-login root shell may lack). */
 export function findCommand(name: string, path = process.env['PATH'] ?? ''): string | undefined {

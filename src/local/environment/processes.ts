@@ -3,7 +3,7 @@
  * host forces is reviewable and tested without starting anything.
  */
 import { join } from 'node:path/posix';
-import { CONTROLLERS } from '../cluster/components.ts';
+import { CONTROLLERS, etcdArgs } from '../cluster/components.ts';
 import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { nodePaths } from './node-config.ts';
 import { componentKubeconfig } from './pki.ts';
@@ -16,25 +16,10 @@ export type DaemonBinaries = Readonly<
 
 const pki = (layout: EnvironmentLayout, file: string): string => join(statePaths(layout).pki, file);
 
-/** etcd on the host address; the environment's data is disposable, so without fsync. */
+/** etcd on loopback (the local clusters' flags), its data in the state folder; disposable, so without fsync. */
 export function etcdDaemon(layout: EnvironmentLayout, bin: DaemonBinaries): DaemonSpec {
-  const client = `http://127.0.0.1:${String(layout.ports.etcdClient)}`;
-  const peer = `http://127.0.0.1:${String(layout.ports.etcdPeer)}`;
-  return {
-    name: 'etcd',
-    command: [
-      bin.etcd,
-      '--name=default',
-      `--data-dir=${statePaths(layout).etcdData}`,
-      `--listen-client-urls=${client}`,
-      `--advertise-client-urls=${client}`,
-      `--listen-peer-urls=${peer}`,
-      `--initial-advertise-peer-urls=${peer}`,
-      `--initial-cluster=default=${peer}`,
-      '--unsafe-no-fsync=true',
-      '--log-level=warn',
-    ],
-  };
+  const ports = { etcdClientPort: layout.ports.etcdClient, etcdPeerPort: layout.ports.etcdPeer, apiServerPort: layout.ports.apiServer, controllerManagerPort: layout.ports.controllerManager };
+  return { name: 'etcd', command: [bin.etcd, ...etcdArgs({ name: layout.clusterName, dir: layout.stateDir, ...ports })] };
 }
 
 /** The image registry the node pulls every image from (go-containerregistry's registry, blobs on disk). */
