@@ -4,6 +4,7 @@ import { renderEtcd } from './etcd/render.ts';
 import { renderKubeAPIServer } from './kube-apiserver/render.ts';
 import { renderKubeControllerManager } from './kube-controller-manager/render.ts';
 import { renderKubeScheduler } from './kube-scheduler/render.ts';
+import { withAvailabilityProber, withDefaultSecurityContext } from './common/defaults.ts';
 import { ControlPlaneNames } from './names.ts';
 
 /** The components, in the order they come up: etcd first, then the API server, then what talks to it. */
@@ -28,31 +29,14 @@ export interface ControlPlaneInput {
    * images); absent where the platform assigns it.
    */
   readonly defaultSecurityContextUid?: number | undefined;
+  /**
+   * The image of the availability prober (the operator's own): components that exit when the hosted API server does
+   * not answer yet wait for it in an init container instead; absent, they start at once.
+   */
+  readonly availabilityProberImage?: string | undefined;
 }
 
-/** Upstream's user for control-plane pods on management clusters without SecurityContextConstraints. */
-export const DEFAULT_SECURITY_CONTEXT_UID = 1001;
-
-interface Workload {
-  kind?: unknown;
-  metadata?: { name?: string };
-  spec?: { template?: { spec?: Record<string, unknown> } };
-}
-
-/**
- * Sets the pod-level user of every workload, as upstream does after rendering; etcd also gets it as its file-system
- * group, so its data volume is writable by that user.
- */
-function withDefaultSecurityContext(objects: Array<Record<string, unknown>>, uid: number | undefined): Array<Record<string, unknown>> {
-  if (uid === undefined) return objects;
-  return objects.map((object) => {
-    const workload = object as Workload;
-    const pod = workload.spec?.template?.spec;
-    if ((workload.kind !== 'Deployment' && workload.kind !== 'StatefulSet') || pod === undefined) return object;
-    const securityContext = { runAsUser: uid, ...(workload.metadata?.name === ControlPlaneNames.etcd ? { fsGroup: uid } : {}) };
-    return { ...object, spec: { ...workload.spec, template: { ...workload.spec?.template, spec: { ...pod, securityContext } } } };
-  });
-}
+export { DEFAULT_SECURITY_CONTEXT_UID } from './common/defaults.ts';
 
 /** Every object of the control plane's components (Secrets of the PKI come from the operator's PKI phase). */
 export function renderControlPlane(input: ControlPlaneInput): Array<Record<string, unknown>> {
@@ -63,5 +47,5 @@ export function renderControlPlane(input: ControlPlaneInput): Array<Record<strin
     ...renderKubeControllerManager(hcp, release, configHashes['kube-controller-manager']),
     ...renderKubeScheduler(hcp, release, configHashes['kube-scheduler']),
   ];
-  return withDefaultSecurityContext(objects, input.defaultSecurityContextUid);
+  return withAvailabilityProber(withDefaultSecurityContext(objects, input.defaultSecurityContextUid), input.availabilityProberImage);
 }

@@ -10,8 +10,10 @@ import { jsonLogger, type LogLevel } from './runtime/logger.ts';
 import { startOperator } from './operator.ts';
 
 const USAGE = `Usage: hcp-operator run [flags]
+       hcp-operator availability-prober --target URL
 
-Runs the hosted control planes operator against the management cluster.
+Runs the hosted control planes operator against the management cluster; availability-prober waits until URL
+answers 200 (the init container of control-plane components that need the hosted API server).
 
 Flags:
   --kubeconfig string        Management cluster kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)
@@ -42,6 +44,7 @@ const FLAGS = {
   'watch-namespace': { type: 'string', default: '' },
   'apps-domain': { type: 'string', default: '' },
   'log-level': { type: 'string', default: 'info' },
+  target: { type: 'string', default: '' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -62,8 +65,19 @@ function checkedOptions(argv: string[]): ReturnType<typeof options> {
   return parsed;
 }
 
+/** The environment variable through which the Deployment tells the operator its own image (`hcp install` sets it). */
+const OPERATOR_IMAGE_ENV = 'OPERATOR_IMAGE';
+
+async function probe(target: string): Promise<number> {
+  if (!/^https:\/\/./.test(target)) throw new UsageError(`invalid --target "${target}": want an https:// URL`);
+  const { httpsProbe, waitUntilAvailable } = await import('./availability-prober.ts');
+  await waitUntilAvailable({ target, probe: httpsProbe, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), log: (line) => void process.stdout.write(`${line}\n`) });
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = checkedOptions(argv);
+  if (!values.help && positionals[0] === 'availability-prober') return probe(values.target);
   if (values.help || positionals[0] !== 'run') {
     process.stdout.write(USAGE);
     return values.help ? 0 : 2;
@@ -82,6 +96,7 @@ async function main(argv: string[]): Promise<number> {
     version: VERSION,
     watchNamespace: values['watch-namespace'],
     appsDomain: values['apps-domain'],
+    ...(process.env[OPERATOR_IMAGE_ENV] ? { image: process.env[OPERATOR_IMAGE_ENV] } : {}),
   });
   logger.info('operator started', { namespace: values.namespace, ports: operator.ports.join(',') });
   const stop = (): void => void operator.stop();

@@ -35,6 +35,11 @@ export interface OperatorOptions {
   readonly watchNamespace?: string;
   /** The management cluster's apps domain for `baseDomainPassthrough` clusters without a base domain; discovered when absent. */
   readonly appsDomain?: string;
+  /**
+   * The operator's own image, when it runs from one (`OPERATOR_IMAGE`, set by `hcp install`): control-plane pods that
+   * wait for the hosted API server run its availability prober. Without it they start at once and retry by crashing.
+   */
+  readonly image?: string;
   /** How long NodePool deletion retries an unreachable infrastructure before letting the pool go (tests shorten it). */
   readonly nodePoolInfraDeleteGraceMs?: number;
   /**
@@ -76,7 +81,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   // One client per external infrastructure cluster, shared: the HostedCluster controller validates it, NodePools use it.
   const infraClients = new KubeconfigClients('infra');
   addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, infraClients, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
-  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider, watchNamespace: o.watchNamespace }, o.logger, metrics);
+  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider, watchNamespace: o.watchNamespace, ...(o.image === undefined ? {} : { proberImage: o.image }) }, o.logger, metrics);
   addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases: catalogReleaseProvider, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };

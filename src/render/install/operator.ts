@@ -19,7 +19,8 @@ function operatorEnv(input: InstallInput): unknown[] {
   const extra = Object.keys(input.additionalEnv)
     .sort()
     .map((name) => ({ name, value: input.additionalEnv[name] }));
-  return [fromField('MY_NAMESPACE', 'metadata.namespace'), fromField('MY_NAME', 'metadata.name'), { name: 'NODE_OPTIONS', value: OPERATOR_NODE_OPTIONS }, ...extra];
+  // OPERATOR_IMAGE: the operator's own image, which control-plane pods run as their availability prober.
+  return [fromField('MY_NAMESPACE', 'metadata.namespace'), fromField('MY_NAME', 'metadata.name'), { name: 'NODE_OPTIONS', value: OPERATOR_NODE_OPTIONS }, { name: 'OPERATOR_IMAGE', value: input.image }, ...extra];
 }
 
 const probe = (path: string, initialDelaySeconds: number): unknown => ({

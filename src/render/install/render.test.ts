@@ -51,7 +51,7 @@ describe('renderInstall', () => {
 
   it('When extra operator environment is given, it should add it after the Deployment variables, sorted by name', () => {
     const [deployment] = renderInstall({ ...input, scope: 'resources', additionalEnv: { ZED: '1', ALPHA: '2' } }).filter((o) => o.kind === 'Deployment') as unknown as Deployment[];
-    assert.deepEqual(deployment?.spec.template.spec.containers[0]?.env.map((e) => e.name), ['MY_NAMESPACE', 'MY_NAME', 'NODE_OPTIONS', 'ALPHA', 'ZED']);
+    assert.deepEqual(deployment?.spec.template.spec.containers[0]?.env.map((e) => e.name), ['MY_NAMESPACE', 'MY_NAME', 'NODE_OPTIONS', 'OPERATOR_IMAGE', 'ALPHA', 'ZED']);
   });
 
   it('When listing the operator permissions, it should grant no wildcard and no RBAC escalation', () => {

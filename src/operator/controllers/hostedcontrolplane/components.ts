@@ -51,7 +51,7 @@ export async function applyComponents(scope: Scope, secrets: KubeAPIServerSecret
   const release = scope.release;
   if (release === undefined) return;
   const defaultSecurityContextUid = (await scope.deps.assignsPodUsers()) ? undefined : DEFAULT_SECURITY_CONTEXT_UID;
-  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, secrets), ...secrets, defaultSecurityContextUid });
+  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, secrets), ...secrets, defaultSecurityContextUid, availabilityProberImage: scope.deps.proberImage });
   const key = scope.hcp.metadata.uid ?? '';
   const fingerprint = createHash('sha256').update(toYaml(objects)).digest('hex');
   // A workload deleted behind the operator's back must come back even when nothing else changed.

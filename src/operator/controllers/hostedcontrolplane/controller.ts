@@ -23,6 +23,8 @@ export interface HostedControlPlaneControllerDeps {
   readonly releases: ReleaseProvider;
   /** Reconcile only control planes of HostedClusters in this namespace (by their cluster annotation); all when absent. */
   readonly watchNamespace?: string;
+  /** The image whose `hcp-operator availability-prober` holds back components that need the hosted API server. */
+  readonly proberImage?: string;
 }
 
 /** The control plane, when the operator's `--watch-namespace` (if any) covers its HostedCluster. */

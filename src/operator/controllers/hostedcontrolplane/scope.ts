@@ -45,6 +45,8 @@ export interface HostedControlPlaneDeps {
    * operator process, as upstream reads its management cluster's capabilities once at start.
    */
   readonly assignsPodUsers: () => Promise<boolean>;
+  /** The availability prober's image (the operator's own), when the operator runs from one. */
+  readonly proberImage?: string;
 }
 
 /** One reconcile's state. */
