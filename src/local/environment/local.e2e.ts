@@ -11,9 +11,11 @@ import { parse } from 'yaml';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { assertBundlesFresh, runHcpBinary } from '../../testing/artifacts.ts';
 import { runProcess, type ProcessResult } from '../../testing/process.ts';
+import { locateBinaries } from '../binaries/locate.ts';
+import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { cgroupHierarchies, mountsUnder } from './host.ts';
-import { environmentLayout } from './layout.ts';
+import { environmentLayout, type NodeLayout } from './layout.ts';
 import { LOCAL_RELEASE_IMAGE } from './local-images.ts';
 import { nodePaths } from './node-config.ts';
 import { volumesDir } from './storage.ts';
@@ -83,15 +85,50 @@ async function assertHostedApiAnswers(name: string): Promise<void> {
   }
 }
 
+/** containerd's client, from the environment's build. */
+const ctrBinary = (): string => join(toolDir(CONTAINERD), 'ctr');
+
 /** Containers of a namespace's pods on a node, through the node's containerd (labels the kubelet sets). */
 async function containersOf(namespace: string): Promise<number> {
-  const ctr = join(process.env['HOME'] ?? '/root', '.cache', 'hcp-kubevirt', 'tools', 'containerd-v2.4.2', 'ctr');
+  const ctr = ctrBinary();
   let count = 0;
   for (const node of layout.nodes) {
     const out = await runProcess(ctr, ['-a', nodePaths(node).containerdSocket, '-n', 'k8s.io', 'containers', 'ls', `labels."io.kubernetes.pod.namespace"==${namespace}`, '-q']);
     count += out.stdout.split('\n').filter((l) => l !== '').length;
   }
   return count;
+}
+
+/** The process of a container on a node, from the node's containerd. */
+async function taskPid(node: NodeLayout, containerID: string): Promise<number> {
+  const tasks = await runProcess(ctrBinary(), ['-a', nodePaths(node).containerdSocket, '-n', 'k8s.io', 'tasks', 'ls']);
+  const id = containerID.replace('containerd://', '');
+  const pid = tasks.stdout.split('\n').find((l) => l.startsWith(id))?.split(/\s+/)[1];
+  assert.ok(pid !== undefined, `the task of ${containerID}`);
+  return Number(pid);
+}
+
+/**
+ * A control-plane container that crashes (its process killed on the node) is restarted by the kubelet, and what the
+ * crashed instance printed stays reachable with `kubectl logs --previous`.
+ */
+async function crashAndCheck(name: string): Promise<void> {
+  type Pod = KubeObject & { spec?: { nodeName?: string }; status?: { containerStatuses?: Array<{ name: string; ready: boolean; restartCount: number; containerID?: string }> } };
+  const namespace = `clusters-${name}`;
+  const [pod] = await management.list<Pod>('v1', 'Pod', { namespace, labelSelector: 'app=kube-scheduler' });
+  const status = pod?.status?.containerStatuses?.find((c) => c.name === 'kube-scheduler');
+  const node = layout.nodes.find((n) => n.name === pod?.spec?.nodeName);
+  assert.ok(pod !== undefined && status?.containerID !== undefined && node !== undefined, 'a running kube-scheduler');
+  process.kill(await taskPid(node, status.containerID), 'SIGKILL');
+  const ref = { apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '', namespace };
+  await waitFor('kube-scheduler restarted and ready', async () => {
+    const now = (await management.get<Pod>(ref)).status?.containerStatuses?.find((c) => c.name === 'kube-scheduler');
+    return (now?.restartCount ?? 0) >= 1 && now?.ready === true;
+  }, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+  const kubectl = locateBinaries().kubectl ?? 'kubectl';
+  const logs = await runProcess(kubectl, [`--kubeconfig=${join(stateDir, 'kubeconfig')}`, '-n', namespace, 'logs', ref.name, '-c', 'kube-scheduler', '--previous']);
+  assert.equal(logs.code, 0, logs.stderr);
+  assert.match(logs.stdout, /scheduler|leader|serving/i);
 }
 
 /** `hcp destroy cluster` leaves no namespace, pod, container, volume or volume data. */
@@ -156,11 +193,12 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     assert.equal(status.state, 'running');
   });
 
-  it('When a SingleReplica hosted cluster is created, it should come up, answer with its own CA and go without a trace', async () => {
+  it('When a SingleReplica hosted cluster is created, it should come up, answer with its own CA, survive a crashed container and go without a trace', async () => {
     const took = await createCluster('single', 'SingleReplica');
     process.stderr.write(`e2e: SingleReplica Available after ${String(Math.round(took / 1000))}s\n`);
     await assertControlPlaneReady('single', { 'etcd-': 1, 'kube-apiserver-': 1, 'kube-controller-manager-': 1, 'kube-scheduler-': 1 });
     await assertHostedApiAnswers('single');
+    await crashAndCheck('single');
     const destroyed = await destroyAndCheck('single');
     process.stderr.write(`e2e: SingleReplica destroyed in ${String(Math.round(destroyed / 1000))}s\n`);
   });
