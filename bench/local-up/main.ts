@@ -19,7 +19,8 @@ import { runHcpBinary } from '../../src/testing/artifacts.ts';
 const cold = process.argv.includes('--cold');
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-local-'));
 const layout = environmentLayout(stateDir, 3);
-const pullSecret = join(stateDir, 'pull-secret.json');
+// Outside the state folder, which `local down` removes.
+const pullSecret = `${stateDir}-pull-secret.json`;
 const MINUTE = 60_000;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
@@ -30,16 +31,30 @@ async function hcp(args: readonly string[], env: NodeJS.ProcessEnv = process.env
   return performance.now() - started;
 }
 
-/** Resident memory of every process of the environment (daemons, shims, containers), summed, in MiB. */
-function environmentRssMiB(): number {
-  return cgroupProcesses(layout.cgroup).reduce((sum, pid) => {
+/** Resident memory of every process of the environment (daemons, shims, containers) in MiB, by program name. */
+function rssByProgram(): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const pid of cgroupProcesses(layout.cgroup)) {
     try {
-      return sum + Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${String(pid)}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+      const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+      const name = /Name:\s+(\S+)/.exec(status)?.[1] ?? '?';
+      byName.set(name, (byName.get(name) ?? 0) + Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
     } catch {
-      return sum;
+      // Gone meanwhile.
     }
-  }, 0);
+  }
+  return byName;
 }
+
+const environmentRssMiB = (): number => [...rssByProgram().values()].reduce((a, b) => a + b, 0);
+
+/** The biggest programs, `name 123` each, for the report. */
+const topPrograms = (): string =>
+  [...rssByProgram()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([name, mib]) => `${name} ${mib.toFixed(0)}`)
+    .join(', ');
 
 /** Resident memory once it stops moving (sampled every 5 s until two samples are within 2 %, at most 2 minutes). */
 async function settledRssMiB(): Promise<number> {
@@ -89,9 +104,9 @@ try {
   report(`warm local up to ready (3 nodes, images published, operator rolled out): ${seconds(await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--output=json']))}`);
   const client = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
   try {
-    report(`resident memory of the environment, idle: ${(await settledRssMiB()).toFixed(0)} MiB (${String(cgroupProcesses(layout.cgroup).length)} processes)`);
+    report(`resident memory of the environment, idle: ${(await settledRssMiB()).toFixed(0)} MiB (${String(cgroupProcesses(layout.cgroup).length)} processes; MiB by program: ${topPrograms()})`);
     report(`create cluster → Available, SingleReplica: ${seconds(await clusterToAvailable(client, 'single', 'SingleReplica'))}`);
-    report(`resident memory with one SingleReplica hosted control plane: ${(await settledRssMiB()).toFixed(0)} MiB`);
+    report(`resident memory with one SingleReplica hosted control plane: ${(await settledRssMiB()).toFixed(0)} MiB (MiB by program: ${topPrograms()})`);
     report(`destroy cluster, SingleReplica: ${seconds(await hcp(['destroy', 'cluster', 'kubevirt', '--name=single']))}`);
     report(`create cluster → Available, HighlyAvailable: ${seconds(await clusterToAvailable(client, 'ha', 'HighlyAvailable'))}`);
     report(`resident memory with one HighlyAvailable hosted control plane: ${(await settledRssMiB()).toFixed(0)} MiB`);
@@ -105,5 +120,6 @@ try {
 } finally {
   await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
   rmSync(stateDir, { recursive: true, force: true });
+  rmSync(pullSecret, { force: true });
 }
 process.stdout.write(`${lines.join('\n')}\n`);
