@@ -74,5 +74,14 @@ describe('renderControlPlane', () => {
     assert.equal(inits['etcd'], undefined);
     assert.equal(inits['kube-apiserver'], undefined);
   });
+
+  it('When pods run, etcd should get no Service-link variables (it reads ETCD_* as flags) and kube-controller-manager should keep its plugin folder writable', () => {
+    const objects = renderControlPlane({ hcp: controlPlane('SingleReplica'), release, configHashes: hashes, encryptionKey: 'a2V5' });
+    type Pod = Workload & { spec: { template: { spec: { enableServiceLinks?: boolean; containers: Array<{ name: string; args?: string[] }> } } } };
+    const workloads = [...byKind(objects, 'StatefulSet'), ...byKind(objects, 'Deployment')] as Pod[];
+    for (const w of workloads) assert.equal(w.spec.template.spec.enableServiceLinks, false, w.metadata.name);
+    const kcm = workloads.find((w) => w.metadata.name === 'kube-controller-manager')?.spec.template.spec.containers[0];
+    assert.ok(kcm?.args?.includes('--flex-volume-plugin-dir=/tmp/volume-plugins'));
+  });
 });
 

@@ -58,6 +58,9 @@ export function podTemplate(input: WorkloadInput): Record<string, unknown> {
     spec: {
       ...podPlacement(hcp, component, input.tier),
       automountServiceAccountToken: false,
+      // No component reads Services from its environment, and etcd takes every ETCD_* variable for a flag: Service
+      // links such as ETCD_CLIENT_PORT (from the etcd-client Service) were warned about on the first real run.
+      enableServiceLinks: false,
       containers: input.containers,
       volumes: [{ name: 'tmp-dir', emptyDir: {} }, ...input.volumes],
     },

@@ -34,6 +34,9 @@ function args(hcp: HostedControlPlane): string[] {
     `--cluster-cidr=${hcp.spec.networking?.clusterNetwork?.[0]?.cidr ?? '10.132.0.0/14'}`,
     '--allocate-node-cidrs=false',
     `--secure-port=${String(PORT)}`,
+    // Its default, /usr/libexec/kubernetes/…, cannot be created on the read-only root: the first real run logged
+    // "error (re-)creating driver directory". The writable /tmp has room for the (empty) FlexVolume plugin folder.
+    '--flex-volume-plugin-dir=/tmp/volume-plugins',
   ];
 }
 
