@@ -96,7 +96,7 @@ const portTaken = (host: string, port: number): Promise<boolean> =>
   });
 
 /** Fails with the port's owner named when a port the environment needs answers and our daemon for it is not running. */
-async function checkPorts(layout: EnvironmentLayout): Promise<void> {
+export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
   const wanted: Array<[string, string, number]> = [
     ['etcd', '127.0.0.1', layout.ports.etcdClient],
     ['etcd', '127.0.0.1', layout.ports.etcdPeer],
