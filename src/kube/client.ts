@@ -95,7 +95,7 @@ export class KubeClient {
     return withName ? `${base}/${encodeURIComponent(ref.name)}` : base;
   }
 
-  /** Whether the server serves a kind (through discovery; a kind installed later is found on a later call). */
+  /** Whether the server serves a kind (through discovery; a kind installed later is found on a later call). A failure to read discovery is thrown, not taken for "no". */
   async serves(apiVersion: string, kind: string): Promise<boolean> {
     try {
       await this.discovery.resourceFor(apiVersion, kind);

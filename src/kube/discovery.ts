@@ -1,4 +1,4 @@
-import { UnservedKindError } from './errors.ts';
+import { isNotFound, UnservedKindError } from './errors.ts';
 import type { RestClient } from './rest.ts';
 
 /** How a kind is served: its plural resource name and whether it is namespaced. */
@@ -33,11 +33,20 @@ export class Discovery {
     return byKind;
   }
 
-  /** The resource serving `kind` in `apiVersion`; throws when the server does not serve it. */
+  /**
+   * The resource serving `kind` in `apiVersion`; throws {@link UnservedKindError} when the server says it does not
+   * serve it (the kind is missing from the group-version, or the group-version answers 404). Any other failure to read
+   * discovery (unreachable, refused, 5xx) is thrown as it is: it says nothing about what the server serves, and
+   * callers that decide by it (an OpenShift-only kind, a platform capability) must retry rather than conclude.
+   */
   async resourceFor(apiVersion: string, kind: string): Promise<ResourceInfo> {
     const cached = this.cache.get(apiVersion)?.get(kind);
     if (cached !== undefined) return cached;
-    const fresh = (await this.load(apiVersion).catch(() => new Map<string, ResourceInfo>())).get(kind);
+    const unserved = (error: unknown): Map<string, ResourceInfo> => {
+      if (isNotFound(error)) return new Map();
+      throw error;
+    };
+    const fresh = (await this.load(apiVersion).catch(unserved)).get(kind);
     if (fresh === undefined) throw new UnservedKindError(apiVersion, kind);
     return fresh;
   }
