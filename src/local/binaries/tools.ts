@@ -35,12 +35,15 @@ export const CONTAINERD: GoTool = {
   tags: ['no_btrfs', 'no_devmapper', 'no_zfs'],
 };
 
-/** The konnectivity server and agent, at the version Kubernetes v1.36's konnectivity client pairs with. */
+/**
+ * The konnectivity server (kube-apiserver's sidecar), at the version Kubernetes v1.36's konnectivity client pairs
+ * with. The agent belongs to worker nodes, which the environment does not run yet.
+ */
 export const KONNECTIVITY: GoTool = {
   name: 'konnectivity',
   module: 'sigs.k8s.io/apiserver-network-proxy',
   version: 'v0.34.0',
-  binaries: { 'proxy-server': 'sigs.k8s.io/apiserver-network-proxy/cmd/server', 'proxy-agent': 'sigs.k8s.io/apiserver-network-proxy/cmd/agent' },
+  binaries: { 'proxy-server': 'sigs.k8s.io/apiserver-network-proxy/cmd/server' },
 };
 
 /** Cluster DNS, at the version kubeadm v1.36 deploys. */

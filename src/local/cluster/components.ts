@@ -16,10 +16,10 @@ export interface ClusterLayout {
 /** The Service IP range of local clusters; the `kubernetes` Service gets its first address. */
 export const SERVICE_CIDR = '10.96.0.0/16';
 
-const file = (layout: ClusterLayout, name: string): string => `${layout.dir}/${name}`;
+const file = (layout: Pick<ClusterLayout, 'dir'>, name: string): string => `${layout.dir}/${name}`;
 
 /** etcd on loopback, without fsync (test data is disposable and fsync dominates start-up on slow disks). */
-export function etcdArgs(layout: ClusterLayout): string[] {
+export function etcdArgs(layout: Pick<ClusterLayout, 'dir' | 'etcdClientPort' | 'etcdPeerPort'>): string[] {
   const client = `http://127.0.0.1:${layout.etcdClientPort}`;
   const peer = `http://127.0.0.1:${layout.etcdPeerPort}`;
   return [

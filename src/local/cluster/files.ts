@@ -1,8 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderKubeconfig, type KubeconfigCredentials } from '../../pki/index.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { toPem, type ClusterCertificates } from './certificates.ts';
+
+/** The last lines of a (log) file, for error messages; a note when it does not exist yet. */
+export function tailOfFile(path: string, lines: number): string {
+  return existsSync(path) ? readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '(no log)';
+}
 
 /** Writes a file readable only by the current user (keys and kubeconfigs hold secrets). */
 export function writePrivate(path: string, content: string): void {

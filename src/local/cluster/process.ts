@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import { tailOfFile } from './files.ts';
 
 const SUPERVISOR = join(import.meta.dirname, 'supervise.sh');
 
@@ -47,10 +48,7 @@ export function startProcess(options: StartProcessOptions): ManagedProcess {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },
-    logTail(lines = 25): string {
-      const text = readFileSync(options.logFile, 'utf8').trimEnd().split('\n');
-      return text.slice(-lines).join('\n');
-    },
+    logTail: (lines = 25) => tailOfFile(options.logFile, lines),
   };
   return managed;
 }

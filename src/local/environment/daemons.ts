@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tailOfFile } from '../cluster/files.ts';
 import { cgroupHierarchies } from './host.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 
@@ -99,7 +100,4 @@ export function forgetDaemons(layout: EnvironmentLayout): void {
 }
 
 /** The last lines of a daemon's log, for error messages. */
-export function logTail(layout: EnvironmentLayout, name: string, lines = 20): string {
-  const file = logFile(layout, name);
-  return existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '(no log)';
-}
+export const logTail = (layout: EnvironmentLayout, name: string, lines = 20): string => tailOfFile(logFile(layout, name), lines);

@@ -69,12 +69,16 @@ async function layerTar(spec: ImageSpec, work: string): Promise<string> {
   return tar;
 }
 
-/** Assembles one image and pushes it, unless the registry already holds this exact content. Returns whether it built. */
-export async function publishImage(layout: EnvironmentLayout, crane: string, spec: ImageSpec): Promise<boolean> {
+/**
+ * Assembles one image and pushes it, unless the registry already holds this exact content. Returns the digest the
+ * registry holds for it.
+ */
+export async function publishImage(layout: EnvironmentLayout, crane: string, spec: ImageSpec): Promise<string> {
   const key = imageKey(spec);
   const stamp = stampFile(layout, spec.name);
   const ref = pushReference(layout, spec.name);
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === key && (await digestOf(crane, ref)) !== undefined) return false;
+  const held = existsSync(stamp) && readFileSync(stamp, 'utf8') === key ? await digestOf(crane, ref) : undefined;
+  if (held !== undefined) return held;
   const work = mkdtempSync(join(tmpdir(), 'hcp-image-'));
   try {
     const tar = await layerTar(spec, work);
@@ -86,14 +90,14 @@ export async function publishImage(layout: EnvironmentLayout, crane: string, spe
     await run([crane, ...mutate, '-t', ref, ref]);
     mkdirSync(statePaths(layout).images, { recursive: true });
     writeFileSync(stamp, key);
-    return true;
+    return (await run([crane, 'digest', '--insecure', ref])).trim();
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
 /** The digest the registry holds for a reference, or undefined when it holds none. */
-export async function digestOf(crane: string, ref: string): Promise<string | undefined> {
+async function digestOf(crane: string, ref: string): Promise<string | undefined> {
   try {
     return (await run([crane, 'digest', '--insecure', ref])).trim();
   } catch {

@@ -20,7 +20,7 @@ export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
 
 /** The binaries the images are assembled from, by name. */
 export type ImageBinaries = Readonly<
-  Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'proxy-server' | 'proxy-agent' | 'coredns' | 'pause' | 'local-path-provisioner' | 'local-path-helper', string>
+  Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'proxy-server' | 'coredns' | 'pause' | 'local-path-provisioner' | 'local-path-helper', string>
 >;
 
 /**
@@ -51,7 +51,6 @@ export function releaseImages(bin: ImageBinaries): ImageSpec[] {
     { name: images.kubeScheduler, files: [inPath('kube-scheduler', bin['kube-scheduler'])] },
     // Upstream's konnectivity images keep the binary at the root and run it as the entrypoint.
     { name: images.konnectivityServer, files: [{ source: bin['proxy-server'], target: '/proxy-server' }], entrypoint: ['/proxy-server'] },
-    { name: images.konnectivityServer.replace('/proxy-server:', '/proxy-agent:'), files: [{ source: bin['proxy-agent'], target: '/proxy-agent' }], entrypoint: ['/proxy-agent'] },
   ];
 }
 

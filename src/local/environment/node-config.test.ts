@@ -28,7 +28,7 @@ describe('node configuration', () => {
   });
 
   it('When a second node kubelet is configured, it should accept cgroup v1 and keep its own cgroup root, address, runtime and pod logs', () => {
-    const config = parse(kubeletConfig(layout, second, '/state/pki/client-ca.crt')) as Record<string, unknown>;
+    const config = parse(kubeletConfig(layout, second)) as Record<string, unknown>;
     assert.equal(config['failCgroupV1'], false);
     assert.equal(config['cgroupDriver'], 'cgroupfs');
     assert.equal(config['cgroupRoot'], '/hcp-local/node-2');

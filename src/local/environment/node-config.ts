@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path/posix';
 import { toYaml } from '../../lib/yaml.ts';
-import type { EnvironmentLayout, NodeLayout } from './layout.ts';
+import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 
 /** The registries whose images the environment serves from its own registry (their names stay the real ones). */
 export const MIRRORED_REGISTRIES = ['registry.k8s.io', 'quay.io', 'docker.io'] as const;
@@ -142,13 +142,13 @@ export function cniConfList(node: NodeLayout): string {
  * `cgroupRoot`: every pod under the environment's cgroup, so `down` finds them. Image garbage collection is off:
  * images come from the environment's registry and are few.
  */
-export function kubeletConfig(layout: EnvironmentLayout, node: NodeLayout, clientCaFile: string): string {
+export function kubeletConfig(layout: EnvironmentLayout, node: NodeLayout): string {
   const p = nodePaths(node);
   return toYaml({
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
     kind: 'KubeletConfiguration',
     address: node.address,
-    authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: clientCaFile } },
+    authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: join(statePaths(layout).pki, 'client-ca.crt') } },
     authorization: { mode: 'Webhook' },
     cgroupDriver: 'cgroupfs',
     cgroupRoot: `/${layout.cgroup}/${node.cgroup}`,

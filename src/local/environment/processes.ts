@@ -18,8 +18,7 @@ const pki = (layout: EnvironmentLayout, file: string): string => join(statePaths
 
 /** etcd on loopback (the local clusters' flags), its data in the state folder; disposable, so without fsync. */
 export function etcdDaemon(layout: EnvironmentLayout, bin: DaemonBinaries): DaemonSpec {
-  const ports = { etcdClientPort: layout.ports.etcdClient, etcdPeerPort: layout.ports.etcdPeer, apiServerPort: layout.ports.apiServer, controllerManagerPort: layout.ports.controllerManager };
-  return { name: 'etcd', command: [bin.etcd, ...etcdArgs({ name: layout.clusterName, dir: layout.stateDir, ...ports })] };
+  return { name: 'etcd', command: [bin.etcd, ...etcdArgs({ dir: layout.stateDir, etcdClientPort: layout.ports.etcdClient, etcdPeerPort: layout.ports.etcdPeer })] };
 }
 
 /** The image registry the node pulls every image from (go-containerregistry's registry, blobs on disk). */

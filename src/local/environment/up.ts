@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
+import type { KubeManifest } from '../../render/manifest.ts';
 import { installCrds } from '../../kube/crds.ts';
 import { ensureBinaries } from '../binaries/build.ts';
 import { CONTAINERD, COREDNS, CRANE, ensureProgram, ensureTool, KONNECTIVITY, LOCAL_PATH_PROVISIONER } from '../binaries/tools.ts';
@@ -14,7 +15,7 @@ import { loadCrds } from '../crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
 import { coreDnsObjects } from './coredns.ts';
 import { EnvironmentError } from './errors.ts';
-import { logTail, runningPid, startDaemon, type DaemonSpec } from './daemons.ts';
+import { logFile, logTail, runningPid, startDaemon, type DaemonSpec } from './daemons.ts';
 import { ensureBridge, ensureCgroup, ensureNodeNetwork, ensureServiceRoute } from './host.ts';
 import { publishImage } from './images.ts';
 import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
@@ -40,7 +41,6 @@ export interface Reporter {
   step<T>(title: string, work: () => Promise<T>): Promise<T>;
 }
 
-
 /** Options of {@link upEnvironment}. */
 export interface UpOptions {
   readonly layout: EnvironmentLayout;
@@ -54,6 +54,11 @@ export interface UpOptions {
 export interface RunningEnvironment {
   readonly kubeconfig: string;
   readonly server: string;
+  /**
+   * The operator's image by digest, as published to the environment's registry: installing it by digest makes a
+   * rebuilt operator roll out though its tag (the version) stays the same.
+   */
+  readonly operatorImage: string;
 }
 
 const STEP_TIMEOUT_MS = 120_000;
@@ -79,7 +84,6 @@ async function buildEverything(log: (line: string) => void): Promise<DaemonBinar
     containerd: containerd['containerd'] as string,
     crane: crane['crane'] as string,
     'proxy-server': konnectivity['proxy-server'] as string,
-    'proxy-agent': konnectivity['proxy-agent'] as string,
     coredns: coredns['coredns'] as string,
     'local-path-provisioner': localPath['local-path-provisioner'] as string,
     'local-path-helper': helper,
@@ -114,7 +118,7 @@ export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
 async function startAndWait(layout: EnvironmentLayout, spec: DaemonSpec, ready: () => Promise<boolean>): Promise<void> {
   await startDaemon(layout, spec);
   const died = (): Error | undefined =>
-    runningPid(layout, spec.name) === undefined ? new EnvironmentError(`${spec.name} exited; last lines of ${statePaths(layout).logs}/${spec.name}.log:\n${logTail(layout, spec.name)}`) : undefined;
+    runningPid(layout, spec.name) === undefined ? new EnvironmentError(`${spec.name} exited; last lines of ${logFile(layout, spec.name)}:\n${logTail(layout, spec.name)}`) : undefined;
   try {
     await waitFor(spec.name, ready, { timeoutMs: STEP_TIMEOUT_MS, intervalMs: 250, abortWhen: died });
   } catch (error) {
@@ -123,13 +127,14 @@ async function startAndWait(layout: EnvironmentLayout, spec: DaemonSpec, ready: 
   }
 }
 
-const healthy = (url: string, tls: { insecure: true } | undefined = { insecure: true }) => async (): Promise<boolean> => (await httpCall(url, { tls })).status === 200;
+/** A health endpoint answering 200; HTTPS ones serve self-signed certificates, which only liveness is asked of here. */
+const healthy = (url: string) => async (): Promise<boolean> => (await httpCall(url, { tls: { insecure: true } })).status === 200;
 
 async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries): Promise<void> {
   const host = layout.hostAddress;
   await startAndWait(layout, etcdDaemon(layout, bin), async () => (await httpCall(`http://127.0.0.1:${String(layout.ports.etcdClient)}/health`)).body.includes('"true"'));
   mkdirSync(statePaths(layout).registryData, { recursive: true });
-  await startAndWait(layout, registryDaemon(layout, bin), healthy(`http://${host}:${String(layout.ports.registry)}/v2/`, undefined));
+  await startAndWait(layout, registryDaemon(layout, bin), healthy(`http://${host}:${String(layout.ports.registry)}/v2/`));
   // Ready means the bootstrap RBAC is in place too; the controllers' identities depend on it. /readyz is public.
   const ca = readFileSync(join(statePaths(layout).pki, 'server-ca.crt'), 'utf8');
   await startAndWait(layout, apiServerDaemon(layout, bin), async () => (await httpCall(`${apiServerUrl(layout)}/readyz`, { tls: { ca } })).status === 200);
@@ -146,7 +151,7 @@ function writeNodeConfig(layout: EnvironmentLayout, node: NodeLayout, runc: stri
     writeFileSync(join(p.registryHosts, registry, 'hosts.toml'), registryHostsToml(layout, registry));
   }
   writeFileSync(join(p.cniConfDir, '10-hcp-local.conflist'), cniConfList(node));
-  writeFileSync(p.kubeletConfig, kubeletConfig(layout, node, join(statePaths(layout).pki, 'client-ca.crt')));
+  writeFileSync(p.kubeletConfig, kubeletConfig(layout, node));
   writeFileSync(p.kubeProxyConfig, kubeProxyConfig(layout, node, componentKubeconfig(layout, 'kube-proxy')));
   // No upstream resolver is reachable from this host; pods with dnsPolicy Default get none rather than a dead one.
   if (!existsSync(p.resolvConf)) writeFileSync(p.resolvConf, '');
@@ -163,37 +168,25 @@ async function startNode(layout: EnvironmentLayout, node: NodeLayout, bin: Daemo
     const registered = await client.tryGet<NodeStatus>({ apiVersion: 'v1', kind: 'Node', name: node.name });
     return registered?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
   });
-  await startAndWait(layout, kubeProxyDaemon(node, bin), healthy(`http://${node.address}:10256/healthz`, undefined));
-}
-
-async function applyObjects(client: KubeClient, objects: readonly KubeObject[]): Promise<void> {
-  for (const object of objects) await client.apply(object, { fieldManager: 'hcp-local', force: true });
+  await startAndWait(layout, kubeProxyDaemon(node, bin), healthy(`http://${node.address}:10256/healthz`));
 }
 
 interface DeploymentStatus extends KubeObject {
   status?: { availableReplicas?: number };
 }
 
-async function startClusterDns(layout: EnvironmentLayout, client: KubeClient): Promise<void> {
-  await applyObjects(client, coreDnsObjects(layout));
-  await waitFor('cluster DNS (deployment kube-system/coredns)', async () => ((await client.get<DeploymentStatus>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'coredns', namespace: 'kube-system' })).status?.availableReplicas ?? 0) > 0, {
-    timeoutMs: STEP_TIMEOUT_MS,
-    intervalMs: 500,
-  });
+/** Applies an add-on's objects and waits until its Deployment has a pod available. */
+async function startAddOn(client: KubeClient, objects: readonly KubeManifest[], deployment: { readonly name: string; readonly namespace: string }): Promise<void> {
+  for (const object of objects) await client.apply(object, { fieldManager: 'hcp-local', force: true });
+  const ref = { apiVersion: 'apps/v1', kind: 'Deployment', ...deployment };
+  const available = async (): Promise<boolean> => ((await client.get<DeploymentStatus>(ref)).status?.availableReplicas ?? 0) > 0;
+  await waitFor(`deployment ${deployment.namespace}/${deployment.name}`, available, { timeoutMs: STEP_TIMEOUT_MS, intervalMs: 500 });
 }
 
-async function startStorage(layout: EnvironmentLayout, bin: ImageBinaries, client: KubeClient): Promise<void> {
-  mkdirSync(volumesDir(layout), { recursive: true });
-  await applyObjects(client, storageObjects(layout, localPathHelperImage(bin)));
-  await waitFor('the volume provisioner (deployment local-path-storage/local-path-provisioner)', async () => ((await client.get<DeploymentStatus>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'local-path-provisioner', namespace: 'local-path-storage' })).status?.availableReplicas ?? 0) > 0, {
-    timeoutMs: STEP_TIMEOUT_MS,
-    intervalMs: 500,
-  });
-}
-
-async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & ImageBinaries, operator: OperatorSources): Promise<void> {
-  const specs = [...nodeImages(bin), ...releaseImages(bin), operatorImage(operator)];
-  for (const spec of specs) await publishImage(layout, bin.crane, spec);
+/** Publishes every image; returns the operator's by digest. */
+async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & ImageBinaries, operator: OperatorSources): Promise<string> {
+  for (const spec of [...nodeImages(bin), ...releaseImages(bin)]) await publishImage(layout, bin.crane, spec);
+  return `${operator.image}@${await publishImage(layout, bin.crane, operatorImage(operator))}`;
 }
 
 /**
@@ -210,6 +203,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
   let client: KubeClient | undefined;
   const admin = (): KubeClient => (client ??= KubeClient.fromKubeconfigFile(paths.kubeconfig));
   try {
+    const runc = findCommand('runc') as string;
     await report.step('preparing certificates, cgroups and network', async () => {
       mkdirSync(layout.stateDir, { recursive: true, mode: 0o700 });
       await ensurePki(layout);
@@ -218,24 +212,25 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
       for (const node of layout.nodes) {
         await ensureNodePki(layout, node);
         await ensureNodeNetwork(layout, node);
-        writeNodeConfig(layout, node, findCommand('runc') as string);
+        writeNodeConfig(layout, node, runc);
       }
       await ensureServiceRoute(layout);
       await checkPorts(layout);
     });
     await report.step('starting the management control plane and image registry', () => startControlPlane(layout, bin));
-    await report.step('publishing images to the registry', () => publishImages(layout, bin, options.operator));
+    const operatorImageRef = await report.step('publishing images to the registry', () => publishImages(layout, bin, options.operator));
     const nodes = layout.nodes.length === 1 ? 'the node' : `${String(layout.nodes.length)} nodes`;
     await report.step(`starting ${nodes} (containerd, kubelet, kube-proxy each)`, async () => {
       await Promise.all(layout.nodes.map((node) => startNode(layout, node, bin, admin())));
     });
     await report.step('starting cluster DNS and the volume provisioner, installing third-party CRDs', async () => {
-      await startClusterDns(layout, admin());
-      await startStorage(layout, bin, admin());
+      await startAddOn(admin(), coreDnsObjects(layout), { name: 'coredns', namespace: 'kube-system' });
+      mkdirSync(volumesDir(layout), { recursive: true });
+      await startAddOn(admin(), storageObjects(layout, localPathHelperImage(bin)), { name: 'local-path-provisioner', namespace: 'local-path-storage' });
       await installCrds(admin(), (await Promise.all(LOCAL_CRDS.map(loadCrds))).flat());
     });
+    return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout), operatorImage: operatorImageRef };
   } finally {
     client?.close();
   }
-  return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout) };
 }

@@ -7,7 +7,6 @@ import { throwIfAny, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
 import type { EnvironmentLayout } from '../../../local/environment/layout.ts';
 import { existingLayout, layoutForUp } from '../../../local/environment/state.ts';
-import { digestOf, pushReference } from '../../../local/environment/images.ts';
 import { upEnvironment, type Reporter } from '../../../local/environment/up.ts';
 import { EnvironmentError } from '../../../local/environment/errors.ts';
 import { downEnvironment } from '../../../local/environment/down.ts';
@@ -16,7 +15,6 @@ import { describeMissing, missingPrerequisites, packagesFor } from '../../../loc
 import { HostCommandError, run as runHost } from '../../../local/environment/host.ts';
 import { LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
 import { projectRoot } from '../../../local/project-root.ts';
-import { CRANE, ensureTool } from '../../../local/binaries/tools.ts';
 import { locateBinaries } from '../../../local/binaries/locate.ts';
 
 /** The environment's state folder: the flag, else the XDG state directory. */
@@ -90,24 +88,17 @@ async function installPrerequisites(ctx: CommandContext, json: boolean): Promise
   if (still.length > 0) throw new UserError(describeMissing(still));
 }
 
-/** Installs (or re-applies, which changes nothing) the operator, from the image the environment just published. */
-async function installOperator(layout: EnvironmentLayout, kubeconfig: string, report: Reporter, log: (line: string) => void): Promise<string> {
-  return report.step('installing the operator (hcp install)', async () => {
-    const crane = (await ensureTool(CRANE, log))['crane'] as string;
-    const digest = await digestOf(crane, pushReference(layout, DEFAULT_OPERATOR_IMAGE));
-    if (digest === undefined) throw new EnvironmentError(`the operator image ${DEFAULT_OPERATOR_IMAGE} is missing from the environment's registry`);
-    // By digest, so a rebuilt operator rolls out even though its tag (the version) stays the same.
-    const image = `${DEFAULT_OPERATOR_IMAGE}@${digest}`;
-    const { root } = await import('../root.ts');
-    const { runCommand } = await import('../../framework/run.ts');
-    const quiet: CommandContext = { stdout: () => undefined, stderr: () => undefined, env: process.env, readFile: () => new Uint8Array(), writeFile: () => undefined, randomBytes: (n) => new Uint8Array(n), now: () => new Date() };
-    await runCommand(root, ['install', `--kubeconfig=${kubeconfig}`, `--hypershift-image=${image}`, '--wait-until-available'], quiet);
-    return image;
-  });
-}
-
 /** A context that keeps a nested command's output to itself (the caller reports progress). */
 const quietContext = (ctx: CommandContext): CommandContext => ({ ...ctx, stdout: () => undefined, stderr: () => undefined });
+
+/** Installs (or re-applies, which changes nothing) the operator from the image the environment just published. */
+async function installOperator(kubeconfig: string, image: string, report: Reporter, ctx: CommandContext): Promise<void> {
+  await report.step('installing the operator (hcp install)', async () => {
+    const { root } = await import('../root.ts');
+    const { runCommand } = await import('../../framework/run.ts');
+    await runCommand(root, ['install', `--kubeconfig=${kubeconfig}`, `--hypershift-image=${image}`, '--wait-until-available'], quietContext(ctx));
+  });
+}
 
 /** What `up --hosted-cluster` made: the cluster and its kubeconfig. */
 interface HostedClusterResult {
@@ -163,7 +154,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   const env = await asUserErrors(() =>
     upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root } }),
   );
-  const operatorImage = await asUserErrors(() => installOperator(layout, env.kubeconfig, report, buildLog));
+  await asUserErrors(() => installOperator(env.kubeconfig, env.operatorImage, report, ctx));
   const clusterName = f.string('hosted-cluster');
   const hostedCluster = clusterName === '' ? undefined : await upHostedCluster({ layout, kubeconfig: env.kubeconfig }, clusterName, report, ctx);
   const result = {
@@ -171,7 +162,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
     kubeconfig: env.kubeconfig,
     server: env.server,
     nodes: layout.nodes.length,
-    operatorImage,
+    operatorImage: env.operatorImage,
     releaseImage: LOCAL_RELEASE_IMAGE,
     ...(hostedCluster === undefined ? {} : { hostedCluster }),
     elapsedSeconds: Math.round((ctx.now().getTime() - started) / 100) / 10,
