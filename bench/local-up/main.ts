@@ -13,7 +13,7 @@ import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
 import { cgroupProcesses } from '../../src/local/environment/host.ts';
 import { environmentLayout } from '../../src/local/environment/layout.ts';
-import { LOCAL_RELEASE_IMAGE } from '../../src/local/environment/local-images.ts';
+import { LOCAL_CLUSTER_FLAGS } from '../../src/local/environment/local-images.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 
 const cold = process.argv.includes('--cold');
@@ -76,7 +76,7 @@ async function untilAvailable(client: KubeClient, name: string): Promise<void> {
 
 async function clusterToAvailable(client: KubeClient, name: string, policy: string): Promise<number> {
   const started = performance.now();
-  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--release-image=${LOCAL_RELEASE_IMAGE}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, '--node-pool-replicas=0', '--base-domain=hcp.local', '--service-publishing-strategy=NodePort']);
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...LOCAL_CLUSTER_FLAGS]);
   await untilAvailable(client, name);
   return performance.now() - started;
 }

@@ -15,6 +15,13 @@ import { LOCAL_PATH_PROVISIONER_IMAGE } from './storage.ts';
 /** The release the local environment's hosted clusters run: the Kubernetes version it builds. */
 export const LOCAL_RELEASE_IMAGE = kubernetesReleaseImage(KUBE_VERSION.replace(/^v/, ''));
 
+/**
+ * The `hcp create cluster kubevirt` flags a hosted cluster of the environment needs: its release, a base domain (no
+ * OpenShift router to discover one from), services on the nodes' ports (no load balancer) and no worker VMs (nothing
+ * runs KubeVirt here yet).
+ */
+export const LOCAL_CLUSTER_FLAGS: readonly string[] = [`--release-image=${LOCAL_RELEASE_IMAGE}`, '--base-domain=hcp.local', '--service-publishing-strategy=NodePort', '--node-pool-replicas=0'];
+
 /** Cluster DNS of the management cluster. */
 export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
 

@@ -1,16 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { EnvironmentError } from './errors.ts';
-import { existingLayout, layoutForUp } from './state.ts';
+import { existingLayout, layoutForUp, recordNodeCount } from './state.ts';
 
 describe('the node count of an environment', () => {
   it('When up is first given a node count, it should keep it for later commands and refuse another until down', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'hcp-state-')), 'local');
     try {
-      assert.equal(layoutForUp(dir, 1).nodes.length, 1);
+      const layout = layoutForUp(dir, 1);
+      assert.equal(existsSync(dir), false, 'nothing is written before up has checked the host');
+      recordNodeCount(layout);
       assert.equal(existingLayout(dir).nodes.length, 1);
       assert.equal(layoutForUp(dir, undefined).nodes.length, 1);
       assert.throws(() => layoutForUp(dir, 3), (e: unknown) => e instanceof EnvironmentError && /runs 1 node\(s\); to run 3, run hcp local down first/.test(e.message));

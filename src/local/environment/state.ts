@@ -16,8 +16,9 @@ export function existingLayout(stateDir: string): EnvironmentLayout {
 }
 
 /**
- * The layout `up` brings up: the requested node count (recorded for later commands), or the recorded one, or the
- * default. A running environment keeps its node count: changing it means `down` first.
+ * The layout `up` brings up: the requested node count, or the recorded one, or the default. A running environment
+ * keeps its node count: changing it means `down` first. Writes nothing ({@link recordNodeCount} does, once `up` has
+ * found the host able to run the environment).
  */
 export function layoutForUp(stateDir: string, requested: number | undefined): EnvironmentLayout {
   if (requested !== undefined && (!Number.isInteger(requested) || requested < 1 || requested > MAX_NODE_COUNT)) {
@@ -27,8 +28,11 @@ export function layoutForUp(stateDir: string, requested: number | undefined): En
   if (requested !== undefined && recorded !== undefined && requested !== recorded) {
     throw new EnvironmentError(`the local environment in ${stateDir} runs ${String(recorded)} node(s); to run ${String(requested)}, run hcp local down first`);
   }
-  const layout = environmentLayout(stateDir, requested ?? recorded ?? DEFAULT_NODE_COUNT);
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  return environmentLayout(stateDir, requested ?? recorded ?? DEFAULT_NODE_COUNT);
+}
+
+/** Creates the state folder and records the node count there, for later commands. */
+export function recordNodeCount(layout: EnvironmentLayout): void {
+  mkdirSync(layout.stateDir, { recursive: true, mode: 0o700 });
   writeFileSync(statePaths(layout).nodeCount, `${String(layout.nodes.length)}\n`);
-  return layout;
 }

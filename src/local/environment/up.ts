@@ -20,6 +20,7 @@ import { ensureBridge, ensureCgroup, ensureNodeNetwork, ensureServiceRoute } fro
 import { publishImage } from './images.ts';
 import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
+import { recordNodeCount } from './state.ts';
 import { storageObjects, volumesDir } from './storage.ts';
 import { cniConfList, containerdConfig, kubeletConfig, kubeProxyConfig, MIRRORED_REGISTRIES, nodePaths, registryHostsToml } from './node-config.ts';
 import { apiServerUrl, componentKubeconfig, ensureNodePki, ensurePki } from './pki.ts';
@@ -205,7 +206,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
   try {
     const runc = findCommand('runc') as string;
     await report.step('preparing certificates, cgroups and network', async () => {
-      mkdirSync(layout.stateDir, { recursive: true, mode: 0o700 });
+      recordNodeCount(layout);
       await ensurePki(layout);
       for (const sub of ['system', 'runtime', ...layout.nodes.map((n) => n.cgroup)]) ensureCgroup(`${layout.cgroup}/${sub}`);
       await ensureBridge(layout);

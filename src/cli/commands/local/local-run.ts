@@ -13,7 +13,7 @@ import { downEnvironment } from '../../../local/environment/down.ts';
 import { environmentStatus, type EnvironmentStatus } from '../../../local/environment/status.ts';
 import { describeMissing, missingPrerequisites, packagesFor } from '../../../local/environment/prerequisites.ts';
 import { HostCommandError, run as runHost } from '../../../local/environment/host.ts';
-import { LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
+import { LOCAL_CLUSTER_FLAGS, LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
 import { projectRoot } from '../../../local/project-root.ts';
 import { locateBinaries } from '../../../local/binaries/locate.ts';
 
@@ -128,7 +128,7 @@ async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: str
       if (exists === undefined) {
         const pullSecret = join(layout.stateDir, 'pull-secret.json');
         writeFileSync(pullSecret, '{"auths":{}}\n', { mode: 0o600 });
-        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--release-image=${LOCAL_RELEASE_IMAGE}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, '--node-pool-replicas=0', '--base-domain=hcp.local', '--service-publishing-strategy=NodePort'], quiet);
+        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...LOCAL_CLUSTER_FLAGS], quiet);
       }
       await waitForCluster(client, quiet, { name, namespace: 'clusters', timeoutMs: 10 * 60_000 });
     });
@@ -148,7 +148,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   const layout = await asUserErrors(() => Promise.resolve(layoutForUp(stateDir, args.set.has('nodes') ? f.number('nodes') : undefined)));
   const report = reporter(ctx, json);
   const started = ctx.now().getTime();
-  if (f.bool('install-prerequisites')) await installPrerequisites(ctx, json);
+  if (f.bool('install-prerequisites')) await asUserErrors(() => installPrerequisites(ctx, json));
   const buildLog = (line: string): void => (json ? undefined : ctx.stderr(`  ${line}\n`));
   const root = projectRoot();
   const env = await asUserErrors(() =>
@@ -180,7 +180,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   ];
   const hosted =
     hostedCluster === undefined
-      ? ['Create a hosted cluster:', `  hcp create cluster kubevirt --name demo --release-image ${LOCAL_RELEASE_IMAGE} --pull-secret FILE \\`, '      --base-domain hcp.local --service-publishing-strategy NodePort --node-pool-replicas 0']
+      ? ['Create a hosted cluster:', `  hcp create cluster kubevirt --name demo --pull-secret FILE ${LOCAL_CLUSTER_FLAGS.join(' ')}`]
       : [`The hosted cluster ${hostedCluster.namespace}/${hostedCluster.name} (${hostedCluster.availabilityPolicy}) is available:`, `  ${kubectl} --kubeconfig ${hostedCluster.kubeconfig} get namespaces`];
   ctx.stdout(`${[...management, ...hosted, ''].join('\n')}`);
 }
