@@ -4,8 +4,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadIssuer } from '../../pki/index.ts';
-import { createClusterCertificates, issue, toPem, type ClusterCertificates, type PemPair } from '../cluster/certificates.ts';
+import { loadIssuer, type IssuedCertificate } from '../../pki/index.ts';
+import { createClusterCertificates, issue, toPem, type PemPair } from '../cluster/certificates.ts';
 import { writeCertificates, writeKubeconfig, writePrivate } from '../cluster/files.ts';
 import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { nodePaths } from './node-config.ts';
@@ -26,34 +26,36 @@ export const componentKubeconfig = (layout: EnvironmentLayout, component: keyof 
 /** The API server's address as clients use it. */
 export const apiServerUrl = (layout: EnvironmentLayout): string => `https://${layout.hostAddress}:${String(layout.ports.apiServer)}`;
 
-const clientCert = async (certs: ClusterCertificates, name: string, groups: readonly string[]): Promise<PemPair> =>
-  toPem(await issue({ commonName: name, organizations: groups, usage: 'client', issuer: certs.clientCa, validDays: YEAR }));
+const clientCert = async (clientCa: IssuedCertificate, name: string, groups: readonly string[]): Promise<PemPair> =>
+  toPem(await issue({ commonName: name, organizations: groups, usage: 'client', issuer: clientCa, validDays: YEAR }));
+
+/** A kubeconfig for the environment's API server with a client certificate. */
+const writeUserKubeconfig = (layout: EnvironmentLayout, path: string, caPem: string, user: PemPair): void =>
+  writeKubeconfig({ path, name: layout.clusterName, server: apiServerUrl(layout), caPem, user: { clientCertificatePem: user.cert, clientKeyPem: user.key } });
 
 /** The file that says the PKI was written completely (written last). */
 const completeMarker = (layout: EnvironmentLayout): string => join(statePaths(layout).pki, '.complete');
 
-/** Creates the certificates and kubeconfigs unless a previous `up` did; returns whether it created them. */
-export async function ensurePki(layout: EnvironmentLayout): Promise<boolean> {
-  if (existsSync(completeMarker(layout))) return false;
+/** Creates the certificates and kubeconfigs unless a previous `up` did. */
+export async function ensurePki(layout: EnvironmentLayout): Promise<void> {
+  if (existsSync(completeMarker(layout))) return;
   const paths = statePaths(layout);
   const certs = await createClusterCertificates(layout.clusterName, [layout.hostAddress]);
   await writeCertificates(layout.stateDir, certs);
-  const caPem = (await toPem(certs.serverCa)).cert;
-  const server = apiServerUrl(layout);
-  const admin = await clientCert(certs, 'admin', ['system:masters']);
-  writeKubeconfig({ path: paths.kubeconfig, name: layout.clusterName, server, caPem, user: { clientCertificatePem: admin.cert, clientKeyPem: admin.key } });
+  const serverCa = await toPem(certs.serverCa);
+  writeUserKubeconfig(layout, paths.kubeconfig, serverCa.cert, await clientCert(certs.clientCa, 'admin', ['system:masters']));
   mkdirSync(paths.componentKubeconfigs, { recursive: true });
   for (const [component, identity] of Object.entries(COMPONENT_USERS)) {
-    const pair = await clientCert(certs, identity.user, identity.groups);
-    writeKubeconfig({ path: componentKubeconfig(layout, component as keyof typeof COMPONENT_USERS), name: layout.clusterName, server, caPem, user: { clientCertificatePem: pair.cert, clientKeyPem: pair.key } });
+    const path = componentKubeconfig(layout, component as keyof typeof COMPONENT_USERS);
+    writeUserKubeconfig(layout, path, serverCa.cert, await clientCert(certs.clientCa, identity.user, identity.groups));
   }
   // kube-apiserver's identity towards kubelets (logs, exec, port-forward).
-  const kubeletClient = await clientCert(certs, 'kube-apiserver-kubelet-client', ['system:masters']);
+  const kubeletClient = await clientCert(certs.clientCa, 'kube-apiserver-kubelet-client', ['system:masters']);
   writePrivate(join(paths.pki, 'kubelet-client.crt'), kubeletClient.cert);
   writePrivate(join(paths.pki, 'kubelet-client.key'), kubeletClient.key);
-  writePrivate(join(paths.pki, 'server-ca.key'), (await toPem(certs.serverCa)).key);
+  // Kept for the nodes' serving certificates, issued when each node is first brought up.
+  writePrivate(join(paths.pki, 'server-ca.key'), serverCa.key);
   writeFileSync(completeMarker(layout), '');
-  return true;
 }
 
 /**
@@ -69,9 +71,8 @@ export async function ensureNodePki(layout: EnvironmentLayout, node: NodeLayout)
   const serverCa = await loadIssuer(read('server-ca.crt'), read('server-ca.key'));
   const clientCa = await loadIssuer(read('client-ca.crt'), read('client-ca.key'));
   const caPem = read('server-ca.crt');
-  const pair = await toPem(await issue({ commonName: `system:node:${node.name}`, organizations: ['system:nodes'], usage: 'client', issuer: clientCa, validDays: YEAR }));
   mkdirSync(p.kubeletCerts, { recursive: true });
-  writeKubeconfig({ path: p.kubeletKubeconfig, name: layout.clusterName, server: apiServerUrl(layout), caPem, user: { clientCertificatePem: pair.cert, clientKeyPem: pair.key } });
+  writeUserKubeconfig(layout, p.kubeletKubeconfig, caPem, await clientCert(clientCa, `system:node:${node.name}`, ['system:nodes']));
   const serving = await toPem(await issue({ commonName: node.name, usage: 'server', issuer: serverCa, dnsNames: [node.name], ipAddresses: [node.address], validDays: YEAR }));
   writePrivate(join(p.kubeletCerts, 'kubelet.crt'), serving.cert + caPem);
   writePrivate(join(p.kubeletCerts, 'kubelet.key'), serving.key);
