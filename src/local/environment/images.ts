@@ -13,7 +13,6 @@ import { dirname, join } from 'node:path';
 import { run } from './host.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 
-
 /** One file of an image: where it comes from on this host and where it goes in the image. */
 export interface ImageFile {
   readonly source: string;
@@ -37,7 +36,7 @@ export interface ImageSpec {
 const IMAGE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** Where the image is pushed: the environment's registry, below the name of the registry it stands in for. */
-export const pushReference = (layout: EnvironmentLayout, name: string): string => `${layout.hostAddress}:${String(layout.ports.registry)}/${name}`;
+const pushReference = (layout: EnvironmentLayout, name: string): string => `${layout.hostAddress}:${String(layout.ports.registry)}/${name}`;
 
 /** A key that changes whenever anything that goes into the image does. */
 function imageKey(spec: ImageSpec): string {

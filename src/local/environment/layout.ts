@@ -119,6 +119,8 @@ export function statePaths(layout: EnvironmentLayout): {
   readonly pki: string;
   readonly logs: string;
   readonly pids: string;
+  /** etcd's data (where the local clusters' etcd flags put it, below the folder they are given). */
+  readonly etcdData: string;
   readonly registryData: string;
   readonly kubeconfig: string;
   readonly componentKubeconfigs: string;
@@ -131,6 +133,7 @@ export function statePaths(layout: EnvironmentLayout): {
     pki: join(s, 'pki'),
     logs: join(s, 'logs'),
     pids: join(s, 'run'),
+    etcdData: join(s, 'etcd-data'),
     registryData: join(s, 'registry'),
     kubeconfig: join(s, 'kubeconfig'),
     componentKubeconfigs: join(s, 'kubeconfigs'),

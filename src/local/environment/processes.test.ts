@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { environmentLayout } from './layout.ts';
+import { environmentLayout, statePaths } from './layout.ts';
 import { apiServerDaemon, etcdDaemon, kubeletDaemon, type DaemonBinaries } from './processes.ts';
 
 const bin = Object.fromEntries(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kube-proxy', 'containerd', 'crane'].map((b) => [b, `/bin/${b}`])) as unknown as DaemonBinaries;
@@ -16,7 +16,9 @@ describe('the daemons of the local environment', () => {
   });
 
   it('When etcd starts, it should listen on loopback only (pods reach the bridge address, and etcd has no authentication here)', () => {
-    assert.ok(etcdDaemon(layout, bin).command.filter((a) => a.includes('-urls=')).every((a) => a.includes('http://127.0.0.1:')));
+    const args = etcdDaemon(layout, bin).command;
+    assert.ok(args.filter((a) => a.includes('-urls=')).every((a) => a.includes('http://127.0.0.1:')));
+    assert.ok(args.includes(`--data-dir=${statePaths(layout).etcdData}`), 'down tells from this folder whether hosted clusters may exist');
   });
 
   it('When a node kubelet starts, it should run in that node network namespace with its own files and address', () => {

@@ -23,7 +23,8 @@ export interface EnvironmentStatus {
   readonly daemons: Readonly<Record<string, { readonly running: boolean; readonly pid?: number }>>;
   readonly network: { readonly bridge: boolean; readonly nodeNamespaces: number };
   readonly nodes: number;
-  readonly hostedClusters: readonly string[];
+  /** Null when they cannot be read (etcd holds data but the API server does not answer). */
+  readonly hostedClusters: readonly string[] | null;
 }
 
 /** Reads the environment's state from the host (PID files, cgroup membership, devices) and its API server. */
@@ -39,5 +40,5 @@ export async function environmentStatus(layout: EnvironmentLayout): Promise<Envi
   const network = { bridge: linkExists(layout.bridge), nodeNamespaces: layout.nodes.filter((n) => netnsExists(n.netns)).length };
   const nothing = running === 0 && !network.bridge && network.nodeNamespaces === 0 && !existsSync(layout.stateDir);
   const state = running === all.length && network.bridge && network.nodeNamespaces === layout.nodes.length ? 'running' : nothing ? 'stopped' : 'degraded';
-  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), nodes: layout.nodes.length, daemons, network, hostedClusters: await hostedClustersOf(layout) };
+  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), nodes: layout.nodes.length, daemons, network, hostedClusters: (await hostedClustersOf(layout)) ?? null };
 }

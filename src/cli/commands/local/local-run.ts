@@ -189,8 +189,8 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
 export async function runDown(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const { stateDir, json, f } = readFlags(args, ctx);
   const { hostedClusters } = await asUserErrors(() => downEnvironment({ layout: existingLayout(stateDir), force: f.bool('force'), report: reporter(ctx, json) }));
-  if (json) ctx.stdout(`${JSON.stringify({ state: 'stopped', removedHostedClusters: hostedClusters })}\n`);
-  else ctx.stdout(`The local environment is gone${hostedClusters.length > 0 ? ` (with hosted clusters ${hostedClusters.join(', ')})` : ''}.\n`);
+  if (json) ctx.stdout(`${JSON.stringify({ state: 'stopped', removedHostedClusters: hostedClusters ?? null })}\n`);
+  else ctx.stdout(`The local environment is gone${hostedClusters === undefined ? ' (its hosted clusters could not be listed)' : hostedClusters.length > 0 ? ` (with hosted clusters ${hostedClusters.join(', ')})` : ''}.\n`);
 }
 
 function describeStatus(s: EnvironmentStatus): string {
@@ -201,7 +201,7 @@ function describeStatus(s: EnvironmentStatus): string {
     `kubeconfig:  ${s.kubeconfig}`,
     `API server:  ${s.server}`,
     `nodes:       ${String(s.nodes)}`,
-    `hosted clusters: ${s.hostedClusters.length === 0 ? 'none' : s.hostedClusters.join(', ')}`,
+    `hosted clusters: ${s.hostedClusters === null ? 'unknown (the API server does not answer)' : s.hostedClusters.length === 0 ? 'none' : s.hostedClusters.join(', ')}`,
     'daemons:',
     ...daemons,
     '',
