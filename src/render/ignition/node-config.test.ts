@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { toYaml } from '../../lib/yaml.ts';
+import { assertGolden } from '../../testing/golden.ts';
+import { decodeDataURL, IgnitionConfigError, materialiseIgnition } from './materialise.ts';
+import { kubeletSettableLabel, NodePaths, renderNodeIgnition, type NodeIgnitionInput } from './node-config.ts';
+
+const CA = '-----BEGIN CERTIFICATE-----\nMIIBroot\n-----END CERTIFICATE-----\n';
+const input: NodeIgnitionInput = {
+  apiServerURL: 'https://api.example.hcp.local:6443',
+  clusterCA: CA,
+  bootstrapToken: 'abcdef.0123456789abcdef',
+  clusterDNS: '172.31.0.10',
+  clusterDomain: 'cluster.local',
+  sandboxImage: 'registry.k8s.io/pause:3.10.1',
+  pullSecret: '{"auths":{"quay.io":{"auth":"dXNlcjpwYXNz"}}}',
+  nodeLabels: { 'hypershift.openshift.io/nodePool': 'workers', 'node-role.kubernetes.io/worker': '', 'topology.kubernetes.io/zone': 'z1', 'node.kubernetes.io/exclude-from-external-load-balancers': 'true' },
+  taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }, { key: 'spot', effect: 'PreferNoSchedule' }],
+  sshAuthorizedKeys: ['ssh-ed25519 AAAAC3Nza example'],
+  additionalTrustBundle: '-----BEGIN CERTIFICATE-----\nMIIBextra\n-----END CERTIFICATE-----\n',
+};
+
+const dir = join(import.meta.dirname, 'testdata');
+
+describe('node Ignition config', () => {
+  it('When a generation is rendered, the served config and what it writes should match the golden files', () => {
+    const config = renderNodeIgnition(input);
+    assertGolden(join(dir, 'node-ignition.json'), `${JSON.stringify(config, null, 2)}\n`);
+    assertGolden(join(dir, 'node-ignition-materialised.yaml'), toYaml(materialiseIgnition(config)));
+  });
+
+  it('When labels are in the kubernetes.io domains, only those NodeRestriction lets a kubelet set should reach --node-labels', () => {
+    const unit = materialiseIgnition(renderNodeIgnition(input)).units.find((u) => u.name === 'kubelet.service')?.contents ?? '';
+    assert.match(unit, /--node-labels=hypershift.openshift.io\/nodePool=workers,node.kubernetes.io\/exclude-from-external-load-balancers=true,topology.kubernetes.io\/zone=z1( |\n)/);
+    assert.doesNotMatch(unit, /node-role/);
+    for (const [key, settable] of [['node-role.kubernetes.io/worker', false], ['example.k8s.io/x', false], ['kubernetes.io/hostname', true], ['kubelet.kubernetes.io/x', true], ['team', true], ['example.com/tier', true]] as const) {
+      assert.equal(kubeletSettableLabel(key), settable, key);
+    }
+  });
+
+  it('When there are no labels, keys or trust bundle, the config should leave those parts out', () => {
+    const materialised = materialiseIgnition(renderNodeIgnition({ ...input, nodeLabels: {}, sshAuthorizedKeys: [], additionalTrustBundle: undefined, taints: [] }));
+    assert.deepEqual(materialised.sshAuthorizedKeys, {});
+    assert.equal(materialised.files.some((f) => f.path === NodePaths.trustBundle), false);
+    assert.doesNotMatch(materialised.units.find((u) => u.name === 'kubelet.service')?.contents ?? '', /--node-labels/);
+  });
+
+  it('When a config holds what the reader does not understand, it should refuse by name instead of writing part of it', () => {
+    assert.throws(() => materialiseIgnition({ ignition: { version: '2.2.0' } }), IgnitionConfigError);
+    assert.throws(() => materialiseIgnition({ ignition: { version: '3.2.0' }, storage: { directories: [] } }), /storage.directories/);
+    assert.throws(() => materialiseIgnition({ ignition: { version: '3.2.0' }, storage: { files: [{ path: 'relative', contents: { source: 'data:,x' } }] } }), /absolute path/);
+    assert.throws(() => decodeDataURL('https://example.com/x'), /only data: URLs/);
+    assert.equal(decodeDataURL('data:,a%20b'), 'a b');
+  });
+});

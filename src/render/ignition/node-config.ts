@@ -1,0 +1,176 @@
+import type { Taint } from '../../api/index.ts';
+import { toBase64 } from '../../lib/base64.ts';
+import { toYaml } from '../../lib/yaml.ts';
+
+/**
+ * The Ignition spec version of the configuration the ignition endpoint serves. 3.2.0 is what upstream's pointer
+ * declares and what every Ignition 2.x release (Fedora CoreOS, RHCOS, Flatcar) reads; nothing here needs a later one.
+ */
+export const NODE_IGNITION_VERSION = '3.2.0';
+
+/** Where the node image contract (docs/node-image.md) puts things; the served configuration writes these paths. */
+export const NodePaths = {
+  kubelet: '/usr/bin/kubelet',
+  clusterCA: '/etc/kubernetes/ca.crt',
+  bootstrapKubeconfig: '/etc/kubernetes/bootstrap-kubeconfig',
+  kubeletConfig: '/etc/kubernetes/kubelet.yaml',
+  /** Written by the kubelet once its client certificate is issued. */
+  kubeconfig: '/var/lib/kubelet/kubeconfig',
+  certDir: '/var/lib/kubelet/pki',
+  /** The kubelet reads registry credentials from `config.json` in its root folder and hands them to the runtime. */
+  pullSecret: '/var/lib/kubelet/config.json',
+  containerdConfig: '/etc/containerd/config.toml',
+  containerdSocket: '/run/containerd/containerd.sock',
+  trustBundle: '/etc/pki/ca-trust/source/anchors/hcp-additional-trust-bundle.pem',
+  sysctl: '/etc/sysctl.d/90-hcp-kubernetes.conf',
+  modules: '/etc/modules-load.d/hcp-kubernetes.conf',
+} as const;
+
+/** Everything one NodePool generation's machines need to become Nodes of the hosted cluster. */
+export interface NodeIgnitionInput {
+  /** `https://host:port` of the hosted API server as machines reach it (the published endpoint). */
+  readonly apiServerURL: string;
+  /** PEM of the hosted cluster's root CA: it signs the API server's certificate and the kubelets' client certificates. */
+  readonly clusterCA: string;
+  /** A `bootstrap.kubernetes.io/token` of the hosted cluster, `<id>.<secret>`. */
+  readonly bootstrapToken: string;
+  /** The cluster DNS Service address the kubelet writes into pods' `resolv.conf`. */
+  readonly clusterDNS: string;
+  readonly clusterDomain: string;
+  /** The pause image of the release: the runtime's sandbox image. */
+  readonly sandboxImage: string;
+  /** The pull secret (`.dockerconfigjson`) the kubelet pulls images with. */
+  readonly pullSecret: string;
+  /** Labels the kubelet registers with (only those NodeRestriction lets a kubelet set; see {@link kubeletSettableLabels}). */
+  readonly nodeLabels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  /** Keys authorised for the image's `core` user. */
+  readonly sshAuthorizedKeys: readonly string[];
+  /** PEM of extra CAs the machine trusts (the HostedCluster's `additionalTrustBundle`). */
+  readonly additionalTrustBundle?: string | undefined;
+}
+
+/**
+ * The label prefixes a kubelet may set on its own Node under NodeRestriction: any key outside the `kubernetes.io`
+ * and `k8s.io` domains, and inside them only these. Others (`node-role.kubernetes.io/…`) are the operator's to set.
+ */
+const KUBELET_LABEL_DOMAINS = ['kubelet.kubernetes.io', 'node.kubernetes.io'];
+const KUBELET_LABEL_KEYS = new Set(['kubernetes.io/hostname', 'kubernetes.io/arch', 'kubernetes.io/os', 'beta.kubernetes.io/instance-type', 'node.kubernetes.io/instance-type', 'failure-domain.beta.kubernetes.io/region', 'failure-domain.beta.kubernetes.io/zone', 'topology.kubernetes.io/region', 'topology.kubernetes.io/zone']);
+
+/** Whether a kubelet may register with this label (NodeRestriction admission's rule). */
+export function kubeletSettableLabel(key: string): boolean {
+  const domain = key.includes('/') ? (key.split('/')[0] ?? '') : '';
+  const restricted = domain === 'kubernetes.io' || domain === 'k8s.io' || domain.endsWith('.kubernetes.io') || domain.endsWith('.k8s.io');
+  if (!restricted) return true;
+  return KUBELET_LABEL_KEYS.has(key) || KUBELET_LABEL_DOMAINS.some((allowed) => domain === allowed || domain.endsWith(`.${allowed}`));
+}
+
+/** The labels of `labels` a kubelet may register with. */
+export const kubeletSettableLabels = (labels: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(labels).filter(([key]) => kubeletSettableLabel(key)).sort(([a], [b]) => a.localeCompare(b)));
+
+const dataURL = (text: string): string => `data:;base64,${toBase64(text)}`;
+const file = (path: string, mode: number, contents: string): Record<string, unknown> => ({ path, mode, overwrite: true, contents: { source: dataURL(contents) } });
+
+/** The bootstrap kubeconfig: the kubelet's only credential until its client certificate is issued. */
+function bootstrapKubeconfig(input: NodeIgnitionInput): string {
+  return toYaml({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'hosted', cluster: { server: input.apiServerURL, 'certificate-authority-data': toBase64(input.clusterCA) } }],
+    users: [{ name: 'kubelet-bootstrap', user: { token: input.bootstrapToken } }],
+    contexts: [{ name: 'bootstrap', context: { cluster: 'hosted', user: 'kubelet-bootstrap' } }],
+    'current-context': 'bootstrap',
+  });
+}
+
+/** The KubeletConfiguration: client certificates rotated, serving certificates requested from the cluster. */
+function kubeletConfiguration(input: NodeIgnitionInput): string {
+  return toYaml({
+    apiVersion: 'kubelet.config.k8s.io/v1beta1',
+    kind: 'KubeletConfiguration',
+    authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: NodePaths.clusterCA } },
+    authorization: { mode: 'Webhook' },
+    cgroupDriver: 'systemd',
+    clusterDNS: [input.clusterDNS],
+    clusterDomain: input.clusterDomain,
+    containerRuntimeEndpoint: `unix://${NodePaths.containerdSocket}`,
+    rotateCertificates: true,
+    serverTLSBootstrap: true,
+    registerWithTaints: input.taints.map((taint) => ({ key: taint.key, effect: taint.effect, ...(taint.value === undefined ? {} : { value: taint.value }) })),
+  });
+}
+
+/** containerd 2's configuration (version 3): the release's sandbox image and runc under systemd's cgroups. */
+function containerdConfig(input: NodeIgnitionInput): string {
+  return [
+    'version = 3',
+    '',
+    "[plugins.'io.containerd.cri.v1.images'.pinned_images]",
+    `  sandbox = ${JSON.stringify(input.sandboxImage)}`,
+    '',
+    "[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc.options]",
+    '  SystemdCgroup = true',
+    '',
+  ].join('\n');
+}
+
+const labelArgument = (labels: Record<string, string>): string =>
+  Object.entries(labels).map(([key, value]) => `${key}=${value}`).join(',');
+
+/** The kubelet's unit: after the runtime, restarted for ever, as every node image's kubelet unit is. */
+function kubeletUnit(input: NodeIgnitionInput): string {
+  const labels = kubeletSettableLabels(input.nodeLabels);
+  const args = [
+    `--config=${NodePaths.kubeletConfig}`,
+    `--bootstrap-kubeconfig=${NodePaths.bootstrapKubeconfig}`,
+    `--kubeconfig=${NodePaths.kubeconfig}`,
+    `--cert-dir=${NodePaths.certDir}`,
+    ...(Object.keys(labels).length === 0 ? [] : [`--node-labels=${labelArgument(labels)}`]),
+  ];
+  return [
+    '[Unit]',
+    'Description=Kubernetes node agent (hosted control planes on KubeVirt)',
+    'Wants=network-online.target',
+    'After=network-online.target containerd.service',
+    'Requires=containerd.service',
+    '',
+    '[Service]',
+    `ExecStart=${NodePaths.kubelet} ${args.join(' ')}`,
+    'Restart=always',
+    'RestartSec=5',
+    '',
+    '[Install]',
+    'WantedBy=multi-user.target',
+    '',
+  ].join('\n');
+}
+
+const SYSCTL = ['net.ipv4.ip_forward = 1', 'net.ipv6.conf.all.forwarding = 1', 'net.bridge.bridge-nf-call-iptables = 1', 'net.bridge.bridge-nf-call-ip6tables = 1', ''].join('\n');
+const MODULES = ['overlay', 'br_netfilter', ''].join('\n');
+
+/**
+ * The Ignition config (spec {@link NODE_IGNITION_VERSION}) that turns a machine booted from an image meeting the node
+ * image contract (`docs/node-image.md`) into a Node of the hosted cluster: the cluster CA, a bootstrap kubeconfig,
+ * the kubelet's configuration and unit, containerd's configuration, registry credentials, kernel settings, the
+ * `core` user's SSH keys and the extra trust bundle. Pure: the ignition endpoint renders it per request.
+ */
+export function renderNodeIgnition(input: NodeIgnitionInput): Record<string, unknown> {
+  const files = [
+    file(NodePaths.clusterCA, 0o644, input.clusterCA),
+    file(NodePaths.bootstrapKubeconfig, 0o600, bootstrapKubeconfig(input)),
+    file(NodePaths.kubeletConfig, 0o644, kubeletConfiguration(input)),
+    file(NodePaths.pullSecret, 0o600, input.pullSecret),
+    file(NodePaths.containerdConfig, 0o644, containerdConfig(input)),
+    file(NodePaths.sysctl, 0o644, SYSCTL),
+    file(NodePaths.modules, 0o644, MODULES),
+    ...(input.additionalTrustBundle === undefined || input.additionalTrustBundle === '' ? [] : [file(NodePaths.trustBundle, 0o644, input.additionalTrustBundle)]),
+  ];
+  const users = input.sshAuthorizedKeys.length === 0 ? [] : [{ name: 'core', sshAuthorizedKeys: [...input.sshAuthorizedKeys] }];
+  return {
+    ignition: { version: NODE_IGNITION_VERSION },
+    passwd: { users },
+    storage: { files },
+    systemd: { units: [{ name: 'containerd.service', enabled: true }, { name: 'kubelet.service', enabled: true, contents: kubeletUnit(input) }] },
+  };
+}
