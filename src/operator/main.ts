@@ -11,6 +11,7 @@ import { startOperator } from './operator.ts';
 
 const USAGE = `Usage: hcp-operator run [flags]
        hcp-operator availability-prober --target URL
+       hcp-operator ignition-server [flags]   (see hcp-operator ignition-server --help)
 
 Runs the hosted control planes operator against the management cluster; availability-prober waits until URL
 answers 200 (the init container of control-plane components that need the hosted API server).
@@ -75,7 +76,22 @@ async function probe(target: string): Promise<number> {
   return 0;
 }
 
+/** `ignition-server`: the ignition endpoint of a control plane, another entry point of the same image. */
+async function ignitionServer(argv: string[]): Promise<number> {
+  const { IGNITION_SERVER_USAGE, IgnitionServerUsageError, runIgnitionServer } = await import('../ignition/main.ts');
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(IGNITION_SERVER_USAGE);
+    return 0;
+  }
+  try {
+    return await runIgnitionServer(argv, process.env);
+  } catch (error) {
+    throw error instanceof IgnitionServerUsageError ? new UsageError(error.message) : error;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'ignition-server') return ignitionServer(argv.slice(1));
   const { values, positionals } = checkedOptions(argv);
   if (!values.help && positionals[0] === 'availability-prober') return probe(values.target);
   if (values.help || positionals[0] !== 'run') {

@@ -8,6 +8,12 @@ import type { KubeManifest } from '../manifest.ts';
 /** Keys and annotations of the per-generation token Secret (upstream's, read by the ignition server). */
 export const TokenSecretKey = {
   Token: 'token',
+  /** The token before the last rotation: still accepted, so machines given it just before a rotation still boot. */
+  OldToken: 'old_token',
+  /** The hosted cluster's bootstrap token (`<id>.<secret>`) the generation's kubelets join with. */
+  BootstrapToken: 'bootstrap-token',
+  /** JSON `{labels, taints}`: what the kubelets register with; updated in place, not a new generation (as upstream). */
+  NodeSettings: 'node-settings',
   Release: 'release',
   ReleaseVersion: 'release-version',
   Config: 'config',
@@ -21,6 +27,10 @@ export const TokenSecretAnnotation = {
   UpgradeType: 'hypershift.openshift.io/node-pool-upgrade-type',
   /** The NodePool (`<namespace>/<name>`) a token or user-data Secret belongs to. */
   NodePool: 'hypershift.openshift.io/nodePool',
+  /** When an outdated generation's token stops being accepted (upstream's key; RFC 3339). */
+  Expiration: 'hypershift.openshift.io/ignition-token-expiration-timestamp',
+  /** Set by the ignition endpoint once a machine fetched this generation's config (upstream's key). */
+  IgnitionReached: 'hypershift.openshift.io/ignition-reached',
 } as const;
 
 /** The CA Secret in the control-plane namespace whose `tls.crt` the ignition endpoint's certificate chains to. */
