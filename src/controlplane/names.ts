@@ -12,6 +12,8 @@ export const ControlPlaneNames = {
   kubeAPIServer: 'kube-apiserver',
   kubeControllerManager: 'kube-controller-manager',
   kubeScheduler: 'kube-scheduler',
+  /** The ignition endpoint (Deployment, Service, Route, ServiceAccount, Role: upstream's name). */
+  ignitionServer: 'ignition-server',
   /** Kubeconfig Secrets. */
   adminKubeconfig: 'admin-kubeconfig',
   serviceNetworkAdminKubeconfig: 'service-network-admin-kubeconfig',

@@ -10,6 +10,7 @@ import { assertGolden } from '../testing/golden.ts';
 import { renderControlPlane } from './render.ts';
 
 const release = catalogReleaseProvider.lookup('quay.io/openshift-release-dev/ocp-release:4.17.0-multi') as ReleaseInfo;
+const IGNITION = { image: 'quay.io/hcp-kubevirt/operator@sha256:0123', apiServerURL: 'https://api.example.com:6443', configHash: 'i1' };
 const hashes = { etcd: 'e1', 'kube-apiserver': 'k1', 'kube-controller-manager': 'c1', 'kube-scheduler': 's1' };
 
 function controlPlane(policy: 'HighlyAvailable' | 'SingleReplica'): HostedControlPlane {
@@ -24,7 +25,7 @@ const byKind = (objects: readonly Record<string, unknown>[], kind: string): Work
 describe('renderControlPlane', () => {
   for (const policy of ['HighlyAvailable', 'SingleReplica'] as const) {
     it(`When the policy is ${policy}, it should match the golden file`, () => {
-      const objects = renderControlPlane({ hcp: controlPlane(policy), release, configHashes: hashes, encryptionKey: 'a2V5', kubeadminPassword: 'abcde-fghij-kmnop-qrstu' });
+      const objects = renderControlPlane({ hcp: controlPlane(policy), release, configHashes: hashes, encryptionKey: 'a2V5', kubeadminPassword: 'abcde-fghij-kmnop-qrstu', ignitionServer: IGNITION });
       assertGolden(join(import.meta.dirname, 'testdata', `control-plane-${policy}.yaml`), toYamlDocuments(objects));
     });
   }
@@ -46,6 +47,20 @@ describe('renderControlPlane', () => {
     const objects = renderControlPlane({ hcp: controlPlane('SingleReplica'), release, configHashes: hashes, encryptionKey: 'a2V5' });
     for (const w of [...byKind(objects, 'StatefulSet'), ...byKind(objects, 'Deployment')]) assert.equal(w.spec.replicas, 1, w.metadata.name);
     for (const pdb of byKind(objects, 'PodDisruptionBudget')) assert.equal(pdb.spec.minAvailable, 1);
+  });
+
+  it('When the ignition endpoint is rendered, it should be published per the Ignition strategy and read only Secrets of its namespace', () => {
+    const hcp = controlPlane('HighlyAvailable');
+    const objects = renderControlPlane({ hcp, release, configHashes: hashes, encryptionKey: 'a2V5', ignitionServer: IGNITION });
+    const role = objects.find((o) => o['kind'] === 'Role') as { metadata: { namespace: string }; rules: unknown[] };
+    assert.deepEqual(role.rules, [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'patch'] }]);
+    assert.equal(byKind(objects, 'Deployment').find((d) => d.metadata.name === 'ignition-server')?.spec.replicas, 2);
+    assert.equal(byKind(objects, 'Route').some((r) => r.metadata.name === 'ignition-server'), true, 'the default Ignition strategy is a Route');
+    hcp.spec.services = [...hcp.spec.services.filter((s) => s.service !== 'Ignition'), { service: 'Ignition', servicePublishingStrategy: { type: 'NodePort', nodePort: { address: '10.0.0.5', port: 30443 } } }];
+    const nodePort = renderControlPlane({ hcp, release, configHashes: hashes, encryptionKey: 'a2V5', ignitionServer: IGNITION });
+    const service = nodePort.find((o) => o['kind'] === 'Service' && (o['metadata'] as { name: string }).name === 'ignition-server') as { spec: { type: string; ports: Array<{ nodePort: number; port: number }> } };
+    assert.deepEqual([service.spec.type, service.spec.ports[0]?.port, service.spec.ports[0]?.nodePort], ['NodePort', 443, 30443]);
+    assert.equal(byKind(nodePort, 'Route').some((r) => r.metadata.name === 'ignition-server'), false);
   });
 
   it('When the management cluster assigns pods no user, every workload should run as upstream 1001 and etcd own its volume by that group', () => {

@@ -4,6 +4,7 @@ import { renderEtcd } from './etcd/render.ts';
 import { renderKubeAPIServer } from './kube-apiserver/render.ts';
 import { renderKubeControllerManager } from './kube-controller-manager/render.ts';
 import { renderKubeScheduler } from './kube-scheduler/render.ts';
+import { renderIgnitionServer, type IgnitionServerInput } from './ignition-server/render.ts';
 import { withAvailabilityProber, withDefaultSecurityContext } from './common/defaults.ts';
 import { ControlPlaneNames } from './names.ts';
 
@@ -34,6 +35,11 @@ export interface ControlPlaneInput {
    * not answer yet wait for it in an init container instead; absent, they start at once.
    */
   readonly availabilityProberImage?: string | undefined;
+  /**
+   * The ignition endpoint, rendered once the operator knows its own image and the API server's published endpoint
+   * (machines are told where the API server is); absent until then.
+   */
+  readonly ignitionServer?: IgnitionServerInput | undefined;
 }
 
 export { DEFAULT_SECURITY_CONTEXT_UID } from './common/defaults.ts';
@@ -46,6 +52,7 @@ export function renderControlPlane(input: ControlPlaneInput): Array<Record<strin
     ...renderKubeAPIServer(hcp, release, configHashes['kube-apiserver'], { encryptionKey: input.encryptionKey, kubeadminPassword: input.kubeadminPassword }),
     ...renderKubeControllerManager(hcp, release, configHashes['kube-controller-manager']),
     ...renderKubeScheduler(hcp, release, configHashes['kube-scheduler']),
+    ...(input.ignitionServer === undefined ? [] : renderIgnitionServer(hcp, release, input.ignitionServer)),
   ];
   return withAvailabilityProber(withDefaultSecurityContext(objects, input.defaultSecurityContextUid), input.availabilityProberImage);
 }

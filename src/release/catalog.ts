@@ -6,6 +6,8 @@ export interface ComponentImages {
   readonly kubeScheduler: string;
   /** The konnectivity server, a sidecar of kube-apiserver. */
   readonly konnectivityServer: string;
+  /** The pod sandbox image the release's nodes run (the ignition endpoint writes it into containerd's settings). */
+  readonly pause: string;
 }
 
 /** What the operator knows about a release image. */
@@ -46,6 +48,7 @@ const KUBERNETES_FOR_MINOR: Readonly<Record<string, string>> = {
 };
 const ETCD_IMAGE = 'registry.k8s.io/etcd:3.5.21-0';
 const KONNECTIVITY_SERVER_IMAGE = 'registry.k8s.io/kas-network-proxy/proxy-server:v0.30.3';
+const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
 
 /** `4.17.0` from `…/ocp-release:4.17.0-multi` or `…:4.17.0-x86_64`; undefined for digests and unknown tags. */
 export function versionOfReleaseImage(image: string): string | undefined {
@@ -58,14 +61,14 @@ export function versionOfReleaseImage(image: string): string | undefined {
  * The local environment builds and runs the newest one (its images come from the binaries it builds), so its version
  * says what actually runs instead of borrowing an OpenShift number.
  */
-const KUBERNETES_RELEASES: Readonly<Record<string, { readonly etcd: string; readonly konnectivityServer: string }>> = {
-  '1.36.3': { etcd: 'registry.k8s.io/etcd:3.6.8-0', konnectivityServer: 'registry.k8s.io/kas-network-proxy/proxy-server:v0.34.0' },
+const KUBERNETES_RELEASES: Readonly<Record<string, { readonly etcd: string; readonly konnectivityServer: string; readonly pause: string }>> = {
+  '1.36.3': { etcd: 'registry.k8s.io/etcd:3.6.8-0', konnectivityServer: 'registry.k8s.io/kas-network-proxy/proxy-server:v0.34.0', pause: 'registry.k8s.io/pause:3.10.2' },
 };
 
 /** The release image of a Kubernetes-native release, e.g. `quay.io/hcp-kubevirt/kube-release:v1.36.3`. */
 export const kubernetesReleaseImage = (kubernetesVersion: string): string => `quay.io/hcp-kubevirt/kube-release:v${kubernetesVersion}`;
 
-const kubeComponents = (kubernetesVersion: string): Omit<ComponentImages, 'etcd' | 'konnectivityServer'> => {
+const kubeComponents = (kubernetesVersion: string): Omit<ComponentImages, 'etcd' | 'konnectivityServer' | 'pause'> => {
   const k8s = (component: string): string => `registry.k8s.io/${component}:v${kubernetesVersion}`;
   return { kubeAPIServer: k8s('kube-apiserver'), kubeControllerManager: k8s('kube-controller-manager'), kubeScheduler: k8s('kube-scheduler') };
 };
@@ -81,7 +84,7 @@ function lookupOpenShiftRelease(releaseImage: string): ReleaseInfo | undefined {
   const version = versionOfReleaseImage(releaseImage);
   const kubernetesVersion = version === undefined ? undefined : KUBERNETES_FOR_MINOR[version.split('.').slice(0, 2).join('.')];
   if (version === undefined || kubernetesVersion === undefined) return undefined;
-  return { version, kubernetesVersion, images: { ...kubeComponents(kubernetesVersion), etcd: ETCD_IMAGE, konnectivityServer: KONNECTIVITY_SERVER_IMAGE } };
+  return { version, kubernetesVersion, images: { ...kubeComponents(kubernetesVersion), etcd: ETCD_IMAGE, konnectivityServer: KONNECTIVITY_SERVER_IMAGE, pause: PAUSE_IMAGE } };
 }
 
 /**

@@ -23,6 +23,7 @@ const MOUNTS: readonly SecretMount[] = [
   { volume: 'aggregator-crt', secret: PkiSecret.aggregatorClient },
   { volume: 'sa-key', secret: PkiSecret.serviceAccountKey },
   { volume: 'encryption-config', secret: ControlPlaneNames.encryptionConfig },
+  { volume: 'kubelet-client-crt', secret: PkiSecret.kasKubeletClient, keys: ['tls.crt', 'tls.key'] },
 ];
 /** The kubeadmin token file, mounted only while the cluster has a kubeadmin user. */
 const KUBEADMIN_MOUNT: SecretMount = { volume: 'kubeadmin-token', secret: ControlPlaneNames.kubeadminTokenFile };
@@ -59,6 +60,13 @@ function apiServerArgs(hcp: HostedControlPlane, secrets: KubeAPIServerSecrets): 
     `--service-account-signing-key-file=${at('sa-key', 'service-account.key')}`,
     `--service-cluster-ip-range=${hcp.spec.networking?.serviceNetwork?.[0]?.cidr ?? '172.31.0.0/16'}`,
     '--authorization-mode=Node,RBAC',
+    // Kubelets join with bootstrap tokens and may touch only their own Node and its pods.
+    '--enable-bootstrap-token-auth=true',
+    '--enable-admission-plugins=NodeRestriction',
+    `--kubelet-client-certificate=${at('kubelet-client-crt', 'tls.crt')}`,
+    `--kubelet-client-key=${at('kubelet-client-crt', 'tls.key')}`,
+    // Kubelets serve with certificates the cluster signed (serverTLSBootstrap), so the API server verifies them.
+    `--kubelet-certificate-authority=${at('root-ca', 'ca.crt')}`,
     '--allow-privileged=true',
     '--endpoint-reconciler-type=none',
     '--kubelet-preferred-address-types=InternalIP',

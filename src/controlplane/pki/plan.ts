@@ -34,6 +34,11 @@ export const PkiSecret = {
   kcmClient: 'kube-controller-manager-client',
   schedulerClient: 'kube-scheduler-client',
   konnectivityServer: 'konnectivity-server',
+  /** kube-apiserver's client certificate towards kubelets (logs, exec, port-forward). */
+  kasKubeletClient: 'kas-kubelet-client-crt',
+  /** The ignition endpoint's own CA (upstream's name: machines trust only it) and its serving certificate. */
+  ignitionCA: 'ignition-server-ca-cert',
+  ignitionServer: 'ignition-server',
   /** Not a certificate: the service-account token signing key pair. */
   serviceAccountKey: 'sa-signing-key',
 } as const;
@@ -77,6 +82,16 @@ function konnectivityNames(hcp: HostedControlPlane): string[] {
   return ['konnectivity-server', `konnectivity-server.${ns}.svc`, `konnectivity-server.${ns}.svc.cluster.local`, ...(route === undefined ? [] : [route])];
 }
 
+/** The ignition endpoint's names: its Service inside the management cluster, and where the strategy publishes it. */
+function ignitionNames(hcp: HostedControlPlane): { dnsNames: string[]; ipAddresses: string[] } {
+  const ns = hcp.metadata.namespace ?? '';
+  const strategy = hcp.spec.services.find((s) => s.service === 'Ignition')?.servicePublishingStrategy;
+  const dnsNames = ['ignition-server', `ignition-server.${ns}.svc`, `ignition-server.${ns}.svc.cluster.local`];
+  const ipAddresses: string[] = [];
+  for (const host of [strategy?.route?.hostname, strategy?.nodePort?.address, strategy?.loadBalancer?.hostname].filter(nonEmpty)) (isIP(host) ? ipAddresses : dnsNames).push(host);
+  return { dnsNames, ipAddresses };
+}
+
 function etcdNames(ns: string): string[] {
   const discovery = `etcd-discovery.${ns}.svc`;
   return ['localhost', 'etcd-client', `etcd-client.${ns}.svc`, `etcd-client.${ns}.svc.cluster.local`, `*.${discovery}`, `*.${discovery}.cluster.local`];
@@ -95,6 +110,7 @@ export function certificatePlan(hcp: HostedControlPlane): CertificateSpec[] {
     { secret: PkiSecret.rootCA, commonName: 'root-ca', organizations: ['openshift'], usage: 'ca', validityDays: CA_DAYS },
     { secret: PkiSecret.etcdSigner, commonName: 'etcd-signer', organizations: ['openshift'], usage: 'ca', validityDays: CA_DAYS },
     { secret: PkiSecret.aggregatorSigner, commonName: 'aggregator-client-signer', organizations: ['openshift'], usage: 'ca', validityDays: CA_DAYS },
+    { secret: PkiSecret.ignitionCA, commonName: 'ignition-root-ca', organizations: ['openshift'], usage: 'ca', validityDays: CA_DAYS },
     { secret: PkiSecret.etcdServer, issuer: PkiSecret.etcdSigner, commonName: 'etcd-server', organizations: ['kubernetes'], usage: 'server-client', dnsNames: etcd, ipAddresses: ['127.0.0.1'], validityDays: LEAF_DAYS },
     { secret: PkiSecret.etcdPeer, issuer: PkiSecret.etcdSigner, commonName: 'etcd-peer', organizations: ['kubernetes'], usage: 'server-client', dnsNames: etcd, ipAddresses: ['127.0.0.1'], validityDays: LEAF_DAYS },
     { secret: PkiSecret.etcdClient, issuer: PkiSecret.etcdSigner, commonName: 'etcd-client', organizations: ['kubernetes'], usage: 'client', validityDays: LEAF_DAYS },
@@ -104,6 +120,10 @@ export function certificatePlan(hcp: HostedControlPlane): CertificateSpec[] {
     { secret: PkiSecret.kcmClient, issuer: PkiSecret.rootCA, commonName: 'system:kube-controller-manager', usage: 'client', validityDays: LEAF_DAYS },
     { secret: PkiSecret.konnectivityServer, issuer: PkiSecret.rootCA, commonName: 'konnectivity-server', usage: 'server', dnsNames: konnectivityNames(hcp), validityDays: LEAF_DAYS },
     { secret: PkiSecret.schedulerClient, issuer: PkiSecret.rootCA, commonName: 'system:kube-scheduler', usage: 'client', validityDays: LEAF_DAYS },
+    // Kubelets authorise it by webhook; system:masters spares a binding inside the hosted cluster (kubeadm's own
+    // apiserver-kubelet-client certificate carried the same group for years). Only the API server mounts its key.
+    { secret: PkiSecret.kasKubeletClient, issuer: PkiSecret.rootCA, commonName: 'system:kube-apiserver', organizations: ['system:masters'], usage: 'client', validityDays: LEAF_DAYS },
+    { secret: PkiSecret.ignitionServer, issuer: PkiSecret.ignitionCA, commonName: 'ignition-server', usage: 'server', ...ignitionNames(hcp), validityDays: LEAF_DAYS },
   ];
 }
 

@@ -14,7 +14,9 @@ const MANAGE = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] a
 /**
  * Everything the operator does cluster-wide, and nothing more. Upstream grants `*` on most groups; ours lists the
  * resources the controllers read and write, and the integration tests run the operator as this service account, so
- * a missing rule fails a test rather than a user's cluster. No `escalate`/`bind`: the operator creates no RBAC.
+ * a missing rule fails a test rather than a user's cluster. No `escalate`/`bind`: the only RBAC it writes is the
+ * ignition endpoint's Role on Secrets of its control-plane namespace, permissions the operator holds itself (the API
+ * server allows granting what one has).
  */
 export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   // Its own API: reconciles HostedClusters and NodePools, writes HostedControlPlanes, sets finalizers and status.
@@ -28,6 +30,8 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   // Readiness is read from workload status; pods only to report why a component is not ready.
   { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+  // The ignition endpoint's Role and RoleBinding in each control-plane namespace (Secrets it reads and marks reached).
+  { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: MANAGE },
   // Control-plane workloads and their disruption budgets.
   { apiGroups: ['apps'], resources: ['deployments', 'statefulsets'], verbs: MANAGE },
   { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: MANAGE },

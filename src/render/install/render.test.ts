@@ -58,7 +58,8 @@ describe('renderInstall', () => {
     for (const rule of OPERATOR_CLUSTER_RULES) {
       for (const value of [...rule.apiGroups, ...rule.resources, ...rule.verbs]) assert.notEqual(value, '*');
       assert.ok(!rule.verbs.some((v) => v === 'escalate' || v === 'bind' || v === 'impersonate'));
-      assert.ok(!rule.apiGroups.includes('rbac.authorization.k8s.io'));
+      // RBAC only as namespaced Roles (the ignition endpoint's), never cluster-wide grants.
+      if (rule.apiGroups.includes('rbac.authorization.k8s.io')) assert.deepEqual([...rule.resources].sort(), ['rolebindings', 'roles']);
     }
   });
 });

@@ -4,6 +4,7 @@ import { sha256Hex } from '../../lib/hash.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { CONTROL_PLANE_SECRET_LABEL } from '../hostedcluster/names.ts';
 import type { KubeManifest } from '../manifest.ts';
+import { PkiSecret } from '../../controlplane/pki/plan.ts';
 
 /** Keys and annotations of the per-generation token Secret (upstream's, read by the ignition server). */
 export const TokenSecretKey = {
@@ -34,7 +35,7 @@ export const TokenSecretAnnotation = {
 } as const;
 
 /** The CA Secret in the control-plane namespace whose `tls.crt` the ignition endpoint's certificate chains to. */
-export const IGNITION_CA_SECRET = 'ignition-server-ca-cert';
+export const IGNITION_CA_SECRET = PkiSecret.ignitionCA;
 
 /** Everything a NodePool generation's bootstrap data depends on; any change makes a new generation. */
 export interface BootstrapConfig {

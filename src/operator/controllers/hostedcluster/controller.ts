@@ -2,6 +2,7 @@ import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/i
 import { NodePoolConditionType } from '../../../api/v1beta1/conditions.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
+import { MANAGED_BY } from '../../../controlplane/common/placement.ts';
 import type { KubeObject } from '../../../kube/client.ts';
 import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
@@ -12,6 +13,7 @@ import type { Logger } from '../../runtime/logger.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
 import { reconcileHostedCluster } from './reconcile.ts';
 import type { HostedClusterDeps } from './scope.ts';
+import type { ServiceStatus } from '../hostedcontrolplane/scope.ts';
 
 const liveMigratableOf = (np: NodePool): string | undefined => np.status?.conditions?.find((c) => c.type === NodePoolConditionType.KubeVirtNodesLiveMigratable.value)?.status;
 
@@ -22,7 +24,7 @@ const liveMigratableOf = (np: NodePool): string | undefined => np.status?.condit
  */
 export function addHostedClusterController(
   manager: Manager,
-  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'lastApplied' | 'nodePools' | 'networkReads'> & { readonly watchNamespace?: string },
+  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'service' | 'lastApplied' | 'nodePools' | 'networkReads'> & { readonly watchNamespace?: string },
   logger: Logger,
   metrics: Metrics,
 ): Controller {
@@ -31,11 +33,13 @@ export function addHostedClusterController(
   const controlPlanes = manager.informer<HostedControlPlane>({ apiVersion: API_VERSION, kind: 'HostedControlPlane' });
   const secrets = manager.informer<KubeObject & SourceSecret>(controlPlaneSecretsSelector);
   const pools = manager.informer<NodePool>({ apiVersion: API_VERSION, kind: 'NodePool', namespace });
+  const services = manager.informer<ServiceStatus>({ apiVersion: 'v1', kind: 'Service', labelSelector: `${MANAGED_BY.key}=${MANAGED_BY.value}` });
   const fullDeps: HostedClusterDeps = {
     ...deps,
     hostedControlPlane: (key) => controlPlanes.get(key),
     nodePools: (hc) => pools.list().filter((np) => np.metadata.namespace === hc.metadata.namespace && np.spec.clusterName === hc.metadata.name),
     controlPlaneSecret: (key) => secrets.get(key),
+    service: (key) => services.get(key),
     lastApplied: new Map(),
     networkReads: new WeakMap(),
   };
@@ -48,6 +52,9 @@ export function addHostedClusterController(
   controller.watch(controlPlanes, (event) => ownerOf(event.object));
   // The kubeadmin password's name in status never changes, so a new password is heard of only through its Secret.
   controller.watch(secrets, (event) => (event.object.metadata?.name === ControlPlaneNames.kubeadminPassword ? ownerOf(event.object) : []));
+  // The ignition Service gives status.ignitionEndpoint (its node port, its load balancer's address).
+  const clusterOfNamespace = (ns: string | undefined): string[] => controlPlanes.list().filter((hcp) => hcp.metadata.namespace === ns).flatMap(ownerOf);
+  controller.watch(services, (event) => (event.object.metadata?.name === ControlPlaneNames.ignitionServer ? clusterOfNamespace(event.object.metadata.namespace) : []));
   // A NodePool matters to its cluster only when its live migratability changes (KubeVirtNodesLiveMigratable).
   controller.watch(pools, (event) => (changes(event, liveMigratableOf) ? [`${event.object.metadata.namespace ?? ''}/${event.object.spec.clusterName}`] : []));
   manager.add(controller);

@@ -1,3 +1,4 @@
+import type { ServiceStatus } from '../hostedcontrolplane/scope.ts';
 import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
@@ -22,6 +23,8 @@ export interface HostedClusterDeps {
   readonly nodePools: (hc: HostedCluster) => NodePool[];
   /** The cache of the operator's Secrets in control-plane namespaces (copies, PKI, kubeconfigs), by `namespace/name`. */
   readonly controlPlaneSecret: (key: string) => SourceSecret | undefined;
+  /** The cache of control-plane Services (shared with the HostedControlPlane controller), by `namespace/name`. */
+  readonly service: (key: string) => ServiceStatus | undefined;
   /** The management cluster's apps domain, when the operator was told it (`--apps-domain`); else discovered. */
   readonly appsDomain?: string;
   /** Clients of the external infrastructure clusters, per HostedCluster uid. */

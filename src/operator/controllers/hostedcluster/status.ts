@@ -2,6 +2,7 @@ import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/i
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { findCondition, mergeConditions, observedAfter, type Condition } from '../../../lib/conditions.ts';
 import { reasonOf } from '../../runtime/errors.ts';
+import { ignitionEndpointOf } from './ignition-endpoint.ts';
 import { setCondition, type Scope } from './scope.ts';
 
 /** Conditions the HostedControlPlane reports and the HostedCluster mirrors, with their value before it reports. */
@@ -11,6 +12,7 @@ const FROM_CONTROL_PLANE: ReadonlyArray<readonly [type: string, status: 'False' 
   [Type.KubeAPIServerAvailable.value, 'Unknown', Reason.StatusUnknown.value, 'Waiting for the hosted control plane to report the API server'],
   [Type.ValidHostedControlPlaneConfiguration.value, 'Unknown', Reason.StatusUnknown.value, 'Waiting for the hosted control plane to validate its configuration'],
   [Type.Degraded.value, 'False', Reason.AsExpected.value, 'The hosted control plane is not degraded'],
+  [Type.IgnitionEndpointAvailable.value, 'Unknown', Reason.StatusUnknown.value, 'Waiting for the hosted control plane to report the ignition endpoint'],
 ];
 
 function mirrorControlPlane(scope: Scope, hcp: HostedControlPlane | undefined): void {
@@ -83,7 +85,9 @@ function publishedPassword(scope: Scope): NonNullable<HostedCluster['status']>['
 /** Fields copied once known: the control plane's endpoint and the published kubeconfig and kubeadmin password. */
 function published(scope: Scope, hcp: HostedControlPlane | undefined): Partial<NonNullable<HostedCluster['status']>> {
   const password = publishedPassword(scope);
+  const ignitionEndpoint = ignitionEndpointOf(scope);
   return {
+    ...(ignitionEndpoint === undefined ? {} : { ignitionEndpoint }),
     ...(hcp?.status?.controlPlaneEndpoint === undefined ? {} : { controlPlaneEndpoint: hcp.status.controlPlaneEndpoint }),
     ...(scope.kubeconfig === undefined ? {} : { kubeconfig: { name: scope.kubeconfig } }),
     ...(password === undefined ? {} : { kubeadminPassword: password }),

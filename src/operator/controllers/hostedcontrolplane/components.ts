@@ -9,6 +9,8 @@ import { HostedClusterConditionReason as Reason } from '../../../api/v1beta1/con
 import { TerminalError } from '../../runtime/errors.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import type { IgnitionServerInput } from '../../../controlplane/ignition-server/render.ts';
+import { publishedEndpoint } from './endpoint.ts';
 import { inNamespace, type Scope } from './scope.ts';
 
 const WORKLOADS = [ControlPlaneNames.kubeAPIServer, ControlPlaneNames.kubeControllerManager, ControlPlaneNames.kubeScheduler] as const;
@@ -16,7 +18,7 @@ const WORKLOADS = [ControlPlaneNames.kubeAPIServer, ControlPlaneNames.kubeContro
 /** The Secrets (by name) each component mounts; their data goes into its config hash. */
 const INPUTS: Readonly<Record<ComponentName, readonly string[]>> = {
   etcd: [PkiSecret.etcdServer, PkiSecret.etcdPeer],
-  'kube-apiserver': [PkiSecret.rootCA, PkiSecret.kasServer, PkiSecret.etcdClient, PkiSecret.aggregatorClient, PkiSecret.serviceAccountKey, PkiSecret.konnectivityServer],
+  'kube-apiserver': [PkiSecret.rootCA, PkiSecret.kasServer, PkiSecret.etcdClient, PkiSecret.aggregatorClient, PkiSecret.serviceAccountKey, PkiSecret.konnectivityServer, PkiSecret.kasKubeletClient],
   'kube-controller-manager': [ControlPlaneNames.kcmKubeconfig, PkiSecret.rootCA, PkiSecret.serviceAccountKey],
   'kube-scheduler': [ControlPlaneNames.schedulerKubeconfig],
 };
@@ -30,6 +32,16 @@ export function configHashes(scope: Scope, secrets: KubeAPIServerSecrets): Recor
     return h.digest('hex').slice(0, 16);
   };
   return Object.fromEntries(COMPONENTS.map((c) => [c, hash(c)])) as Record<ComponentName, string>;
+}
+
+/** The ignition endpoint's input, once the operator knows its image and the API server is published. */
+function ignitionServerInput(scope: Scope): IgnitionServerInput | undefined {
+  const image = scope.deps.proberImage;
+  const endpoint = publishedEndpoint(scope);
+  if (image === undefined || endpoint === undefined) return undefined;
+  const host = endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host;
+  const configHash = createHash('sha256').update(toYaml(scope.pki.get(PkiSecret.ignitionServer) ?? {})).digest('hex').slice(0, 16);
+  return { image, apiServerURL: `https://${host}:${String(endpoint.port)}`, configHash };
 }
 
 /** Applies one object; a Route on a cluster without Routes is a configuration the user must change. */
@@ -51,11 +63,13 @@ export async function applyComponents(scope: Scope, secrets: KubeAPIServerSecret
   const release = scope.release;
   if (release === undefined) return;
   const defaultSecurityContextUid = (await scope.deps.assignsPodUsers()) ? undefined : DEFAULT_SECURITY_CONTEXT_UID;
-  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, secrets), ...secrets, defaultSecurityContextUid, availabilityProberImage: scope.deps.proberImage });
+  const ignitionServer = ignitionServerInput(scope);
+  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, secrets), ...secrets, defaultSecurityContextUid, availabilityProberImage: scope.deps.proberImage, ignitionServer });
   const key = scope.hcp.metadata.uid ?? '';
   const fingerprint = createHash('sha256').update(toYaml(objects)).digest('hex');
   // A workload deleted behind the operator's back must come back even when nothing else changed.
-  const present = scope.deps.statefulSet(inNamespace(scope, ControlPlaneNames.etcd)) !== undefined && WORKLOADS.every((name) => scope.deps.deployment(inNamespace(scope, name)) !== undefined);
+  const workloads = ignitionServer === undefined ? WORKLOADS : [...WORKLOADS, ControlPlaneNames.ignitionServer];
+  const present = scope.deps.statefulSet(inNamespace(scope, ControlPlaneNames.etcd)) !== undefined && workloads.every((name) => scope.deps.deployment(inNamespace(scope, name)) !== undefined);
   if (present && scope.deps.lastApplied.get(key) === fingerprint) return;
   for (const object of objects) await applyOne(scope, object as unknown as KubeObject);
   scope.deps.lastApplied.set(key, fingerprint);

@@ -38,6 +38,25 @@ function apiServerCondition(scope: Scope, kas: WorkloadStatus | undefined): bool
   return false;
 }
 
+/**
+ * IgnitionEndpointAvailable from the ignition endpoint's Deployment; without the operator's own image (`OPERATOR_IMAGE`,
+ * set by `hcp install`) or before the API server is published, the endpoint cannot run, and the message says which.
+ */
+function ignitionCondition(scope: Scope): void {
+  const type = Type.IgnitionEndpointAvailable.value;
+  const server = scope.deps.deployment(inNamespace(scope, ControlPlaneNames.ignitionServer));
+  if (deploymentAvailable(server)) {
+    setCondition(scope, { type, status: 'True', reason: Reason.AsExpected.value, message: 'Ignition server deployment is available' });
+    return;
+  }
+  if (server !== undefined) {
+    setCondition(scope, { type, status: 'False', reason: Reason.WaitingForAvailable.value, message: `${String(server.status?.availableReplicas ?? 0)} of ${String(server.spec?.replicas ?? 1)} ignition-server replicas available` });
+    return;
+  }
+  const why = scope.deps.proberImage === undefined ? 'the operator does not know its own image (OPERATOR_IMAGE), which runs the ignition endpoint' : 'waiting for the API server to be published: machines are told where it is';
+  setCondition(scope, { type, status: 'False', reason: Reason.NotFound.value, message: `The ignition-server Deployment does not exist: ${why}` });
+}
+
 /** Readiness from the workloads: EtcdAvailable (quorum), KubeAPIServerAvailable, and Available from both. */
 function readiness(scope: Scope): boolean {
   const etcd = etcdCondition(scope, scope.deps.statefulSet(inNamespace(scope, ControlPlaneNames.etcd)));
@@ -77,6 +96,7 @@ function kubeadminField(scope: Scope): Partial<Status> {
 /** The status computed at the end of a reconcile; `endpoint` is where the API is published, once known. */
 export function computeStatus(scope: Scope, endpoint: Endpoint, error: unknown): Status {
   const available = scope.release !== undefined && readiness(scope);
+  ignitionCondition(scope);
   reconciliationCondition(scope, error);
   const { hcp } = scope;
   const conditions = mergeConditions(hcp.status?.conditions, observedAfter(scope.conditions, hcp.status?.conditions, hcp.metadata.generation, error === undefined), scope.now);

@@ -1,0 +1,108 @@
+import type { HostedControlPlane, ServicePublishingStrategy } from '../../api/index.ts';
+import type { ReleaseInfo } from '../../release/catalog.ts';
+import { MANAGED_BY, podDisruptionBudget, replicasFor, selectorLabels } from '../common/placement.ts';
+import { CONTAINER_SECURITY, deployment, httpsProbe, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { ControlPlaneNames } from '../names.ts';
+import { PkiSecret, serviceCIDROf } from '../pki/plan.ts';
+
+/** The ignition endpoint's requests: a small HTTPS server over one Secret watch. */
+export const IGNITION_SERVER_REQUESTS: Requests = { cpu: '10m', memory: '48Mi' };
+const NAME = ControlPlaneNames.ignitionServer;
+/** The port the server listens on in its pod, and the port its Service (and a Route) publishes (upstream's). */
+export const IGNITION_SERVER_PORT = 9090;
+export const IGNITION_SERVICE_PORT = 443;
+const labels = { [MANAGED_BY.key]: MANAGED_BY.value };
+const SERVING: SecretMount = { volume: 'serving-cert', secret: PkiSecret.ignitionServer, keys: ['tls.crt', 'tls.key'] };
+
+/** What the ignition endpoint needs beyond the HostedControlPlane and the release. */
+export interface IgnitionServerInput {
+  /** The operator's image: the endpoint is another entry point of it. */
+  readonly image: string;
+  /** `https://host:port` of the hosted API server as machines reach it (the published endpoint). */
+  readonly apiServerURL: string;
+  readonly configHash: string;
+}
+
+/** The publishing strategy of the `Ignition` service (upstream's default: a Route). */
+export const ignitionStrategyOf = (hcp: HostedControlPlane): ServicePublishingStrategy =>
+  hcp.spec.services.find((s) => s.service === 'Ignition')?.servicePublishingStrategy ?? { type: 'Route' };
+
+/** The tenth address of the service network: the hosted cluster's DNS Service (kubeadm's and upstream's choice). */
+export function clusterDNSAddress(cidr: string): string {
+  const [base = '172.31.0.0'] = cidr.split('/');
+  if (base.includes(':')) return `${base.replace(/::?$/, '')}::a`;
+  const octets = base.split('.').map(Number);
+  octets[3] = (octets[3] ?? 0) + 10;
+  return octets.join('.');
+}
+
+/** Reads the namespace's Secrets (token Secrets, root CA, pull secret, SSH key) and marks token Secrets reached. */
+function rbac(hcp: HostedControlPlane): Array<Record<string, unknown>> {
+  const metadata = { name: NAME, namespace: hcp.metadata.namespace, labels };
+  return [
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata, automountServiceAccountToken: false },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'patch'] }] },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: NAME }, subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: hcp.metadata.namespace }] },
+  ];
+}
+
+function container(hcp: HostedControlPlane, release: ReleaseInfo, input: IgnitionServerInput): Record<string, unknown> {
+  const cert = mountPath(SERVING.volume);
+  return {
+    name: NAME,
+    image: input.image,
+    command: ['hcp-operator', 'ignition-server'],
+    args: [
+      `--listen=:${String(IGNITION_SERVER_PORT)}`,
+      `--cert-file=${cert}/tls.crt`,
+      `--key-file=${cert}/tls.key`,
+      `--api-server-url=${input.apiServerURL}`,
+      `--cluster-dns=${clusterDNSAddress(serviceCIDROf(hcp))}`,
+      '--cluster-domain=cluster.local',
+      `--sandbox-image=${release.images.pause}`,
+    ],
+    env: [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
+    ports: [{ name: 'https', containerPort: IGNITION_SERVER_PORT, protocol: 'TCP' }],
+    readinessProbe: httpsProbe('/healthz', IGNITION_SERVER_PORT, 2),
+    livenessProbe: httpsProbe('/healthz', IGNITION_SERVER_PORT, 30),
+    resources: { requests: IGNITION_SERVER_REQUESTS },
+    securityContext: CONTAINER_SECURITY,
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+    volumeMounts: [{ name: 'tmp-dir', mountPath: '/tmp' }, ...secretVolumeMounts([SERVING])],
+  };
+}
+
+function service(hcp: HostedControlPlane, strategy: ServicePublishingStrategy): Record<string, unknown> {
+  const type = strategy.type === 'LoadBalancer' || strategy.type === 'NodePort' ? strategy.type : 'ClusterIP';
+  const nodePort = strategy.type === 'NodePort' && strategy.nodePort?.port !== undefined ? { nodePort: strategy.nodePort.port } : {};
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: NAME, namespace: hcp.metadata.namespace, labels },
+    spec: { type, selector: selectorLabels(NAME), ports: [{ name: 'https', port: IGNITION_SERVICE_PORT, targetPort: IGNITION_SERVER_PORT, protocol: 'TCP', ...nodePort }] },
+  };
+}
+
+/** A passthrough Route: TLS ends in the pod, so machines verify the endpoint against the ignition CA only. */
+function route(hcp: HostedControlPlane, strategy: ServicePublishingStrategy): Record<string, unknown> {
+  const host = strategy.route?.hostname;
+  return {
+    apiVersion: 'route.openshift.io/v1',
+    kind: 'Route',
+    metadata: { name: NAME, namespace: hcp.metadata.namespace, labels },
+    spec: { ...(host === undefined || host === '' ? {} : { host }), to: { kind: 'Service', name: NAME }, tls: { termination: 'passthrough', insecureEdgeTerminationPolicy: 'None' } },
+  };
+}
+
+/**
+ * The ignition endpoint of a control plane (`hcp-operator ignition-server`, the operator's image): its service
+ * account and Role on the namespace's Secrets, the Deployment (2 replicas when HighlyAvailable, spread like the other
+ * components), the Service per the `Ignition` publishing strategy (a passthrough Route for Route) and its budget.
+ */
+export function renderIgnitionServer(hcp: HostedControlPlane, release: ReleaseInfo, input: IgnitionServerInput): Array<Record<string, unknown>> {
+  const strategy = ignitionStrategyOf(hcp);
+  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash: input.configHash, containers: [container(hcp, release, input)], volumes: secretVolumes([SERVING]) }, replicasFor(hcp, 'control-plane'));
+  const template = (workload['spec'] as { template: { spec: Record<string, unknown> } }).template;
+  template.spec = { ...template.spec, serviceAccountName: NAME, automountServiceAccountToken: true };
+  return [...rbac(hcp), service(hcp, strategy), ...(strategy.type === 'Route' ? [route(hcp, strategy)] : []), workload, podDisruptionBudget(hcp, NAME)];
+}
