@@ -88,7 +88,8 @@ function ignitionNames(hcp: HostedControlPlane): { dnsNames: string[]; ipAddress
   const strategy = hcp.spec.services.find((s) => s.service === 'Ignition')?.servicePublishingStrategy;
   const dnsNames = ['ignition-server', `ignition-server.${ns}.svc`, `ignition-server.${ns}.svc.cluster.local`];
   const ipAddresses: string[] = [];
-  for (const host of [strategy?.route?.hostname, strategy?.nodePort?.address, strategy?.loadBalancer?.hostname].filter(nonEmpty)) (isIP(host) ? ipAddresses : dnsNames).push(host);
+  const published = strategy === undefined ? [] : [strategy.route?.hostname, strategy.nodePort?.address, strategy.loadBalancer?.hostname];
+  for (const host of published.filter(nonEmpty)) (isIP(host) ? ipAddresses : dnsNames).push(host);
   return { dnsNames, ipAddresses };
 }
 

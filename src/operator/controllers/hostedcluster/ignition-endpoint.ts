@@ -1,7 +1,25 @@
+import type { ServicePublishingStrategy } from '../../../api/index.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import { ignitionStrategyOf } from '../../../controlplane/ignition-server/render.ts';
 import { HostedClusterNames } from '../../../render/hostedcluster/names.ts';
+import type { ServiceStatus } from '../hostedcontrolplane/scope.ts';
 import { controlPlaneOf, type Scope } from './scope.ts';
+
+const known = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
+const hostPort = (host: string, port: number): string => `${host.includes(':') ? `[${host}]` : host}:${String(port)}`;
+
+/** A NodePort's address and the port the cluster assigned. */
+function nodePortEndpoint(strategy: ServicePublishingStrategy, service: ServiceStatus): string | undefined {
+  const port = service.spec?.ports?.[0]?.nodePort;
+  const address = known(strategy.nodePort?.address);
+  return port === undefined || address === undefined ? undefined : hostPort(address, port);
+}
+
+/** The host name the spec names, else the load balancer's assigned address. */
+function loadBalancerEndpoint(strategy: ServicePublishingStrategy, service: ServiceStatus): string | undefined {
+  const ingress = service.status?.loadBalancer?.ingress?.[0];
+  return known(strategy.loadBalancer?.hostname) ?? known(ingress?.hostname) ?? known(ingress?.ip);
+}
 
 /**
  * Where machines fetch their configuration (`status.ignitionEndpoint`), as upstream reports it: a Route's host name, a
@@ -10,19 +28,9 @@ import { controlPlaneOf, type Scope } from './scope.ts';
  */
 export function ignitionEndpointOf(scope: Scope): string | undefined {
   const hcp = controlPlaneOf(scope);
-  if (hcp === undefined) return undefined;
-  const namespace = HostedClusterNames.controlPlaneNamespace(scope.hc);
-  const service = scope.deps.service(`${namespace}/${ControlPlaneNames.ignitionServer}`);
-  if (service === undefined) return undefined;
+  const service = scope.deps.service(`${HostedClusterNames.controlPlaneNamespace(scope.hc)}/${ControlPlaneNames.ignitionServer}`);
+  if (hcp === undefined || service === undefined) return undefined;
   const strategy = ignitionStrategyOf(hcp);
-  if (strategy.type === 'Route') return strategy.route?.hostname === undefined || strategy.route.hostname === '' ? undefined : strategy.route.hostname;
-  if (strategy.type === 'NodePort') {
-    const port = service.spec?.ports?.[0]?.nodePort;
-    const address = strategy.nodePort?.address;
-    if (port === undefined || address === undefined || address === '') return undefined;
-    return `${address.includes(':') ? `[${address}]` : address}:${String(port)}`;
-  }
-  const ingress = service.status?.loadBalancer?.ingress?.[0];
-  const host = strategy.loadBalancer?.hostname ?? ingress?.hostname ?? ingress?.ip;
-  return host === undefined || host === '' ? undefined : host;
+  if (strategy.type === 'Route') return known(strategy.route?.hostname);
+  return strategy.type === 'NodePort' ? nodePortEndpoint(strategy, service) : loadBalancerEndpoint(strategy, service);
 }
