@@ -5,6 +5,7 @@ import { toYaml } from '../../lib/yaml.ts';
 import { CONTROL_PLANE_SECRET_LABEL } from '../hostedcluster/names.ts';
 import type { KubeManifest } from '../manifest.ts';
 import { PkiSecret } from '../../controlplane/pki/plan.ts';
+import { nodeSettingsOf } from './join.ts';
 
 /** Keys and annotations of the per-generation token Secret (upstream's, read by the ignition server). */
 export const TokenSecretKey = {
@@ -99,6 +100,7 @@ export function renderTokenSecret(input: TokenSecretInput): KubeManifest {
     [TokenSecretKey.PullSecretHash]: toBase64(config.pullSecretHash),
     [TokenSecretKey.AdditionalTrustBundleHash]: toBase64(config.additionalTrustBundleHash),
     [TokenSecretKey.HCConfigurationHash]: toBase64(config.hcConfigurationHash),
+    [TokenSecretKey.NodeSettings]: toBase64(JSON.stringify(nodeSettingsOf(input.nodePool))),
   });
 }
 

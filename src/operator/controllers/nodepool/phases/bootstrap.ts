@@ -9,24 +9,16 @@ import { sha256Hex } from '../../../../lib/hash.ts';
 import { toYaml } from '../../../../lib/yaml.ts';
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
-import { BootstrapNames, bootstrapConfigHash, IGNITION_CA_SECRET, renderInfraUserDataSecret, renderTokenSecret, renderUserDataSecret, TokenSecretKey, type BootstrapConfig } from '../../../../render/nodepool/bootstrap.ts';
+import { BootstrapNames, bootstrapConfigHash, IGNITION_CA_SECRET, renderInfraUserDataSecret, renderTokenSecret, renderUserDataSecret, TokenSecretAnnotation, TokenSecretKey, type BootstrapConfig } from '../../../../render/nodepool/bootstrap.ts';
 import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
 import { appliedKey } from '../bootstrap-secrets.ts';
+import { ensureJoinCredentials, uuid } from '../join-credentials.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
 const hashOf = (value: unknown): string => sha256Hex(toYaml(value ?? null)).slice(0, 16);
 const cpSecret = (scope: Scope, name: string): SourceSecret | undefined => scope.deps.controlPlaneSecret(`${scope.controlPlaneNamespace ?? ''}/${name}`);
-
-/** An RFC 4122 version-4 UUID from the injected random source: the token machines present. */
-function uuid(random: (n: number) => Uint8Array): string {
-  const bytes = random(16);
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = Buffer.from(bytes).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /** A ConfigMap from the controller's cache: every change of one a pool refers to reconciles that pool. */
 const readConfigMap = (scope: Scope, namespace: string, name: string): ConfigMap | undefined => scope.deps.configMap(`${namespace}/${name}`);
@@ -72,22 +64,27 @@ function tokenSecret(scope: Scope, generation: { config: BootstrapConfig; hash: 
   return renderTokenSecret({ nodePool: scope.np, namespace: scope.controlPlaneNamespace ?? '', ...generation, releaseVersion: scope.release?.version ?? '', compressedConfig, now: scope.now });
 }
 
-/** The generation's token: the stored one (never rewritten), or a new Secret holding a new one. */
-async function ensureToken(scope: Scope, config: BootstrapConfig, hash: string): Promise<string> {
+type TokenSecret = KubeObject & SourceSecret;
+
+/** The generation's token Secret: the stored one (its token rotates in place), or a new one holding a new token. */
+async function ensureTokenSecret(scope: Scope, config: BootstrapConfig, hash: string): Promise<TokenSecret> {
   const namespace = scope.controlPlaneNamespace ?? '';
   const name = BootstrapNames.token(scope.np.metadata.name ?? '', hash);
-  const cached = cpSecret(scope, name)?.data?.[TokenSecretKey.Token];
-  if (cached !== undefined) return fromBase64(cached);
-  const token = uuid(scope.deps.random);
+  const cached = cpSecret(scope, name) as TokenSecret | undefined;
+  if (cached?.data?.[TokenSecretKey.Token] !== undefined) return cached;
   try {
-    await scope.deps.client.create(tokenSecret(scope, { config, hash, token }));
-    return token;
+    return await scope.deps.client.create<TokenSecret>(tokenSecret(scope, { config, hash, token: uuid(scope.deps.random) }));
   } catch (error) {
     // Created by a reconcile whose result the cache has not shown yet: the stored token wins.
     if (!(error instanceof KubeApiError && error.status === 409)) throw error;
-    const stored = await scope.deps.client.get<KubeObject & SourceSecret>({ apiVersion: 'v1', kind: 'Secret', name, namespace });
-    return fromBase64(stored.data?.[TokenSecretKey.Token]);
+    return scope.deps.client.get<TokenSecret>({ apiVersion: 'v1', kind: 'Secret', name, namespace });
   }
+}
+
+/** ReachedIgnitionEndpoint: a machine of the current generation fetched its configuration (the endpoint's mark). */
+function reachedCondition(scope: Scope, secret: TokenSecret): void {
+  const reached = secret.metadata?.annotations?.[TokenSecretAnnotation.IgnitionReached] !== undefined;
+  setCondition(scope, { type: Type.ReachedIgnitionEndpoint.value, status: reached ? 'True' : 'False', reason: reached ? Reason.AsExpected.value : Reason.IgnitionNotReached.value, message: '' });
 }
 
 /** Server-side applies `object` unless the last apply from this process was identical. */
@@ -126,7 +123,9 @@ export const bootstrapPhase: Phase = {
     const config = ignition === undefined ? undefined : bootstrapConfig(scope, hc);
     if (ignition === undefined || config === undefined) return { stop: true };
     const hash = bootstrapConfigHash(config);
-    const token = await ensureToken(scope, config, hash);
+    const stored = await ensureTokenSecret(scope, config, hash);
+    reachedCondition(scope, stored);
+    const { token, requeueAfterMs } = await ensureJoinCredentials(scope, stored, hash);
     const userData = renderUserDataSecret({ nodePool: scope.np, namespace: scope.controlPlaneNamespace ?? '', hash, token, ignitionEndpoint: ignition.endpoint, ignitionCA: ignition.ca });
     await applyOnce(scope, scope.deps.client, userData);
     const infra = scope.infra as NonNullable<Scope['infra']>;
@@ -135,6 +134,6 @@ export const bootstrapPhase: Phase = {
     await applyOnce(scope, infra.client, renderInfraUserDataSecret({ userDataSecretName: userData.metadata.name, namespace: infra.namespace, nodePool: scope.np, userData: pointer, labels }));
     setCondition(scope, { type: Type.ValidGeneratedPayload.value, status: 'True', reason: Reason.AsExpected.value, message: 'Bootstrap payload generated' });
     scope.bootstrap = { configHash: hash, userDataSecretName: BootstrapNames.infraUserData(userData.metadata.name) };
-    return undefined;
+    return { requeueAfterMs };
   },
 };

@@ -1,0 +1,126 @@
+import type { KubeObject } from '../../../kube/client.ts';
+import { fromBase64, toBase64 } from '../../../lib/base64.ts';
+import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
+import { TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/bootstrap.ts';
+import { BOOTSTRAPPER_BINDING, bootstrapTokenString, nodeSettingsOf, parseBootstrapToken, renderBootstrapperBinding, renderGuestBootstrapToken, type BootstrapToken } from '../../../render/nodepool/join.ts';
+import { applyUnlessUnchanged } from '../../runtime/apply.ts';
+import { appliedKey } from './bootstrap-secrets.ts';
+import type { Scope } from './scope.ts';
+
+/** Upstream's token lifetime: the ignition token is replaced every half of it, the previous one still accepted. */
+export const TOKEN_TTL_MS = 11 * 3_600_000;
+export const TOKEN_ROTATION_MS = TOKEN_TTL_MS / 2;
+/** Annotation on the token Secret: when its bootstrap token expires in the hosted cluster. */
+export const BOOTSTRAP_TOKEN_EXPIRATION = 'hypershift.openshift.io/bootstrap-token-expiration';
+/** Key of the token Secret holding the bootstrap token before the last renewal (its CSRs are still approved). */
+export const OLD_BOOTSTRAP_TOKEN_KEY = 'old-bootstrap-token';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `n` characters of `[a-z0-9]` from the injected randomness, without modulo bias (rejection sampling). */
+export function randomChars(random: (n: number) => Uint8Array, n: number): string {
+  let out = '';
+  while (out.length < n) {
+    for (const byte of random(n)) if (byte < 252 && out.length < n) out += ALPHABET[byte % 36];
+  }
+  return out;
+}
+
+/** An RFC 4122 version-4 UUID from the injected random source: the ignition token machines present. */
+export function uuid(random: (n: number) => Uint8Array): string {
+  const bytes = random(16);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Buffer.from(bytes).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+type TokenSecret = KubeObject & SourceSecret;
+
+/** What a reconcile changes on the token Secret, and when it must look again. */
+interface JoinPlan {
+  readonly data: Record<string, string>;
+  readonly annotations: Record<string, string>;
+  readonly requeueAfterMs: number;
+}
+
+const timeOf = (value: string | undefined): number => (value === undefined ? Number.NaN : Date.parse(value));
+
+/** The ignition token's rotation: due half a lifetime after the last one (an unreadable time is due now). */
+function ignitionRotation(scope: Scope, secret: TokenSecret, plan: { data: Record<string, string>; annotations: Record<string, string> }): number {
+  const generated = timeOf(secret.metadata?.annotations?.[TokenSecretAnnotation.GenerationTime]);
+  const due = Number.isNaN(generated) ? 0 : generated + TOKEN_ROTATION_MS;
+  if (due > scope.now.getTime()) return due - scope.now.getTime();
+  plan.data[TokenSecretKey.OldToken] = secret.data?.[TokenSecretKey.Token] ?? '';
+  plan.data[TokenSecretKey.Token] = toBase64(uuid(scope.deps.random));
+  plan.annotations[TokenSecretAnnotation.GenerationTime] = scope.now.toISOString();
+  return TOKEN_ROTATION_MS;
+}
+
+/** When the recorded bootstrap token is due for renewal (half its life left): now when there is none. */
+function bootstrapRenewalAt(secret: TokenSecret): number {
+  const expires = timeOf(secret.metadata?.annotations?.[BOOTSTRAP_TOKEN_EXPIRATION]);
+  const hasToken = secret.data?.[TokenSecretKey.BootstrapToken] !== undefined;
+  return hasToken && !Number.isNaN(expires) ? expires - TOKEN_TTL_MS / 2 : 0;
+}
+
+/**
+ * The bootstrap token's renewal: a new one once the hosted cluster can take it and the current one has less than half
+ * its lifetime left (or there is none); the previous one stays approvable until it expires.
+ */
+function bootstrapRenewal(scope: Scope, secret: TokenSecret, plan: { data: Record<string, string>; annotations: Record<string, string> }): number {
+  const renewAt = bootstrapRenewalAt(secret);
+  if (renewAt > scope.now.getTime()) return renewAt - scope.now.getTime();
+  const previous = secret.data?.[TokenSecretKey.BootstrapToken];
+  // Without the hosted cluster's API (its control plane still starting) the token waits; machines retry meanwhile.
+  if (scope.guest === undefined) return previous === undefined ? 30_000 : TOKEN_ROTATION_MS;
+  const token: BootstrapToken = { id: randomChars(scope.deps.random, 6), secret: randomChars(scope.deps.random, 16), expiration: new Date(scope.now.getTime() + TOKEN_TTL_MS) };
+  if (previous !== undefined) plan.data[OLD_BOOTSTRAP_TOKEN_KEY] = previous;
+  plan.data[TokenSecretKey.BootstrapToken] = toBase64(bootstrapTokenString(token));
+  plan.annotations[BOOTSTRAP_TOKEN_EXPIRATION] = token.expiration.toISOString();
+  return TOKEN_TTL_MS / 2;
+}
+
+function joinPlan(scope: Scope, secret: TokenSecret): JoinPlan {
+  const plan = { data: {} as Record<string, string>, annotations: {} as Record<string, string> };
+  const settings = toBase64(JSON.stringify(nodeSettingsOf(scope.np)));
+  if (secret.data?.[TokenSecretKey.NodeSettings] !== settings) plan.data[TokenSecretKey.NodeSettings] = settings;
+  const requeueAfterMs = Math.min(ignitionRotation(scope, secret, plan), bootstrapRenewal(scope, secret, plan));
+  return { ...plan, requeueAfterMs };
+}
+
+/** The bootstrap token the token Secret records (after this reconcile's changes), if any. */
+function recordedBootstrapToken(secret: TokenSecret, plan: JoinPlan): BootstrapToken | undefined {
+  const value = fromBase64(plan.data[TokenSecretKey.BootstrapToken] ?? secret.data?.[TokenSecretKey.BootstrapToken]);
+  const expiration = plan.annotations[BOOTSTRAP_TOKEN_EXPIRATION] ?? secret.metadata?.annotations?.[BOOTSTRAP_TOKEN_EXPIRATION] ?? '';
+  return parseBootstrapToken(value, new Date(expiration));
+}
+
+/** Makes (idempotently) the bootstrappers' binding and the recorded bootstrap token in the hosted cluster. */
+async function applyToGuest(scope: Scope, token: BootstrapToken, generation: string): Promise<void> {
+  if (scope.guest === undefined) return;
+  const owner = scope.hc?.metadata.uid ?? '';
+  const options = (kind: string, name: string): Parameters<typeof applyUnlessUnchanged>[2] => ({ lastApplied: scope.deps.lastApplied, key: appliedKey(kind, owner, name), fieldManager: OPERATOR_FIELD_MANAGER });
+  await applyUnlessUnchanged(scope.guest.client, renderBootstrapperBinding(), options('ClusterRoleBinding', BOOTSTRAPPER_BINDING));
+  await applyUnlessUnchanged(scope.guest.client, renderGuestBootstrapToken(token, scope.np, generation), options('Secret', `bootstrap-token-${token.id}`));
+}
+
+/**
+ * Keeps a generation's join credentials current on its token Secret: the ignition token rotated every 5.5 hours (the
+ * previous one still accepted, as upstream), a bootstrap token of the hosted cluster (renewed at half its 11-hour
+ * life; kube-controller-manager's token cleaner removes expired ones), and the pool's node labels and taints, which
+ * change in place without a new generation. The write is guarded by the Secret's resourceVersion, so two reconciles
+ * never both rotate; the bootstrap token is recorded before it is made in the hosted cluster (and made again after a
+ * failure), so every token there is one the approver knows. Returns the current ignition token and when to look again.
+ */
+export async function ensureJoinCredentials(scope: Scope, secret: TokenSecret, generation: string): Promise<{ token: string; requeueAfterMs: number }> {
+  const plan = joinPlan(scope, secret);
+  if (Object.keys(plan.data).length + Object.keys(plan.annotations).length > 0) {
+    const ref = { apiVersion: 'v1', kind: 'Secret', namespace: secret.metadata?.namespace ?? '', name: secret.metadata?.name ?? '' };
+    await scope.deps.client.mergePatch(ref, { metadata: { resourceVersion: secret.metadata?.resourceVersion, annotations: plan.annotations }, data: plan.data });
+  }
+  const bootstrapToken = recordedBootstrapToken(secret, plan);
+  if (bootstrapToken !== undefined) await applyToGuest(scope, bootstrapToken, generation);
+  return { token: fromBase64(plan.data[TokenSecretKey.Token] ?? secret.data?.[TokenSecretKey.Token]), requeueAfterMs: plan.requeueAfterMs };
+}
