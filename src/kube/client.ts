@@ -122,7 +122,7 @@ export class KubeClient {
   }
 
   /** Replaces an object (optimistic concurrency through metadata.resourceVersion). */
-  async replace<T extends KubeObject>(object: T, subresource?: 'status' | 'scale'): Promise<T> {
+  async replace<T extends KubeObject>(object: T, subresource?: 'status' | 'scale' | 'approval'): Promise<T> {
     const path = `${await this.pathOf(refOf(object), true)}${subresource === undefined ? '' : `/${subresource}`}?fieldValidation=Strict`;
     return this.rest.call<T>({ method: 'PUT', path, body: object });
   }

@@ -13,7 +13,6 @@ import type { IgnitionServerInput } from '../../../controlplane/ignition-server/
 import { publishedEndpoint } from './endpoint.ts';
 import { inNamespace, type Scope } from './scope.ts';
 
-const WORKLOADS = [ControlPlaneNames.kubeAPIServer, ControlPlaneNames.kubeControllerManager, ControlPlaneNames.kubeScheduler] as const;
 
 /** The Secrets (by name) each component mounts; their data goes into its config hash. */
 const INPUTS: Readonly<Record<ComponentName, readonly string[]>> = {
@@ -44,6 +43,18 @@ function ignitionServerInput(scope: Scope): IgnitionServerInput | undefined {
   return { image, apiServerURL: `https://${host}:${String(endpoint.port)}`, configHash };
 }
 
+/**
+ * Whether the cache holds a rendered object of a kind the controller watches (workloads and Services); objects of
+ * other kinds count as present. A watched object deleted behind the operator's back is applied again.
+ */
+function cachedCopyExists(scope: Scope, object: Record<string, unknown>): boolean {
+  const key = inNamespace(scope, String((object['metadata'] as { name?: string } | undefined)?.name ?? ''));
+  if (object['kind'] === 'Deployment') return scope.deps.deployment(key) !== undefined;
+  if (object['kind'] === 'StatefulSet') return scope.deps.statefulSet(key) !== undefined;
+  if (object['kind'] === 'Service') return scope.deps.service(key) !== undefined;
+  return true;
+}
+
 /** Applies one object; a Route on a cluster without Routes is a configuration the user must change. */
 async function applyOne(scope: Scope, object: KubeObject): Promise<void> {
   try {
@@ -68,8 +79,7 @@ export async function applyComponents(scope: Scope, secrets: KubeAPIServerSecret
   const key = scope.hcp.metadata.uid ?? '';
   const fingerprint = createHash('sha256').update(toYaml(objects)).digest('hex');
   // A workload deleted behind the operator's back must come back even when nothing else changed.
-  const workloads = ignitionServer === undefined ? WORKLOADS : [...WORKLOADS, ControlPlaneNames.ignitionServer];
-  const present = scope.deps.statefulSet(inNamespace(scope, ControlPlaneNames.etcd)) !== undefined && workloads.every((name) => scope.deps.deployment(inNamespace(scope, name)) !== undefined);
+  const present = objects.every((object) => cachedCopyExists(scope, object));
   if (present && scope.deps.lastApplied.get(key) === fingerprint) return;
   for (const object of objects) await applyOne(scope, object as unknown as KubeObject);
   scope.deps.lastApplied.set(key, fingerprint);

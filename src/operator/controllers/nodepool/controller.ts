@@ -15,7 +15,8 @@ import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
 import { Expectations } from './expectations.ts';
-import { GuestClusters, type GuestNode } from './guest-clusters.ts';
+import { GuestClusters, type GuestCSR, type GuestNode } from './guest-clusters.ts';
+import { csrApprover } from './csr-approver.ts';
 import { InfraCaches, type InfraEvent } from './infra-caches.ts';
 import { controlPlaneAdminKubeconfig } from './phases/guest.ts';
 import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
@@ -95,7 +96,10 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   const poolsOfCluster = (hc: KubeObject): string[] => pools.list().filter((np) => np.metadata.namespace === hc.metadata?.namespace && np.spec.clusterName === hc.metadata?.name).map(keyOf);
   const infraCaches = new InfraCaches({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfInfraEvent(event, () => pools.list())) });
   const clusterOf = (uid: string): HostedCluster | undefined => clusters.list().find((hc) => hc.metadata.uid === uid);
-  const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (owner, event) => enqueue(poolsOfNode(clusterOf(owner), event.object, infraCaches)) });
+  let enqueueCSR: (owner: string, csr: GuestCSR) => void = () => undefined;
+  const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (owner, event) => enqueue(poolsOfNode(clusterOf(owner), event.object, infraCaches)), onCSR: (owner, event) => enqueueCSR(owner, event.object) });
+  const approver = csrApprover({ clock: o.clock, events: o.events, guestClusters, infraCaches, clusters: () => clusters.list(), pools: () => pools.list(), controlPlaneSecrets: () => secrets.list(), watchNamespace: namespace }, logger, metrics);
+  enqueueCSR = approver.enqueue;
   const override = o.hostedClusterKubeconfig;
   const deps: NodePoolDeps = {
     client: o.client, clock: o.clock, random: o.random, events: o.events, releases: o.releases, infraClients: o.infraClients, infraCaches,
@@ -140,5 +144,6 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     guestClusters.stopAll();
   });
   manager.add(controller);
+  manager.add(approver.controller);
   return controller;
 }

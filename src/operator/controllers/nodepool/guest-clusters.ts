@@ -21,10 +21,18 @@ export type GuestNode = KubeObject & {
   status?: { conditions?: NodeCondition[]; volumesAttached?: Array<{ name: string }> };
 };
 
-/** What the NodePool controller sees of one hosted cluster: a client (admin) and its Nodes. */
+/** A certificate signing request of a hosted cluster as cached: what the approver reads. */
+export type GuestCSR = KubeObject & {
+  metadata: { name: string };
+  spec?: { request?: string; signerName?: string; username?: string; usages?: string[] };
+  status?: { conditions?: Array<{ type: string; status: string }>; certificate?: string };
+};
+
+/** What the NodePool controller sees of one hosted cluster: a client (admin), its Nodes and its kubelets' CSRs. */
 export interface GuestCluster {
   readonly client: KubeClient;
   readonly nodes: Informer<GuestNode>;
+  readonly csrs: Informer<GuestCSR>;
 }
 
 /**
@@ -38,6 +46,14 @@ export function nodesByMachine(guest: GuestCluster | undefined): (machine: strin
   return (machine) => guest.nodes.get(machine) ?? byProvider.get(providerIDOf(machine));
 }
 
+/** Options of {@link GuestClusters}: where Node and CSR events go. */
+export interface GuestClustersOptions {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly onEvent: (owner: string, event: InformerEvent<GuestNode>) => void;
+  readonly onCSR?: (owner: string, event: InformerEvent<GuestCSR>) => void;
+}
+
 /**
  * One client and one Node informer per hosted cluster, shared by its NodePools, started when the cluster's control
  * plane has published its admin kubeconfig (a cluster whose API server does not answer costs a retrying watch,
@@ -46,10 +62,15 @@ export function nodesByMachine(guest: GuestCluster | undefined): (machine: strin
 export class GuestClusters {
   private readonly guests = new Map<string, GuestCluster>();
   private readonly clients = new KubeconfigClients('guest');
-  private readonly o: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (owner: string, event: InformerEvent<GuestNode>) => void };
+  private readonly o: GuestClustersOptions;
 
-  constructor(options: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (owner: string, event: InformerEvent<GuestNode>) => void }) {
+  constructor(options: GuestClustersOptions) {
     this.o = options;
+  }
+
+  /** The hosted cluster of HostedCluster `owner` (its uid), if one was reached. */
+  get(owner: string): GuestCluster | undefined {
+    return this.guests.get(owner);
   }
 
   /** The hosted cluster of HostedCluster `owner` (its uid), reached with `kubeconfig`; throws when it cannot be read. */
@@ -58,10 +79,15 @@ export class GuestClusters {
     const existing = this.guests.get(owner);
     if (existing?.client === client) return existing;
     existing?.nodes.stop();
-    const nodes = new Informer<GuestNode>(client, { apiVersion: 'v1', kind: 'Node' }, { clock: this.o.clock, logger: this.o.logger });
+    existing?.csrs.stop();
+    const options = { clock: this.o.clock, logger: this.o.logger };
+    const nodes = new Informer<GuestNode>(client, { apiVersion: 'v1', kind: 'Node' }, options);
     nodes.onEvent((event) => this.o.onEvent(owner, event));
+    const csrs = new Informer<GuestCSR>(client, { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest' }, options);
+    csrs.onEvent((event) => this.o.onCSR?.(owner, event));
     nodes.start();
-    const guest = { client, nodes };
+    csrs.start();
+    const guest = { client, nodes, csrs };
     this.guests.set(owner, guest);
     return guest;
   }
@@ -69,6 +95,7 @@ export class GuestClusters {
   /** Stops the informer and closes the client of a deleted HostedCluster. */
   forget(owner: string): void {
     this.guests.get(owner)?.nodes.stop();
+    this.guests.get(owner)?.csrs.stop();
     this.guests.delete(owner);
     this.clients.forget(owner);
   }

@@ -14,7 +14,7 @@ export type CachedVM = KubeObject & Pick<VirtualMachine, 'spec'> & {
   status?: { printableStatus?: string; conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> };
 };
 /** A VirtualMachineInstance as cached: its conditions (Ready, LiveMigratable) are read. */
-export type CachedVMI = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>; nodeName?: string } };
+export type CachedVMI = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>; nodeName?: string; interfaces?: Array<{ ipAddress?: string; ipAddresses?: string[] }> } };
 
 /** The caches of one infrastructure cluster (the management cluster, or one external cluster's namespace). */
 export interface InfraCache {
