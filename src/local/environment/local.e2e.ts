@@ -18,6 +18,8 @@ import { cgroupHierarchies, mountsUnder } from './host.ts';
 import { environmentLayout, type NodeLayout } from './layout.ts';
 import { LOCAL_CLUSTER_FLAGS } from './local-images.ts';
 import { nodePaths } from './node-config.ts';
+import { fetchIgnitionConfig, parseIgnitionPointer } from './ignition-fetch.ts';
+import { joinFirstMachine, machineOfPool, stopJoinMachine } from '../../testing/node-join.ts';
 import { volumesDir } from './storage.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -79,6 +81,38 @@ async function assertHostedApiAnswers(name: string): Promise<void> {
     assert.equal(review.status?.userInfo?.username, 'system:admin');
   } finally {
     hosted.close();
+  }
+}
+
+type Event = KubeObject & { reason?: string; message?: string };
+
+/**
+ * A NodePool's machine joins for real: its user data leads to the ignition endpoint (which refuses a missing and a
+ * wrong token), the served config runs a real kubelet and containerd, the operator approves the kubelet's client
+ * certificate, and the Node registers and turns Ready. Its serving certificate stays pending with the reason: with no
+ * KubeVirt here, the VM has no instance whose addresses could vouch for it.
+ */
+async function joinAndCheck(name: string): Promise<void> {
+  const namespace = `clusters-${name}`;
+  await hcp(['create', 'nodepool', 'kubevirt', `--cluster-name=${name}`, '--name=workers', '--replicas=1', '--containerdisk=quay.io/hcp-kubevirt/node:v1.36.3']);
+  const hcRef = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' };
+  await waitFor(`HostedCluster ${name} publishes its ignition endpoint`, async () => {
+    const hc = await management.get<Conditioned & { status?: { ignitionEndpoint?: string } }>(hcRef);
+    return (hc.status?.ignitionEndpoint ?? '') !== '' && conditionOf(hc, 'IgnitionEndpointAvailable') === 'True';
+  }, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+  const pointer = parseIgnitionPointer((await machineOfPool(management, namespace, 'workers')).userData);
+  assert.equal((await fetchIgnitionConfig({ ...pointer, headers: {} })).status, 401);
+  assert.equal((await fetchIgnitionConfig({ ...pointer, headers: { ...pointer.headers, Authorization: `Bearer ${Buffer.from('not-a-token').toString('base64')}` } })).status, 403);
+  const hosted = KubeClient.fromKubeconfigText((await hcp(['create', 'kubeconfig', `--name=${name}`])).stdout);
+  try {
+    const t = await joinFirstMachine({ layout, management, hosted, namespace, pool: 'workers', slot: 9 });
+    process.stderr.write(`e2e: machine ${t.machine} fetched its config in ${String(t.fetchMs)} ms; then client certificate ${String(t.clientCertificateMs)} ms, Node registered ${String(t.registeredMs)} ms, Ready ${String(t.readyMs)} ms\n`);
+    await waitFor('the serving certificate left pending with its reason', async () => (await management.list<Event>('v1', 'Event', { namespace: 'clusters' })).some((e) => e.reason === 'CertificateSigningRequestPending' && (e.message ?? '').includes(`from system:node:${t.machine} left pending: addresses`)), { timeoutMs: MINUTE, intervalMs: 1000 });
+    const pool = await management.get<Conditioned>({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: 'workers', namespace: 'clusters' });
+    assert.equal(conditionOf(pool, 'ReachedIgnitionEndpoint'), 'True');
+  } finally {
+    hosted.close();
+    await stopJoinMachine(layout, 9);
   }
 }
 
@@ -190,11 +224,12 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     assert.equal(status.state, 'running');
   });
 
-  it('When a SingleReplica hosted cluster is created, it should come up, answer with its own CA, survive a crashed container and go without a trace', async () => {
+  it('When a SingleReplica hosted cluster is created, it should come up, answer with its own CA, let a machine join, survive a crashed container and go without a trace', async () => {
     const took = await createCluster('single', 'SingleReplica');
     process.stderr.write(`e2e: SingleReplica Available after ${String(Math.round(took / 1000))}s\n`);
     await assertControlPlaneReady('single', { 'etcd-': 1, 'kube-apiserver-': 1, 'kube-controller-manager-': 1, 'kube-scheduler-': 1 });
     await assertHostedApiAnswers('single');
+    await joinAndCheck('single');
     await crashAndCheck('single');
     const destroyed = await destroyAndCheck('single');
     process.stderr.write(`e2e: SingleReplica destroyed in ${String(Math.round(destroyed / 1000))}s\n`);

@@ -1,0 +1,141 @@
+/**
+ * A machine made of processes that joins a hosted cluster the way a VM does: it follows its user data (the Ignition
+ * pointer) to the ignition endpoint, materialises the config it gets into a root folder of its own, and runs that
+ * config's kubelet against a containerd in a network namespace on the environment's bridge. It is the join proof of
+ * the bootstrap issue and the seed of the `process` machine backend; what the host forces (cgroupfs, cgroup v1, the
+ * runtime's private folders, re-rooted paths) is added as a kubelet drop-in and containerd settings, never by editing
+ * what the endpoint served.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path/posix';
+import { materialiseIgnition, type MaterialisedIgnition } from '../../render/ignition/materialise.ts';
+import { NodePaths } from '../../render/ignition/node-config.ts';
+import { toYaml } from '../../lib/yaml.ts';
+import { runningPid, startDaemon } from './daemons.ts';
+import { ensureCgroup, ensureNodeNetwork, killCgroup, removeCgroup, run, unmountUnder } from './host.ts';
+import type { EnvironmentLayout, NodeLayout } from './layout.ts';
+import { containerdConfig, cniConfList, MIRRORED_REGISTRIES, nodePaths, registryHostsToml } from './node-config.ts';
+import { CNI_BIN_DIR } from './prerequisites.ts';
+import { fetchIgnitionConfig, parseIgnitionPointer } from './ignition-fetch.ts';
+
+/** A joining machine: its name (the VM's, which the kubelet registers as) and its slot beyond the environment's nodes. */
+export interface JoinMachineOptions {
+  readonly layout: EnvironmentLayout;
+  readonly machine: string;
+  /** 9 and up: its network namespace, address and pod range follow the environment's node numbering. */
+  readonly slot: number;
+  /** The user data of the machine's VM (the Ignition pointer). */
+  readonly userData: string;
+  readonly binaries: { readonly kubelet: string; readonly containerd: string; readonly runc: string };
+}
+
+/** The machine's place in the environment: named like a node, so `down` finds its namespace, veth, cgroup and folder. */
+export function machineLayout(layout: EnvironmentLayout, slot: number): NodeLayout {
+  return {
+    index: slot,
+    name: `${layout.netnsPrefix}${String(slot)}`,
+    netns: `${layout.netnsPrefix}${String(slot)}`,
+    hostVeth: `${layout.vethPrefix}${String(slot)}`,
+    address: `10.250.0.${String(slot + 1)}`,
+    podCidr: `10.244.${String(slot - 1)}.0/24`,
+    cgroup: `node-${String(slot)}`,
+    dir: join(layout.stateDir, `node-${String(slot)}`),
+  };
+}
+
+const rootOf = (node: NodeLayout): string => join(node.dir, 'root');
+
+/** Writes every file of the config below the machine's root, with its mode. */
+function writeFiles(root: string, config: MaterialisedIgnition): void {
+  for (const file of config.files) {
+    const path = join(root, file.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.contents, { mode: file.mode });
+  }
+}
+
+/** The kubelet's arguments from the config's unit, every absolute path re-rooted below the machine's root. */
+export function kubeletArguments(config: MaterialisedIgnition, root: string): string[] {
+  const unit = config.units.find((u) => u.name === 'kubelet.service')?.contents ?? '';
+  const execStart = /^ExecStart=(\S+)\s+(.*)$/m.exec(unit);
+  if (execStart === null) throw new Error('the served config has no kubelet unit with an ExecStart line');
+  return (execStart[2] ?? '').split(/\s+/).filter((a) => a !== '').map((arg) => arg.replace(/^(--[a-z-]+=)(\/.*)$/, (_m, flag: string, path: string) => `${flag}${join(root, path)}`));
+}
+
+/** What this host needs on top of the served kubelet configuration (a drop-in, as a node image would ship one). */
+function hostDropIn(layout: EnvironmentLayout, node: NodeLayout, root: string): string {
+  const p = nodePaths(node);
+  return toYaml({
+    apiVersion: 'kubelet.config.k8s.io/v1beta1',
+    kind: 'KubeletConfiguration',
+    authentication: { x509: { clientCAFile: join(root, NodePaths.clusterCA) } },
+    address: node.address,
+    healthzBindAddress: node.address,
+    cgroupDriver: 'cgroupfs',
+    cgroupRoot: `/${layout.cgroup}/${node.cgroup}`,
+    failCgroupV1: false,
+    failSwapOn: false,
+    containerRuntimeEndpoint: `unix://${p.containerdSocket}`,
+    podLogsDir: p.podLogs,
+    resolvConf: p.resolvConf,
+    protectKernelDefaults: false,
+    readOnlyPort: 0,
+    evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '2%', 'imagefs.available': '2%', 'nodefs.inodesFree': '2%' },
+  });
+}
+
+/** containerd's private configuration, registry mirrors and the pod network (bridge, host-local) of the machine. */
+function writeRuntime(layout: EnvironmentLayout, node: NodeLayout, runc: string): void {
+  const p = nodePaths(node);
+  for (const dir of [p.cniConfDir, p.podLogs, p.kubeletCerts]) mkdirSync(dir, { recursive: true });
+  writeFileSync(p.containerdConfig, containerdConfig(node, runc, CNI_BIN_DIR));
+  for (const registry of MIRRORED_REGISTRIES) {
+    mkdirSync(join(p.registryHosts, registry), { recursive: true });
+    writeFileSync(join(p.registryHosts, registry, 'hosts.toml'), registryHostsToml(layout, registry));
+  }
+  writeFileSync(join(p.cniConfDir, '10-hcp-local.conflist'), cniConfList(node));
+  writeFileSync(p.resolvConf, '');
+}
+
+/** The daemon names of a joining machine. */
+const daemonNames = (node: NodeLayout): { containerd: string; kubelet: string } => ({ containerd: `containerd-${String(node.index)}`, kubelet: `kubelet-${String(node.index)}` });
+
+/**
+ * Fetches the machine's config through its user data and starts its containerd and kubelet. Resolves with the moment
+ * the config was fetched; throws with the endpoint's status when it refuses.
+ */
+export async function startJoinMachine(options: JoinMachineOptions): Promise<{ fetchedAt: number; node: NodeLayout }> {
+  const { layout, binaries } = options;
+  const node = machineLayout(layout, options.slot);
+  const answer = await fetchIgnitionConfig(parseIgnitionPointer(options.userData));
+  if (answer.status !== 200) throw new Error(`the ignition endpoint answered ${String(answer.status)}: ${answer.body.trim()}`);
+  const fetchedAt = Date.now();
+  const config = materialiseIgnition(JSON.parse(answer.body) as Record<string, unknown>);
+  const root = rootOf(node);
+  writeFiles(root, config);
+  const dropIns = join(root, 'etc/kubernetes/kubelet.conf.d');
+  mkdirSync(dropIns, { recursive: true });
+  writeFileSync(join(dropIns, '90-hcp-local-host.conf'), hostDropIn(layout, node, root));
+  writeRuntime(layout, node, binaries.runc);
+  await ensureNodeNetwork(layout, node);
+  ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
+  const names = daemonNames(node);
+  const env = { PATH: `${dirname(binaries.containerd)}:${process.env['PATH'] ?? '/usr/sbin:/usr/bin:/sbin:/bin'}` };
+  await startDaemon(layout, { name: names.containerd, command: [binaries.containerd, `--config=${nodePaths(node).containerdConfig}`], netns: node.netns, cgroup: node.cgroup, env });
+  const kubelet = [binaries.kubelet, ...kubeletArguments(config, root), `--config-dir=${dropIns}`, `--root-dir=${join(root, 'var/lib/kubelet')}`, `--hostname-override=${options.machine}`, `--node-ip=${node.address}`];
+  await startDaemon(layout, { name: names.kubelet, command: kubelet, netns: node.netns, cgroup: node.cgroup });
+  return { fetchedAt, node };
+}
+
+/** Stops a joining machine and removes everything it made: processes, pods, mounts, network, cgroup, folder. */
+export async function stopJoinMachine(layout: EnvironmentLayout, slot: number): Promise<void> {
+  const node = machineLayout(layout, slot);
+  const cgroup = `${layout.cgroup}/${node.cgroup}`;
+  await killCgroup(cgroup, 5_000);
+  await unmountUnder(node.dir);
+  await run(['ip', 'netns', 'delete', node.netns]).catch(() => undefined);
+  await run(['ip', 'route', 'delete', node.podCidr]).catch(() => undefined);
+  removeCgroup(cgroup);
+  rmSync(node.dir, { recursive: true, force: true });
+  for (const name of Object.values(daemonNames(node))) if (runningPid(layout, name) !== undefined) throw new Error(`${name} still runs`);
+}
