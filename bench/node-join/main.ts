@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     process.stdout.write([
       'node-join (local environment, process machine, real kubelet and containerd)',
       `  NodePool created -> VM and user data (token) ready   ${seconds(userDataMs)}`,
-      `  ignition config fetched over TLS                      ${seconds(t.fetchMs)}`,
+      `  ignition config fetched over TLS                      ${String(t.fetchMs)} ms`,
       `  fetched -> client certificate approved and issued     ${seconds(t.clientCertificateMs)}`,
       `  fetched -> Node registered                            ${seconds(t.registeredMs)}`,
       `  fetched -> Node Ready                                 ${seconds(t.readyMs)}`,

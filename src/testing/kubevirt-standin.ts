@@ -12,6 +12,8 @@ export interface KubeVirtStandIn {
   ready?: (vmName: string) => boolean;
   /** More conditions an instance reports (e.g. LiveMigratable), besides Ready. */
   conditions?: (vmName: string) => InstanceCondition[];
+  /** The addresses an instance reports on its interface (default: none). */
+  addresses?: (vmName: string) => string[];
 }
 
 /** A condition of a VirtualMachineInstance. */
@@ -32,7 +34,8 @@ export function actAsKubeVirt(client: KubeClient, namespace: string, options: Ku
   let running = true;
   const readyOf = options.ready ?? (() => true);
   const extraOf = options.conditions ?? (() => []);
-  const conditionsOf = (vm: string): InstanceCondition[] => [{ type: 'Ready', status: readyOf(vm) ? 'True' : 'False' }, ...extraOf(vm)];
+  const addressesOf = options.addresses ?? (() => []);
+  const conditionsOf = (vm: string): Reported => ({ conditions: [{ type: 'Ready', status: readyOf(vm) ? 'True' : 'False' }, ...extraOf(vm)], addresses: addressesOf(vm) });
   const loop = (async () => {
     while (running) {
       await syncInstances(client, namespace, conditionsOf).catch(() => undefined);
@@ -45,29 +48,41 @@ export function actAsKubeVirt(client: KubeClient, namespace: string, options: Ku
   };
 }
 
-async function syncInstances(client: KubeClient, namespace: string, conditionsOf: (name: string) => InstanceCondition[]): Promise<void> {
+/** What an instance reports: its conditions and its interface's addresses. */
+interface Reported {
+  conditions: InstanceCondition[];
+  addresses: string[];
+}
+
+type Instance = KubeObject & { status?: { conditions?: InstanceCondition[]; interfaces?: Array<{ ipAddresses?: string[] }> } };
+
+async function syncInstances(client: KubeClient, namespace: string, conditionsOf: (name: string) => Reported): Promise<void> {
   const vms = await client.list<VM>('kubevirt.io/v1', 'VirtualMachine', { namespace });
-  const vmis = await client.list<KubeObject & { status?: { conditions?: InstanceCondition[] } }>('kubevirt.io/v1', 'VirtualMachineInstance', { namespace });
+  const vmis = await client.list<Instance>('kubevirt.io/v1', 'VirtualMachineInstance', { namespace });
   const live = new Set(vms.filter((vm) => vm.metadata.deletionTimestamp === undefined).map((vm) => vm.metadata.name));
   for (const vmi of vmis.filter((i) => !live.has(i.metadata?.name ?? ''))) {
     await client.delete({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', name: vmi.metadata?.name ?? '', namespace });
   }
   const byName = new Map(vmis.map((i) => [i.metadata?.name ?? '', i]));
   for (const vm of vms.filter((v) => live.has(v.metadata.name))) {
-    const conditions = conditionsOf(vm.metadata.name);
-    if (fingerprint(byName.get(vm.metadata.name)?.status?.conditions ?? []) !== fingerprint(conditions)) await reportInstance(client, vm, conditions);
+    const reported = conditionsOf(vm.metadata.name);
+    if (reportedOf(byName.get(vm.metadata.name)) !== fingerprint(reported.conditions, reported.addresses)) await reportInstance(client, vm, reported);
   }
 }
 
-const fingerprint = (conditions: readonly InstanceCondition[]): string => conditions.map((c) => `${c.type}=${c.status}/${c.reason ?? ''}/${c.message ?? ''}`).join('|');
+const fingerprint = (conditions: readonly InstanceCondition[], addresses: readonly string[]): string => [...conditions.map((c) => `${c.type}=${c.status}/${c.reason ?? ''}/${c.message ?? ''}`), ...addresses].join('|');
 
-/** Creates or updates the instance of `vm` with `conditions` (the status subresource, if any, too). */
-async function reportInstance(client: KubeClient, vm: VM, conditions: InstanceCondition[]): Promise<void> {
+/** The fingerprint of what an instance reports now. */
+const reportedOf = (instance: Instance | undefined): string => fingerprint(instance?.status?.conditions ?? [], instance?.status?.interfaces?.[0]?.ipAddresses ?? []);
+
+/** Creates or updates the instance of `vm` with what it reports (the status subresource, if any, too). */
+async function reportInstance(client: KubeClient, vm: VM, { conditions, addresses }: Reported): Promise<void> {
+  const interfaces = addresses.length === 0 ? [] : [{ name: 'default', ipAddress: addresses[0], ipAddresses: addresses }];
   const vmi = {
     apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance',
     metadata: { name: vm.metadata.name, namespace: vm.metadata.namespace, labels: { ...vm.spec.template.metadata?.labels } },
     spec: { domain: { devices: {} } },
-    status: { phase: 'Running', conditions },
+    status: { phase: 'Running', conditions, ...(interfaces.length === 0 ? {} : { interfaces }) },
   };
   await client.apply(vmi, { fieldManager: 'kubevirt-standin', force: true });
   await client.apply(vmi, { fieldManager: 'kubevirt-standin', force: true, subresource: 'status' }).catch((e: unknown) => {

@@ -52,7 +52,10 @@ export function apiServerArgs(layout: ClusterLayout): string[] {
     `--service-account-key-file=${file(layout, 'pki/sa.pub')}`,
     `--service-account-signing-key-file=${file(layout, 'pki/sa.key')}`,
     `--service-cluster-ip-range=${SERVICE_CIDR}`,
-    '--authorization-mode=RBAC',
+    // As a hosted cluster authorises: kubelets through the Node authorizer (their CSRs, their Node), everyone else RBAC.
+    '--authorization-mode=Node,RBAC',
+    // Kubelets and tests join with bootstrap tokens (kube-system/bootstrap-token-*), as on a hosted cluster.
+    '--enable-bootstrap-token-auth=true',
     '--allow-privileged=true',
     '--enable-priority-and-fairness=false',
     '--profiling=false',
