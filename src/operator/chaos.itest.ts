@@ -12,8 +12,11 @@ const { management } = testClusters();
 const { client } = management;
 const CLUSTERS = 10;
 const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster' } as const;
-/** Secrets the PKI phase owns per control plane: 12 certificates, the service-account key, 4 kubeconfigs. */
-const PKI_SECRETS = 17;
+/**
+ * Secrets the PKI phase owns per control plane: 15 certificates (the ignition endpoint's CA and serving certificate
+ * and the API server's kubelet client certificate among them), the service-account key, 4 kubeconfigs.
+ */
+const PKI_SECRETS = 20;
 
 
 /** A small seeded generator, so a failing run can be replayed. */
@@ -28,7 +31,7 @@ function seeded(seed: number): () => number {
 type Secret = KubeDocument & { data?: Record<string, string> };
 const certificate = (s: Secret | undefined): x509.X509Certificate => new x509.X509Certificate(Buffer.from(s?.data?.['tls.crt'] ?? '', 'base64').toString('utf8'));
 
-/** Converged: every control plane has its HostedControlPlane, 4 workloads and its 17 PKI Secrets, signed by its own CA. */
+/** Converged: every control plane has its HostedControlPlane, 4 workloads and its 20 PKI Secrets, signed by its own CA. */
 async function converged(ns: string, names: readonly string[]): Promise<boolean> {
   for (const name of names) {
     const cpns = `${ns}-${name}`;

@@ -5,9 +5,9 @@ import { apiServerArgs, controllerManagerArgs, etcdArgs, type ClusterLayout } fr
 const layout: ClusterLayout = { name: 'mgmt', dir: '/c', etcdClientPort: 1, etcdPeerPort: 2, apiServerPort: 3, controllerManagerPort: 4 };
 
 describe('component command lines', () => {
-  it('When rendering kube-apiserver flags, it should run RBAC on loopback without the endpoint reconciler', () => {
+  it('When rendering kube-apiserver flags, it should authorise nodes and RBAC, take bootstrap tokens, on loopback without the endpoint reconciler', () => {
     const args = apiServerArgs(layout);
-    for (const flag of ['--authorization-mode=RBAC', '--advertise-address=127.0.0.1', '--endpoint-reconciler-type=none', '--bind-address=127.0.0.1', '--etcd-servers=http://127.0.0.1:1', '--secure-port=3', '--client-ca-file=/c/pki/client-ca.crt']) {
+    for (const flag of ['--authorization-mode=Node,RBAC', '--enable-bootstrap-token-auth=true', '--advertise-address=127.0.0.1', '--endpoint-reconciler-type=none', '--bind-address=127.0.0.1', '--etcd-servers=http://127.0.0.1:1', '--secure-port=3', '--client-ca-file=/c/pki/client-ca.crt']) {
       assert.ok(args.includes(flag), flag);
     }
   });

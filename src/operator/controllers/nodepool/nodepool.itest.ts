@@ -169,7 +169,13 @@ describe('NodePool controller on the management cluster', () => {
   });
 
   it('When a JSON patch annotation is malformed, it should say so and leave the running VMs alone', async () => {
-    const names = (await vmsIn(client, cpNamespace)).map((vm) => vm.metadata.name).sort();
+    // The previous test's last change (no spec.config) is a new generation: let its rollout finish first.
+    const names = await eventually('the rollout of the last generation to finish', async () => {
+      const np = await nodePool(ns, 'example');
+      const vms = await vmsIn(client, cpNamespace);
+      const settled = condition(np, 'UpdatingConfig')?.status === 'False' && condition(np, 'Ready')?.status === 'True' && vms.every((vm) => vm.metadata.deletionTimestamp === undefined);
+      return settled && new Set(vms.map((vm) => vm.metadata.labels?.['machine-template-hash'])).size === 1 ? vms.map((vm) => vm.metadata.name).sort() : undefined;
+    });
     await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { metadata: { annotations: { 'hypershift.openshift.io/kubevirt-vm-jsonpatch': '[{"op": "add"' } } });
     const np = await eventually('ValidMachineTemplate False', async () => {
       const current = await nodePool(ns, 'example');
