@@ -37,7 +37,7 @@ const tokenSecretOf = (secret: KubeObject, namespace: string, pools: ReadonlySet
   secret.metadata?.namespace === namespace && secret.metadata.annotations?.[TokenSecretAnnotation.IgnitionConfig] === 'true' && pools.has(secret.metadata.annotations[TokenSecretAnnotation.NodePool] ?? '');
 
 /** A token Secret's bootstrap tokens still valid at `now`: the current one, and the previous one until it expires. */
-function validTokensOf(secret: KubeObject & SourceSecret, now: number): string[] {
+export function validTokensOf(secret: KubeObject & SourceSecret, now: number): string[] {
   const expires = Date.parse(secret.metadata?.annotations?.[BOOTSTRAP_TOKEN_EXPIRATION] ?? '');
   // The previous token was renewed at half its life: it expires half a lifetime before the current one.
   const candidates = [[TokenSecretKey.BootstrapToken, expires], [OLD_BOOTSTRAP_TOKEN_KEY, expires - TOKEN_TTL_MS / 2]] as const;
