@@ -1,6 +1,7 @@
 import type { HostedControlPlane, ServicePublishingStrategy } from '../../api/index.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
-import { MANAGED_BY, podDisruptionBudget, replicasFor, selectorLabels } from '../common/placement.ts';
+import { MANAGED_BY, podDisruptionBudget, replicasFor } from '../common/placement.ts';
+import { passthroughRoute, publishedService } from '../common/publishing.ts';
 import { CONTAINER_SECURITY, deployment, httpsProbe, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { ControlPlaneNames } from '../names.ts';
 import { PkiSecret, serviceCIDROf } from '../pki/plan.ts';
@@ -72,28 +73,6 @@ function container(hcp: HostedControlPlane, release: ReleaseInfo, input: Ignitio
   };
 }
 
-function service(hcp: HostedControlPlane, strategy: ServicePublishingStrategy): Record<string, unknown> {
-  const type = strategy.type === 'LoadBalancer' || strategy.type === 'NodePort' ? strategy.type : 'ClusterIP';
-  const nodePort = strategy.type === 'NodePort' && strategy.nodePort?.port !== undefined ? { nodePort: strategy.nodePort.port } : {};
-  return {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: NAME, namespace: hcp.metadata.namespace, labels },
-    spec: { type, selector: selectorLabels(NAME), ports: [{ name: 'https', port: IGNITION_SERVICE_PORT, targetPort: IGNITION_SERVER_PORT, protocol: 'TCP', ...nodePort }] },
-  };
-}
-
-/** A passthrough Route: TLS ends in the pod, so machines verify the endpoint against the ignition CA only. */
-function route(hcp: HostedControlPlane, strategy: ServicePublishingStrategy): Record<string, unknown> {
-  const host = strategy.route?.hostname;
-  return {
-    apiVersion: 'route.openshift.io/v1',
-    kind: 'Route',
-    metadata: { name: NAME, namespace: hcp.metadata.namespace, labels },
-    spec: { ...(host === undefined || host === '' ? {} : { host }), to: { kind: 'Service', name: NAME }, tls: { termination: 'passthrough', insecureEdgeTerminationPolicy: 'None' } },
-  };
-}
-
 /**
  * The ignition endpoint of a control plane (`hcp-operator ignition-server`, the operator's image): its service
  * account and Role on the namespace's Secrets, the Deployment (2 replicas when HighlyAvailable, spread like the other
@@ -104,5 +83,6 @@ export function renderIgnitionServer(hcp: HostedControlPlane, release: ReleaseIn
   const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash: input.configHash, containers: [container(hcp, release, input)], volumes: secretVolumes([SERVING]) }, replicasFor(hcp, 'control-plane'));
   const template = (workload['spec'] as { template: { spec: Record<string, unknown> } }).template;
   template.spec = { ...template.spec, serviceAccountName: NAME, automountServiceAccountToken: true };
-  return [...rbac(hcp), service(hcp, strategy), ...(strategy.type === 'Route' ? [route(hcp, strategy)] : []), workload, podDisruptionBudget(hcp, NAME)];
+  const service = publishedService(hcp, { name: NAME, component: NAME, portName: 'https', port: IGNITION_SERVICE_PORT, targetPort: IGNITION_SERVER_PORT }, strategy);
+  return [...rbac(hcp), service, ...(strategy.type === 'Route' ? [passthroughRoute(hcp, NAME, strategy)] : []), workload, podDisruptionBudget(hcp, NAME)];
 }
