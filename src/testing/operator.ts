@@ -50,6 +50,8 @@ export interface TestOperatorOptions {
    * tests); `null` keeps the production path, the control plane's admin kubeconfig.
    */
   readonly hostedClusterKubeconfig?: string | null;
+  /** The operator's own image (what `hcp install` passes as OPERATOR_IMAGE): components that run it are rendered. */
+  readonly image?: string;
 }
 
 /** Starts an operator with the given service-account kubeconfig; it reconciles only `watchNamespace`. */
@@ -74,6 +76,7 @@ export async function startOperatorAs(account: { namespace: string; kubeconfig: 
     appsDomain,
     ...(options.nodePoolInfraDeleteGraceMs === undefined ? {} : { nodePoolInfraDeleteGraceMs: options.nodePoolInfraDeleteGraceMs }),
     ...(hostedClusterKubeconfig === null ? {} : { hostedClusterKubeconfig }),
+    ...(options.image === undefined ? {} : { image: options.image }),
   });
   return { operator, namespace: account.namespace, watchNamespace, client };
 }

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import type { HostedControlPlane } from '../../../api/index.ts';
 import type { KubeDocument } from '../../../kube/client.ts';
 import { x509 } from '../../../pki/x509.ts';
 import { runHcp } from '../../../testing/cli.ts';
 import { eventually } from '../../../testing/eventually.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
-import { startTestOperator } from '../../../testing/operator.ts';
+import { installOperatorAccount, startOperatorAs, startTestOperator } from '../../../testing/operator.ts';
 
 const { management } = testClusters();
 const { client } = management;
@@ -33,7 +33,36 @@ const certificateOf = async (cpns: string, secret: string): Promise<x509.X509Cer
 
 const dnsNames = (cert: x509.X509Certificate): string[] => cert.getExtension(x509.SubjectAlternativeNameExtension)?.names.items.filter((n) => n.type === 'dns').map((n) => n.value) ?? [];
 
+type Conditioned = KubeDocument & { status?: { ignitionEndpoint?: string; conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> } };
+
 describe('HostedControlPlane controller', () => {
+  it('When the operator knows its image and the API server is published by NodePort, it should run the ignition endpoint and the HostedCluster should publish its node port, also after the Service is recreated', async () => {
+    const ns = await management.namespace('hcp-ignition');
+    const op = await startOperatorAs(await installOperatorAccount(management), ns, { image: 'quay.io/hcp-kubevirt/hcp-operator@sha256:0123456789abcdef' });
+    after(async () => {
+      await op.operator.stop();
+      op.client.close();
+    });
+    const cpns = await createCluster(ns, 'ign', ['--service-publishing-strategy=NodePort', '--api-server-address=10.0.0.9']);
+    const endpointOf = async (): Promise<string | undefined> => (await client.get<Conditioned>({ ...HC, name: 'ign', namespace: ns })).status?.ignitionEndpoint;
+    const service = async (): Promise<(KubeDocument & { spec?: { ports?: Array<{ nodePort?: number }> } }) | undefined> => client.tryGet({ apiVersion: 'v1', kind: 'Service', name: 'ignition-server', namespace: cpns });
+    await eventually('the ignition endpoint published', async () => {
+      const port = (await service())?.spec?.ports?.[0]?.nodePort;
+      return port !== undefined && (await endpointOf()) === `10.0.0.9:${String(port)}`;
+    });
+    const deployment = await client.get<KubeDocument & { spec: { template: { spec: { serviceAccountName?: string; containers: Array<{ image: string; args: string[] }> } } } }>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'ignition-server', namespace: cpns });
+    assert.equal(deployment.spec.template.spec.serviceAccountName, 'ignition-server');
+    assert.equal(deployment.spec.template.spec.containers[0]?.image, 'quay.io/hcp-kubevirt/hcp-operator@sha256:0123456789abcdef');
+    assert.ok(deployment.spec.template.spec.containers[0]?.args.includes('--api-server-url=https://10.0.0.9:' + String((await client.get<KubeDocument & { spec: { ports: Array<{ nodePort: number }> } }>({ apiVersion: 'v1', kind: 'Service', name: 'kube-apiserver', namespace: cpns })).spec.ports[0]?.nodePort)));
+    const hc = await client.get<Conditioned>({ ...HC, name: 'ign', namespace: ns });
+    assert.match(hc.status?.conditions?.find((c) => c.type === 'IgnitionEndpointAvailable')?.message ?? '', /ignition-server replicas available|Ignition server deployment/);
+    await client.delete({ apiVersion: 'v1', kind: 'Service', name: 'ignition-server', namespace: cpns });
+    await eventually('the Service recreated and the new node port published', async () => {
+      const port = (await service())?.spec?.ports?.[0]?.nodePort;
+      return port !== undefined && (await endpointOf()) === `10.0.0.9:${String(port)}`;
+    });
+  });
+
   it('When the control plane is SingleReplica, it should run one of each component with the issued certificates', async () => {
     const ns = await management.namespace('hcp-single');
     await startTestOperator(management, ns);
