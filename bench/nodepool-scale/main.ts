@@ -5,7 +5,7 @@
 //   2. 50 HostedClusters × a NodePool of 2: seconds until all 100 VMs exist, requests, write requests during an idle
 //      window afterwards (target 0; leader-lease renewals counted apart);
 //   and the operator's peak resident memory.
-// The ignition endpoint each HostedCluster needs is published by the test stand-in (the ignition server is not built yet).
+// The ignition endpoint each HostedCluster needs runs as a pod, which nothing runs here: the test stand-in publishes it.
 // POOL_REPLICAS, CLUSTERS and IDLE_SECONDS override the sizes.
 import type { NodePool } from '../../src/api/index.ts';
 import type { KubeClient, KubeObject } from '../../src/kube/client.ts';

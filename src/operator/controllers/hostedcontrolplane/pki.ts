@@ -24,8 +24,17 @@ function stillValid(scope: Scope, spec: CertificateSpec, hash: string): boolean 
   const stored = scope.deps.secret(inNamespace(scope, spec.secret));
   const pem = stored?.data?.['tls.crt'];
   if (stored?.metadata?.annotations?.[SPEC_HASH] !== hash || pem === undefined) return false;
-  const notAfter = new x509.X509Certificate(fromBase64(pem)).notAfter.getTime();
-  return notAfter - scope.now.getTime() > renewBeforeMs(spec);
+  const notAfter = notAfterOf(fromBase64(pem));
+  return notAfter !== undefined && notAfter - scope.now.getTime() > renewBeforeMs(spec);
+}
+
+/** When a stored certificate expires; undefined when it does not parse (someone else wrote it: it is issued again). */
+function notAfterOf(pem: string): number | undefined {
+  try {
+    return new x509.X509Certificate(pem).notAfter.getTime();
+  } catch {
+    return undefined;
+  }
 }
 
 async function issue(scope: Scope, spec: CertificateSpec, issuer: IssuedCertificate | undefined): Promise<Record<string, string>> {

@@ -1,6 +1,9 @@
-import type { KubeObject } from '../../../kube/client.ts';
+import type { KubeClient, KubeObject } from '../../../kube/client.ts';
+import { fromBase64 } from '../../../lib/base64.ts';
+import { parseBootstrapToken } from '../../../render/nodepool/join.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
-import { BootstrapNames, TokenSecretAnnotation } from '../../../render/nodepool/bootstrap.ts';
+import { BootstrapNames, TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/bootstrap.ts';
+import { OLD_BOOTSTRAP_TOKEN_KEY } from './join-credentials.ts';
 import type { InfraTarget, NodePoolDeps } from './scope.ts';
 
 /** A bootstrap Secret of a pool in the control-plane namespace, with the generation (config hash) it belongs to. */
@@ -27,9 +30,33 @@ export function bootstrapSecretsOf(deps: Pick<NodePoolDeps, 'controlPlaneSecrets
 /** The key of an object in {@link NodePoolDeps.lastApplied}. */
 export const appliedKey = (kind: string, namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
 
-/** Deletes bootstrap Secrets and, for user data, its copy beside the VMs (forgetting that they were applied). */
-export async function deleteBootstrapSecrets(deps: Pick<NodePoolDeps, 'client' | 'lastApplied'>, infra: InfraTarget | undefined, controlPlaneNamespace: string, secrets: readonly BootstrapSecret[]): Promise<void> {
+/** Where a pool's bootstrap data lives: the control-plane namespace, beside the VMs, and in the hosted cluster. */
+export interface BootstrapPlaces {
+  readonly controlPlaneNamespace: string;
+  readonly infra: InfraTarget | undefined;
+  readonly guest: KubeClient | undefined;
+}
+
+/**
+ * Deletes a token Secret's bootstrap tokens (current and previous) from the hosted cluster, so a retired generation's
+ * kubelet credential stops authenticating at once rather than at its expiry. Best effort: an unreachable hosted
+ * cluster never holds a deletion (the approver ignores tokens of retired generations anyway, and they expire).
+ */
+async function deleteGuestBootstrapTokens(deps: Pick<NodePoolDeps, 'controlPlaneSecret'>, guest: KubeClient | undefined, controlPlaneNamespace: string, tokenSecret: string): Promise<void> {
+  const data = deps.controlPlaneSecret(`${controlPlaneNamespace}/${tokenSecret}`)?.data;
+  if (guest === undefined || data === undefined) return;
+  const ids = [data[TokenSecretKey.BootstrapToken], data[OLD_BOOTSTRAP_TOKEN_KEY]].map((value) => parseBootstrapToken(fromBase64(value), new Date(0))?.id).filter((id) => id !== undefined);
+  for (const id of ids) await guest.delete({ apiVersion: 'v1', kind: 'Secret', namespace: 'kube-system', name: `bootstrap-token-${id}` }).catch(() => undefined);
+}
+
+/**
+ * Deletes bootstrap Secrets and, for user data, its copy beside the VMs (forgetting that they were applied); for
+ * tokens, their bootstrap tokens in the hosted cluster when it can be reached.
+ */
+export async function deleteBootstrapSecrets(deps: Pick<NodePoolDeps, 'client' | 'lastApplied' | 'controlPlaneSecret'>, where: BootstrapPlaces, secrets: readonly BootstrapSecret[]): Promise<void> {
+  const { infra, controlPlaneNamespace, guest } = where;
   for (const secret of secrets) {
+    if (secret.kind === 'token') await deleteGuestBootstrapTokens(deps, guest, controlPlaneNamespace, secret.name);
     if (secret.kind === 'user-data' && infra !== undefined) {
       const copy = BootstrapNames.infraUserData(secret.name);
       // Credentials that may not delete Secrets there could not have created the copy either.

@@ -54,6 +54,7 @@ describe('Kubelet certificate approval on a real API server', () => {
   let stopKubeVirt: () => Promise<void> = () => Promise.resolve();
   let machine = '';
   let bootstrap: KubeClient | undefined;
+  let tokenID = '';
   const run = Date.now().toString(36);
   const csrName = (what: string): string => `${run}-${what}`;
 
@@ -75,6 +76,7 @@ describe('Kubelet certificate approval on a real API server', () => {
       const value = secrets.find((s) => s.metadata?.name?.startsWith('token-joiners-'))?.data?.['bootstrap-token'];
       return value === undefined ? undefined : fromBase64(value);
     });
+    tokenID = token.split('.')[0] ?? '';
     bootstrap = guestAs({ token });
   });
   after(async () => {
@@ -134,9 +136,10 @@ describe('Kubelet certificate approval on a real API server', () => {
     assert.equal(approved(await csrOf(csrName('workload'))), false);
   });
 
-  it('When the NodePool is deleted, its bootstrap token should no longer get a certificate approved', async () => {
+  it('When the NodePool is deleted, its bootstrap token should be deleted from the hosted cluster and no longer get a certificate approved', async () => {
     await client.delete({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: 'joiners', namespace: ns });
     await eventually('the pool gone', async () => (await client.tryGet({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: 'joiners', namespace: ns })) === undefined, 120_000);
+    assert.equal(await guest.client.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace: 'kube-system', name: `bootstrap-token-${tokenID}` }), undefined, 'the bootstrap token is gone from the hosted cluster');
     await requestCertificate(bootstrap as KubeClient, { name: csrName('deleted-pool'), node: machine, ...CLIENT }).catch((error: unknown) => {
       // The bootstrap token itself may already be gone from the hosted cluster: then it cannot even ask.
       assert.match(String(error), /401|Unauthorized/);

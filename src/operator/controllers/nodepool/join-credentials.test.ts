@@ -72,6 +72,16 @@ describe('NodePool join credentials', () => {
     assert.equal(result.requeueAfterMs, 30_000);
   });
 
+  it('When the hosted cluster does not take the bootstrap token, it should still return the token (machines are made) and look again soon', async () => {
+    const { scope, patches } = world(true);
+    const failing = scope(T0, fresh());
+    const unreachable = { ...failing, guest: { client: { apply: () => Promise.reject(new Error('getaddrinfo ENOTFOUND kube-apiserver.clusters-example.svc')) } } as unknown as GuestCluster };
+    const result = await ensureJoinCredentials(unreachable, fresh(), 'h');
+    assert.equal(result.token, 'first-token');
+    assert.equal(result.requeueAfterMs, 30_000);
+    assert.match(fromBase64(patches[0]?.data[TokenSecretKey.BootstrapToken]), /^[a-z0-9]{6}\./, 'recorded, to be made there on a later try');
+  });
+
   it('When half the token lifetime has passed, it should rotate the ignition token and keep the previous one; twice, and the first is gone', async () => {
     const { scope, patches } = world(true);
     let secret = applied(fresh(), undefined);

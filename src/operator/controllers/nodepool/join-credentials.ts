@@ -107,6 +107,21 @@ async function applyToGuest(scope: Scope, token: BootstrapToken, generation: str
 }
 
 /**
+ * Whether the recorded bootstrap token (if any) is in the hosted cluster. A hosted API server that does not answer
+ * (yet) must not hold the machines: they retry until it takes the token, and so does the next reconcile.
+ */
+async function madeInGuest(scope: Scope, token: BootstrapToken | undefined, generation: string): Promise<boolean> {
+  if (token === undefined) return true;
+  try {
+    await applyToGuest(scope, token, generation);
+    return true;
+  } catch (error) {
+    scope.logger.info('the hosted cluster does not take the bootstrap token yet', { reason: error instanceof Error ? error.message : String(error) });
+    return false;
+  }
+}
+
+/**
  * Keeps a generation's join credentials current on its token Secret: the ignition token rotated every 5.5 hours (the
  * previous one still accepted, as upstream), a bootstrap token of the hosted cluster (renewed at half its 11-hour
  * life; kube-controller-manager's token cleaner removes expired ones), and the pool's node labels and taints, which
@@ -120,7 +135,6 @@ export async function ensureJoinCredentials(scope: Scope, secret: TokenSecret, g
     const ref = { apiVersion: 'v1', kind: 'Secret', namespace: secret.metadata?.namespace ?? '', name: secret.metadata?.name ?? '' };
     await scope.deps.client.mergePatch(ref, { metadata: { resourceVersion: secret.metadata?.resourceVersion, annotations: plan.annotations }, data: plan.data });
   }
-  const bootstrapToken = recordedBootstrapToken(secret, plan);
-  if (bootstrapToken !== undefined) await applyToGuest(scope, bootstrapToken, generation);
-  return { token: fromBase64(plan.data[TokenSecretKey.Token] ?? secret.data?.[TokenSecretKey.Token]), requeueAfterMs: plan.requeueAfterMs };
+  const inGuest = await madeInGuest(scope, recordedBootstrapToken(secret, plan), generation);
+  return { token: fromBase64(plan.data[TokenSecretKey.Token] ?? secret.data?.[TokenSecretKey.Token]), requeueAfterMs: inGuest ? plan.requeueAfterMs : Math.min(plan.requeueAfterMs, 30_000) };
 }

@@ -58,9 +58,15 @@ async function deleteEverything(scope: Scope): Promise<{ remaining: number; drai
   await guestPhase.run(scope);
   const left = await deleteInfraObjects(scope, infra);
   if (left.remaining > 0) return left;
-  const namespace = scope.controlPlaneNamespace ?? '';
-  await deleteBootstrapSecrets(scope.deps, infra, namespace, bootstrapSecretsOf(scope.deps, namespace, nodePoolKeyOf(scope.np), scope.np.metadata.name ?? ''));
+  await deletePoolBootstrap(scope, infra);
   return NOTHING_LEFT;
+}
+
+/** Every bootstrap Secret of the pool, their copies beside the VMs and their bootstrap tokens in the hosted cluster. */
+async function deletePoolBootstrap(scope: Scope, infra: InfraTarget): Promise<void> {
+  const controlPlaneNamespace = scope.controlPlaneNamespace ?? '';
+  const secrets = bootstrapSecretsOf(scope.deps, controlPlaneNamespace, nodePoolKeyOf(scope.np), scope.np.metadata.name ?? '');
+  await deleteBootstrapSecrets(scope.deps, { infra, controlPlaneNamespace, guest: scope.guest?.client }, secrets);
 }
 
 /**

@@ -18,7 +18,7 @@ export const janitorPhase: Phase = {
     const usedHashes = new Set(secrets.filter((s) => s.kind === 'user-data' && inUse.has(BootstrapNames.infraUserData(s.name))).map((s) => s.configHash));
     const outdated = secrets.filter((s) => s.configHash !== current && !usedHashes.has(s.configHash));
     if (outdated.length > 0) scope.logger.info('removing outdated bootstrap data', { secrets: outdated.map((s) => s.name).join(',') });
-    await deleteBootstrapSecrets(scope.deps, infra, scope.controlPlaneNamespace ?? '', outdated);
+    await deleteBootstrapSecrets(scope.deps, { infra, controlPlaneNamespace: scope.controlPlaneNamespace ?? '', guest: scope.guest?.client }, outdated);
     return undefined;
   },
 };
