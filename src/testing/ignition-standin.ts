@@ -10,7 +10,7 @@ import { eventually } from './eventually.ts';
  */
 export async function publishIgnitionEndpoint(client: KubeClient, namespace: string, name: string): Promise<string> {
   const cpNamespace = `${namespace}-${name}`;
-  await eventually('the ignition CA of the control plane', async () => (await client.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace: cpNamespace, name: 'ignition-server-ca-cert' })) !== undefined, 60_000);
+  await eventually('the ignition CA of the control plane', async () => (await client.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace: cpNamespace, name: 'ignition-server-ca-cert' })) !== undefined, 120_000, 500);
   const endpoint = `ignition-server-${cpNamespace}.apps.mgmt.example.com`;
   await client.apply({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', metadata: { name, namespace }, status: { ignitionEndpoint: endpoint } }, { fieldManager: 'ignition-standin', subresource: 'status' });
   return endpoint;

@@ -75,11 +75,20 @@ function bootstrapRenewal(scope: Scope, secret: TokenSecret, plan: { data: Recor
   const previous = secret.data?.[TokenSecretKey.BootstrapToken];
   // Without the hosted cluster's API (its control plane still starting) the token waits; machines retry meanwhile.
   if (scope.guest === undefined) return previous === undefined ? 30_000 : TOKEN_ROTATION_MS;
-  const token: BootstrapToken = { id: randomChars(scope.deps.random, 6), secret: randomChars(scope.deps.random, 16), expiration: new Date(scope.now.getTime() + TOKEN_TTL_MS) };
   if (previous !== undefined) plan.data[OLD_BOOTSTRAP_TOKEN_KEY] = previous;
-  plan.data[TokenSecretKey.BootstrapToken] = toBase64(bootstrapTokenString(token));
-  plan.annotations[BOOTSTRAP_TOKEN_EXPIRATION] = token.expiration.toISOString();
+  const fresh = newBootstrapTokenFields(scope);
+  Object.assign(plan.data, fresh.data);
+  Object.assign(plan.annotations, fresh.annotations);
   return TOKEN_TTL_MS / 2;
+}
+
+/**
+ * A new bootstrap token as token Secret fields (`bootstrap-token` and its expiry): what a renewal writes, and what a
+ * new generation's token Secret is created with when the hosted cluster is known, saving a write per generation.
+ */
+export function newBootstrapTokenFields(scope: Scope): { data: Record<string, string>; annotations: Record<string, string> } {
+  const token: BootstrapToken = { id: randomChars(scope.deps.random, 6), secret: randomChars(scope.deps.random, 16), expiration: new Date(scope.now.getTime() + TOKEN_TTL_MS) };
+  return { data: { [TokenSecretKey.BootstrapToken]: toBase64(bootstrapTokenString(token)) }, annotations: { [BOOTSTRAP_TOKEN_EXPIRATION]: token.expiration.toISOString() } };
 }
 
 function joinPlan(scope: Scope, secret: TokenSecret): JoinPlan {

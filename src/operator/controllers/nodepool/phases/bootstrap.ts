@@ -12,7 +12,7 @@ import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
 import { BootstrapNames, bootstrapConfigHash, IGNITION_CA_SECRET, renderInfraUserDataSecret, renderTokenSecret, renderUserDataSecret, TokenSecretAnnotation, TokenSecretKey, type BootstrapConfig } from '../../../../render/nodepool/bootstrap.ts';
 import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
 import { appliedKey } from '../bootstrap-secrets.ts';
-import { ensureJoinCredentials, uuid } from '../join-credentials.ts';
+import { ensureJoinCredentials, newBootstrapTokenFields, uuid } from '../join-credentials.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
@@ -61,7 +61,11 @@ function ignitionEndpoint(scope: Scope, hc: HostedCluster): { endpoint: string; 
 /** A new token Secret for the generation (the config payload gzipped as the ignition server reads it). */
 function tokenSecret(scope: Scope, generation: { config: BootstrapConfig; hash: string; token: string }): ReturnType<typeof renderTokenSecret> {
   const compressedConfig = gzipSync(generation.config.config.join('\n---\n')).toString('base64');
-  return renderTokenSecret({ nodePool: scope.np, namespace: scope.controlPlaneNamespace ?? '', ...generation, releaseVersion: scope.release?.version ?? '', compressedConfig, now: scope.now });
+  const secret = renderTokenSecret({ nodePool: scope.np, namespace: scope.controlPlaneNamespace ?? '', ...generation, releaseVersion: scope.release?.version ?? '', compressedConfig, now: scope.now });
+  if (scope.guest === undefined) return secret;
+  // The hosted cluster is known: the generation starts with its bootstrap token (made there right after).
+  const join = newBootstrapTokenFields(scope);
+  return { ...secret, metadata: { ...secret.metadata, annotations: { ...secret.metadata.annotations, ...join.annotations } }, data: { ...(secret['data'] as Record<string, string>), ...join.data } };
 }
 
 type TokenSecret = KubeObject & SourceSecret;
