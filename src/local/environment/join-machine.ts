@@ -13,9 +13,9 @@ import { NodePaths } from '../../render/ignition/node-config.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { runningPid, startDaemon } from './daemons.ts';
 import { ensureCgroup, ensureNodeNetwork, killCgroup, removeCgroup, run, unmountUnder } from './host.ts';
-import type { EnvironmentLayout, NodeLayout } from './layout.ts';
-import { containerdConfig, cniConfList, MIRRORED_REGISTRIES, nodePaths, registryHostsToml } from './node-config.ts';
-import { CNI_BIN_DIR } from './prerequisites.ts';
+import { nodeLayout, type EnvironmentLayout, type NodeLayout } from './layout.ts';
+import { hostKubeletSettings, nodePaths } from './node-config.ts';
+import { writeRuntimeFiles } from './node-files.ts';
 import { fetchIgnitionConfig, parseIgnitionPointer } from './ignition-fetch.ts';
 
 /** A joining machine: its name (the VM's, which the kubelet registers as) and its slot beyond the environment's nodes. */
@@ -27,20 +27,6 @@ export interface JoinMachineOptions {
   /** The user data of the machine's VM (the Ignition pointer). */
   readonly userData: string;
   readonly binaries: { readonly kubelet: string; readonly containerd: string; readonly runc: string };
-}
-
-/** The machine's place in the environment: named like a node, so `down` finds its namespace, veth, cgroup and folder. */
-export function machineLayout(layout: EnvironmentLayout, slot: number): NodeLayout {
-  return {
-    index: slot,
-    name: `${layout.netnsPrefix}${String(slot)}`,
-    netns: `${layout.netnsPrefix}${String(slot)}`,
-    hostVeth: `${layout.vethPrefix}${String(slot)}`,
-    address: `10.250.0.${String(slot + 1)}`,
-    podCidr: `10.244.${String(slot - 1)}.0/24`,
-    cgroup: `node-${String(slot)}`,
-    dir: join(layout.stateDir, `node-${String(slot)}`),
-  };
 }
 
 const rootOf = (node: NodeLayout): string => join(node.dir, 'root');
@@ -64,37 +50,12 @@ export function kubeletArguments(config: MaterialisedIgnition, root: string): st
 
 /** What this host needs on top of the served kubelet configuration (a drop-in, as a node image would ship one). */
 function hostDropIn(layout: EnvironmentLayout, node: NodeLayout, root: string): string {
-  const p = nodePaths(node);
   return toYaml({
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
     kind: 'KubeletConfiguration',
+    ...hostKubeletSettings(layout, node),
     authentication: { x509: { clientCAFile: join(root, NodePaths.clusterCA) } },
-    address: node.address,
-    healthzBindAddress: node.address,
-    cgroupDriver: 'cgroupfs',
-    cgroupRoot: `/${layout.cgroup}/${node.cgroup}`,
-    failCgroupV1: false,
-    failSwapOn: false,
-    containerRuntimeEndpoint: `unix://${p.containerdSocket}`,
-    podLogsDir: p.podLogs,
-    resolvConf: p.resolvConf,
-    protectKernelDefaults: false,
-    readOnlyPort: 0,
-    evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '2%', 'imagefs.available': '2%', 'nodefs.inodesFree': '2%' },
   });
-}
-
-/** containerd's private configuration, registry mirrors and the pod network (bridge, host-local) of the machine. */
-function writeRuntime(layout: EnvironmentLayout, node: NodeLayout, runc: string): void {
-  const p = nodePaths(node);
-  for (const dir of [p.cniConfDir, p.podLogs, p.kubeletCerts]) mkdirSync(dir, { recursive: true });
-  writeFileSync(p.containerdConfig, containerdConfig(node, runc, CNI_BIN_DIR));
-  for (const registry of MIRRORED_REGISTRIES) {
-    mkdirSync(join(p.registryHosts, registry), { recursive: true });
-    writeFileSync(join(p.registryHosts, registry, 'hosts.toml'), registryHostsToml(layout, registry));
-  }
-  writeFileSync(join(p.cniConfDir, '10-hcp-local.conflist'), cniConfList(node));
-  writeFileSync(p.resolvConf, '');
 }
 
 /** The daemon names of a joining machine. */
@@ -106,7 +67,7 @@ const daemonNames = (node: NodeLayout): { containerd: string; kubelet: string } 
  */
 export async function startJoinMachine(options: JoinMachineOptions): Promise<{ fetchedAt: number; node: NodeLayout }> {
   const { layout, binaries } = options;
-  const node = machineLayout(layout, options.slot);
+  const node = nodeLayout(layout.stateDir, options.slot);
   const answer = await fetchIgnitionConfig(parseIgnitionPointer(options.userData));
   if (answer.status !== 200) throw new Error(`the ignition endpoint answered ${String(answer.status)}: ${answer.body.trim()}`);
   const fetchedAt = Date.now();
@@ -116,7 +77,7 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   const dropIns = join(root, 'etc/kubernetes/kubelet.conf.d');
   mkdirSync(dropIns, { recursive: true });
   writeFileSync(join(dropIns, '90-hcp-local-host.conf'), hostDropIn(layout, node, root));
-  writeRuntime(layout, node, binaries.runc);
+  writeRuntimeFiles(layout, node, binaries.runc);
   await ensureNodeNetwork(layout, node);
   ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
   const names = daemonNames(node);
@@ -129,7 +90,7 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
 
 /** Stops a joining machine and removes everything it made: processes, pods, mounts, network, cgroup, folder. */
 export async function stopJoinMachine(layout: EnvironmentLayout, slot: number): Promise<void> {
-  const node = machineLayout(layout, slot);
+  const node = nodeLayout(layout.stateDir, slot);
   const cgroup = `${layout.cgroup}/${node.cgroup}`;
   await killCgroup(cgroup, 5_000);
   await unmountUnder(node.dir);

@@ -81,7 +81,11 @@ export const MAX_NODE_COUNT = 8;
 
 const NAME = 'hcp-local';
 
-function nodeLayout(stateDir: string, index: number): NodeLayout {
+/**
+ * Node `index` of the environment kept in `stateDir` (1-based). Slots past the environment's nodes (joining machines)
+ * follow the same numbering, so `down` finds their namespace, veth, cgroup and folder by the same prefixes.
+ */
+export function nodeLayout(stateDir: string, index: number): NodeLayout {
   return {
     index,
     name: `${NAME}-node-${String(index)}`,

@@ -138,38 +138,47 @@ export function cniConfList(node: NodeLayout): string {
 }
 
 /**
- * The kubelet. `failCgroupV1: false`: the host has cgroup v1 only, which kubelet 1.35+ refuses otherwise.
- * `cgroupRoot`: every pod under the environment's cgroup, so `down` finds them. Image garbage collection is off:
- * images come from the environment's registry and are few.
+ * What this host forces on any kubelet of the environment, whoever wrote the rest of its configuration (the
+ * environment's own nodes, or a joining machine's served config): `failCgroupV1: false`, the host having cgroup v1 only,
+ * which kubelet 1.35+ refuses otherwise; cgroupfs, PID 1 not being systemd; `cgroupRoot` under the environment's cgroup,
+ * so `down` finds every pod; the node's private runtime socket and folders; no image garbage collection (images come
+ * from the environment's registry and are few); no writes to host-wide /proc/sys values.
  */
+export function hostKubeletSettings(layout: EnvironmentLayout, node: NodeLayout): Record<string, unknown> {
+  const p = nodePaths(node);
+  return {
+    address: node.address,
+    healthzBindAddress: node.address,
+    cgroupDriver: 'cgroupfs',
+    cgroupRoot: `/${layout.cgroup}/${node.cgroup}`,
+    failCgroupV1: false,
+    failSwapOn: false,
+    containerRuntimeEndpoint: `unix://${p.containerdSocket}`,
+    podLogsDir: p.podLogs,
+    resolvConf: p.resolvConf,
+    evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '2%', 'imagefs.available': '2%', 'nodefs.inodesFree': '2%' },
+    imageGCHighThresholdPercent: 100,
+    imageGCLowThresholdPercent: 99,
+    serializeImagePulls: false,
+    readOnlyPort: 0,
+    protectKernelDefaults: false,
+  };
+}
+
+/** The kubelet of an environment node: the host's settings, the management cluster's CA, DNS and serving certificate. */
 export function kubeletConfig(layout: EnvironmentLayout, node: NodeLayout): string {
   const p = nodePaths(node);
   return toYaml({
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
     kind: 'KubeletConfiguration',
-    address: node.address,
+    ...hostKubeletSettings(layout, node),
     authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: join(statePaths(layout).pki, 'client-ca.crt') } },
     authorization: { mode: 'Webhook' },
-    cgroupDriver: 'cgroupfs',
-    cgroupRoot: `/${layout.cgroup}/${node.cgroup}`,
-    failCgroupV1: false,
-    failSwapOn: false,
     clusterDNS: [layout.dnsServiceAddress],
     clusterDomain: 'cluster.local',
-    containerRuntimeEndpoint: `unix://${p.containerdSocket}`,
-    podLogsDir: p.podLogs,
-    resolvConf: p.resolvConf,
     tlsCertFile: join(p.kubeletCerts, 'kubelet.crt'),
     tlsPrivateKeyFile: join(p.kubeletCerts, 'kubelet.key'),
-    evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '2%', 'imagefs.available': '2%', 'nodefs.inodesFree': '2%' },
-    imageGCHighThresholdPercent: 100,
-    imageGCLowThresholdPercent: 99,
-    serializeImagePulls: false,
     maxPods: 250,
-    healthzBindAddress: node.address,
-    readOnlyPort: 0,
-    // The kubelet would otherwise write /proc/sys values that belong to the whole host.
-    protectKernelDefaults: false,
   });
 }
 

@@ -22,9 +22,10 @@ import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
 import { recordNodeCount } from './state.ts';
 import { storageObjects, volumesDir } from './storage.ts';
-import { cniConfList, containerdConfig, kubeletConfig, kubeProxyConfig, MIRRORED_REGISTRIES, nodePaths, registryHostsToml } from './node-config.ts';
+import { kubeletConfig, kubeProxyConfig, nodePaths } from './node-config.ts';
+import { writeRuntimeFiles } from './node-files.ts';
 import { apiServerUrl, componentKubeconfig, ensureNodePki, ensurePki } from './pki.ts';
-import { CNI_BIN_DIR, describeMissing, findCommand, missingPrerequisites } from './prerequisites.ts';
+import { describeMissing, findCommand, missingPrerequisites } from './prerequisites.ts';
 import {
   apiServerDaemon,
   containerdDaemon,
@@ -145,17 +146,9 @@ async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries)
 
 function writeNodeConfig(layout: EnvironmentLayout, node: NodeLayout, runc: string): void {
   const p = nodePaths(node);
-  for (const dir of [p.cniConfDir, p.registryHosts, p.kubeletRoot, p.podLogs]) mkdirSync(dir, { recursive: true });
-  writeFileSync(p.containerdConfig, containerdConfig(node, runc, CNI_BIN_DIR));
-  for (const registry of MIRRORED_REGISTRIES) {
-    mkdirSync(join(p.registryHosts, registry), { recursive: true });
-    writeFileSync(join(p.registryHosts, registry, 'hosts.toml'), registryHostsToml(layout, registry));
-  }
-  writeFileSync(join(p.cniConfDir, '10-hcp-local.conflist'), cniConfList(node));
+  writeRuntimeFiles(layout, node, runc);
   writeFileSync(p.kubeletConfig, kubeletConfig(layout, node));
   writeFileSync(p.kubeProxyConfig, kubeProxyConfig(layout, node, componentKubeconfig(layout, 'kube-proxy')));
-  // No upstream resolver is reachable from this host; pods with dnsPolicy Default get none rather than a dead one.
-  if (!existsSync(p.resolvConf)) writeFileSync(p.resolvConf, '');
 }
 
 interface NodeStatus extends KubeObject {
