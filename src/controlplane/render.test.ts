@@ -10,8 +10,8 @@ import { assertGolden } from '../testing/golden.ts';
 import { renderControlPlane } from './render.ts';
 
 const release = catalogReleaseProvider.lookup('quay.io/openshift-release-dev/ocp-release:4.17.0-multi') as ReleaseInfo;
-const IGNITION = { image: 'quay.io/hcp-kubevirt/operator@sha256:0123', apiServerURL: 'https://api.example.com:6443', configHash: 'i1' };
-const hashes = { etcd: 'e1', 'kube-apiserver': 'k1', 'kube-controller-manager': 'c1', 'kube-scheduler': 's1' };
+const IGNITION = { image: 'quay.io/hcp-kubevirt/operator@sha256:0123', apiServerURL: 'https://api.example.com:6443' };
+const hashes = { etcd: 'e1', 'kube-apiserver': 'k1', 'kube-controller-manager': 'c1', 'kube-scheduler': 's1', 'ignition-server': 'i1' };
 
 function controlPlane(policy: 'HighlyAvailable' | 'SingleReplica'): HostedControlPlane {
   const hc = aHostedCluster('example', 'clusters');

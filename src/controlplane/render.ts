@@ -8,8 +8,11 @@ import { renderIgnitionServer, type IgnitionServerInput } from './ignition-serve
 import { withAvailabilityProber, withDefaultSecurityContext } from './common/defaults.ts';
 import { ControlPlaneNames } from './names.ts';
 
-/** The components, in the order they come up: etcd first, then the API server, then what talks to it. */
-export const COMPONENTS = [ControlPlaneNames.etcd, ControlPlaneNames.kubeAPIServer, ControlPlaneNames.kubeControllerManager, ControlPlaneNames.kubeScheduler] as const;
+/**
+ * The components, in the order they come up: etcd first, then the API server, then what talks to it; the ignition
+ * endpoint last (rendered only once its input is known, see {@link ControlPlaneInput.ignitionServer}).
+ */
+export const COMPONENTS = [ControlPlaneNames.etcd, ControlPlaneNames.kubeAPIServer, ControlPlaneNames.kubeControllerManager, ControlPlaneNames.kubeScheduler, ControlPlaneNames.ignitionServer] as const;
 
 /** A component's name. */
 export type ComponentName = (typeof COMPONENTS)[number];
@@ -52,7 +55,7 @@ export function renderControlPlane(input: ControlPlaneInput): Array<Record<strin
     ...renderKubeAPIServer(hcp, release, configHashes['kube-apiserver'], { encryptionKey: input.encryptionKey, kubeadminPassword: input.kubeadminPassword }),
     ...renderKubeControllerManager(hcp, release, configHashes['kube-controller-manager']),
     ...renderKubeScheduler(hcp, release, configHashes['kube-scheduler']),
-    ...(input.ignitionServer === undefined ? [] : renderIgnitionServer(hcp, release, input.ignitionServer)),
+    ...(input.ignitionServer === undefined ? [] : renderIgnitionServer(hcp, release, configHashes['ignition-server'], input.ignitionServer)),
   ];
   return withAvailabilityProber(withDefaultSecurityContext(objects, input.defaultSecurityContextUid), input.availabilityProberImage);
 }

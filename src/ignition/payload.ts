@@ -1,4 +1,5 @@
 import type { Taint } from '../api/index.ts';
+import { PkiSecret } from '../controlplane/pki/plan.ts';
 import { fromBase64 } from '../lib/base64.ts';
 import { HostedClusterNames } from '../render/hostedcluster/names.ts';
 import { renderNodeIgnition } from '../render/ignition/node-config.ts';
@@ -22,9 +23,6 @@ export interface ClusterSettings {
 export class PayloadUnavailable extends Error {
   override readonly name = 'PayloadUnavailable';
 }
-
-/** The Secrets of the control-plane namespace the config is made from, besides the token Secret. */
-export const ROOT_CA_SECRET = 'root-ca';
 
 interface NodeSettings {
   readonly labels?: Record<string, string>;
@@ -59,7 +57,7 @@ export function payloadFor(tokenSecret: SecretData, secret: (name: string) => Se
   const sshKey = secret(HostedClusterNames.sshKey)?.data?.['id_rsa.pub'];
   return renderNodeIgnition({
     ...settings,
-    clusterCA: required(secret(ROOT_CA_SECRET), ROOT_CA_SECRET, 'ca.crt'),
+    clusterCA: required(secret(PkiSecret.rootCA), PkiSecret.rootCA, 'ca.crt'),
     bootstrapToken: required(tokenSecret, name, TokenSecretKey.BootstrapToken),
     pullSecret: required(secret(HostedClusterNames.pullSecret), HostedClusterNames.pullSecret, '.dockerconfigjson'),
     nodeLabels: node.labels ?? {},

@@ -4,7 +4,7 @@ import { MANAGED_BY, podDisruptionBudget, replicasFor } from '../common/placemen
 import { passthroughRoute, publishedService } from '../common/publishing.ts';
 import { CONTAINER_SECURITY, deployment, httpsProbe, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { ControlPlaneNames } from '../names.ts';
-import { PkiSecret, serviceCIDROf } from '../pki/plan.ts';
+import { PkiSecret, serviceAddress, serviceCIDROf } from '../pki/plan.ts';
 
 /** The ignition endpoint's requests: an HTTPS server over one Secret watch, on the operator's bundle (measured ~94 MiB resident). */
 export const IGNITION_SERVER_REQUESTS: Requests = { cpu: '10m', memory: '96Mi' };
@@ -21,21 +21,11 @@ export interface IgnitionServerInput {
   readonly image: string;
   /** `https://host:port` of the hosted API server as machines reach it (the published endpoint). */
   readonly apiServerURL: string;
-  readonly configHash: string;
 }
 
 /** The publishing strategy of the `Ignition` service (upstream's default: a Route). */
 export const ignitionStrategyOf = (hcp: HostedControlPlane): ServicePublishingStrategy =>
   hcp.spec.services.find((s) => s.service === 'Ignition')?.servicePublishingStrategy ?? { type: 'Route' };
-
-/** The tenth address of the service network: the hosted cluster's DNS Service (kubeadm's and upstream's choice). */
-export function clusterDNSAddress(cidr: string): string {
-  const [base = '172.31.0.0'] = cidr.split('/');
-  if (base.includes(':')) return `${base.replace(/::?$/, '')}::a`;
-  const octets = base.split('.').map(Number);
-  octets[3] = (octets[3] ?? 0) + 10;
-  return octets.join('.');
-}
 
 /** Reads the namespace's Secrets (token Secrets, root CA, pull secret, SSH key) and marks token Secrets reached. */
 function rbac(hcp: HostedControlPlane): Array<Record<string, unknown>> {
@@ -58,7 +48,7 @@ function container(hcp: HostedControlPlane, release: ReleaseInfo, input: Ignitio
       `--cert-file=${cert}/tls.crt`,
       `--key-file=${cert}/tls.key`,
       `--api-server-url=${input.apiServerURL}`,
-      `--cluster-dns=${clusterDNSAddress(serviceCIDROf(hcp))}`,
+      `--cluster-dns=${serviceAddress(serviceCIDROf(hcp), 10)}`,
       '--cluster-domain=cluster.local',
       `--sandbox-image=${release.images.pause}`,
     ],
@@ -78,9 +68,9 @@ function container(hcp: HostedControlPlane, release: ReleaseInfo, input: Ignitio
  * account and Role on the namespace's Secrets, the Deployment (2 replicas when HighlyAvailable, spread like the other
  * components), the Service per the `Ignition` publishing strategy (a passthrough Route for Route) and its budget.
  */
-export function renderIgnitionServer(hcp: HostedControlPlane, release: ReleaseInfo, input: IgnitionServerInput): Array<Record<string, unknown>> {
+export function renderIgnitionServer(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string, input: IgnitionServerInput): Array<Record<string, unknown>> {
   const strategy = ignitionStrategyOf(hcp);
-  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash: input.configHash, containers: [container(hcp, release, input)], volumes: secretVolumes([SERVING]) }, replicasFor(hcp, 'control-plane'));
+  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash, containers: [container(hcp, release, input)], volumes: secretVolumes([SERVING]) }, replicasFor(hcp, 'control-plane'));
   const template = (workload['spec'] as { template: { spec: Record<string, unknown> } }).template;
   template.spec = { ...template.spec, serviceAccountName: NAME, automountServiceAccountToken: true };
   const service = publishedService(hcp, { name: NAME, component: NAME, portName: 'https', port: IGNITION_SERVICE_PORT, targetPort: IGNITION_SERVER_PORT }, strategy);

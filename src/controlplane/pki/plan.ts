@@ -43,12 +43,15 @@ export const PkiSecret = {
   serviceAccountKey: 'sa-signing-key',
 } as const;
 
-/** The first address of the service network: the `kubernetes` Service's cluster IP inside the hosted cluster. */
-export function firstServiceIP(cidr: string): string {
+/**
+ * The `offset`-th address of the service network (offsets below 256): the first is the `kubernetes` Service's cluster
+ * IP inside the hosted cluster, the tenth its DNS Service's (kubeadm's and upstream's choice).
+ */
+export function serviceAddress(cidr: string, offset: number): string {
   const [base = '172.31.0.0'] = cidr.split('/');
-  if (base.includes(':')) return `${base.replace(/::?$/, '')}::1`;
+  if (base.includes(':')) return `${base.replace(/::?$/, '')}::${offset.toString(16)}`;
   const octets = base.split('.').map(Number);
-  octets[3] = (octets[3] ?? 0) + 1;
+  octets[3] = (octets[3] ?? 0) + offset;
   return octets.join('.');
 }
 
@@ -69,7 +72,7 @@ const isIP = (host: string): boolean => /^[\d.]+$/.test(host) || host.includes('
 function kasNames(hcp: HostedControlPlane): { dnsNames: string[]; ipAddresses: string[] } {
   const ns = hcp.metadata.namespace ?? '';
   const dnsNames = ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local', 'kube-apiserver', `kube-apiserver.${ns}.svc`, `kube-apiserver.${ns}.svc.cluster.local`];
-  const ipAddresses = ['127.0.0.1', firstServiceIP(serviceCIDROf(hcp))];
+  const ipAddresses = ['127.0.0.1', serviceAddress(serviceCIDROf(hcp), 1)];
   const host = publishedHost(hcp);
   if (nonEmpty(host)) (isIP(host) ? ipAddresses : dnsNames).push(host);
   if (nonEmpty(hcp.spec.kubeAPIServerDNSName)) dnsNames.push(hcp.spec.kubeAPIServerDNSName);

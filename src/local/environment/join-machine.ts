@@ -8,7 +8,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path/posix';
-import { materialiseIgnition, type MaterialisedIgnition } from '../../render/ignition/materialise.ts';
+import { materialiseIgnition, parseIgnitionPointer, type MaterialisedIgnition } from '../../render/ignition/materialise.ts';
 import { NodePaths } from '../../render/ignition/node-config.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { runningPid, startDaemon } from './daemons.ts';
@@ -16,7 +16,7 @@ import { ensureCgroup, ensureNodeNetwork, killCgroup, removeCgroup, run, unmount
 import { nodeLayout, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { hostKubeletSettings, nodePaths } from './node-config.ts';
 import { writeRuntimeFiles } from './node-files.ts';
-import { fetchIgnitionConfig, parseIgnitionPointer } from './ignition-fetch.ts';
+import { fetchIgnitionConfig } from './ignition-fetch.ts';
 
 /** A joining machine: its name (the VM's, which the kubelet registers as) and its slot beyond the environment's nodes. */
 export interface JoinMachineOptions {

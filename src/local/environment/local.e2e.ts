@@ -18,7 +18,8 @@ import { cgroupHierarchies, mountsUnder } from './host.ts';
 import { environmentLayout, type NodeLayout } from './layout.ts';
 import { LOCAL_CLUSTER_FLAGS } from './local-images.ts';
 import { nodePaths } from './node-config.ts';
-import { fetchIgnitionConfig, parseIgnitionPointer } from './ignition-fetch.ts';
+import { fetchIgnitionConfig } from './ignition-fetch.ts';
+import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
 import { joinFirstMachine, machineOfPool, stopJoinMachine } from '../../testing/node-join.ts';
 import { volumesDir } from './storage.ts';
 

@@ -1,3 +1,5 @@
+import { isPlainObject } from '../../lib/objects.ts';
+
 /** One file an Ignition config writes, decoded. */
 export interface IgnitionFile {
   readonly path: string;
@@ -34,7 +36,7 @@ export function decodeDataURL(source: string): string {
 }
 
 type Json = Record<string, unknown>;
-const record = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const record = (value: unknown): Json => (isPlainObject(value) ? value : {});
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 function filesOf(config: Json): IgnitionFile[] {
@@ -63,4 +65,22 @@ export function materialiseIgnition(config: Json): MaterialisedIgnition {
   });
   const sshAuthorizedKeys = Object.fromEntries(list(record(config['passwd'])['users']).map((entry) => [String(record(entry)['name']), list(record(entry)['sshAuthorizedKeys']).map(String)]));
   return { files: filesOf(config), units, sshAuthorizedKeys };
+}
+
+/** What an Ignition pointer (a machine's user data) says: where to fetch, with which headers, trusting which CA. */
+export interface IgnitionPointer {
+  readonly source: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly ca: string;
+}
+
+/** Reads the pointer an upstream-shaped user-data config holds (`ignition.config.merge[0]`, its headers and CA). */
+export function parseIgnitionPointer(userData: string): IgnitionPointer {
+  const ignition = record(record(JSON.parse(userData) as unknown)['ignition']);
+  const merge = record(list(record(ignition['config'])['merge'])[0]);
+  const source = merge['source'];
+  if (typeof source !== 'string' || !source.startsWith('https://')) throw new IgnitionConfigError('the user data names no https:// config to merge');
+  const headers = Object.fromEntries(list(merge['httpHeaders']).map((h) => [String(record(h)['name']), String(record(h)['value'])]));
+  const caSource = record(list(record(record(ignition['security'])['tls'])['certificateAuthorities'])[0])['source'];
+  return { source, headers, ca: typeof caSource === 'string' ? decodeDataURL(caSource) : '' };
 }

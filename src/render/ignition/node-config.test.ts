@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { toYaml } from '../../lib/yaml.ts';
 import { assertGolden } from '../../testing/golden.ts';
-import { decodeDataURL, IgnitionConfigError, materialiseIgnition } from './materialise.ts';
+import { ignitionPointer } from '../nodepool/bootstrap.ts';
+import { decodeDataURL, IgnitionConfigError, materialiseIgnition, parseIgnitionPointer } from './materialise.ts';
 import { kubeletSettableLabel, NodePaths, renderNodeIgnition, type NodeIgnitionInput } from './node-config.ts';
 
 const CA = '-----BEGIN CERTIFICATE-----\nMIIBroot\n-----END CERTIFICATE-----\n';
@@ -44,6 +45,16 @@ describe('node Ignition config', () => {
     assert.deepEqual(materialised.sshAuthorizedKeys, {});
     assert.equal(materialised.files.some((f) => f.path === NodePaths.trustBundle), false);
     assert.doesNotMatch(materialised.units.find((u) => u.name === 'kubelet.service')?.contents ?? '', /--node-labels/);
+  });
+
+  it('When a machine reads the pointer its user data holds, it should find the endpoint, headers and CA the NodePool rendered', () => {
+    const pointer = ignitionPointer({ nodePool: { metadata: { name: 'workers', namespace: 'clusters' } }, hash: '1a2b3c4d', token: 'tok', ignitionEndpoint: '10.0.0.5:30443', ignitionCA: CA });
+    assert.deepEqual(parseIgnitionPointer(JSON.stringify(pointer)), {
+      source: 'https://10.0.0.5:30443/ignition',
+      headers: { Authorization: `Bearer ${Buffer.from('tok').toString('base64')}`, NodePool: 'clusters/workers', TargetConfigVersionHash: '1a2b3c4d' },
+      ca: CA,
+    });
+    assert.throws(() => parseIgnitionPointer('{"ignition":{"version":"3.2.0"}}'), /no https:\/\/ config to merge/);
   });
 
   it('When a config holds what the reader does not understand, it should refuse by name instead of writing part of it', () => {

@@ -1,18 +1,18 @@
 import type { ServicePublishingStrategy } from '../../../api/index.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
+import { joinHostPort } from '../../../lib/host-port.ts';
 import { ignitionStrategyOf } from '../../../controlplane/ignition-server/render.ts';
 import { HostedClusterNames } from '../../../render/hostedcluster/names.ts';
 import type { ServiceStatus } from '../hostedcontrolplane/scope.ts';
 import { controlPlaneOf, type Scope } from './scope.ts';
 
 const known = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
-const hostPort = (host: string, port: number): string => `${host.includes(':') ? `[${host}]` : host}:${String(port)}`;
 
 /** A NodePort's address and the port the cluster assigned. */
 function nodePortEndpoint(strategy: ServicePublishingStrategy, service: ServiceStatus): string | undefined {
   const port = service.spec?.ports?.[0]?.nodePort;
   const address = known(strategy.nodePort?.address);
-  return port === undefined || address === undefined ? undefined : hostPort(address, port);
+  return port === undefined || address === undefined ? undefined : joinHostPort(address, port);
 }
 
 /** The host name the spec names, else the load balancer's assigned address. */

@@ -7,6 +7,7 @@ import type { KubeObject } from '../../../kube/client.ts';
 import { UnservedKindError } from '../../../kube/errors.ts';
 import { HostedClusterConditionReason as Reason } from '../../../api/v1beta1/conditions.ts';
 import { TerminalError } from '../../runtime/errors.ts';
+import { joinHostPort } from '../../../lib/host-port.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { IgnitionServerInput } from '../../../controlplane/ignition-server/render.ts';
@@ -20,6 +21,7 @@ const INPUTS: Readonly<Record<ComponentName, readonly string[]>> = {
   'kube-apiserver': [PkiSecret.rootCA, PkiSecret.kasServer, PkiSecret.etcdClient, PkiSecret.aggregatorClient, PkiSecret.serviceAccountKey, PkiSecret.konnectivityServer, PkiSecret.kasKubeletClient],
   'kube-controller-manager': [ControlPlaneNames.kcmKubeconfig, PkiSecret.rootCA, PkiSecret.serviceAccountKey],
   'kube-scheduler': [ControlPlaneNames.schedulerKubeconfig],
+  'ignition-server': [PkiSecret.ignitionServer],
 };
 
 /** Per component, a short hash of everything it mounts (the encryption key and kubeadmin token count for the API server). */
@@ -38,9 +40,7 @@ function ignitionServerInput(scope: Scope): IgnitionServerInput | undefined {
   const image = scope.deps.proberImage;
   const endpoint = publishedEndpoint(scope);
   if (image === undefined || endpoint === undefined) return undefined;
-  const host = endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host;
-  const configHash = createHash('sha256').update(toYaml(scope.pki.get(PkiSecret.ignitionServer) ?? {})).digest('hex').slice(0, 16);
-  return { image, apiServerURL: `https://${host}:${String(endpoint.port)}`, configHash };
+  return { image, apiServerURL: `https://${joinHostPort(endpoint.host, endpoint.port)}` };
 }
 
 /**
