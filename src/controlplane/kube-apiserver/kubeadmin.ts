@@ -1,6 +1,7 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import { MANAGED_BY } from '../common/placement.ts';
 import { ControlPlaneNames } from '../names.ts';
+import { randomCharacters } from '../../lib/random.ts';
 
 /**
  * The kubeadmin credential. Upstream's OAuth server checks the kubeadmin password and hands out tokens for the user
@@ -25,18 +26,11 @@ const GROUP_LENGTH = 5;
 
 /**
  * A new kubeadmin password in upstream's shape: four groups of five characters joined by dashes (about 117 bits).
- * Characters are drawn without modulo bias: bytes at or above the largest multiple of the alphabet size are skipped.
+ * Characters are drawn without modulo bias ({@link randomCharacters}).
  */
 export function generateKubeadminPassword(random: (n: number) => Uint8Array): string {
-  const limit = 256 - (256 % ALPHABET.length);
-  const chars: string[] = [];
-  while (chars.length < GROUPS * GROUP_LENGTH) {
-    for (const byte of random(32)) {
-      if (byte >= limit || chars.length === GROUPS * GROUP_LENGTH) continue;
-      chars.push(ALPHABET.charAt(byte % ALPHABET.length));
-    }
-  }
-  const groups = Array.from({ length: GROUPS }, (_, i) => chars.slice(i * GROUP_LENGTH, (i + 1) * GROUP_LENGTH).join(''));
+  const chars = randomCharacters(random, ALPHABET, GROUPS * GROUP_LENGTH);
+  const groups = Array.from({ length: GROUPS }, (_, i) => chars.slice(i * GROUP_LENGTH, (i + 1) * GROUP_LENGTH));
   return groups.join('-');
 }
 

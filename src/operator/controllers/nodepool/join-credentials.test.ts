@@ -6,7 +6,7 @@ import { fromBase64, toBase64 } from '../../../lib/base64.ts';
 import { TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/bootstrap.ts';
 import { aNodePool } from '../../../testing/builders.ts';
 import { silentLogger } from '../../runtime/logger.ts';
-import { BOOTSTRAP_TOKEN_EXPIRATION, ensureJoinCredentials, OLD_BOOTSTRAP_TOKEN_KEY, randomChars, TOKEN_ROTATION_MS, TOKEN_TTL_MS } from './join-credentials.ts';
+import { BOOTSTRAP_TOKEN_EXPIRATION, ensureJoinCredentials, OLD_BOOTSTRAP_TOKEN_KEY, TOKEN_ROTATION_MS, TOKEN_TTL_MS } from './join-credentials.ts';
 import { validTokensOf } from './csr-approver.ts';
 import type { GuestCluster } from './guest-clusters.ts';
 import type { NodePoolDeps, Scope } from './scope.ts';
@@ -121,11 +121,5 @@ describe('NodePool join credentials', () => {
     assert.deepEqual(validTokensOf(secret, T0), ['newtok', 'oldtok']);
     assert.deepEqual(validTokensOf(secret, expires - TOKEN_TTL_MS / 2), ['newtok'], 'the previous token expired half a lifetime before the current one');
     assert.deepEqual(validTokensOf(secret, expires), [], 'an expired token is no bootstrap identity');
-  });
-
-  it('When drawing token characters, it should use only [a-z0-9] and the requested length', () => {
-    const chars = randomChars(counting(), 400);
-    assert.equal(chars.length, 400);
-    assert.match(chars, /^[a-z0-9]+$/);
   });
 });

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../../kube/client.ts';
 import { fromBase64, toBase64 } from '../../../lib/base64.ts';
+import { LOWER_ALPHANUMERIC, randomCharacters } from '../../../lib/random.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import { TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/bootstrap.ts';
@@ -15,17 +16,6 @@ export const TOKEN_ROTATION_MS = TOKEN_TTL_MS / 2;
 export const BOOTSTRAP_TOKEN_EXPIRATION = 'hypershift.openshift.io/bootstrap-token-expiration';
 /** Key of the token Secret holding the bootstrap token before the last renewal (its CSRs are still approved). */
 export const OLD_BOOTSTRAP_TOKEN_KEY = 'old-bootstrap-token';
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-/** `n` characters of `[a-z0-9]` from the injected randomness, without modulo bias (rejection sampling). */
-export function randomChars(random: (n: number) => Uint8Array, n: number): string {
-  let out = '';
-  while (out.length < n) {
-    for (const byte of random(n)) if (byte < 252 && out.length < n) out += ALPHABET[byte % 36];
-  }
-  return out;
-}
 
 /** An RFC 4122 version-4 UUID from the injected random source: the ignition token machines present. */
 export function uuid(random: (n: number) => Uint8Array): string {
@@ -87,7 +77,7 @@ function bootstrapRenewal(scope: Scope, secret: TokenSecret, plan: { data: Recor
  * new generation's token Secret is created with when the hosted cluster is known, saving a write per generation.
  */
 export function newBootstrapTokenFields(scope: Scope): { data: Record<string, string>; annotations: Record<string, string> } {
-  const token: BootstrapToken = { id: randomChars(scope.deps.random, 6), secret: randomChars(scope.deps.random, 16), expiration: new Date(scope.now.getTime() + TOKEN_TTL_MS) };
+  const token: BootstrapToken = { id: randomCharacters(scope.deps.random, LOWER_ALPHANUMERIC, 6), secret: randomCharacters(scope.deps.random, LOWER_ALPHANUMERIC, 16), expiration: new Date(scope.now.getTime() + TOKEN_TTL_MS) };
   return { data: { [TokenSecretKey.BootstrapToken]: toBase64(bootstrapTokenString(token)) }, annotations: { [BOOTSTRAP_TOKEN_EXPIRATION]: token.expiration.toISOString() } };
 }
 

@@ -1,14 +1,11 @@
 import type { HostedCluster } from '../../../../api/index.ts';
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
 import { renderEtcdEncryptionKey } from '../../../../render/hostedcluster/secrets.ts';
+import { LOWER_ALPHANUMERIC, randomCharacters } from '../../../../lib/random.ts';
 import type { Phase, Scope } from '../scope.ts';
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
 /** `n` random lowercase letters and digits (upstream's `utilrand.String`), from the injected random source. */
-export function randomString(random: (n: number) => Uint8Array, n: number): string {
-  return [...random(n)].map((b) => ALPHABET[b % ALPHABET.length]).join('');
-}
+const randomString = (random: (n: number) => Uint8Array, n: number): string => randomCharacters(random, LOWER_ALPHANUMERIC, n);
 
 /** The spec fields the controller fills in when they are empty, as upstream's defaulting does. */
 function missingDefaults(scope: Scope): Record<string, unknown> | undefined {
