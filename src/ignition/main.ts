@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import type { KubeObject } from '../kube/client.ts';
 import { managementClient } from '../kube/kubeconfig.ts';
 import { realClock } from '../operator/runtime/clock.ts';
-import { Informer, keyOf } from '../operator/runtime/informer.ts';
+import { Informer } from '../operator/runtime/informer.ts';
 import { jsonLogger, type LogLevel } from '../operator/runtime/logger.ts';
 import { CONTROL_PLANE_SECRET_LABEL } from '../render/hostedcluster/names.ts';
 import { TokenSecretAnnotation } from '../render/nodepool/bootstrap.ts';
@@ -79,7 +79,7 @@ export async function runIgnitionServer(argv: string[], env: NodeJS.ProcessEnv):
     tls: { cert: readFileSync(values['cert-file'], 'utf8'), key: readFileSync(values['key-file'], 'utf8') },
     sources: {
       secrets: () => secrets.list(),
-      secret: (name) => secrets.get(keyOf({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: values.namespace } })),
+      secret: (name) => secrets.get(`${values.namespace}/${name}`),
       settings: { apiServerURL: values['api-server-url'], clusterDNS: values['cluster-dns'], clusterDomain: values['cluster-domain'], sandboxImage: values['sandbox-image'] },
       now: () => new Date(realClock.now()),
     },

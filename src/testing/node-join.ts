@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { KubeClient, KubeObject } from '../kube/client.ts';
 import { fromBase64 } from '../lib/base64.ts';
 import { locateBinaries } from '../local/binaries/locate.ts';
@@ -6,7 +7,6 @@ import { waitFor } from '../local/cluster/http.ts';
 import { startJoinMachine, stopJoinMachine } from '../local/environment/join-machine.ts';
 import type { EnvironmentLayout } from '../local/environment/layout.ts';
 import { findCommand } from '../local/environment/prerequisites.ts';
-import { join } from 'node:path';
 
 type VM = KubeObject & { spec?: { template?: { spec?: { volumes?: Array<{ cloudInitConfigDrive?: { secretRef?: { name?: string } } }> } } } };
 type CSR = KubeObject & { spec?: { signerName?: string; username?: string }; status?: { conditions?: Array<{ type: string }>; certificate?: string } };
