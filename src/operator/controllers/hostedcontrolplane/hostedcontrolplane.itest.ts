@@ -54,8 +54,11 @@ describe('HostedControlPlane controller', () => {
     assert.equal(deployment.spec.template.spec.serviceAccountName, 'ignition-server');
     assert.equal(deployment.spec.template.spec.containers[0]?.image, 'quay.io/hcp-kubevirt/hcp-operator@sha256:0123456789abcdef');
     assert.ok(deployment.spec.template.spec.containers[0]?.args.includes('--api-server-url=https://10.0.0.9:' + String((await client.get<KubeDocument & { spec: { ports: Array<{ nodePort: number }> } }>({ apiVersion: 'v1', kind: 'Service', name: 'kube-apiserver', namespace: cpns })).spec.ports[0]?.nodePort)));
-    const hc = await client.get<Conditioned>({ ...HC, name: 'ign', namespace: ns });
-    assert.match(hc.status?.conditions?.find((c) => c.type === 'IgnitionEndpointAvailable')?.message ?? '', /ignition-server replicas available|Ignition server deployment/);
+    // The condition is computed from the informer caches, which see the Deployment one event after it is created.
+    await eventually('IgnitionEndpointAvailable to describe the Deployment', async () => {
+      const hc = await client.get<Conditioned>({ ...HC, name: 'ign', namespace: ns });
+      return /ignition-server replicas available|Ignition server deployment/.test(hc.status?.conditions?.find((c) => c.type === 'IgnitionEndpointAvailable')?.message ?? '');
+    });
     await client.delete({ apiVersion: 'v1', kind: 'Service', name: 'ignition-server', namespace: cpns });
     await eventually('the Service recreated and the new node port published', async () => {
       const port = (await service())?.spec?.ports?.[0]?.nodePort;
