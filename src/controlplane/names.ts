@@ -12,6 +12,9 @@ export const ControlPlaneNames = {
   kubeAPIServer: 'kube-apiserver',
   kubeControllerManager: 'kube-controller-manager',
   kubeScheduler: 'kube-scheduler',
+  /** The KubeVirt platform's components (Deployments, service accounts; upstream's names). */
+  kubevirtCloudControllerManager: 'kubevirt-cloud-controller-manager',
+  kubevirtCSIController: 'kubevirt-csi-controller',
   /** The ignition endpoint (Deployment, Service, Route, ServiceAccount, Role: upstream's name). */
   ignitionServer: 'ignition-server',
   /** Kubeconfig Secrets. */
@@ -19,6 +22,8 @@ export const ControlPlaneNames = {
   serviceNetworkAdminKubeconfig: 'service-network-admin-kubeconfig',
   kcmKubeconfig: 'kube-controller-manager-kubeconfig',
   schedulerKubeconfig: 'kube-scheduler-kubeconfig',
+  /** The CSI controller's kubeconfig for the hosted cluster, as the guest service account its RBAC names. */
+  csiControllerKubeconfig: 'kubevirt-csi-controller-service-account-kubeconfig',
   /** The secret-encryption configuration of kube-apiserver. */
   encryptionConfig: 'kas-secret-encryption-config',
   /** The kubeadmin password (key `password`; upstream's name) and the token file kube-apiserver reads it from. */

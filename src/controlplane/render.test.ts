@@ -11,7 +11,7 @@ import { renderControlPlane } from './render.ts';
 
 const release = catalogReleaseProvider.lookup('quay.io/openshift-release-dev/ocp-release:4.17.0-multi') as ReleaseInfo;
 const IGNITION = { image: 'quay.io/hcp-kubevirt/operator@sha256:0123', apiServerURL: 'https://api.example.com:6443' };
-const hashes = { etcd: 'e1', 'kube-apiserver': 'k1', 'kube-controller-manager': 'c1', 'kube-scheduler': 's1', 'ignition-server': 'i1' };
+const hashes = { etcd: 'e1', 'kube-apiserver': 'k1', 'kube-controller-manager': 'c1', 'kube-scheduler': 's1', 'kubevirt-cloud-controller-manager': 'v1', 'kubevirt-csi-controller': 'd1', 'ignition-server': 'i1' };
 
 function controlPlane(policy: 'HighlyAvailable' | 'SingleReplica'): HostedControlPlane {
   const hc = aHostedCluster('example', 'clusters');
@@ -36,10 +36,10 @@ describe('renderControlPlane', () => {
     assert.doesNotMatch(yaml, /kubeadmin|token-auth-file/);
   });
 
-  it('When HighlyAvailable, it should run 3 etcd and API servers, 2 of the rest, each budget letting one pod go', () => {
+  it('When HighlyAvailable, it should run 3 etcd and API servers, 2 of the rest but the CSI controller, each budget letting one pod go', () => {
     const objects = renderControlPlane({ hcp: controlPlane('HighlyAvailable'), release, configHashes: hashes, encryptionKey: 'a2V5' });
     const replicas = Object.fromEntries([...byKind(objects, 'StatefulSet'), ...byKind(objects, 'Deployment')].map((w) => [w.metadata.name, w.spec.replicas]));
-    assert.deepEqual(replicas, { etcd: 3, 'kube-apiserver': 3, 'kube-controller-manager': 2, 'kube-scheduler': 2 });
+    assert.deepEqual(replicas, { etcd: 3, 'kube-apiserver': 3, 'kube-controller-manager': 2, 'kube-scheduler': 2, 'kubevirt-cloud-controller-manager': 2, 'kubevirt-csi-controller': 1 });
     for (const pdb of byKind(objects, 'PodDisruptionBudget')) assert.equal(pdb.spec.maxUnavailable, 1);
   });
 
@@ -52,7 +52,7 @@ describe('renderControlPlane', () => {
   it('When the ignition endpoint is rendered, it should be published per the Ignition strategy and read only Secrets of its namespace', () => {
     const hcp = controlPlane('HighlyAvailable');
     const objects = renderControlPlane({ hcp, release, configHashes: hashes, encryptionKey: 'a2V5', ignitionServer: IGNITION });
-    const role = objects.find((o) => o['kind'] === 'Role') as { metadata: { namespace: string }; rules: unknown[] };
+    const role = objects.find((o) => o['kind'] === 'Role' && (o['metadata'] as { name: string }).name === 'ignition-server') as { metadata: { namespace: string }; rules: unknown[] };
     assert.deepEqual(role.rules, [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'patch'] }]);
     assert.equal(byKind(objects, 'Deployment').find((d) => d.metadata.name === 'ignition-server')?.spec.replicas, 2);
     assert.equal(byKind(objects, 'Route').some((r) => r.metadata.name === 'ignition-server'), true, 'the default Ignition strategy is a Route');
@@ -67,7 +67,7 @@ describe('renderControlPlane', () => {
     const objects = renderControlPlane({ hcp: controlPlane('HighlyAvailable'), release, configHashes: hashes, encryptionKey: 'a2V5', defaultSecurityContextUid: 1001 });
     type Pod = Workload & { spec: { template: { spec: { securityContext?: Record<string, unknown> } } } };
     const workloads = [...byKind(objects, 'StatefulSet'), ...byKind(objects, 'Deployment')] as Pod[];
-    assert.equal(workloads.length, 4);
+    assert.equal(workloads.length, 6);
     for (const w of workloads) {
       const expected = w.metadata.name === 'etcd' ? { runAsUser: 1001, fsGroup: 1001 } : { runAsUser: 1001 };
       assert.deepEqual(w.spec.template.spec.securityContext, expected, w.metadata.name);

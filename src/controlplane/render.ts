@@ -5,14 +5,25 @@ import { renderKubeAPIServer } from './kube-apiserver/render.ts';
 import { renderKubeControllerManager } from './kube-controller-manager/render.ts';
 import { renderKubeScheduler } from './kube-scheduler/render.ts';
 import { renderIgnitionServer, type IgnitionServerInput } from './ignition-server/render.ts';
+import { renderKubevirtCloudControllerManager } from './kubevirt-cloud-controller-manager/render.ts';
+import { renderKubevirtCSIController } from './kubevirt-csi-controller/render.ts';
 import { withAvailabilityProber, withDefaultSecurityContext } from './common/defaults.ts';
 import { ControlPlaneNames } from './names.ts';
 
 /**
- * The components, in the order they come up: etcd first, then the API server, then what talks to it; the ignition
- * endpoint last (rendered only once its input is known, see {@link ControlPlaneInput.ignitionServer}).
+ * The components, in the order they come up: etcd first, then the API server, then what talks to it (the KubeVirt
+ * platform's cloud provider and CSI controller among them); the ignition endpoint last (rendered only once its input
+ * is known, see {@link ControlPlaneInput.ignitionServer}).
  */
-export const COMPONENTS = [ControlPlaneNames.etcd, ControlPlaneNames.kubeAPIServer, ControlPlaneNames.kubeControllerManager, ControlPlaneNames.kubeScheduler, ControlPlaneNames.ignitionServer] as const;
+export const COMPONENTS = [
+  ControlPlaneNames.etcd,
+  ControlPlaneNames.kubeAPIServer,
+  ControlPlaneNames.kubeControllerManager,
+  ControlPlaneNames.kubeScheduler,
+  ControlPlaneNames.kubevirtCloudControllerManager,
+  ControlPlaneNames.kubevirtCSIController,
+  ControlPlaneNames.ignitionServer,
+] as const;
 
 /** A component's name. */
 export type ComponentName = (typeof COMPONENTS)[number];
@@ -55,6 +66,8 @@ export function renderControlPlane(input: ControlPlaneInput): Array<Record<strin
     ...renderKubeAPIServer(hcp, release, configHashes['kube-apiserver'], { encryptionKey: input.encryptionKey, kubeadminPassword: input.kubeadminPassword }),
     ...renderKubeControllerManager(hcp, release, configHashes['kube-controller-manager']),
     ...renderKubeScheduler(hcp, release, configHashes['kube-scheduler']),
+    ...renderKubevirtCloudControllerManager(hcp, release, configHashes['kubevirt-cloud-controller-manager']),
+    ...renderKubevirtCSIController(hcp, release, configHashes['kubevirt-csi-controller']),
     ...(input.ignitionServer === undefined ? [] : renderIgnitionServer(hcp, release, configHashes['ignition-server'], input.ignitionServer)),
   ];
   return withAvailabilityProber(withDefaultSecurityContext(objects, input.defaultSecurityContextUid), input.availabilityProberImage);

@@ -16,7 +16,9 @@ const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster
  * Secrets the PKI phase owns per control plane: 15 certificates (the ignition endpoint's CA and serving certificate
  * and the API server's kubelet client certificate among them), the service-account key, 4 kubeconfigs.
  */
-const PKI_SECRETS = 20;
+const PKI_SECRETS = 22;
+/** etcd, kube-apiserver, kube-controller-manager, kube-scheduler, the KubeVirt cloud provider and CSI controller. */
+const WORKLOADS = 6;
 
 
 /** A small seeded generator, so a failing run can be replayed. */
@@ -31,13 +33,13 @@ function seeded(seed: number): () => number {
 type Secret = KubeDocument & { data?: Record<string, string> };
 const certificate = (s: Secret | undefined): x509.X509Certificate => new x509.X509Certificate(Buffer.from(s?.data?.['tls.crt'] ?? '', 'base64').toString('utf8'));
 
-/** Converged: every control plane has its HostedControlPlane, 4 workloads and its 20 PKI Secrets, signed by its own CA. */
+/** Converged: every control plane has its HostedControlPlane, 6 workloads and its 22 PKI Secrets, signed by its own CA. */
 async function converged(ns: string, names: readonly string[]): Promise<boolean> {
   for (const name of names) {
     const cpns = `${ns}-${name}`;
     const secrets = await client.list<Secret>('v1', 'Secret', { namespace: cpns, labelSelector: 'hypershift.openshift.io/control-plane-pki=true' });
     const workloads = [...(await client.list('apps/v1', 'Deployment', { namespace: cpns })), ...(await client.list('apps/v1', 'StatefulSet', { namespace: cpns }))];
-    if (secrets.length !== PKI_SECRETS || workloads.length !== 4) return false;
+    if (secrets.length !== PKI_SECRETS || workloads.length !== WORKLOADS) return false;
     const root = certificate(secrets.find((s) => s.metadata?.name === 'root-ca'));
     const kas = certificate(secrets.find((s) => s.metadata?.name === 'kas-server-crt'));
     // A certificate from one operator and a CA from another (a lost race) would fail here.

@@ -8,6 +8,27 @@ export interface ComponentImages {
   readonly konnectivityServer: string;
   /** The pod sandbox image the release's nodes run (the ignition endpoint writes it into containerd's settings). */
   readonly pause: string;
+  /** The konnectivity agent the hosted cluster's nodes run (the server's partner). */
+  readonly konnectivityAgent: string;
+  /** The hosted cluster's DNS and service proxy. */
+  readonly coreDNS: string;
+  readonly kubeProxy: string;
+  /** The KubeVirt cloud provider (guest LoadBalancer Services and node addresses from the infrastructure cluster). */
+  readonly kubevirtCloudControllerManager: string;
+  /** The KubeVirt CSI driver (controller on the control plane, node plugin in the hosted cluster). */
+  readonly kubevirtCSIDriver: string;
+  /** The CSI sidecars the driver runs with. */
+  readonly csi: CSISidecarImages;
+}
+
+/** The Kubernetes CSI sidecars (kubernetes-csi), one image each. */
+export interface CSISidecarImages {
+  readonly provisioner: string;
+  readonly attacher: string;
+  readonly snapshotter: string;
+  readonly resizer: string;
+  readonly livenessProbe: string;
+  readonly nodeDriverRegistrar: string;
 }
 
 /** What the operator knows about a release image. */
@@ -50,6 +71,24 @@ const ETCD_IMAGE = 'registry.k8s.io/etcd:3.5.21-0';
 const KONNECTIVITY_SERVER_IMAGE = 'registry.k8s.io/kas-network-proxy/proxy-server:v0.30.3';
 const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
 
+/**
+ * What a release adds to the Kubernetes components for the KubeVirt platform and the hosted cluster's nodes: the
+ * KubeVirt projects' community images and the kubernetes-csi sidecars of one compatible set. An OpenShift payload
+ * names its own builds of these; reading them from the payload replaces this table (see the release-payload issue).
+ */
+const PLATFORM_IMAGES = {
+  kubevirtCloudControllerManager: 'quay.io/kubevirt/kubevirt-cloud-controller-manager:v0.5.1',
+  kubevirtCSIDriver: 'quay.io/kubevirt/kubevirt-csi-driver:v0.4.0',
+  csi: {
+    provisioner: 'registry.k8s.io/sig-storage/csi-provisioner:v5.3.0',
+    attacher: 'registry.k8s.io/sig-storage/csi-attacher:v4.9.0',
+    snapshotter: 'registry.k8s.io/sig-storage/csi-snapshotter:v8.3.0',
+    resizer: 'registry.k8s.io/sig-storage/csi-resizer:v1.14.0',
+    livenessProbe: 'registry.k8s.io/sig-storage/livenessprobe:v2.16.0',
+    nodeDriverRegistrar: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.14.0',
+  },
+} as const;
+
 /** `4.17.0` from `…/ocp-release:4.17.0-multi` or `…:4.17.0-x86_64`; undefined for digests and unknown tags. */
 export function versionOfReleaseImage(image: string): string | undefined {
   return /:(\d+\.\d+\.\d+)(?:-[\w.]+)?$/.exec(image)?.[1];
@@ -61,16 +100,33 @@ export function versionOfReleaseImage(image: string): string | undefined {
  * The local environment builds and runs the newest one (its images come from the binaries it builds), so its version
  * says what actually runs instead of borrowing an OpenShift number.
  */
-const KUBERNETES_RELEASES: Readonly<Record<string, { readonly etcd: string; readonly konnectivityServer: string; readonly pause: string }>> = {
-  '1.36.3': { etcd: 'registry.k8s.io/etcd:3.6.8-0', konnectivityServer: 'registry.k8s.io/kas-network-proxy/proxy-server:v0.34.0', pause: 'registry.k8s.io/pause:3.10.2' },
+type PinnedImages = Pick<ComponentImages, 'etcd' | 'konnectivityServer' | 'konnectivityAgent' | 'pause' | 'coreDNS'>;
+
+const KUBERNETES_RELEASES: Readonly<Record<string, PinnedImages>> = {
+  '1.36.3': {
+    etcd: 'registry.k8s.io/etcd:3.6.8-0',
+    konnectivityServer: 'registry.k8s.io/kas-network-proxy/proxy-server:v0.34.0',
+    konnectivityAgent: 'registry.k8s.io/kas-network-proxy/proxy-agent:v0.34.0',
+    pause: 'registry.k8s.io/pause:3.10.2',
+    coreDNS: 'registry.k8s.io/coredns/coredns:v1.14.2',
+  },
+};
+
+/** The pinned images of the OpenShift releases the catalog maps to Kubernetes releases. */
+const OPENSHIFT_PINNED: PinnedImages = {
+  etcd: ETCD_IMAGE,
+  konnectivityServer: KONNECTIVITY_SERVER_IMAGE,
+  konnectivityAgent: 'registry.k8s.io/kas-network-proxy/proxy-agent:v0.30.3',
+  pause: PAUSE_IMAGE,
+  coreDNS: 'registry.k8s.io/coredns/coredns:v1.11.3',
 };
 
 /** The release image of a Kubernetes-native release, e.g. `quay.io/hcp-kubevirt/kube-release:v1.36.3`. */
 export const kubernetesReleaseImage = (kubernetesVersion: string): string => `quay.io/hcp-kubevirt/kube-release:v${kubernetesVersion}`;
 
-const kubeComponents = (kubernetesVersion: string): Omit<ComponentImages, 'etcd' | 'konnectivityServer' | 'pause'> => {
+const kubeComponents = (kubernetesVersion: string): Omit<ComponentImages, keyof PinnedImages> => {
   const k8s = (component: string): string => `registry.k8s.io/${component}:v${kubernetesVersion}`;
-  return { kubeAPIServer: k8s('kube-apiserver'), kubeControllerManager: k8s('kube-controller-manager'), kubeScheduler: k8s('kube-scheduler') };
+  return { kubeAPIServer: k8s('kube-apiserver'), kubeControllerManager: k8s('kube-controller-manager'), kubeScheduler: k8s('kube-scheduler'), kubeProxy: k8s('kube-proxy'), ...PLATFORM_IMAGES };
 };
 
 function lookupKubernetesRelease(releaseImage: string): ReleaseInfo | undefined {
@@ -84,7 +140,7 @@ function lookupOpenShiftRelease(releaseImage: string): ReleaseInfo | undefined {
   const version = versionOfReleaseImage(releaseImage);
   const kubernetesVersion = version === undefined ? undefined : KUBERNETES_FOR_MINOR[version.split('.').slice(0, 2).join('.')];
   if (version === undefined || kubernetesVersion === undefined) return undefined;
-  return { version, kubernetesVersion, images: { ...kubeComponents(kubernetesVersion), etcd: ETCD_IMAGE, konnectivityServer: KONNECTIVITY_SERVER_IMAGE, pause: PAUSE_IMAGE } };
+  return { version, kubernetesVersion, images: { ...kubeComponents(kubernetesVersion), ...OPENSHIFT_PINNED } };
 }
 
 /**

@@ -72,12 +72,12 @@ export function podAnnotations(hcp: HostedControlPlane, configHash: string): Rec
 }
 
 /** Scheduling of a component's pods: upstream's tolerations and affinities, the cluster's node selector, priority. */
-export function podPlacement(hcp: HostedControlPlane, component: string, tier: PriorityTier): Record<string, unknown> {
+export function podPlacement(hcp: HostedControlPlane, component: string, tier: PriorityTier, replicas = replicasFor(hcp, tier)): Record<string, unknown> {
   const priority = PRIORITY[tier];
   return {
     priorityClassName: hcp.metadata.annotations?.[priority.override] ?? priority.name,
     tolerations: tolerations(hcp),
-    affinity: affinity(hcp, component, replicasFor(hcp, tier)),
+    affinity: affinity(hcp, component, replicas),
     ...(hcp.spec.nodeSelector === undefined ? {} : { nodeSelector: hcp.spec.nodeSelector }),
   };
 }

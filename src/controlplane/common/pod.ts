@@ -48,6 +48,8 @@ export interface WorkloadInput {
   readonly configHash: string;
   readonly containers: readonly unknown[];
   readonly volumes: readonly unknown[];
+  /** The replicas when the component pins them (else the availability policy's, which spreading follows). */
+  readonly replicas?: number;
 }
 
 /** The pod template of a control-plane component: labels, annotations, placement, containers, volumes. */
@@ -56,7 +58,7 @@ export function podTemplate(input: WorkloadInput): Record<string, unknown> {
   return {
     metadata: { labels: podLabels(hcp, component), annotations: podAnnotations(hcp, input.configHash) },
     spec: {
-      ...podPlacement(hcp, component, input.tier),
+      ...podPlacement(hcp, component, input.tier, input.replicas),
       automountServiceAccountToken: false,
       // No component reads Services from its environment, and etcd takes every ETCD_* variable for a flag: Service
       // links such as ETCD_CLIENT_PORT (from the etcd-client Service) were warned about on the first real run.
@@ -83,7 +85,7 @@ export function deployment(input: WorkloadInput, replicas: number): Record<strin
       revisionHistoryLimit: 2,
       selector: { matchLabels: selectorLabels(input.component) },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
-      template: podTemplate(input),
+      template: podTemplate({ ...input, replicas }),
     },
   };
 }

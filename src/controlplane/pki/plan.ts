@@ -1,5 +1,7 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import type { CertificateUsage } from '../../pki/certificate.ts';
+import { KubevirtCSI, serviceAccountUser } from '../../platform/kubevirt/csi-names.ts';
+import { csiDriverEnabled } from '../kubevirt-csi-controller/render.ts';
 import { ETCD_CLIENT_PORT } from '../names.ts';
 
 /** One certificate of the control plane's PKI, stored as a Secret. */
@@ -39,6 +41,8 @@ export const PkiSecret = {
   /** The ignition endpoint's own CA (upstream's name: machines trust only it) and its serving certificate. */
   ignitionCA: 'ignition-server-ca-cert',
   ignitionServer: 'ignition-server',
+  /** The KubeVirt CSI controller's client certificate as the hosted cluster's `kubevirt-csi-controller-sa`. */
+  csiControllerClient: 'kubevirt-csi-controller-client',
   /** Not a certificate: the service-account token signing key pair. */
   serviceAccountKey: 'sa-signing-key',
 } as const;
@@ -128,7 +132,17 @@ export function certificatePlan(hcp: HostedControlPlane): CertificateSpec[] {
     // apiserver-kubelet-client certificate carried the same group for years). Only the API server mounts its key.
     { secret: PkiSecret.kasKubeletClient, issuer: PkiSecret.rootCA, commonName: 'system:kube-apiserver', organizations: ['system:masters'], usage: 'client', validityDays: LEAF_DAYS },
     { secret: PkiSecret.ignitionServer, issuer: PkiSecret.ignitionCA, commonName: 'ignition-server', usage: 'server', ...ignitionNames(hcp), validityDays: LEAF_DAYS },
+    ...(csiDriverEnabled(hcp) ? [csiControllerClient()] : []),
   ];
+}
+
+/**
+ * The CSI controller acts in the hosted cluster as a guest service account, so the RBAC applied there (bound to that
+ * service account) is all it holds; a certificate instead of a token needs no token minter and renews with the PKI.
+ */
+function csiControllerClient(): CertificateSpec {
+  const ns = KubevirtCSI.guestNamespace;
+  return { secret: PkiSecret.csiControllerClient, issuer: PkiSecret.rootCA, commonName: serviceAccountUser(ns, KubevirtCSI.controllerServiceAccount), organizations: ['system:serviceaccounts', `system:serviceaccounts:${ns}`], usage: 'client', validityDays: LEAF_DAYS };
 }
 
 /** The client port of etcd as kube-apiserver addresses it. */

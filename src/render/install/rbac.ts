@@ -14,9 +14,10 @@ const MANAGE = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] a
 /**
  * Everything the operator does cluster-wide, and nothing more. Upstream grants `*` on most groups; ours lists the
  * resources the controllers read and write, and the integration tests run the operator as this service account, so
- * a missing rule fails a test rather than a user's cluster. No `escalate`/`bind`: the only RBAC it writes is the
- * ignition endpoint's Role on Secrets of its control-plane namespace, permissions the operator holds itself (the API
- * server allows granting what one has).
+ * a missing rule fails a test rather than a user's cluster. No `escalate`/`bind`: the only RBAC it writes are the Roles
+ * of the ignition endpoint (Secrets), the KubeVirt cloud provider and the CSI controller (VMs, volumes, Services) in
+ * control-plane namespaces, permissions the operator holds itself (the API server allows granting what one has), so
+ * a few rules below exist only to be granted.
  */
 export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   // Its own API: reconciles HostedClusters and NodePools, writes HostedControlPlanes, sets finalizers and status.
@@ -39,7 +40,11 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   { apiGroups: ['route.openshift.io'], resources: ['routes', 'routes/custom-host'], verbs: MANAGE },
   // NodePool machines on the management cluster: VMs (their DataVolumes go with them), boot-image caches; instances read only.
   { apiGroups: ['kubevirt.io'], resources: ['virtualmachines'], verbs: MANAGE },
-  { apiGroups: ['kubevirt.io'], resources: ['virtualmachineinstances'], verbs: ['get', 'list', 'watch'] },
+  // Instances read only by the operator; `update` is granted to the KubeVirt cloud provider.
+  { apiGroups: ['kubevirt.io'], resources: ['virtualmachineinstances'], verbs: ['get', 'list', 'watch', 'update'] },
+  // Granted to the KubeVirt CSI controller: volume hotplug and snapshots of the hosted cluster's volumes.
+  { apiGroups: ['subresources.kubevirt.io'], resources: ['virtualmachineinstances/addvolume', 'virtualmachineinstances/removevolume', 'virtualmachines/addvolume', 'virtualmachines/removevolume'], verbs: ['update'] },
+  { apiGroups: ['snapshot.storage.k8s.io'], resources: ['volumesnapshots'], verbs: ['get', 'create', 'delete'] },
   { apiGroups: ['cdi.kubevirt.io'], resources: ['datavolumes'], verbs: MANAGE },
   // The virt-launcher NetworkPolicy beside centralized VMs, and the management networks it keeps them out of.
   { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: MANAGE },

@@ -3,6 +3,7 @@ import type { KubeAPIServerSecrets } from '../../../controlplane/kube-apiserver/
 import { COMPONENTS, DEFAULT_SECURITY_CONTEXT_UID, renderControlPlane, type ComponentName } from '../../../controlplane/render.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
+import { INFRA_CREDENTIALS_SECRET } from '../../../controlplane/common/infra.ts';
 import type { KubeObject } from '../../../kube/client.ts';
 import { UnservedKindError } from '../../../kube/errors.ts';
 import { HostedClusterConditionReason as Reason } from '../../../api/v1beta1/conditions.ts';
@@ -21,14 +22,19 @@ const INPUTS: Readonly<Record<ComponentName, readonly string[]>> = {
   'kube-apiserver': [PkiSecret.rootCA, PkiSecret.kasServer, PkiSecret.etcdClient, PkiSecret.aggregatorClient, PkiSecret.serviceAccountKey, PkiSecret.konnectivityServer, PkiSecret.kasKubeletClient],
   'kube-controller-manager': [ControlPlaneNames.kcmKubeconfig, PkiSecret.rootCA, PkiSecret.serviceAccountKey],
   'kube-scheduler': [ControlPlaneNames.schedulerKubeconfig],
+  'kubevirt-cloud-controller-manager': [ControlPlaneNames.serviceNetworkAdminKubeconfig, INFRA_CREDENTIALS_SECRET],
+  'kubevirt-csi-controller': [ControlPlaneNames.csiControllerKubeconfig, INFRA_CREDENTIALS_SECRET],
   'ignition-server': [PkiSecret.ignitionServer],
 };
+
+/** A mounted Secret's data: the PKI phase's (issued this reconcile), else the cached copy (the infra credentials). */
+const mountedData = (scope: Scope, secret: string): unknown => scope.pki.get(secret) ?? scope.deps.secret(inNamespace(scope, secret))?.data ?? {};
 
 /** Per component, a short hash of everything it mounts (the encryption key and kubeadmin token count for the API server). */
 export function configHashes(scope: Scope, secrets: KubeAPIServerSecrets): Record<ComponentName, string> {
   const hash = (component: ComponentName): string => {
     const h = createHash('sha256');
-    for (const secret of INPUTS[component]) h.update(toYaml(scope.pki.get(secret) ?? {}));
+    for (const secret of INPUTS[component]) h.update(toYaml(mountedData(scope, secret)));
     if (component === 'kube-apiserver') h.update(`${secrets.encryptionKey}\n${secrets.kubeadminPassword ?? ''}`);
     return h.digest('hex').slice(0, 16);
   };

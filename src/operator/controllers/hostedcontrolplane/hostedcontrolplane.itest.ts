@@ -70,8 +70,8 @@ describe('HostedControlPlane controller', () => {
     const ns = await management.namespace('hcp-single');
     await startTestOperator(management, ns);
     const cpns = await createCluster(ns, 'solo', ['--control-plane-availability-policy=SingleReplica']);
-    const all = await eventually('four workloads', async () => ((await workloads(cpns)).length === 4 ? workloads(cpns) : undefined));
-    assert.deepEqual(Object.fromEntries(all.map((w) => [w.metadata?.name, (w.spec as { replicas?: number }).replicas])), { 'kube-apiserver': 1, 'kube-controller-manager': 1, 'kube-scheduler': 1, etcd: 1 });
+    const all = await eventually('six workloads', async () => ((await workloads(cpns)).length === 6 ? workloads(cpns) : undefined));
+    assert.deepEqual(Object.fromEntries(all.map((w) => [w.metadata?.name, (w.spec as { replicas?: number }).replicas])), { 'kube-apiserver': 1, 'kube-controller-manager': 1, 'kube-scheduler': 1, 'kubevirt-cloud-controller-manager': 1, 'kubevirt-csi-controller': 1, etcd: 1 });
     const kas = await certificateOf(cpns, 'kas-server-crt');
     assert.ok(kas !== undefined);
     assert.ok(dnsNames(kas).includes(`kube-apiserver.${cpns}.svc`));
@@ -83,7 +83,7 @@ describe('HostedControlPlane controller', () => {
     const ns = await management.namespace('hcp-endpoint');
     await startTestOperator(management, ns);
     const cpns = await createCluster(ns, 'ep');
-    await eventually('four workloads', async () => (await workloads(cpns)).length === 4);
+    await eventually('six workloads', async () => (await workloads(cpns)).length === 6);
     const before = Object.fromEntries((await workloads(cpns)).map((w) => [w.metadata?.name, w.spec.template.metadata.annotations?.['component.hypershift.openshift.io/config-hash']]));
     await client.mergePatch({ apiVersion: 'v1', kind: 'Service', name: 'kube-apiserver', namespace: cpns }, { status: { loadBalancer: { ingress: [{ hostname: 'api.ep.example.com' }] } } }, 'status');
     await eventually('the certificate to carry the published name', async () => {
@@ -102,11 +102,11 @@ describe('HostedControlPlane controller', () => {
     const ns = await management.namespace('hcp-restart');
     await startTestOperator(management, ns);
     const cpns = await createCluster(ns, 'rs');
-    await eventually('four workloads', async () => (await workloads(cpns)).length === 4);
+    await eventually('six workloads', async () => (await workloads(cpns)).length === 6);
     await client.mergePatch({ ...HC, name: 'rs', namespace: ns }, { metadata: { annotations: { 'hypershift.openshift.io/restart-date': '2026-11-21T12:00:00Z' } } });
     await eventually('every pod template to carry the restart date', async () => {
       const all = await workloads(cpns);
-      return all.length === 4 && all.every((w) => w.spec.template.metadata.annotations?.['hypershift.openshift.io/restart-date'] === '2026-11-21T12:00:00Z');
+      return all.length === 6 && all.every((w) => w.spec.template.metadata.annotations?.['hypershift.openshift.io/restart-date'] === '2026-11-21T12:00:00Z');
     });
   });
 

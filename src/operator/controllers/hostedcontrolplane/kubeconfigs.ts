@@ -1,5 +1,6 @@
 import { ControlPlaneNames, KUBE_APISERVER_PORT } from '../../../controlplane/names.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
+import { csiDriverEnabled } from '../../../controlplane/kubevirt-csi-controller/render.ts';
 import { fromBase64, toBase64 } from '../../../lib/base64.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { renderKubeconfig } from '../../../pki/kubeconfig.ts';
@@ -17,11 +18,12 @@ export function externalServer(scope: Scope): string {
 const INTERNAL_SERVER = `https://${ControlPlaneNames.kubeAPIServerService}:${String(KUBE_APISERVER_PORT)}`;
 
 /** The kubeconfig Secrets: the admin's (external URL), and the in-network ones of the admin and each component. */
-const KUBECONFIGS: ReadonlyArray<{ secret: string; client: string; server: (scope: Scope) => string }> = [
+const KUBECONFIGS: ReadonlyArray<{ secret: string; client: string; server: (scope: Scope) => string; when?: (scope: Scope) => boolean }> = [
   { secret: ControlPlaneNames.adminKubeconfig, client: PkiSecret.adminClient, server: externalServer },
   { secret: ControlPlaneNames.serviceNetworkAdminKubeconfig, client: PkiSecret.adminClient, server: () => INTERNAL_SERVER },
   { secret: ControlPlaneNames.kcmKubeconfig, client: PkiSecret.kcmClient, server: () => INTERNAL_SERVER },
   { secret: ControlPlaneNames.schedulerKubeconfig, client: PkiSecret.schedulerClient, server: () => INTERNAL_SERVER },
+  { secret: ControlPlaneNames.csiControllerKubeconfig, client: PkiSecret.csiControllerClient, server: () => INTERNAL_SERVER, when: (scope) => csiDriverEnabled(scope.hcp) },
 ];
 
 /**
@@ -31,6 +33,7 @@ const KUBECONFIGS: ReadonlyArray<{ secret: string; client: string; server: (scop
 export async function ensureKubeconfigs(scope: Scope): Promise<void> {
   const caPem = fromBase64(scope.pki.get(PkiSecret.rootCA)?.['tls.crt']);
   for (const k of KUBECONFIGS) {
+    if (k.when !== undefined && !k.when(scope)) continue;
     const client = scope.pki.get(k.client);
     const config = renderKubeconfig({ name: 'admin', server: k.server(scope), caPem, user: { clientCertificatePem: fromBase64(client?.['tls.crt']), clientKeyPem: fromBase64(client?.['tls.key']) } });
     const data = { kubeconfig: toBase64(toYaml(config)) };
