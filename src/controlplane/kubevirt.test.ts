@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { HostedCluster, HostedControlPlane } from '../api/index.ts';
 import { parseYaml } from '../lib/yaml-read.ts';
 import { toYamlDocuments } from '../lib/yaml.ts';
-import { catalogReleaseProvider, type ReleaseInfo } from '../release/catalog.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage, type ReleaseInfo } from '../release/catalog.ts';
 import { renderHostedControlPlane } from '../render/hostedcluster/hostedcontrolplane.ts';
 import { aHostedCluster } from '../testing/builders.ts';
 import { assertGolden } from '../testing/golden.ts';
@@ -98,5 +98,11 @@ describe('KubeVirt platform components', () => {
     assert.deepEqual(renderKubevirtCSIController(hcp, release, 'h2'), []);
     assert.equal(certificatePlan(hcp).some((c) => c.secret === PkiSecret.csiControllerClient), false);
     assert.equal(certificatePlan(controlPlane()).find((c) => c.secret === PkiSecret.csiControllerClient)?.commonName, 'system:serviceaccount:openshift-cluster-csi-drivers:kubevirt-csi-controller-sa');
+  });
+
+  it('When the release carries no KubeVirt provider or CSI driver (a Kubernetes-native release), neither should be rendered', () => {
+    const kube = catalogReleaseProvider.lookup(kubernetesReleaseImage('1.36.3')) as ReleaseInfo;
+    assert.deepEqual(renderKubevirtCloudControllerManager(controlPlane(), kube, 'h1'), []);
+    assert.deepEqual(renderKubevirtCSIController(controlPlane(), kube, 'h2'), []);
   });
 });

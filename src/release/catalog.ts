@@ -13,12 +13,19 @@ export interface ComponentImages {
   /** The hosted cluster's DNS and service proxy. */
   readonly coreDNS: string;
   readonly kubeProxy: string;
-  /** The KubeVirt cloud provider (guest LoadBalancer Services and node addresses from the infrastructure cluster). */
-  readonly kubevirtCloudControllerManager: string;
-  /** The KubeVirt CSI driver (controller on the control plane, node plugin in the hosted cluster). */
-  readonly kubevirtCSIDriver: string;
-  /** The CSI sidecars the driver runs with. */
-  readonly csi: CSISidecarImages;
+  /**
+   * The KubeVirt cloud provider (guest LoadBalancer Services and node addresses from the infrastructure cluster);
+   * absent from releases that do not carry it, whose clusters then run without it.
+   */
+  readonly kubevirtCloudControllerManager?: string;
+  /** The KubeVirt CSI driver and the sidecars it runs with; absent from releases that do not carry them. */
+  readonly kubevirtCSI?: KubevirtCSIImages;
+}
+
+/** The KubeVirt CSI driver (controller on the control plane, node plugin in the hosted cluster) and its sidecars. */
+export interface KubevirtCSIImages {
+  readonly driver: string;
+  readonly sidecars: CSISidecarImages;
 }
 
 /** The Kubernetes CSI sidecars (kubernetes-csi), one image each. */
@@ -72,22 +79,26 @@ const KONNECTIVITY_SERVER_IMAGE = 'registry.k8s.io/kas-network-proxy/proxy-serve
 const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
 
 /**
- * What a release adds to the Kubernetes components for the KubeVirt platform and the hosted cluster's nodes: the
- * KubeVirt projects' community images and the kubernetes-csi sidecars of one compatible set. An OpenShift payload
- * names its own builds of these; reading them from the payload replaces this table (see the release-payload issue).
+ * What an OpenShift release adds for the KubeVirt platform: the KubeVirt projects' community images and the
+ * kubernetes-csi sidecars of one compatible set (an OpenShift payload names its own builds; reading them from the
+ * payload replaces this table). The Kubernetes-native releases do not carry them: the KubeVirt provider and CSI
+ * driver are not served by the Go module proxy, so the local environment cannot build their images, and its
+ * clusters run without them rather than with pods that can never pull.
  */
-const PLATFORM_IMAGES = {
-  kubevirtCloudControllerManager: 'quay.io/kubevirt/kubevirt-cloud-controller-manager:v0.5.1',
-  kubevirtCSIDriver: 'quay.io/kubevirt/kubevirt-csi-driver:v0.4.0',
-  csi: {
-    provisioner: 'registry.k8s.io/sig-storage/csi-provisioner:v5.3.0',
-    attacher: 'registry.k8s.io/sig-storage/csi-attacher:v4.9.0',
-    snapshotter: 'registry.k8s.io/sig-storage/csi-snapshotter:v8.3.0',
-    resizer: 'registry.k8s.io/sig-storage/csi-resizer:v1.14.0',
-    livenessProbe: 'registry.k8s.io/sig-storage/livenessprobe:v2.16.0',
-    nodeDriverRegistrar: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.14.0',
+const KUBEVIRT_PLATFORM_IMAGES: Pick<ComponentImages, 'kubevirtCloudControllerManager' | 'kubevirtCSI'> = {
+  kubevirtCloudControllerManager: 'quay.io/kubevirt/kubevirt-cloud-controller-manager:v0.6.0',
+  kubevirtCSI: {
+    driver: 'quay.io/kubevirt/kubevirt-csi-driver:v0.4.0',
+    sidecars: {
+      provisioner: 'registry.k8s.io/sig-storage/csi-provisioner:v5.3.0',
+      attacher: 'registry.k8s.io/sig-storage/csi-attacher:v4.9.0',
+      snapshotter: 'registry.k8s.io/sig-storage/csi-snapshotter:v8.3.0',
+      resizer: 'registry.k8s.io/sig-storage/csi-resizer:v1.14.0',
+      livenessProbe: 'registry.k8s.io/sig-storage/livenessprobe:v2.16.0',
+      nodeDriverRegistrar: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.14.0',
+    },
   },
-} as const;
+};
 
 /** `4.17.0` from `…/ocp-release:4.17.0-multi` or `…:4.17.0-x86_64`; undefined for digests and unknown tags. */
 export function versionOfReleaseImage(image: string): string | undefined {
@@ -124,9 +135,9 @@ const OPENSHIFT_PINNED: PinnedImages = {
 /** The release image of a Kubernetes-native release, e.g. `quay.io/hcp-kubevirt/kube-release:v1.36.3`. */
 export const kubernetesReleaseImage = (kubernetesVersion: string): string => `quay.io/hcp-kubevirt/kube-release:v${kubernetesVersion}`;
 
-const kubeComponents = (kubernetesVersion: string): Omit<ComponentImages, keyof PinnedImages> => {
+const kubeComponents = (kubernetesVersion: string): Pick<ComponentImages, 'kubeAPIServer' | 'kubeControllerManager' | 'kubeScheduler' | 'kubeProxy'> => {
   const k8s = (component: string): string => `registry.k8s.io/${component}:v${kubernetesVersion}`;
-  return { kubeAPIServer: k8s('kube-apiserver'), kubeControllerManager: k8s('kube-controller-manager'), kubeScheduler: k8s('kube-scheduler'), kubeProxy: k8s('kube-proxy'), ...PLATFORM_IMAGES };
+  return { kubeAPIServer: k8s('kube-apiserver'), kubeControllerManager: k8s('kube-controller-manager'), kubeScheduler: k8s('kube-scheduler'), kubeProxy: k8s('kube-proxy') };
 };
 
 function lookupKubernetesRelease(releaseImage: string): ReleaseInfo | undefined {
@@ -140,7 +151,7 @@ function lookupOpenShiftRelease(releaseImage: string): ReleaseInfo | undefined {
   const version = versionOfReleaseImage(releaseImage);
   const kubernetesVersion = version === undefined ? undefined : KUBERNETES_FOR_MINOR[version.split('.').slice(0, 2).join('.')];
   if (version === undefined || kubernetesVersion === undefined) return undefined;
-  return { version, kubernetesVersion, images: { ...kubeComponents(kubernetesVersion), ...OPENSHIFT_PINNED } };
+  return { version, kubernetesVersion, images: { ...kubeComponents(kubernetesVersion), ...OPENSHIFT_PINNED, ...KUBEVIRT_PLATFORM_IMAGES } };
 }
 
 /**

@@ -50,10 +50,10 @@ function infraRbac(hcp: HostedControlPlane): Array<Record<string, unknown>> {
   ];
 }
 
-function container(hcp: HostedControlPlane, release: ReleaseInfo, external: boolean): Record<string, unknown> {
+function container(hcp: HostedControlPlane, image: string, external: boolean): Record<string, unknown> {
   return {
     name: 'cloud-controller-manager',
-    image: release.images.kubevirtCloudControllerManager,
+    image,
     command: ['/bin/kubevirt-cloud-controller-manager'],
     args: [
       '--cloud-provider=kubevirt',
@@ -82,9 +82,12 @@ function container(hcp: HostedControlPlane, release: ReleaseInfo, external: bool
  * The KubeVirt cloud-controller-manager of a hosted cluster (upstream's component): its `cloud-config`, the
  * Deployment (2 replicas when HighlyAvailable, leader-elected in the hosted cluster) talking to the hosted API server
  * as its admin and to the infrastructure cluster either with its own service account (Role on the control-plane
- * namespace) or, for an external infrastructure cluster, with the HostedCluster's kubeconfig; and its budget.
+ * namespace) or, for an external infrastructure cluster, with the HostedCluster's kubeconfig; and its budget. None
+ * when the release carries no provider image.
  */
 export function renderKubevirtCloudControllerManager(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string): Array<Record<string, unknown>> {
+  const image = release.images.kubevirtCloudControllerManager;
+  if (image === undefined) return [];
   const infra = infraTargetOf(hcp);
   const external = infra.kubeconfigKey !== undefined;
   const cloudConfig = kubevirtCloudConfig(infra);
@@ -96,7 +99,7 @@ export function renderKubevirtCloudControllerManager(hcp: HostedControlPlane, re
   ];
   // The provider reads its cloud-config once: a changed one rolls the pods like a changed Secret.
   const hash = sha256Hex(`${configHash}\n${cloudConfig}`).slice(0, 16);
-  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash: hash, containers: [container(hcp, release, external)], volumes }, replicasFor(hcp, 'control-plane'));
+  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash: hash, containers: [container(hcp, image, external)], volumes }, replicasFor(hcp, 'control-plane'));
   if (!external) {
     const template = (workload['spec'] as { template: { spec: Record<string, unknown> } }).template;
     template.spec = { ...template.spec, serviceAccountName: NAME, automountServiceAccountToken: true };

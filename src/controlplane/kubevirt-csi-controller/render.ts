@@ -1,5 +1,5 @@
 import type { HostedControlPlane, KubevirtStorageDriverSpec } from '../../api/index.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { KubevirtCSIImages, ReleaseInfo } from '../../release/catalog.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { KubevirtCSI } from '../../platform/kubevirt/csi-names.ts';
@@ -96,14 +96,14 @@ function csiContainer(name: string, image: string, args: readonly string[], moun
   };
 }
 
-function containers(release: ReleaseInfo, external: boolean): unknown[] {
+function containers(images: KubevirtCSIImages, external: boolean): unknown[] {
   const tenant = { name: TENANT.volume, mountPath: mountPath(TENANT.volume), readOnly: true };
   const infra = external ? [{ name: INFRA_VOLUME, mountPath: mountPath(INFRA_VOLUME), readOnly: true }] : [];
   const sidecar = (name: string, image: string, extra: readonly string[]): Record<string, unknown> =>
     csiContainer(name, image, [`--csi-address=${SOCKET}`, `--kubeconfig=${TENANT_KUBECONFIG}`, '--timeout=3m', ...extra], [tenant]);
   const driver = csiContainer(
     'csi-driver',
-    release.images.kubevirtCSIDriver,
+    images.driver,
     [
       `--endpoint=unix://${SOCKET}`,
       '--infra-cluster-namespace=$(INFRACLUSTER_NAMESPACE)',
@@ -118,7 +118,7 @@ function containers(release: ReleaseInfo, external: boolean): unknown[] {
   driver['env'] = [configEnv('INFRACLUSTER_NAMESPACE', 'infraClusterNamespace'), configEnv('INFRACLUSTER_LABELS', 'infraClusterLabels'), configEnv('INFRA_STORAGE_CLASS_ENFORCEMENT', 'infraStorageClassEnforcement')];
   driver['ports'] = [{ name: 'healthz', containerPort: HEALTH_PORT, protocol: 'TCP' }];
   driver['livenessProbe'] = { httpGet: { path: '/healthz', port: 'healthz' }, initialDelaySeconds: 10, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 5 };
-  const { csi } = release.images;
+  const csi = images.sidecars;
   return [
     driver,
     sidecar('csi-provisioner', csi.provisioner, ['--default-fstype=ext4', '--retry-interval-max=1m']),
@@ -134,10 +134,12 @@ function containers(release: ReleaseInfo, external: boolean): unknown[] {
  * `driver-config`, and one Deployment replica (the sidecars elect a leader anyway) of the driver and the
  * kubernetes-csi sidecars. It acts in the hosted cluster as the guest service account `kubevirt-csi-controller-sa`
  * (a client certificate of the control plane's PKI), and on the infrastructure cluster with its own service account
- * and Role, or, for an external infrastructure cluster, with the HostedCluster's kubeconfig.
+ * and Role, or, for an external infrastructure cluster, with the HostedCluster's kubeconfig. None when the release
+ * carries no CSI driver.
  */
 export function renderKubevirtCSIController(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string): Array<Record<string, unknown>> {
-  if (!csiDriverEnabled(hcp)) return [];
+  const images = release.images.kubevirtCSI;
+  if (!csiDriverEnabled(hcp) || images === undefined) return [];
   const infra = infraTargetOf(hcp);
   const external = infra.kubeconfigKey !== undefined;
   const config = driverConfig(hcp, infra);
@@ -148,7 +150,7 @@ export function renderKubevirtCSIController(hcp: HostedControlPlane, release: Re
   ];
   // The driver reads driver-config from its environment at start: a changed one rolls the pod.
   const hash = sha256Hex(`${configHash}\n${toYaml(config)}`).slice(0, 16);
-  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash: hash, containers: containers(release, external), volumes }, 1);
+  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash: hash, containers: containers(images, external), volumes }, 1);
   if (!external) {
     const template = (workload['spec'] as { template: { spec: Record<string, unknown> } }).template;
     template.spec = { ...template.spec, serviceAccountName: KubevirtCSI.infraServiceAccount, automountServiceAccountToken: true };
