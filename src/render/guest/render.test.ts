@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { HostedCluster, HostedControlPlane } from '../../api/index.ts';
+import { parseYaml } from '../../lib/yaml-read.ts';
+import { toYamlDocuments } from '../../lib/yaml.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage, type ReleaseInfo } from '../../release/catalog.ts';
+import { aHostedCluster } from '../../testing/builders.ts';
+import { assertGolden } from '../../testing/golden.ts';
+import { renderHostedControlPlane } from '../hostedcluster/hostedcontrolplane.ts';
+import { guestSnapshotClasses } from './csi.ts';
+import { renderGuestComponents } from './render.ts';
+
+const release = catalogReleaseProvider.lookup('quay.io/openshift-release-dev/ocp-release:4.17.0-multi') as ReleaseInfo;
+const API = 'https://api.example.com:6443';
+
+function controlPlane(change: (hc: HostedCluster) => void = () => undefined): HostedControlPlane {
+  const hc = aHostedCluster('example', 'clusters');
+  change(hc);
+  return renderHostedControlPlane({ hc, infraID: 'example-sffhb' }) as unknown as HostedControlPlane;
+}
+
+type Named = { kind: string; metadata: { name: string; annotations?: Record<string, string> }; parameters?: Record<string, string>; spec?: { clusterIP?: string; replicas?: number }; data?: Record<string, string> };
+const find = (objects: readonly Record<string, unknown>[], kind: string, name: string): Named | undefined => (objects as unknown as Named[]).find((o) => o.kind === kind && o.metadata.name === name);
+
+describe('renderGuestComponents', () => {
+  it('When the storage driver is Default, it should match the golden file', () => {
+    assertGolden(join(import.meta.dirname, 'testdata', 'guest-default.yaml'), toYamlDocuments(renderGuestComponents({ hcp: controlPlane(), release, apiServerURL: API })));
+  });
+
+  it('When it renders DNS, the kube-dns Service should sit at the address the kubelets hand out (10th of the service network)', () => {
+    const objects = renderGuestComponents({ hcp: controlPlane(), release, apiServerURL: API });
+    assert.equal(find(objects, 'Service', 'kube-dns')?.spec?.clusterIP, '172.31.0.10');
+    assert.equal(find(objects, 'Deployment', 'coredns')?.spec?.replicas, 1);
+    const ha = renderGuestComponents({ hcp: controlPlane((hc) => (hc.spec.infrastructureAvailabilityPolicy = 'HighlyAvailable')), release, apiServerURL: API });
+    assert.equal(find(ha, 'Deployment', 'coredns')?.spec?.replicas, 2);
+  });
+
+  it('When it renders kube-proxy, it should reach the API server at its published address over the pod network of the cluster', () => {
+    const config = find(renderGuestComponents({ hcp: controlPlane(), release, apiServerURL: API }), 'ConfigMap', 'kube-proxy')?.data ?? {};
+    assert.deepEqual((parseYaml(config['config.conf'] ?? '') as { clusterCIDR: string }).clusterCIDR, '10.132.0.0/14');
+    assert.equal((parseYaml(config['kubeconfig.conf'] ?? '') as { clusters: Array<{ cluster: { server: string } }> }).clusters[0]?.cluster.server, API);
+  });
+
+  it('When the storage is mapped by hand, it should create one guest class per mapping passing the infrastructure class, none marked default', () => {
+    const hcp = controlPlane((hc) => {
+      hc.spec.platform.kubevirt = {
+        ...hc.spec.platform.kubevirt,
+        storageDriver: {
+          type: 'Manual',
+          manual: {
+            storageClassMapping: [{ group: 'fast', infraStorageClassName: 'nvme', guestStorageClassName: 'fast' }],
+            volumeSnapshotClassMapping: [{ group: 'fast', infraVolumeSnapshotClassName: 'nvme-snap', guestVolumeSnapshotClassName: 'fast-snap' }],
+          },
+        },
+      };
+    });
+    const objects = renderGuestComponents({ hcp, release, apiServerURL: API });
+    assertGolden(join(import.meta.dirname, 'testdata', 'guest-manual-storage.yaml'), toYamlDocuments([...objects.filter((o) => o['kind'] === 'StorageClass'), ...guestSnapshotClasses(hcp)]));
+    const fast = find(objects, 'StorageClass', 'fast');
+    assert.deepEqual(fast?.parameters, { bus: 'scsi', infraStorageClassName: 'nvme' });
+    assert.equal(fast?.metadata.annotations, undefined);
+    assert.equal(find(objects, 'StorageClass', 'kubevirt-csi-infra-default'), undefined);
+  });
+
+  it('When the storage driver is None or the release has no CSI driver, it should put nothing of the driver in the cluster', () => {
+    const none = controlPlane((hc) => (hc.spec.platform.kubevirt = { ...hc.spec.platform.kubevirt, storageDriver: { type: 'None' } }));
+    const kube = catalogReleaseProvider.lookup(kubernetesReleaseImage('1.36.3')) as ReleaseInfo;
+    for (const objects of [renderGuestComponents({ hcp: none, release, apiServerURL: API }), renderGuestComponents({ hcp: controlPlane(), release: kube, apiServerURL: API })]) {
+      assert.equal(objects.some((o) => JSON.stringify(o).includes('csi')), false);
+    }
+  });
+});
