@@ -47,6 +47,12 @@ export interface OperatorOptions {
    * only: their control planes do not run, so a stand-in cluster plays the hosted cluster (its Nodes, pods, PDBs).
    */
   readonly hostedClusterKubeconfig?: string;
+  /**
+   * A kubeconfig of a stand-in hosted cluster into which the control planes' in-cluster components (DNS, kube-proxy,
+   * CSI objects) are brought. Tests only, and separate from the one above so that only the tests about those
+   * components share a stand-in cluster's kube-system. Drift is then checked every 2 s instead of 5 min.
+   */
+  readonly guestComponentsKubeconfig?: string;
   /** Leader election timings (tests shorten them). */
   readonly leaseDurations?: { readonly leaseDurationMs: number; readonly renewDeadlineMs: number; readonly retryPeriodMs: number };
 }
@@ -81,7 +87,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   // One client per external infrastructure cluster, shared: the HostedCluster controller validates it, NodePools use it.
   const infraClients = new KubeconfigClients('infra');
   addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, infraClients, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
-  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider, watchNamespace: o.watchNamespace, ...(o.image === undefined ? {} : { proberImage: o.image }) }, o.logger, metrics);
+  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider, watchNamespace: o.watchNamespace, infraClients, ...(o.image === undefined ? {} : { proberImage: o.image }), ...(o.guestComponentsKubeconfig === undefined ? {} : { guestKubeconfig: o.guestComponentsKubeconfig, guestDriftCheckMs: 2_000 }) }, o.logger, metrics);
   addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases: catalogReleaseProvider, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };

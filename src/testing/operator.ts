@@ -52,6 +52,8 @@ export interface TestOperatorOptions {
   readonly hostedClusterKubeconfig?: string | null;
   /** The operator's own image (what `hcp install` passes as OPERATOR_IMAGE): components that run it are rendered. */
   readonly image?: string;
+  /** Bring the control planes' in-cluster components (DNS, kube-proxy, CSI) into the environment's `guest` cluster. */
+  readonly guestComponents?: boolean;
 }
 
 /** Starts an operator with the given service-account kubeconfig; it reconciles only `watchNamespace`. */
@@ -77,6 +79,7 @@ export async function startOperatorAs(account: { namespace: string; kubeconfig: 
     ...(options.nodePoolInfraDeleteGraceMs === undefined ? {} : { nodePoolInfraDeleteGraceMs: options.nodePoolInfraDeleteGraceMs }),
     ...(hostedClusterKubeconfig === null ? {} : { hostedClusterKubeconfig }),
     ...(options.image === undefined ? {} : { image: options.image }),
+    ...(options.guestComponents === true ? { guestComponentsKubeconfig: readFileSync(testClusters().guest.adminKubeconfig, 'utf8') } : {}),
   });
   return { operator, namespace: account.namespace, watchNamespace, client };
 }

@@ -5,6 +5,7 @@ import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import type { ReleaseProvider } from '../../../release/catalog.ts';
 import type { KeyGenerator } from '../../../pki/keys.ts';
 import type { Clock } from '../../runtime/clock.ts';
+import { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import { Controller } from '../../runtime/controller.ts';
 import { keyOf, type Informer } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
@@ -25,6 +26,12 @@ export interface HostedControlPlaneControllerDeps {
   readonly watchNamespace?: string;
   /** The image whose `hcp-operator availability-prober` holds back components that need the hosted API server. */
   readonly proberImage?: string;
+  /** Clients of external infrastructure clusters, shared with the other controllers. */
+  readonly infraClients: KubeconfigClients;
+  /** A kubeconfig that replaces every control plane's own for reaching its hosted cluster (development and tests). */
+  readonly guestKubeconfig?: string;
+  /** How often a hosted cluster in the desired state is read again for drift (tests shorten it). */
+  readonly guestDriftCheckMs?: number;
 }
 
 /** The control plane, when the operator's `--watch-namespace` (if any) covers its HostedCluster. */
@@ -58,7 +65,7 @@ export function addHostedControlPlaneController(manager: Manager, deps: HostedCo
     throw error;
   }));
   const reconcile = reconcileHostedControlPlane(
-    { ...deps, secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map(), assignsPodUsers: askOnce },
+    { ...deps, guestClients: new KubeconfigClients('guest'), guestSynced: new Map(), secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map(), assignsPodUsers: askOnce },
     (key) => inScope(planes.get(key), deps.watchNamespace),
   );
   const controller = new Controller({ name: 'hostedcontrolplane', clock: deps.clock, logger, metrics, reconcile });

@@ -13,6 +13,7 @@ import { ensureKubeconfigs } from './kubeconfigs.ts';
 import { ensurePki } from './pki.ts';
 import { inNamespace, setCondition, type HostedControlPlaneDeps, type Scope } from './scope.ts';
 import { computeStatus } from './status.ts';
+import { forgetGuest, reconcileGuestComponents } from '../guest/phase.ts';
 
 /** Paused: nothing but the ReconciliationActive condition is written; a dated pause comes back when it ends. */
 function paused(scope: Scope): ReconcileResult | undefined {
@@ -49,7 +50,7 @@ async function writeStatus(scope: Scope, error: unknown): Promise<void> {
   await applyStatusIfChanged(scope.deps.client, scope.hcp, computeStatus(scope, publishedEndpoint(scope), error), { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
 }
 
-async function reconcileComponents(scope: Scope): Promise<void> {
+async function reconcileComponents(scope: Scope): Promise<number> {
   const key = await encryptionKey(scope);
   await ensurePki(scope);
   await ensureKubeconfigs(scope);
@@ -58,25 +59,30 @@ async function reconcileComponents(scope: Scope): Promise<void> {
   const retirement = await removeRetiredKubeadmin(scope);
   // Reported while some API server accepts it: from the apply that mounts it until the rollout that drops it ends.
   scope.kubeadminReported = kubeadminPassword !== undefined || retirement === 'waiting-for-rollout';
+  return reconcileGuestComponents(scope);
 }
 
 /**
- * The HostedControlPlane reconcile: pause → release → PKI and kubeconfigs → kubeadmin → components, then status
- * (always). There is no finalizer: everything a control plane owns lives in its namespace, which the HostedCluster
+ * The HostedControlPlane reconcile: pause → release → PKI and kubeconfigs → kubeadmin → components → what lives inside
+ * the hosted cluster, then status (always). There is no finalizer: everything a control plane owns lives in its namespace, which the HostedCluster
  * controller deletes.
  */
 export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup: (key: string) => HostedControlPlane | undefined): Reconcile {
   return async (key: string, logger: Logger): Promise<ReconcileResult> => {
     const hcp = lookup(key);
-    if (hcp === undefined || hcp.metadata.deletionTimestamp !== undefined) return {};
+    if (hcp === undefined || hcp.metadata.deletionTimestamp !== undefined) {
+      forgetGuest(deps, key);
+      return {};
+    }
     const scope: Scope = { deps, logger, hcp, now: new Date(deps.clock.now()), conditions: [], pki: new Map() };
     const pause = paused(scope);
     if (pause !== undefined || !resolveRelease(scope)) {
       await writeStatus(scope, undefined);
       return pause ?? {};
     }
+    let requeueAfterMs: number;
     try {
-      await reconcileComponents(scope);
+      requeueAfterMs = await reconcileComponents(scope);
     } catch (error) {
       if (error instanceof TerminalError) setCondition(scope, { type: Type.ValidHostedControlPlaneConfiguration.value, status: 'False', reason: error.reason, message: error.message });
       await writeStatus(scope, error instanceof WaitError ? undefined : error).catch((e: unknown) => logger.error('could not write status', { reason: String(e) }));
@@ -84,6 +90,6 @@ export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup
     }
     setCondition(scope, { type: Type.ValidHostedControlPlaneConfiguration.value, status: 'True', reason: Reason.AsExpected.value, message: 'Configuration passes validation' });
     await writeStatus(scope, undefined);
-    return {};
+    return { requeueAfterMs };
   };
 }

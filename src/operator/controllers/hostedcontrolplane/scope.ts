@@ -4,6 +4,7 @@ import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.t
 import type { KeyGenerator } from '../../../pki/keys.ts';
 import type { ReleaseInfo, ReleaseProvider } from '../../../release/catalog.ts';
 import type { Clock } from '../../runtime/clock.ts';
+import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import type { Logger } from '../../runtime/logger.ts';
 
 /** A Secret as cached. */
@@ -47,6 +48,15 @@ export interface HostedControlPlaneDeps {
   readonly assignsPodUsers: () => Promise<boolean>;
   /** The availability prober's image (the operator's own), when the operator runs from one. */
   readonly proberImage?: string;
+  /** Clients of the hosted clusters (by HostedControlPlane uid) and of external infrastructure clusters. */
+  readonly guestClients: KubeconfigClients;
+  readonly infraClients: KubeconfigClients;
+  /** A kubeconfig that replaces every control plane's own for reaching its hosted cluster (development and tests). */
+  readonly guestKubeconfig?: string;
+  /** How often a hosted cluster in the desired state is read again for drift (tests shorten it). */
+  readonly guestDriftCheckMs?: number;
+  /** Per HostedControlPlane, what was last brought into its hosted cluster, when, and what status said. */
+  readonly guestSynced: Map<string, { readonly fingerprint: string; readonly at: number; readonly message: string }>;
 }
 
 /** One reconcile's state. */

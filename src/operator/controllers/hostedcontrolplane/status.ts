@@ -24,7 +24,8 @@ function etcdCondition(scope: Scope, etcd: WorkloadStatus | undefined): boolean 
 }
 
 /** Available as the Deployment controller reports it, with at least one replica up. */
-const deploymentAvailable = (d: WorkloadStatus | undefined): boolean => d?.status?.conditions?.find((c) => c.type === 'Available')?.status === 'True' && (d.status.availableReplicas ?? 0) > 0;
+/** Whether a Deployment reports Available with at least one replica. */
+export const deploymentAvailable = (d: WorkloadStatus | undefined): boolean => d?.status?.conditions?.find((c) => c.type === 'Available')?.status === 'True' && (d.status.availableReplicas ?? 0) > 0;
 
 const replicaMessage = (d: WorkloadStatus): string => `${String(d.status?.availableReplicas ?? 0)} of ${String(d.spec?.replicas ?? 1)} kube-apiserver replicas available`;
 

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { HostedControlPlane } from '../../../api/index.ts';
+import type { KubeDocument } from '../../../kube/client.ts';
+import { GUEST_MANAGED_LABELS } from '../../../render/guest/labels.ts';
+import { runHcp } from '../../../testing/cli.ts';
+import { eventually } from '../../../testing/eventually.ts';
+import { testClusters } from '../../../testing/envtest/clusters.ts';
+import { installOperatorAccount, startOperatorAs } from '../../../testing/operator.ts';
+
+const { management, guest } = testClusters();
+const HCP = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedControlPlane' } as const;
+const SELECTOR = Object.entries(GUEST_MANAGED_LABELS).map(([k, v]) => `${k}=${v}`).join(',');
+// The stand-in hosted cluster's own service network, so kube-dns gets a cluster IP it accepts.
+const GUEST_SERVICE_CIDR = '10.96.0.0/16';
+
+async function createCluster(namespace: string, name: string, extra: readonly string[] = []): Promise<string> {
+  const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${namespace}`, `--name=${name}`, '--pull-secret=/ps', `--service-cidr=${GUEST_SERVICE_CIDR}`];
+  const out = await runHcp([...args, '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', '--service-publishing-strategy=NodePort', '--api-server-address=10.0.0.9', ...extra], { files: { '/ps': '{"auths":{}}' }, realClock: true });
+  assert.equal(out.code, 0, out.stderr);
+  return `${namespace}-${name}`;
+}
+
+const guestCondition = async (cpns: string, name: string): Promise<{ status: string; reason?: string; message?: string } | undefined> =>
+  (await management.client.tryGet<HostedControlPlane>({ ...HCP, name, namespace: cpns }))?.status?.conditions?.find((c) => c.type === 'GuestComponentsApplied');
+
+const KINDS = [
+  ['apps/v1', 'Deployment'],
+  ['apps/v1', 'DaemonSet'],
+  ['v1', 'Service'],
+  ['v1', 'ConfigMap'],
+  ['v1', 'ServiceAccount'],
+  ['storage.k8s.io/v1', 'StorageClass'],
+  ['storage.k8s.io/v1', 'CSIDriver'],
+  ['rbac.authorization.k8s.io/v1', 'ClusterRole'],
+  ['rbac.authorization.k8s.io/v1', 'ClusterRoleBinding'],
+  ['v1', 'Namespace'],
+] as const;
+
+/** Removes everything the operator put into the shared stand-in hosted cluster. */
+async function cleanGuest(): Promise<void> {
+  for (const [apiVersion, kind] of KINDS) {
+    for (const o of await guest.client.list(apiVersion, kind, { labelSelector: SELECTOR })) {
+      await guest.client.delete({ apiVersion, kind, name: o.metadata?.name ?? '', ...(o.metadata?.namespace === undefined ? {} : { namespace: o.metadata.namespace }) }).catch(() => undefined);
+    }
+  }
+}
+
+describe('hosted cluster components', () => {
+  it('When a control plane is published, its hosted cluster should get DNS, kube-proxy and the CSI driver, kept as rendered when changed or deleted', async () => {
+    const ns = await management.namespace('hcp-guest');
+    const op = await startOperatorAs(await installOperatorAccount(management), ns, { guestComponents: true });
+    after(async () => {
+      await op.operator.stop();
+      op.client.close();
+      await cleanGuest();
+    });
+    const cpns = await createCluster(ns, 'g');
+    await eventually('GuestComponentsApplied', async () => (await guestCondition(cpns, 'g'))?.status === 'True');
+    const dns = await guest.client.get<KubeDocument & { spec: { clusterIP: string } }>({ apiVersion: 'v1', kind: 'Service', name: 'kube-dns', namespace: 'kube-system' });
+    assert.equal(dns.spec.clusterIP, '10.96.0.10');
+    const proxy = await guest.client.get<KubeDocument & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', name: 'kube-proxy', namespace: 'kube-system' });
+    assert.match(proxy.data['kubeconfig.conf'] ?? '', /server: "?https:\/\/10\.0\.0\.9:\d+/);
+    const sc = await guest.client.get<KubeDocument & { provisioner: string }>({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', name: 'kubevirt-csi-infra-default' });
+    assert.equal(sc.provisioner, 'csi.kubevirt.io');
+    assert.equal(sc.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'], 'true');
+    assert.ok(await guest.client.tryGet({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kubevirt-csi-node', namespace: 'openshift-cluster-csi-drivers' }));
+
+    // Drift: a deleted Deployment comes back, a changed field is set back; the user's default-class choice stays.
+    await guest.client.delete({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'coredns', namespace: 'kube-system' });
+    await guest.client.mergePatch({ apiVersion: 'v1', kind: 'ConfigMap', name: 'coredns', namespace: 'kube-system' }, { data: { Corefile: '.:53 {}\n' } });
+    await guest.client.mergePatch({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', name: 'kubevirt-csi-infra-default' }, { metadata: { annotations: { 'storageclass.kubernetes.io/is-default-class': 'false' } } });
+    await eventually('the drift repaired', async () => {
+      const deployment = await guest.client.tryGet({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'coredns', namespace: 'kube-system' });
+      const corefile = (await guest.client.get<KubeDocument & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', name: 'coredns', namespace: 'kube-system' })).data['Corefile'] ?? '';
+      return deployment !== undefined && corefile.includes('kubernetes cluster.local');
+    }, 30_000);
+    const kept = await guest.client.get<KubeDocument>({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', name: 'kubevirt-csi-infra-default' });
+    assert.equal(kept.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'], 'false');
+
+    // In the desired state, a drift check reads and writes nothing.
+    const before = (await guest.client.get<KubeDocument>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'coredns', namespace: 'kube-system' })).metadata?.resourceVersion;
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const later = (await guest.client.get<KubeDocument>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'coredns', namespace: 'kube-system' })).metadata?.resourceVersion;
+    assert.equal(later, before);
+  });
+
+  it('When a storage mapping names an infrastructure class that does not exist, it should say which and put nothing in the hosted cluster until it exists', async () => {
+    const ns = await management.namespace('hcp-guest-map');
+    const op = await startOperatorAs(await installOperatorAccount(management), ns, { guestComponents: true });
+    const infraClass = `${ns}-fast`;
+    after(async () => {
+      await op.operator.stop();
+      op.client.close();
+      await management.client.delete({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', name: infraClass }).catch(() => undefined);
+      await cleanGuest();
+    });
+    await cleanGuest();
+    const cpns = await createCluster(ns, 'm', [`--infra-storage-class-mapping=${infraClass}/fast`]);
+    const refused = await eventually('the mapping refused', async () => {
+      const c = await guestCondition(cpns, 'm');
+      return c?.status === 'False' && c.reason === 'InvalidConfiguration' ? c : undefined;
+    });
+    assert.match(refused.message ?? '', new RegExp(`infrastructure storage class ${infraClass} does not exist`));
+    assert.deepEqual(await guest.client.list('apps/v1', 'Deployment', { labelSelector: SELECTOR }), []);
+    await management.client.create({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: infraClass }, provisioner: 'example.com/none' });
+    await eventually('the mapped class in the hosted cluster', async () => (await guestCondition(cpns, 'm'))?.status === 'True', 30_000).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}: ${JSON.stringify(await guestCondition(cpns, 'm'))}`);
+    });
+    const fast = await guest.client.get<KubeDocument & { parameters: Record<string, string> }>({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', name: 'fast' });
+    assert.deepEqual(fast.parameters, { bus: 'scsi', infraStorageClassName: infraClass });
+    assert.equal(await guest.client.tryGet({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', name: 'kubevirt-csi-infra-default' }), undefined);
+  });
+});

@@ -1,0 +1,174 @@
+import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
+import { INFRA_CREDENTIALS_SECRET, infraTargetOf } from '../../../controlplane/common/infra.ts';
+import { ControlPlaneNames } from '../../../controlplane/names.ts';
+import type { KubeClient } from '../../../kube/client.ts';
+import { KubeApiError } from '../../../kube/errors.ts';
+import { fromBase64 } from '../../../lib/base64.ts';
+import { sha256Hex } from '../../../lib/hash.ts';
+import { joinHostPort } from '../../../lib/host-port.ts';
+import { toYaml } from '../../../lib/yaml.ts';
+import { guestSnapshotClasses } from '../../../render/guest/csi.ts';
+import { renderGuestComponents } from '../../../render/guest/render.ts';
+import { csiDriverEnabled } from '../../../controlplane/kubevirt-csi-controller/render.ts';
+import { publishedEndpoint } from '../hostedcontrolplane/endpoint.ts';
+import { deploymentAvailable } from '../hostedcontrolplane/status.ts';
+import { inNamespace, setCondition, type Scope } from '../hostedcontrolplane/scope.ts';
+import { mappedInfraStorageClasses, mappingProblems } from './storage-mapping.ts';
+import { syncGuestObjects, type LiveAdjustment } from './sync.ts';
+
+/** How often a hosted cluster in the desired state is read again for drift, by default. */
+export const GUEST_DRIFT_CHECK_MS = 5 * 60_000;
+const driftCheckMs = (scope: Scope): number => scope.deps.guestDriftCheckMs ?? GUEST_DRIFT_CHECK_MS;
+/** How soon an unreachable hosted cluster is tried again. */
+const UNREACHABLE_RETRY_MS = 30_000;
+const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
+
+/** Kinds removed from the hosted cluster when no longer rendered (objects of a removed mapping, or of `None`). */
+const PRUNABLE = [
+  { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass' },
+  { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver' },
+  { apiVersion: 'apps/v1', kind: 'DaemonSet' },
+];
+const SNAPSHOT_CLASS = { apiVersion: 'snapshot.storage.k8s.io/v1', kind: 'VolumeSnapshotClass' };
+
+const setGuestCondition = (scope: Scope, status: 'True' | 'False', reason: string, message: string): void => setCondition(scope, { type: Type.GuestComponentsApplied.value, status, reason, message });
+
+/** The hosted cluster's admin kubeconfig (the published one, or the operator's override for all clusters). */
+function guestKubeconfig(scope: Scope): string | undefined {
+  if (scope.deps.guestKubeconfig !== undefined) return scope.deps.guestKubeconfig;
+  const data = scope.pki.get(ControlPlaneNames.adminKubeconfig)?.['kubeconfig'];
+  return data === undefined ? undefined : fromBase64(data);
+}
+
+/** The client of the infrastructure cluster the VMs and volumes live on. */
+function infraClient(scope: Scope): KubeClient | undefined {
+  const key = infraTargetOf(scope.hcp).kubeconfigKey;
+  if (key === undefined) return scope.deps.client;
+  const data = scope.deps.secret(inNamespace(scope, INFRA_CREDENTIALS_SECRET))?.data?.[key];
+  return data === undefined ? undefined : scope.deps.infraClients.clientFor(ownerOf(scope), fromBase64(data));
+}
+
+/**
+ * Infrastructure storage classes a `Manual` mapping names that do not exist. A user limited to one namespace may not
+ * read StorageClasses (cluster-scoped); those are then not checked, and the CSI driver refuses them when used.
+ */
+async function missingInfraClasses(scope: Scope): Promise<string[]> {
+  const names = mappedInfraStorageClasses(scope.hcp);
+  const client = names.length === 0 ? undefined : infraClient(scope);
+  if (client === undefined) return [];
+  const missing: string[] = [];
+  for (const name of names) {
+    try {
+      if ((await client.tryGet({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', name })) === undefined) missing.push(name);
+    } catch (error) {
+      if (error instanceof KubeApiError && error.status === 403) return [];
+      throw error;
+    }
+  }
+  return missing;
+}
+
+/** The default-class mark is the operator's only until the class exists: a user may move it to another class. */
+const leaveDefaultMarkToUser: LiveAdjustment = (rendered, live) => {
+  const annotations = (rendered['metadata'] as { annotations?: Record<string, string> }).annotations;
+  if (live === undefined || rendered['kind'] !== 'StorageClass' || annotations?.[DEFAULT_CLASS_ANNOTATION] === undefined) return rendered;
+  if (live.metadata?.annotations?.[DEFAULT_CLASS_ANNOTATION] === 'true') return rendered;
+  const rest = Object.fromEntries(Object.entries(annotations).filter(([key]) => key !== DEFAULT_CLASS_ANNOTATION));
+  return { ...rendered, metadata: { ...(rendered['metadata'] as object), annotations: rest } };
+};
+
+/** Validates the storage mapping; a problem stops the sync before anything is written (nothing half-applied). */
+async function storageMappingValid(scope: Scope): Promise<boolean> {
+  if (!csiDriverEnabled(scope.hcp)) return true;
+  const problems = mappingProblems(scope.hcp);
+  const missing = await missingInfraClasses(scope);
+  for (const name of missing) problems.push(`infrastructure storage class ${name} does not exist: map an existing class (kubectl get storageclass on the infrastructure cluster) in spec.platform.kubevirt.storageDriver.manual`);
+  if (problems.length === 0) return true;
+  setGuestCondition(scope, 'False', Reason.InvalidConfiguration.value, problems.join('; '));
+  return false;
+}
+
+/** The rendered objects; snapshot classes only where the hosted cluster serves them (they need its snapshot CRDs). */
+async function objectsFor(scope: Scope, client: KubeClient, apiServerURL: string): Promise<{ objects: Array<Record<string, unknown>>; snapshotsServed: boolean; snapshotNote: string }> {
+  const release = scope.release;
+  if (release === undefined) return { objects: [], snapshotsServed: false, snapshotNote: '' };
+  const objects = renderGuestComponents({ hcp: scope.hcp, release, apiServerURL });
+  const snapshotsServed = await client.serves(SNAPSHOT_CLASS.apiVersion, SNAPSHOT_CLASS.kind);
+  const snapshots = csiDriverEnabled(scope.hcp) && release.images.kubevirtCSI !== undefined ? guestSnapshotClasses(scope.hcp) : [];
+  if (snapshotsServed) return { objects: [...objects, ...snapshots], snapshotsServed, snapshotNote: '' };
+  const snapshotNote = snapshots.length === 0 ? '' : '; volume snapshot classes wait for the snapshot CRDs (snapshot.storage.k8s.io/v1) in the hosted cluster';
+  return { objects, snapshotsServed, snapshotNote };
+}
+
+/** Why the hosted cluster cannot be reached yet, if it cannot: not published, or its API server not available. */
+function notReachable(scope: Scope): string | undefined {
+  if (publishedEndpoint(scope) === undefined || guestKubeconfig(scope) === undefined) return 'Waiting for the API server to be published: nodes reach it at its published address';
+  // A stand-in hosted cluster (the override) answers by definition; a real one only once its API server is available.
+  const apiServer = scope.deps.deployment(inNamespace(scope, ControlPlaneNames.kubeAPIServer));
+  if (scope.deps.guestKubeconfig === undefined && !deploymentAvailable(apiServer)) return 'Waiting for the hosted API server to be available';
+  return undefined;
+}
+
+/**
+ * Keeps what must exist inside the hosted cluster (DNS, kube-proxy, the CSI driver's objects and storage classes) as
+ * rendered, through the control plane's admin kubeconfig. Runs when the rendered set changed or the last check is
+ * {@link GUEST_DRIFT_CHECK_MS} old (drift is found by reading, not by watching every hosted cluster's objects);
+ * otherwise it costs nothing. Returns when to look again.
+ */
+export async function reconcileGuestComponents(scope: Scope): Promise<number> {
+  const waiting = notReachable(scope);
+  if (waiting !== undefined) {
+    setGuestCondition(scope, 'False', Reason.WaitingForAvailable.value, waiting);
+    return UNREACHABLE_RETRY_MS;
+  }
+  // The mapping is immutable, so what can change is the infrastructure: a missing class may be created there.
+  if (!(await storageMappingValid(scope))) return Math.min(UNREACHABLE_RETRY_MS, driftCheckMs(scope));
+  try {
+    return await syncGuest(scope);
+  } catch (error) {
+    if (error instanceof KubeApiError) throw error;
+    setGuestCondition(scope, 'False', Reason.WaitingForAvailable.value, `The hosted cluster does not answer yet: ${error instanceof Error ? error.message : String(error)}`);
+    return UNREACHABLE_RETRY_MS;
+  }
+}
+
+/** Renders, compares and applies; skipped while the rendered set is unchanged and the last check is recent. */
+async function syncGuest(scope: Scope): Promise<number> {
+  const owner = ownerOf(scope);
+  const client = scope.deps.guestClients.clientFor(owner, guestKubeconfig(scope) ?? '');
+  const { objects, snapshotsServed, snapshotNote } = await objectsFor(scope, client, apiServerURL(scope));
+  const fingerprint = sha256Hex(toYaml(objects));
+  const last = scope.deps.guestSynced.get(owner);
+  const age = scope.now.getTime() - (last?.at ?? 0);
+  if (last?.fingerprint === fingerprint && age < driftCheckMs(scope)) {
+    setGuestCondition(scope, 'True', Reason.AsExpected.value, last.message);
+    return driftCheckMs(scope) - age;
+  }
+  const result = await syncGuestObjects(client, objects, snapshotsServed ? [...PRUNABLE, SNAPSHOT_CLASS] : PRUNABLE, leaveDefaultMarkToUser);
+  if (result.applied.length + result.pruned.length > 0) scope.logger.info('hosted cluster objects synced', { applied: result.applied.join(','), pruned: result.pruned.join(',') });
+  const message = `${String(objects.length)} objects in place${snapshotNote}`;
+  scope.deps.guestSynced.set(owner, { fingerprint, at: scope.now.getTime(), message });
+  setGuestCondition(scope, 'True', Reason.AsExpected.value, message);
+  return driftCheckMs(scope);
+}
+
+/** The published API server as nodes reach it. */
+function apiServerURL(scope: Scope): string {
+  const endpoint = publishedEndpoint(scope);
+  return `https://${joinHostPort(endpoint?.host ?? '', endpoint?.port ?? 0)}`;
+}
+
+const ownerOf = (scope: Scope): string => guestOwner(scope.hcp.metadata.namespace ?? '', scope.hcp.metadata.name ?? '');
+
+/** The key of a control plane's clients and sync record (its HostedControlPlane's `namespace/name`). */
+const guestOwner = (namespace: string, name: string): string => `hostedcontrolplane/${namespace}/${name}`;
+
+/** Forgets a deleted control plane's clients and sync record (by its HostedControlPlane key, `namespace/name`). */
+export function forgetGuest(deps: Scope['deps'], key: string): void {
+  const [namespace = '', name = ''] = key.split('/');
+  const owner = guestOwner(namespace, name);
+  deps.guestClients.forget(owner);
+  deps.infraClients.forget(owner);
+  deps.guestSynced.delete(owner);
+}
+
