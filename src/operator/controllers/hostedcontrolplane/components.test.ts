@@ -24,7 +24,7 @@ function clusterWithoutRoutes(applied: KubeObject[]): KubeClient {
 
 function scopeWith(client: KubeClient): Scope {
   const hcp = renderHostedControlPlane({ hc: aHostedCluster('example', 'clusters'), infraID: 'example-x' }) as unknown as HostedControlPlane;
-  const deps = { client, statefulSet: () => undefined, deployment: () => undefined, service: () => undefined, lastApplied: new Map(), assignsPodUsers: () => Promise.resolve(false) } as unknown as HostedControlPlaneDeps;
+  const deps = { client, secret: () => undefined, statefulSet: () => undefined, deployment: () => undefined, service: () => undefined, lastApplied: new Map(), assignsPodUsers: () => Promise.resolve(false) } as unknown as HostedControlPlaneDeps;
   return { deps, logger: silentLogger, hcp, now: new Date(), conditions: [], pki: new Map(), release: catalogReleaseProvider.lookup(hcp.spec.releaseImage) };
 }
 
