@@ -45,6 +45,8 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   // Granted to the KubeVirt CSI controller: volume hotplug and snapshots of the hosted cluster's volumes.
   { apiGroups: ['subresources.kubevirt.io'], resources: ['virtualmachineinstances/addvolume', 'virtualmachineinstances/removevolume', 'virtualmachines/addvolume', 'virtualmachines/removevolume'], verbs: ['update'] },
   { apiGroups: ['snapshot.storage.k8s.io'], resources: ['volumesnapshots'], verbs: ['get', 'create', 'delete'] },
+  // The VMs' EndpointSlices of the default-ingress passthrough and load-balancer Services on the management cluster.
+  { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: MANAGE },
   // A storage mapping's infrastructure classes are checked to exist before the hosted cluster gets its classes.
   { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: ['get'] },
   { apiGroups: ['cdi.kubevirt.io'], resources: ['datavolumes'], verbs: MANAGE },

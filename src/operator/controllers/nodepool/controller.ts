@@ -1,3 +1,5 @@
+import { Label } from '../../../api/v1beta1/well-known.ts';
+import { CLUSTER_NAME_LABEL } from '../../../platform/kubevirt/passthrough.ts';
 import type { HostedCluster, NodePool } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import type { KubeObject } from '../../../kube/client.ts';
@@ -70,13 +72,30 @@ function poolsReferring(cm: ConfigMap, pools: readonly NodePool[], cluster: (key
   )).map(keyOf);
 }
 
-/** The NodePools a VM, VM instance or boot-image cache belongs to. */
-function poolsOfInfraEvent({ cache, event }: InfraEvent, pools: () => NodePool[]): string[] {
+/** The infraID a passthrough or load-balancer Service belongs to. */
+const infraIDOfService = (service: KubeObject): string | undefined => service.metadata?.labels?.[Label.InfraID] ?? service.metadata?.labels?.[CLUSTER_NAME_LABEL];
+
+/** The NodePools a VM, VM instance, boot-image cache or sliced Service belongs to. */
+function poolsOfInfraEvent({ cache, event }: InfraEvent, pools: () => NodePool[], poolsOfInfraID: (infraID: string) => string[]): string[] {
   const object = event.object;
   if (object.kind === 'VirtualMachine') return poolOfVM(object);
   if (object.kind === 'VirtualMachineInstance') return poolOfVM(cache.vms.get(keyOf(object)));
+  if (object.kind === 'Service') return poolsOfInfraID(infraIDOfService(object) ?? '');
   const uid = object.metadata?.labels?.[BootImageCacheKey.NodePoolUID];
   return pools().filter((np) => np.metadata.uid === uid).map(keyOf);
+}
+
+/** Maps cluster-level events (by infraID, by HostedCluster uid) to the NodePools of that cluster. */
+function clusterRouting(clusters: () => HostedCluster[], poolsOfCluster: (hc: HostedCluster) => string[]): { clusterOf: (uid: string) => HostedCluster | undefined; poolsOfInfraID: (infraID: string) => string[]; poolsOfGuest: (owner: string) => string[] } {
+  const clusterOf = (uid: string): HostedCluster | undefined => clusters().find((hc) => hc.metadata.uid === uid);
+  return {
+    clusterOf,
+    poolsOfInfraID: (infraID) => clusters().filter((hc) => infraID !== '' && hc.spec.infraID === infraID).flatMap(poolsOfCluster),
+    poolsOfGuest: (owner) => {
+      const hc = clusterOf(owner);
+      return hc === undefined ? [] : poolsOfCluster(hc);
+    },
+  };
 }
 
 /**
@@ -94,10 +113,10 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   const configMaps = manager.informer<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', namespace });
   let enqueue: (keys: readonly string[]) => void = () => undefined;
   const poolsOfCluster = (hc: KubeObject): string[] => pools.list().filter((np) => np.metadata.namespace === hc.metadata?.namespace && np.spec.clusterName === hc.metadata?.name).map(keyOf);
-  const infraCaches = new InfraCaches({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfInfraEvent(event, () => pools.list())) });
-  const clusterOf = (uid: string): HostedCluster | undefined => clusters.list().find((hc) => hc.metadata.uid === uid);
+  const route = clusterRouting(() => clusters.list(), poolsOfCluster);
+  const infraCaches = new InfraCaches({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfInfraEvent(event, () => pools.list(), route.poolsOfInfraID)) });
   let enqueueCSR: (owner: string, csr: GuestCSR) => void = () => undefined;
-  const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (owner, event) => enqueue(poolsOfNode(clusterOf(owner), event.object, infraCaches)), onCSR: (owner, event) => enqueueCSR(owner, event.object) });
+  const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (owner, event) => enqueue(poolsOfNode(route.clusterOf(owner), event.object, infraCaches)), onCSR: (owner, event) => enqueueCSR(owner, event.object), onIngress: (owner) => enqueue(route.poolsOfGuest(owner)) });
   const approver = csrApprover({ clock: o.clock, events: o.events, guestClusters, infraCaches, clusters: () => clusters.list(), pools: () => pools.list(), controlPlaneSecrets: () => secrets.list(), watchNamespace: namespace }, logger, metrics);
   enqueueCSR = approver.enqueue;
   const override = o.hostedClusterKubeconfig;

@@ -1,4 +1,5 @@
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
+import { Passthrough } from '../../../platform/kubevirt/passthrough.ts';
 import { providerIDOf } from '../../../platform/kubevirt/virtual-machine.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { Informer, type InformerEvent } from '../../runtime/informer.ts';
@@ -28,11 +29,18 @@ export type GuestCSR = KubeObject & {
   status?: { conditions?: Array<{ type: string; status: string }>; certificate?: string };
 };
 
-/** What the NodePool controller sees of one hosted cluster: a client (admin), its Nodes and its kubelets' CSRs. */
+/** A Service of the hosted cluster's ingress namespace as cached: the default ingress's NodePorts are read. */
+export type GuestService = KubeObject & { metadata: { name: string }; spec?: { ports?: Array<{ name?: string; nodePort?: number }> } };
+
+/**
+ * What the NodePool controller sees of one hosted cluster: a client (admin), its Nodes, its kubelets' CSRs, and the
+ * Services of its ingress namespace (the default ingress's NodePort, which passthrough targets).
+ */
 export interface GuestCluster {
   readonly client: KubeClient;
   readonly nodes: Informer<GuestNode>;
   readonly csrs: Informer<GuestCSR>;
+  readonly ingress: Informer<GuestService>;
 }
 
 /**
@@ -52,7 +60,14 @@ export interface GuestClustersOptions {
   readonly logger: Logger;
   readonly onEvent: (owner: string, event: InformerEvent<GuestNode>) => void;
   readonly onCSR?: (owner: string, event: InformerEvent<GuestCSR>) => void;
+  readonly onIngress?: (owner: string) => void;
 }
+
+const stopInformers = (guest: GuestCluster): void => {
+  guest.nodes.stop();
+  guest.csrs.stop();
+  guest.ingress.stop();
+};
 
 /**
  * One client and one Node informer per hosted cluster, shared by its NodePools, started when the cluster's control
@@ -78,24 +93,26 @@ export class GuestClusters {
     const client = this.clients.clientFor(owner, kubeconfig);
     const existing = this.guests.get(owner);
     if (existing?.client === client) return existing;
-    existing?.nodes.stop();
-    existing?.csrs.stop();
+    if (existing !== undefined) stopInformers(existing);
     const options = { clock: this.o.clock, logger: this.o.logger };
     const nodes = new Informer<GuestNode>(client, { apiVersion: 'v1', kind: 'Node' }, options);
     nodes.onEvent((event) => this.o.onEvent(owner, event));
     const csrs = new Informer<GuestCSR>(client, { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest' }, options);
     csrs.onEvent((event) => this.o.onCSR?.(owner, event));
+    const ingress = new Informer<GuestService>(client, { apiVersion: 'v1', kind: 'Service', namespace: Passthrough.guestIngressNamespace }, options);
+    ingress.onEvent(() => this.o.onIngress?.(owner));
     nodes.start();
     csrs.start();
-    const guest = { client, nodes, csrs };
+    ingress.start();
+    const guest = { client, nodes, csrs, ingress };
     this.guests.set(owner, guest);
     return guest;
   }
 
   /** Stops the informer and closes the client of a deleted HostedCluster. */
   forget(owner: string): void {
-    this.guests.get(owner)?.nodes.stop();
-    this.guests.get(owner)?.csrs.stop();
+    const guest = this.guests.get(owner);
+    if (guest !== undefined) stopInformers(guest);
     this.guests.delete(owner);
     this.clients.forget(owner);
   }

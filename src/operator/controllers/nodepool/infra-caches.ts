@@ -1,3 +1,4 @@
+import { TENANT_SERVICE_LABEL } from '../../../platform/kubevirt/passthrough.ts';
 import { Label } from '../../../api/v1beta1/well-known.ts';
 import type { KubeClient, KubeObject, ListSelector } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
@@ -16,6 +17,9 @@ export type CachedVM = KubeObject & Pick<VirtualMachine, 'spec'> & {
 /** A VirtualMachineInstance as cached: its conditions (Ready, LiveMigratable) are read. */
 export type CachedVMI = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>; nodeName?: string; interfaces?: Array<{ ipAddress?: string; ipAddresses?: string[] }> } };
 
+/** An infrastructure Service as cached: selectorless ones get the VMs' EndpointSlices. */
+export type CachedService = KubeObject & { spec?: { selector?: Record<string, string>; ports?: Array<{ name?: string; protocol?: string; port: number; targetPort?: number | string }> } };
+
 /** The caches of one infrastructure cluster (the management cluster, or one external cluster's namespace). */
 export interface InfraCache {
   readonly client: KubeClient;
@@ -27,6 +31,10 @@ export interface InfraCache {
   readonly vmis: Informer<CachedVMI>;
   /** Boot-image cache DataVolumes. */
   readonly bootImageCaches: Informer<KubeObject>;
+  /** The default-ingress passthrough Services (labelled with their cluster's infra-id). */
+  readonly passthroughServices: Informer<CachedService>;
+  /** The Services the KubeVirt cloud provider made for guest LoadBalancer Services. */
+  readonly tenantServices: Informer<CachedService>;
   /** Whether every informer has loaded its first list. */
   synced(): boolean;
   /** What the credentials may not list (a 403 from the server), in words for a condition; undefined when all is readable. */
@@ -37,7 +45,9 @@ export interface InfraCache {
 export type InfraEvent = { readonly cache: InfraCache; readonly event: InformerEvent<KubeObject> };
 
 const ofNodePools = `${Label.NodePoolName}`;
-const selectors = (namespace: string | undefined): Record<'vms' | 'vmis' | 'bootImageCaches', ListSelector> => ({
+const selectors = (namespace: string | undefined): Record<'vms' | 'vmis' | 'bootImageCaches' | 'passthroughServices' | 'tenantServices', ListSelector> => ({
+  passthroughServices: { apiVersion: 'v1', kind: 'Service', namespace, labelSelector: Label.InfraID },
+  tenantServices: { apiVersion: 'v1', kind: 'Service', namespace, labelSelector: TENANT_SERVICE_LABEL },
   vms: { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', namespace, labelSelector: ofNodePools },
   vmis: { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', namespace, labelSelector: ofNodePools },
   bootImageCaches: { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', namespace, labelSelector: `${BootImageCacheKey.Role}=${BOOT_IMAGE_CACHE_ROLE}` },
@@ -94,7 +104,13 @@ export class InfraCaches {
   private start(client: KubeClient, namespace: string | undefined): InfraCache {
     const s = selectors(namespace);
     const options = { clock: this.o.clock, logger: this.o.logger };
-    const informers = { vms: new Informer<CachedVM>(client, s.vms, options), vmis: new Informer<CachedVMI>(client, s.vmis, options), bootImageCaches: new Informer<KubeObject>(client, s.bootImageCaches, options) };
+    const informers = {
+      vms: new Informer<CachedVM>(client, s.vms, options),
+      vmis: new Informer<CachedVMI>(client, s.vmis, options),
+      bootImageCaches: new Informer<KubeObject>(client, s.bootImageCaches, options),
+      passthroughServices: new Informer<CachedService>(client, s.passthroughServices, options),
+      tenantServices: new Informer<CachedService>(client, s.tenantServices, options),
+    };
     const forbidden = (): string | undefined => {
       const denied = Object.values(informers).filter((i) => i.lastError instanceof KubeApiError && i.lastError.status === 403).map((i) => i.selector.kind);
       return denied.length === 0 ? undefined : `the infrastructure credentials may not list ${denied.join(', ')} in namespace ${namespace ?? '(all)'}; grant the documented Role`;
@@ -110,7 +126,7 @@ export class InfraCaches {
   private stop(key: string): void {
     const cache = this.caches.get(key);
     if (cache === undefined) return;
-    for (const informer of [cache.vms, cache.vmis, cache.bootImageCaches]) informer.stop();
+    for (const informer of [cache.vms, cache.vmis, cache.bootImageCaches, cache.passthroughServices, cache.tenantServices]) informer.stop();
     this.caches.delete(key);
   }
 }

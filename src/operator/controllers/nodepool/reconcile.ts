@@ -12,6 +12,7 @@ import { guestPhase } from './phases/guest.ts';
 import { infraPhase } from './phases/infra.ts';
 import { janitorPhase } from './phases/janitor.ts';
 import { machinesPhase } from './phases/machines.ts';
+import { passthroughPhase } from './phases/passthrough.ts';
 import { pausePhase } from './phases/pause.ts';
 import { templatePhase } from './phases/template.ts';
 import { validatePhase } from './phases/validate.ts';
@@ -20,7 +21,7 @@ import { computeStatus } from './status.ts';
 import { runOrderedPhases } from '../run-phases.ts';
 
 /** The phases of a NodePool that is not being deleted, in order. */
-export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, clusterPhase, validatePhase, infraPhase, guestPhase, bootstrapPhase, bootImageCachePhase, templatePhase, machinesPhase, janitorPhase];
+export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, clusterPhase, validatePhase, infraPhase, guestPhase, bootstrapPhase, bootImageCachePhase, templatePhase, machinesPhase, passthroughPhase, janitorPhase];
 
 const runPhases = (scope: Scope): Promise<PhaseOutcome> => runOrderedPhases(PHASES, scope);
 

@@ -1,9 +1,10 @@
+import { CLUSTER_NAME_LABEL, Passthrough, TENANT_SERVICE_LABEL } from '../../../../platform/kubevirt/passthrough.ts';
 import type { NodePool } from '../../../../api/index.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { Annotation } from '../../../../api/v1beta1/well-known.ts';
 import { API_VERSION } from '../../../../api/v1beta1/kinds.ts';
 import { formatDuration, parseDuration } from '../../../../lib/duration.ts';
-import type { KubeClient, KubeObject } from '../../../../kube/client.ts';
+import type { KubeClient, KubeObject, ObjectRef } from '../../../../kube/client.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
@@ -84,16 +85,30 @@ async function userInfraKubeconfig(scope: Scope): Promise<string | undefined> {
   return data === undefined ? undefined : fromBase64(data);
 }
 
+/** The cluster's objects in an external infrastructure namespace: passthrough, load-balancer Services, NetworkPolicy. */
+async function infraObjects(scope: Scope, client: KubeClient, namespace: string): Promise<ObjectRef[]> {
+  const generateID = scope.hc.spec.platform.kubevirt?.generateID ?? '';
+  const infraID = scope.hc.spec.infraID ?? '';
+  const balancers = await client.list('v1', 'Service', { namespace, labelSelector: `${TENANT_SERVICE_LABEL},${CLUSTER_NAME_LABEL}=${infraID}` }).catch(() => []);
+  return [
+    { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', name: VIRT_LAUNCHER_NETWORK_POLICY, namespace },
+    { apiVersion: 'v1', kind: 'Event', name: `virt-launcher-netpol-rbac-${infraID}`, namespace },
+    ...(generateID === '' ? [] : [{ apiVersion: 'v1', kind: 'Service', name: Passthrough.serviceName(generateID), namespace }, { apiVersion: 'route.openshift.io/v1', kind: 'Route', name: Passthrough.routeName(generateID), namespace }]),
+    ...balancers.map((s) => ({ apiVersion: 'v1', kind: 'Service', name: s.metadata?.name ?? '', namespace })),
+  ];
+}
+
 /**
- * Removes the virt-launcher NetworkPolicy and its Event from the external infrastructure namespace, which nobody else
- * deletes (the control-plane namespace takes the centralized one with it). Best effort: the infra cluster may be gone.
+ * Removes what the cluster left in the external infrastructure namespace, which nobody else deletes (the
+ * control-plane namespace takes the centralized ones with it): the virt-launcher NetworkPolicy and its Event, the
+ * default-ingress passthrough Service and Route, and the cloud provider's load-balancer Services (the VMs'
+ * EndpointSlices go with the VMs). Best effort: the infra cluster may be gone.
  */
 async function cleanInfraNamespace(scope: Scope): Promise<void> {
   const namespace = scope.hc.spec.platform.kubevirt?.credentials?.infraNamespace;
   const client = namespace === undefined ? undefined : await infraClientForCleanup(scope);
   if (namespace === undefined || client === undefined) return;
-  const refs = [{ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', name: VIRT_LAUNCHER_NETWORK_POLICY, namespace }, { apiVersion: 'v1', kind: 'Event', name: `virt-launcher-netpol-rbac-${scope.hc.spec.infraID ?? ''}`, namespace }];
-  for (const ref of refs) await client.delete(ref).catch((error: unknown) => scope.logger.info('could not clean the infra namespace', { kind: ref.kind, reason: error instanceof Error ? error.message : String(error) }));
+  for (const ref of await infraObjects(scope, client, namespace)) await client.delete(ref).catch((error: unknown) => scope.logger.info('could not clean the infra namespace', { kind: ref.kind, reason: error instanceof Error ? error.message : String(error) }));
 }
 
 /** Releases the HostedCluster: the finalizer goes, and with it this operator's per-cluster state. */
