@@ -4,7 +4,7 @@
  * (pause, CoreDNS), and the operator on a Node.js runtime.
  */
 import { execFileSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { catalogReleaseProvider, kubernetesReleaseImage } from '../../release/catalog.ts';
 import { KUBE_VERSION } from '../binaries/versions.ts';
@@ -27,7 +27,7 @@ export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
 
 /** The binaries the images are assembled from, by name. */
 export type ImageBinaries = Readonly<
-  Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'proxy-server' | 'coredns' | 'pause' | 'local-path-provisioner' | 'local-path-helper', string>
+  Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'proxy-server' | 'coredns' | 'pause' | 'local-path-provisioner' | 'local-path-helper', string>
 >;
 
 /**
@@ -58,7 +58,34 @@ export function releaseImages(bin: ImageBinaries): ImageSpec[] {
     { name: images.kubeScheduler, files: [inPath('kube-scheduler', bin['kube-scheduler'])] },
     // Upstream's konnectivity images keep the binary at the root and run it as the entrypoint.
     { name: images.konnectivityServer, files: [{ source: bin['proxy-server'], target: '/proxy-server' }], entrypoint: ['/proxy-server'] },
+    kubeProxyImage(images.kubeProxy, bin['kube-proxy']),
   ];
+}
+
+/** The host's iptables (Debian's nf_tables variant, a prerequisite of the environment) and its extension modules. */
+const XTABLES_MULTI = '/usr/sbin/xtables-nft-multi';
+const XTABLES_EXTENSIONS = '/usr/lib/x86_64-linux-gnu/xtables';
+const IPTABLES_COMMANDS = ['iptables', 'iptables-save', 'iptables-restore', 'ip6tables', 'ip6tables-save', 'ip6tables-restore'];
+
+/**
+ * kube-proxy for the hosted clusters' nodes (their `kube-proxy` DaemonSet): the binary built here with the host's
+ * iptables — the multi-call binary under each command name kube-proxy runs, its extension modules and the C
+ * libraries they load — as upstream's image carries its own iptables.
+ */
+export function kubeProxyImage(name: string, kubeProxy: string): ImageSpec {
+  const multi = realpathSync(XTABLES_MULTI);
+  const extensions = readdirSync(XTABLES_EXTENSIONS).filter((f) => f.endsWith('.so')).map((f) => join(XTABLES_EXTENSIONS, f));
+  const libraries = [...new Set([multi, ...extensions].flatMap(sharedLibraries))];
+  return {
+    name,
+    files: [
+      inPath('kube-proxy', kubeProxy),
+      { source: multi, target: XTABLES_MULTI },
+      ...extensions.map((path) => ({ source: realpathSync(path), target: path })),
+      ...libraries.map((lib) => ({ source: realpathSync(lib), target: lib })),
+    ],
+    links: Object.fromEntries(IPTABLES_COMMANDS.map((command) => [`/usr/sbin/${command}`, XTABLES_MULTI])),
+  };
 }
 
 /** The node's images: the sandbox, cluster DNS and the volume provisioner with its helper. */

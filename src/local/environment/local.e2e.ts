@@ -87,6 +87,21 @@ async function assertHostedApiAnswers(name: string): Promise<void> {
 
 type Event = KubeObject & { reason?: string; message?: string };
 
+type DaemonSetStatus = KubeObject & { status?: { numberReady?: number } };
+type DeploymentStatus = KubeObject & { status?: { availableReplicas?: number } };
+
+/**
+ * What the operator keeps inside the hosted cluster runs on the joined machine: kube-proxy (its image built here with
+ * the host's iptables) turns the `kubernetes` Service into the published API server, so CoreDNS reaches the API and
+ * turns Ready.
+ */
+async function inClusterComponentsRun(hosted: KubeClient): Promise<void> {
+  const started = Date.now();
+  await waitFor('kube-proxy ready on the machine', async () => ((await hosted.tryGet<DaemonSetStatus>({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-proxy', namespace: 'kube-system' }))?.status?.numberReady ?? 0) >= 1, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+  await waitFor('CoreDNS available', async () => ((await hosted.tryGet<DeploymentStatus>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'coredns', namespace: 'kube-system' }))?.status?.availableReplicas ?? 0) >= 1, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+  process.stderr.write(`e2e: kube-proxy and CoreDNS ready in the hosted cluster ${String(Math.round((Date.now() - started) / 1000))}s after the Node\n`);
+}
+
 /**
  * A NodePool's machine joins for real: its user data leads to the ignition endpoint (which refuses a missing and a
  * wrong token), the served config runs a real kubelet and containerd, the operator approves the kubelet's client
@@ -111,6 +126,7 @@ async function joinAndCheck(name: string): Promise<void> {
     await waitFor('the serving certificate left pending with its reason', async () => (await management.list<Event>('v1', 'Event', { namespace: 'clusters' })).some((e) => e.reason === 'CertificateSigningRequestPending' && (e.message ?? '').includes(`from system:node:${t.machine} left pending: addresses`)), { timeoutMs: MINUTE, intervalMs: 1000 });
     const pool = await management.get<Conditioned>({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: 'workers', namespace: 'clusters' });
     assert.equal(conditionOf(pool, 'ReachedIgnitionEndpoint'), 'True');
+    await inClusterComponentsRun(hosted);
   } finally {
     hosted.close();
     await stopJoinMachine(layout, 9);

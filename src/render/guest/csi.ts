@@ -2,7 +2,7 @@ import type { HostedControlPlane } from '../../api/index.ts';
 import { csiDriverEnabled, storageDriverTypeOf } from '../../controlplane/kubevirt-csi-controller/render.ts';
 import type { KubevirtCSIImages, ReleaseInfo } from '../../release/catalog.ts';
 import { KubevirtCSI } from '../../platform/kubevirt/csi-names.ts';
-import { GUEST_MANAGED_LABELS } from './labels.ts';
+import { GUEST_MANAGED_LABELS, guestMeta } from './labels.ts';
 
 type Rendered = Record<string, unknown>;
 const NS = KubevirtCSI.guestNamespace;
@@ -39,7 +39,7 @@ const NODE_RULES = [
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 
-const meta = (name: string, namespace?: string): Rendered => ({ name, ...(namespace === undefined ? {} : { namespace }), labels: GUEST_MANAGED_LABELS });
+const meta = guestMeta;
 
 function identity(sa: string, role: string, rules: readonly unknown[]): Rendered[] {
   return [

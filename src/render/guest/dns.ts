@@ -1,7 +1,7 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import { serviceAddress, serviceCIDROf } from '../../controlplane/pki/plan.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
-import { GUEST_MANAGED_LABELS } from './labels.ts';
+import { GUEST_MANAGED_LABELS, guestMeta } from './labels.ts';
 
 type Rendered = Record<string, unknown>;
 const NS = 'kube-system';
@@ -33,7 +33,7 @@ export const COREFILE = `.:53 {
 }
 `;
 
-const meta = (name: string, namespace?: string): Rendered => ({ name, ...(namespace === undefined ? {} : { namespace }), labels: GUEST_MANAGED_LABELS });
+const meta = guestMeta;
 
 /** Workers' components run 2 replicas when the infrastructure is HighlyAvailable (upstream's rule), else 1. */
 export const infrastructureReplicas = (hcp: HostedControlPlane): number => (hcp.spec.infrastructureAvailabilityPolicy === 'HighlyAvailable' ? 2 : 1);

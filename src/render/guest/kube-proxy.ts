@@ -1,7 +1,7 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
 import { toYaml } from '../../lib/yaml.ts';
-import { GUEST_MANAGED_LABELS } from './labels.ts';
+import { guestMeta } from './labels.ts';
 
 type Rendered = Record<string, unknown>;
 const NS = 'kube-system';
@@ -9,7 +9,7 @@ const NAME = 'kube-proxy';
 const CONFIG_DIR = '/var/lib/kube-proxy';
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
-const meta = (name: string, namespace?: string): Rendered => ({ name, ...(namespace === undefined ? {} : { namespace }), labels: GUEST_MANAGED_LABELS });
+const meta = guestMeta;
 
 /**
  * kube-proxy's kubeconfig: the API server's published address (kube-proxy is what makes the `kubernetes` Service's

@@ -12,7 +12,7 @@ import { guestSnapshotClasses } from './csi.ts';
 import { renderGuestComponents } from './render.ts';
 
 const release = catalogReleaseProvider.lookup('quay.io/openshift-release-dev/ocp-release:4.17.0-multi') as ReleaseInfo;
-const API = 'https://api.example.com:6443';
+const API = { host: '192.0.2.10', port: 31234 };
 
 function controlPlane(change: (hc: HostedCluster) => void = () => undefined): HostedControlPlane {
   const hc = aHostedCluster('example', 'clusters');
@@ -25,21 +25,27 @@ const find = (objects: readonly Record<string, unknown>[], kind: string, name: s
 
 describe('renderGuestComponents', () => {
   it('When the storage driver is Default, it should match the golden file', () => {
-    assertGolden(join(import.meta.dirname, 'testdata', 'guest-default.yaml'), toYamlDocuments(renderGuestComponents({ hcp: controlPlane(), release, apiServerURL: API })));
+    assertGolden(join(import.meta.dirname, 'testdata', 'guest-default.yaml'), toYamlDocuments(renderGuestComponents({ hcp: controlPlane(), release, apiServer: API })));
   });
 
   it('When it renders DNS, the kube-dns Service should sit at the address the kubelets hand out (10th of the service network)', () => {
-    const objects = renderGuestComponents({ hcp: controlPlane(), release, apiServerURL: API });
+    const objects = renderGuestComponents({ hcp: controlPlane(), release, apiServer: API });
     assert.equal(find(objects, 'Service', 'kube-dns')?.spec?.clusterIP, '172.31.0.10');
     assert.equal(find(objects, 'Deployment', 'coredns')?.spec?.replicas, 1);
-    const ha = renderGuestComponents({ hcp: controlPlane((hc) => (hc.spec.infrastructureAvailabilityPolicy = 'HighlyAvailable')), release, apiServerURL: API });
+    const ha = renderGuestComponents({ hcp: controlPlane((hc) => (hc.spec.infrastructureAvailabilityPolicy = 'HighlyAvailable')), release, apiServer: API });
     assert.equal(find(ha, 'Deployment', 'coredns')?.spec?.replicas, 2);
   });
 
   it('When it renders kube-proxy, it should reach the API server at its published address over the pod network of the cluster', () => {
-    const config = find(renderGuestComponents({ hcp: controlPlane(), release, apiServerURL: API }), 'ConfigMap', 'kube-proxy')?.data ?? {};
+    const config = find(renderGuestComponents({ hcp: controlPlane(), release, apiServer: API }), 'ConfigMap', 'kube-proxy')?.data ?? {};
     assert.deepEqual((parseYaml(config['config.conf'] ?? '') as { clusterCIDR: string }).clusterCIDR, '10.132.0.0/14');
-    assert.equal((parseYaml(config['kubeconfig.conf'] ?? '') as { clusters: Array<{ cluster: { server: string } }> }).clusters[0]?.cluster.server, API);
+    assert.equal((parseYaml(config['kubeconfig.conf'] ?? '') as { clusters: Array<{ cluster: { server: string } }> }).clusters[0]?.cluster.server, 'https://192.0.2.10:31234');
+  });
+
+  it('When the API server is published at an address, the kubernetes Service should point there; at a host name, nothing is rendered for it', () => {
+    const endpoints = find(renderGuestComponents({ hcp: controlPlane(), release, apiServer: API }), 'Endpoints', 'kubernetes') as unknown as { subsets: unknown[] } | undefined;
+    assert.deepEqual(endpoints?.subsets, [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ name: 'https', port: 31234, protocol: 'TCP' }] }]);
+    assert.equal(find(renderGuestComponents({ hcp: controlPlane(), release, apiServer: { host: 'api.example.com', port: 443 } }), 'Endpoints', 'kubernetes'), undefined);
   });
 
   it('When the storage is mapped by hand, it should create one guest class per mapping passing the infrastructure class, none marked default', () => {
@@ -55,7 +61,7 @@ describe('renderGuestComponents', () => {
         },
       };
     });
-    const objects = renderGuestComponents({ hcp, release, apiServerURL: API });
+    const objects = renderGuestComponents({ hcp, release, apiServer: API });
     assertGolden(join(import.meta.dirname, 'testdata', 'guest-manual-storage.yaml'), toYamlDocuments([...objects.filter((o) => o['kind'] === 'StorageClass'), ...guestSnapshotClasses(hcp)]));
     const fast = find(objects, 'StorageClass', 'fast');
     assert.deepEqual(fast?.parameters, { bus: 'scsi', infraStorageClassName: 'nvme' });
@@ -66,7 +72,7 @@ describe('renderGuestComponents', () => {
   it('When the storage driver is None or the release has no CSI driver, it should put nothing of the driver in the cluster', () => {
     const none = controlPlane((hc) => (hc.spec.platform.kubevirt = { ...hc.spec.platform.kubevirt, storageDriver: { type: 'None' } }));
     const kube = catalogReleaseProvider.lookup(kubernetesReleaseImage('1.36.3')) as ReleaseInfo;
-    for (const objects of [renderGuestComponents({ hcp: none, release, apiServerURL: API }), renderGuestComponents({ hcp: controlPlane(), release: kube, apiServerURL: API })]) {
+    for (const objects of [renderGuestComponents({ hcp: none, release, apiServer: API }), renderGuestComponents({ hcp: controlPlane(), release: kube, apiServer: API })]) {
       assert.equal(objects.some((o) => JSON.stringify(o).includes('csi')), false);
     }
   });

@@ -1,21 +1,31 @@
 import type { HostedControlPlane } from '../../api/index.ts';
+import { joinHostPort } from '../../lib/host-port.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
 import { renderGuestCSI } from './csi.ts';
 import { renderGuestDNS } from './dns.ts';
 import { renderGuestKubeProxy } from './kube-proxy.ts';
+import { renderKubernetesEndpoints } from './kubernetes-endpoints.ts';
 
 /** What the in-cluster components need beyond the HostedControlPlane and its release. */
 export interface GuestInput {
   readonly hcp: HostedControlPlane;
   readonly release: ReleaseInfo;
-  /** `https://host:port` of the hosted API server as nodes reach it (the published endpoint). */
-  readonly apiServerURL: string;
+  /** The hosted API server as nodes reach it (the published endpoint). */
+  readonly apiServer: { readonly host: string; readonly port: number };
 }
+
+const urlOf = ({ host, port }: GuestInput['apiServer']): string => `https://${joinHostPort(host, port)}`;
 
 /**
  * Everything the operator keeps inside a hosted cluster, in apply order (namespaces and identities before the
- * workloads that use them): DNS, kube-proxy and the KubeVirt CSI driver's guest side.
+ * workloads that use them): the `kubernetes` Service's endpoints, DNS, kube-proxy and the KubeVirt CSI driver's guest
+ * side.
  */
 export function renderGuestComponents(input: GuestInput): Array<Record<string, unknown>> {
-  return [...renderGuestDNS(input.hcp, input.release), ...renderGuestKubeProxy(input.hcp, input.release, input.apiServerURL), ...renderGuestCSI(input.hcp, input.release)];
+  return [
+    ...renderKubernetesEndpoints(input.apiServer),
+    ...renderGuestDNS(input.hcp, input.release),
+    ...renderGuestKubeProxy(input.hcp, input.release, urlOf(input.apiServer)),
+    ...renderGuestCSI(input.hcp, input.release),
+  ];
 }

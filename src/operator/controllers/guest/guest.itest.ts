@@ -34,6 +34,7 @@ const KINDS = [
   ['storage.k8s.io/v1', 'CSIDriver'],
   ['rbac.authorization.k8s.io/v1', 'ClusterRole'],
   ['rbac.authorization.k8s.io/v1', 'ClusterRoleBinding'],
+  ['v1', 'Endpoints'],
   ['v1', 'Namespace'],
 ] as const;
 
@@ -61,6 +62,8 @@ describe('hosted cluster components', () => {
     assert.equal(dns.spec.clusterIP, '10.96.0.10');
     const proxy = await guest.client.get<KubeDocument & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', name: 'kube-proxy', namespace: 'kube-system' });
     assert.match(proxy.data['kubeconfig.conf'] ?? '', /server: "?https:\/\/10\.0\.0\.9:\d+/);
+    const endpoints = await guest.client.get<KubeDocument & { subsets: Array<{ addresses: Array<{ ip: string }> }> }>({ apiVersion: 'v1', kind: 'Endpoints', name: 'kubernetes', namespace: 'default' });
+    assert.equal(endpoints.subsets[0]?.addresses[0]?.ip, '10.0.0.9');
     const sc = await guest.client.get<KubeDocument & { provisioner: string }>({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', name: 'kubevirt-csi-infra-default' });
     assert.equal(sc.provisioner, 'csi.kubevirt.io');
     assert.equal(sc.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'], 'true');

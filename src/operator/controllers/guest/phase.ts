@@ -5,7 +5,6 @@ import type { KubeClient } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 import { fromBase64 } from '../../../lib/base64.ts';
 import { sha256Hex } from '../../../lib/hash.ts';
-import { joinHostPort } from '../../../lib/host-port.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { guestSnapshotClasses } from '../../../render/guest/csi.ts';
 import { renderGuestComponents } from '../../../render/guest/render.ts';
@@ -25,6 +24,7 @@ const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
 
 /** Kinds removed from the hosted cluster when no longer rendered (objects of a removed mapping, or of `None`). */
 const PRUNABLE = [
+  { apiVersion: 'v1', kind: 'Endpoints' },
   { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass' },
   { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver' },
   { apiVersion: 'apps/v1', kind: 'DaemonSet' },
@@ -89,10 +89,10 @@ async function storageMappingValid(scope: Scope): Promise<boolean> {
 }
 
 /** The rendered objects; snapshot classes only where the hosted cluster serves them (they need its snapshot CRDs). */
-async function objectsFor(scope: Scope, client: KubeClient, apiServerURL: string): Promise<{ objects: Array<Record<string, unknown>>; snapshotsServed: boolean; snapshotNote: string }> {
+async function objectsFor(scope: Scope, client: KubeClient, apiServer: { host: string; port: number }): Promise<{ objects: Array<Record<string, unknown>>; snapshotsServed: boolean; snapshotNote: string }> {
   const release = scope.release;
   if (release === undefined) return { objects: [], snapshotsServed: false, snapshotNote: '' };
-  const objects = renderGuestComponents({ hcp: scope.hcp, release, apiServerURL });
+  const objects = renderGuestComponents({ hcp: scope.hcp, release, apiServer });
   const snapshotsServed = await client.serves(SNAPSHOT_CLASS.apiVersion, SNAPSHOT_CLASS.kind);
   const snapshots = csiDriverEnabled(scope.hcp) && release.images.kubevirtCSI !== undefined ? guestSnapshotClasses(scope.hcp) : [];
   if (snapshotsServed) return { objects: [...objects, ...snapshots], snapshotsServed, snapshotNote: '' };
@@ -136,7 +136,7 @@ export async function reconcileGuestComponents(scope: Scope): Promise<number> {
 async function syncGuest(scope: Scope): Promise<number> {
   const owner = ownerOf(scope);
   const client = scope.deps.guestClients.clientFor(owner, guestKubeconfig(scope) ?? '');
-  const { objects, snapshotsServed, snapshotNote } = await objectsFor(scope, client, apiServerURL(scope));
+  const { objects, snapshotsServed, snapshotNote } = await objectsFor(scope, client, publishedEndpoint(scope) ?? { host: '', port: 0 });
   const fingerprint = sha256Hex(toYaml(objects));
   const last = scope.deps.guestSynced.get(owner);
   const age = scope.now.getTime() - (last?.at ?? 0);
@@ -150,12 +150,6 @@ async function syncGuest(scope: Scope): Promise<number> {
   scope.deps.guestSynced.set(owner, { fingerprint, at: scope.now.getTime(), message });
   setGuestCondition(scope, 'True', Reason.AsExpected.value, message);
   return driftCheckMs(scope);
-}
-
-/** The published API server as nodes reach it. */
-function apiServerURL(scope: Scope): string {
-  const endpoint = publishedEndpoint(scope);
-  return `https://${joinHostPort(endpoint?.host ?? '', endpoint?.port ?? 0)}`;
 }
 
 const ownerOf = (scope: Scope): string => guestOwner(scope.hcp.metadata.namespace ?? '', scope.hcp.metadata.name ?? '');

@@ -15,7 +15,7 @@ import type { Logger } from '../../runtime/logger.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
 import { judgeKubeletRequest, type ApprovalFacts, type KnownMachine, type KubeletRequest } from './csr-approval.ts';
 import type { GuestCluster, GuestCSR, GuestClusters } from './guest-clusters.ts';
-import type { InfraCaches } from './infra-caches.ts';
+import { addressesOf, type InfraCaches } from './infra-caches.ts';
 import { BOOTSTRAP_TOKEN_EXPIRATION, OLD_BOOTSTRAP_TOKEN_KEY, TOKEN_TTL_MS } from './join-credentials.ts';
 
 /** What the approver reads: the caches the NodePool controller keeps. */
@@ -51,9 +51,6 @@ function bootstrapTokensOf(deps: CSRApproverDeps, hc: HostedCluster, pools: Read
   return new Map(secrets.flatMap((secret) => validTokensOf(secret, now).map((id) => [id, secret.metadata?.annotations?.[TokenSecretAnnotation.NodePool] ?? ''] as const)));
 }
 
-/** Every address a VM instance reports on its interfaces. */
-const addressesOf = (vmi: { status?: { interfaces?: Array<{ ipAddress?: string; ipAddresses?: string[] }> } } | undefined): string[] =>
-  (vmi?.status?.interfaces ?? []).flatMap((i) => [...(i.ipAddresses ?? []), ...(i.ipAddress === undefined ? [] : [i.ipAddress])]);
 
 /** The VMs of a cluster's live pools, in its infrastructure namespace, with their instances' addresses. */
 function machinesOf(deps: CSRApproverDeps, hc: HostedCluster, pools: ReadonlySet<string>): Map<string, KnownMachine> {

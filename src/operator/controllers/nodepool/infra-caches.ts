@@ -17,6 +17,10 @@ export type CachedVM = KubeObject & Pick<VirtualMachine, 'spec'> & {
 /** A VirtualMachineInstance as cached: its conditions (Ready, LiveMigratable) are read. */
 export type CachedVMI = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>; nodeName?: string; interfaces?: Array<{ ipAddress?: string; ipAddresses?: string[] }> } };
 
+/** Every address a VM instance reports on its interfaces. */
+export const addressesOf = (vmi: CachedVMI | undefined): string[] =>
+  (vmi?.status?.interfaces ?? []).flatMap((i) => [...(i.ipAddresses ?? []), ...(i.ipAddress === undefined ? [] : [i.ipAddress])]);
+
 /** An infrastructure Service as cached: selectorless ones get the VMs' EndpointSlices. */
 export type CachedService = KubeObject & { spec?: { selector?: Record<string, string>; ports?: Array<{ name?: string; protocol?: string; port: number; targetPort?: number | string }> } };
 

@@ -5,7 +5,7 @@ import { sha256Hex } from '../../../../lib/hash.ts';
 import { toYaml } from '../../../../lib/yaml.ts';
 import { CLUSTER_NAME_LABEL, Passthrough, renderMachineSlices, renderPassthrough, SLICE_MANAGER, type SlicedService } from '../../../../platform/kubevirt/passthrough.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
-import type { CachedService } from '../infra-caches.ts';
+import { addressesOf, type CachedService } from '../infra-caches.ts';
 import { instanceReady } from '../pool-machines.ts';
 import type { InfraTarget, Phase, Scope } from '../scope.ts';
 
@@ -65,8 +65,7 @@ async function applySlices(scope: Scope, services: readonly SlicedService[]): Pr
   const machines = scope.machines?.live ?? [];
   if (infra === undefined) return;
   const slices = services.flatMap((service) => machines.filter((m) => !m.vmDeleting).flatMap((m) => {
-    const addresses = (m.vmi?.status?.interfaces ?? []).flatMap((i) => [...(i.ipAddresses ?? []), ...(i.ipAddress === undefined ? [] : [i.ipAddress])]);
-    return renderMachineSlices(infra.namespace, service, { name: m.name, uid: m.vm.metadata.uid ?? '', addresses, ready: instanceReady(m.vmi) });
+    return renderMachineSlices(infra.namespace, service, { name: m.name, uid: m.vm.metadata.uid ?? '', addresses: addressesOf(m.vmi), ready: instanceReady(m.vmi) });
   }));
   const key = `slices/${scope.np.metadata.uid ?? ''}`;
   const fingerprint = sha256Hex(toYaml(slices));
