@@ -12,7 +12,7 @@ import { materialiseIgnition, parseIgnitionPointer, type MaterialisedIgnition } 
 import { NodePaths } from '../../render/ignition/node-config.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { runningPid, startDaemon } from './daemons.ts';
-import { ensureCgroup, ensureNodeNetwork, killCgroup, removeCgroup, run, unmountUnder } from './host.ts';
+import { ensureCgroup, ensureNodeNetwork, killCgroup, removeCgroup, removeContainerLogLinks, run, unmountUnder } from './host.ts';
 import { nodeLayout, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { hostKubeletSettings, nodePaths } from './node-config.ts';
 import { writeRuntimeFiles } from './node-files.ts';
@@ -77,7 +77,7 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   const dropIns = join(root, 'etc/kubernetes/kubelet.conf.d');
   mkdirSync(dropIns, { recursive: true });
   writeFileSync(join(dropIns, '90-hcp-local-host.conf'), hostDropIn(layout, node, root));
-  writeRuntimeFiles(layout, node, binaries.runc);
+  writeRuntimeFiles(layout, node, binaries.runc, true);
   await ensureNodeNetwork(layout, node);
   ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
   const names = daemonNames(node);
@@ -94,6 +94,7 @@ export async function stopJoinMachine(layout: EnvironmentLayout, slot: number): 
   const cgroup = `${layout.cgroup}/${node.cgroup}`;
   await killCgroup(cgroup, 5_000);
   await unmountUnder(node.dir);
+  removeContainerLogLinks(node.dir);
   await run(['ip', 'netns', 'delete', node.netns]).catch(() => undefined);
   await run(['ip', 'route', 'delete', node.podCidr]).catch(() => undefined);
   removeCgroup(cgroup);

@@ -3,7 +3,7 @@
 // answering with the hosted cluster's own CA, `hcp destroy cluster` leaving nothing, `hcp local down` leaving the host
 // as it was. The environment uses the host's real network namespaces, cgroups and mounts, so this tier runs as root.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -200,6 +200,11 @@ function assertHostClean(): void {
   const links = readdirSync('/sys/class/net').filter((n) => n.startsWith(layout.vethPrefix) || n === layout.bridge);
   assert.deepEqual(links, [], 'network devices left');
   assert.deepEqual(mountsUnder(stateDir), [], 'mounts left');
+  const logLinks = (existsSync('/var/log/containers') ? readdirSync('/var/log/containers') : []).filter((l) => {
+    const path = join('/var/log/containers', l);
+    return lstatSync(path).isSymbolicLink() && readlinkSync(path).startsWith(`${stateDir}/`);
+  });
+  assert.deepEqual(logLinks, [], 'kubelet log links left in /var/log/containers');
   assert.deepEqual(cgroupHierarchies().filter((h) => readdirSync(h).includes(layout.cgroup)), [], 'cgroups left');
   const processes = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
     try {

@@ -117,7 +117,7 @@ export function registryHostsToml(layout: EnvironmentLayout, registry: string): 
 }
 
 /** The pod network: a bridge in the node's namespace with host-local addresses from the node's pod range. */
-export function cniConfList(node: NodeLayout): string {
+export function cniConfList(node: NodeLayout, masquerade = false): string {
   const conf = {
     cniVersion: '1.0.0',
     name: 'hcp-local',
@@ -126,7 +126,8 @@ export function cniConfList(node: NodeLayout): string {
         type: 'bridge',
         bridge: 'cni0',
         isGateway: true,
-        ipMasq: false,
+        // The environment's nodes route each other's pod ranges; a joining machine's range is routed nowhere.
+        ipMasq: masquerade,
         // A pod reaching itself through a Service it backs goes out and back through the bridge port.
         hairpinMode: true,
         ipam: { type: 'host-local', dataDir: nodePaths(node).cniIpam, ranges: [[{ subnet: node.podCidr }]], routes: [{ dst: '0.0.0.0/0' }] },

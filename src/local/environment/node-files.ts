@@ -5,10 +5,13 @@ import { cniConfList, containerdConfig, MIRRORED_REGISTRIES, nodePaths, registry
 import { CNI_BIN_DIR } from './prerequisites.ts';
 
 /**
- * Writes a node's runtime files — containerd's private configuration, the registry mirrors, the pod network and an
- * empty `resolv.conf` — for the environment's own nodes and joining machines alike.
+ * Writes a node's runtime files — containerd's private configuration, the registry mirrors, the pod network and the
+ * `resolv.conf` pods with dnsPolicy Default get — for the environment's own nodes and joining machines alike.
+ * A joining machine stands for a VM on a network of its own: its pods leave it masqueraded to its address (nothing
+ * routes its pod range back), and it has a resolver (a VM always has one; the hosted cluster's CoreDNS refuses to
+ * start without an upstream to forward to).
  */
-export function writeRuntimeFiles(layout: EnvironmentLayout, node: NodeLayout, runc: string): void {
+export function writeRuntimeFiles(layout: EnvironmentLayout, node: NodeLayout, runc: string, joiningMachine = false): void {
   const p = nodePaths(node);
   for (const dir of [p.cniConfDir, p.registryHosts, p.kubeletRoot, p.podLogs]) mkdirSync(dir, { recursive: true });
   writeFileSync(p.containerdConfig, containerdConfig(node, runc, CNI_BIN_DIR));
@@ -16,7 +19,9 @@ export function writeRuntimeFiles(layout: EnvironmentLayout, node: NodeLayout, r
     mkdirSync(join(p.registryHosts, registry), { recursive: true });
     writeFileSync(join(p.registryHosts, registry, 'hosts.toml'), registryHostsToml(layout, registry));
   }
-  writeFileSync(join(p.cniConfDir, '10-hcp-local.conflist'), cniConfList(node));
-  // No upstream resolver is reachable from this host; pods with dnsPolicy Default get none rather than a dead one.
-  if (!existsSync(p.resolvConf)) writeFileSync(p.resolvConf, '');
+  writeFileSync(join(p.cniConfDir, '10-hcp-local.conflist'), cniConfList(node, joiningMachine));
+  // No upstream resolver is reachable from this host: the environment's nodes give pods none rather than a dead one; a
+  // joining machine names its own address, where nothing answers, so outside names fail at once.
+  if (joiningMachine) writeFileSync(p.resolvConf, `nameserver ${node.address}\n`);
+  else if (!existsSync(p.resolvConf)) writeFileSync(p.resolvConf, '');
 }

@@ -26,7 +26,11 @@ export function kubeProxyKubeconfig(apiServerURL: string): string {
   });
 }
 
-/** kube-proxy's configuration: iptables mode over the cluster's pod network. */
+/**
+ * kube-proxy's configuration: iptables mode over the cluster's pod network. It leaves the kernel's connection
+ * tracking limits and timeouts alone: those are the node's (its image or its Ignition sysctls), and a kube-proxy that
+ * cannot write them — a node without its own kernel — would otherwise exit.
+ */
 export function kubeProxyConfiguration(hcp: HostedControlPlane): string {
   return toYaml({
     apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
@@ -34,6 +38,7 @@ export function kubeProxyConfiguration(hcp: HostedControlPlane): string {
     clientConnection: { kubeconfig: `${CONFIG_DIR}/kubeconfig.conf` },
     clusterCIDR: (hcp.spec.networking?.clusterNetwork ?? []).map((n) => n.cidr).join(','),
     mode: 'iptables',
+    conntrack: { maxPerCore: 0, min: 0, tcpEstablishedTimeout: '0s', tcpCloseWaitTimeout: '0s' },
   });
 }
 
