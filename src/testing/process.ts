@@ -38,6 +38,9 @@ export function runProcess(command: string, args: readonly string[], options: Ru
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A program may exit without reading its input (seen in the e2e tier: EPIPE failed a test): its exit code and
+    // output say what happened, so a refused write to its standard input is not an error of its own.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }
