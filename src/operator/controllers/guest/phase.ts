@@ -113,13 +113,15 @@ function notReachable(scope: Scope): string | undefined {
  * Keeps what must exist inside the hosted cluster (DNS, kube-proxy, the CSI driver's objects and storage classes) as
  * rendered, through the control plane's admin kubeconfig. Runs when the rendered set changed or the last check is
  * {@link GUEST_DRIFT_CHECK_MS} old (drift is found by reading, not by watching every hosted cluster's objects);
- * otherwise it costs nothing. Returns when to look again.
+ * otherwise it costs nothing. Returns when to look again; undefined while waiting for the API server to be published
+ * and available, which the controller hears of from its Service and Deployment (no polling: found when a bench of 50
+ * control planes that never become available spent its time re-reconciling each every 30 s).
  */
-export async function reconcileGuestComponents(scope: Scope): Promise<number> {
+export async function reconcileGuestComponents(scope: Scope): Promise<number | undefined> {
   const waiting = notReachable(scope);
   if (waiting !== undefined) {
     setGuestCondition(scope, 'False', Reason.WaitingForAvailable.value, waiting);
-    return UNREACHABLE_RETRY_MS;
+    return undefined;
   }
   // The mapping is immutable, so what can change is the infrastructure: a missing class may be created there.
   if (!(await storageMappingValid(scope))) return Math.min(UNREACHABLE_RETRY_MS, driftCheckMs(scope));

@@ -50,7 +50,7 @@ async function writeStatus(scope: Scope, error: unknown): Promise<void> {
   await applyStatusIfChanged(scope.deps.client, scope.hcp, computeStatus(scope, publishedEndpoint(scope), error), { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
 }
 
-async function reconcileComponents(scope: Scope): Promise<number> {
+async function reconcileComponents(scope: Scope): Promise<number | undefined> {
   const key = await encryptionKey(scope);
   await ensurePki(scope);
   await ensureKubeconfigs(scope);
@@ -80,7 +80,7 @@ export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup
       await writeStatus(scope, undefined);
       return pause ?? {};
     }
-    let requeueAfterMs: number;
+    let requeueAfterMs: number | undefined;
     try {
       requeueAfterMs = await reconcileComponents(scope);
     } catch (error) {
@@ -90,6 +90,6 @@ export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup
     }
     setCondition(scope, { type: Type.ValidHostedControlPlaneConfiguration.value, status: 'True', reason: Reason.AsExpected.value, message: 'Configuration passes validation' });
     await writeStatus(scope, undefined);
-    return { requeueAfterMs };
+    return requeueAfterMs === undefined ? {} : { requeueAfterMs };
   };
 }
