@@ -27,7 +27,7 @@ function world(withGuest: boolean): { scope: (now: number, secret: Secret) => Sc
   const guestApplies: KubeObject[] = [];
   const client = { mergePatch: (_ref: unknown, patch: { data: Record<string, string>; metadata: { annotations: Record<string, string> } }) => Promise.resolve(void patches.push({ data: patch.data, annotations: patch.metadata.annotations })) } as unknown as KubeClient;
   const guestClient = { apply: (object: KubeObject) => Promise.resolve(void guestApplies.push(object)) } as unknown as KubeClient;
-  const deps = { client, random: counting(), lastApplied: new Map() } as unknown as NodePoolDeps;
+  const deps = { client, random: counting(), lastApplied: new Map(), guestRetries: new Map() } as unknown as NodePoolDeps;
   const scope = (now: number, _secret: Secret): Scope => ({
     deps, logger: silentLogger, np: aNodePool('workers', 'example'), now: new Date(now), conditions: [],
     hc: { metadata: { uid: 'hc-uid', name: 'example', namespace: 'clusters' } } as HostedCluster,
@@ -80,6 +80,17 @@ describe('NodePool join credentials', () => {
     assert.equal(result.token, 'first-token');
     assert.equal(result.requeueAfterMs, 30_000);
     assert.match(fromBase64(patches[0]?.data[TokenSecretKey.BootstrapToken]), /^[a-z0-9]{6}\./, 'recorded, to be made there on a later try');
+  });
+
+  it('When the hosted cluster keeps refusing the bootstrap token, retries should back off to 5 minutes and start over once it takes it', async () => {
+    const { scope } = world(true);
+    const ok = scope(T0, fresh());
+    const unreachable = { ...ok, guest: { client: { apply: () => Promise.reject(new Error('connect ECONNREFUSED')) } } as unknown as GuestCluster };
+    const delays: number[] = [];
+    for (let i = 0; i < 6; i++) delays.push((await ensureJoinCredentials(unreachable, fresh(), 'h')).requeueAfterMs);
+    assert.deepEqual(delays, [30_000, 60_000, 120_000, 240_000, 300_000, 300_000]);
+    await ensureJoinCredentials(ok, fresh(), 'h');
+    assert.equal((await ensureJoinCredentials(unreachable, fresh(), 'h')).requeueAfterMs, 30_000);
   });
 
   it('When half the token lifetime has passed, it should rotate the ignition token and keep the previous one; twice, and the first is gone', async () => {

@@ -7,7 +7,7 @@ import { TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/
 import { BOOTSTRAPPER_BINDING, bootstrapTokenString, nodeSettingsOf, parseBootstrapToken, renderBootstrapperBinding, renderGuestBootstrapToken, type BootstrapToken } from '../../../render/nodepool/join.ts';
 import { applyUnlessUnchanged } from '../../runtime/apply.ts';
 import { appliedKey } from './bootstrap-secrets.ts';
-import type { Scope } from './scope.ts';
+import { nodePoolKeyOf, type Scope } from './scope.ts';
 
 /** Upstream's token lifetime: the ignition token is replaced every half of it, the previous one still accepted. */
 export const TOKEN_TTL_MS = 11 * 3_600_000;
@@ -128,6 +128,26 @@ async function madeInGuest(scope: Scope, token: BootstrapToken | undefined, gene
  * never both rotate; the bootstrap token is recorded before it is made in the hosted cluster (and made again after a
  * failure), so every token there is one the approver knows. Returns the current ignition token and when to look again.
  */
+/** The first retry of a hosted cluster that does not take the bootstrap token, and the longest. */
+const GUEST_RETRY_MS = 30_000;
+const GUEST_RETRY_MAX_MS = 5 * 60_000;
+
+/**
+ * When to try the hosted cluster again: 30 s after the first failure, doubling up to 5 minutes, so pools of clusters
+ * whose API servers never answer (found by the 50-cluster bench: their 30-s retries never let the operator go idle)
+ * cost little; the pool's own events and its HostedCluster's wake it sooner.
+ */
+function guestRetryAfter(scope: Scope, key: string, reached: boolean): number | undefined {
+  const retries = scope.deps.guestRetries;
+  if (reached) {
+    retries?.delete(key);
+    return undefined;
+  }
+  const attempt = (retries?.get(key) ?? 0) + 1;
+  retries?.set(key, attempt);
+  return Math.min(GUEST_RETRY_MS * 2 ** (attempt - 1), GUEST_RETRY_MAX_MS);
+}
+
 export async function ensureJoinCredentials(scope: Scope, secret: TokenSecret, generation: string): Promise<{ token: string; requeueAfterMs: number }> {
   const plan = joinPlan(scope, secret);
   if (Object.keys(plan.data).length + Object.keys(plan.annotations).length > 0) {
@@ -135,5 +155,6 @@ export async function ensureJoinCredentials(scope: Scope, secret: TokenSecret, g
     await scope.deps.client.mergePatch(ref, { metadata: { resourceVersion: secret.metadata?.resourceVersion, annotations: plan.annotations }, data: plan.data });
   }
   const inGuest = await madeInGuest(scope, recordedBootstrapToken(secret, plan), generation);
-  return { token: fromBase64(plan.data[TokenSecretKey.Token] ?? secret.data?.[TokenSecretKey.Token]), requeueAfterMs: inGuest ? plan.requeueAfterMs : Math.min(plan.requeueAfterMs, 30_000) };
+  const retry = guestRetryAfter(scope, `${nodePoolKeyOf(scope.np)}/${generation}`, inGuest);
+  return { token: fromBase64(plan.data[TokenSecretKey.Token] ?? secret.data?.[TokenSecretKey.Token]), requeueAfterMs: retry === undefined ? plan.requeueAfterMs : Math.min(plan.requeueAfterMs, retry) };
 }

@@ -44,6 +44,8 @@ export interface NodePoolDeps {
   readonly autoscaledReplicas: Map<string, number>;
   /** The last drain message told per machine (`<pool>/<machine>`), so a waiting drain is reported once, not per retry. */
   readonly drainMessages: Map<string, string>;
+  /** Per pool generation, how often in a row the hosted cluster did not take its bootstrap token (retries back off). */
+  readonly guestRetries?: Map<string, number>;
   /** Creations and deletions not yet seen in the caches, per NodePool. */
   readonly expectations: Expectations;
   /** What this operator last applied per object (a fingerprint), to skip identical re-applies of Secrets. */
