@@ -91,8 +91,14 @@ describe('the shipped operator, driven by the shipped hcp', () => {
     const condition = (type: string): string | undefined => hc.status?.conditions?.find((c) => c.type === type)?.status;
     assert.equal(condition('InfrastructureReady'), 'True');
     const controlPlane = `${clusters}-demo`;
-    const deployments = (await management.client.list<KubeDocument>('apps/v1', 'Deployment', { namespace: controlPlane })).map((d) => d.metadata?.name).sort();
-    assert.deepEqual(deployments, ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler']);
+    const expected = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubevirt-cloud-controller-manager', 'kubevirt-csi-controller'];
+    await eventually('the control plane Deployments, the KubeVirt provider and CSI controller among them', async () => {
+      const deployments = (await management.client.list<KubeDocument>('apps/v1', 'Deployment', { namespace: controlPlane })).map((d) => d.metadata?.name).sort();
+      return JSON.stringify(deployments) === JSON.stringify(expected);
+    }, 30_000);
+    // On external infrastructure they act with the HostedCluster's kubeconfig: no Role on the management cluster.
+    const roles = (await management.client.list<KubeDocument>('rbac.authorization.k8s.io/v1', 'Role', { namespace: controlPlane })).map((r) => r.metadata?.name);
+    assert.ok(!roles.includes('kubevirt-cloud-controller-manager') && !roles.includes('kubevirt-csi'), roles.join(','));
   });
 
   it('When the cluster exists, create kubeconfig, create nodepool and version should answer from the management cluster', async () => {
