@@ -1,12 +1,23 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { cacheDirFor, locateBinaries, missingBinaries } from './locate.ts';
 
+/** Scratch folders of this file, removed when it ends (they were left in /tmp on every run). */
+const scratch: string[] = [];
+const scratchDir = (prefix: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+};
+after(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
 function folderWith(...names: string[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bins-'));
+  const dir = scratchDir('bins-');
   for (const n of names) {
     writeFileSync(join(dir, n), '#!/bin/sh\n');
     chmodSync(join(dir, n), 0o755);
@@ -16,7 +27,7 @@ function folderWith(...names: string[]): string {
 
 describe('locateBinaries', () => {
   it('When HCP_KUBE_BINARIES, KUBEBUILDER_ASSETS and the cache all hold binaries, it should prefer them in that order', () => {
-    const cacheHome = mkdtempSync(join(tmpdir(), 'cache-'));
+    const cacheHome = scratchDir('cache-');
     const env = { XDG_CACHE_HOME: cacheHome, HCP_KUBE_BINARIES: folderWith('kubectl'), KUBEBUILDER_ASSETS: folderWith('kubectl', 'kube-apiserver', 'etcd') };
     const kcmDir = cacheDirFor('kube-controller-manager', env);
     mkdirSync(kcmDir, { recursive: true });
@@ -32,7 +43,7 @@ describe('locateBinaries', () => {
   });
 
   it('When nothing is found, it should name every missing binary and keep the cache path versioned', () => {
-    const env = { XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'cache-')) };
+    const env = { XDG_CACHE_HOME: scratchDir('cache-') };
     assert.deepEqual(missingBinaries(locateBinaries(env)).sort(), ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-proxy', 'kube-scheduler', 'kubectl', 'kubelet']);
     assert.match(cacheDirFor('kubectl', env), /hcp-kubevirt\/kube\/v1\.36\.\d+$/);
     assert.match(cacheDirFor('etcd', env), /hcp-kubevirt\/kube\/etcd-v3\.6\.\d+$/);
