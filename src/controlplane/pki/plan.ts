@@ -2,6 +2,7 @@ import type { HostedControlPlane } from '../../api/index.ts';
 import type { CertificateUsage } from '../../pki/certificate.ts';
 import { KubevirtCSI, serviceAccountUser } from '../../platform/kubevirt/csi-names.ts';
 import { csiDriverEnabled } from '../kubevirt-csi-controller/render.ts';
+import { ipFamilyOf } from '../../lib/host-port.ts';
 import { ETCD_CLIENT_PORT } from '../names.ts';
 
 /** One certificate of the control plane's PKI, stored as a Secret. */
@@ -71,7 +72,7 @@ export function publishedHost(hcp: HostedControlPlane): string | undefined {
   return [...candidates, hcp.status?.controlPlaneEndpoint?.host].find(nonEmpty);
 }
 
-const isIP = (host: string): boolean => /^[\d.]+$/.test(host) || host.includes(':');
+const isIP = (host: string): boolean => ipFamilyOf(host) !== 0;
 
 function kasNames(hcp: HostedControlPlane): { dnsNames: string[]; ipAddresses: string[] } {
   const ns = hcp.metadata.namespace ?? '';

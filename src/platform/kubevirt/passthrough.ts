@@ -1,4 +1,5 @@
 import { Label } from '../../api/v1beta1/well-known.ts';
+import { ipFamilyOf } from '../../lib/host-port.ts';
 
 /**
  * Default-ingress passthrough on the infrastructure cluster (upstream's names and shapes): `*.apps.<cluster>` of the
@@ -67,8 +68,6 @@ export interface SlicedMachine {
   readonly ready: boolean;
 }
 
-/** 4 or 6 for an address of that family (as the VMI reports them), 0 otherwise. */
-const familyOf = (ip: string): 0 | 4 | 6 => (ip.includes(':') ? 6 : /^\d{1,3}(?:\.\d{1,3}){3}$/.test(ip) ? 4 : 0);
 const isLinkLocal = (ip: string): boolean => ip.startsWith('169.254.') || ip.toLowerCase().startsWith('fe80:');
 
 /**
@@ -82,7 +81,7 @@ export function renderMachineSlices(namespace: string, service: SlicedService, m
   ];
   const ports = service.ports.map((p) => ({ ...(p.name === undefined ? {} : { name: p.name }), protocol: p.protocol ?? 'TCP', port: typeof p.targetPort === 'number' ? p.targetPort : p.port }));
   return families.flatMap(({ family, suffix, version }) => {
-    const address = machine.addresses.find((ip) => familyOf(ip) === version && !isLinkLocal(ip));
+    const address = machine.addresses.find((ip) => ipFamilyOf(ip) === version && !isLinkLocal(ip));
     if (address === undefined) return [];
     return [
       {

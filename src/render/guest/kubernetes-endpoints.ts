@@ -1,7 +1,5 @@
+import { ipFamilyOf } from '../../lib/host-port.ts';
 import { guestMeta } from './labels.ts';
-
-/** 4 or 6 for an IP address, 0 for a host name. */
-const familyOf = (host: string): 0 | 4 | 6 => (host.includes(':') ? 6 : /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) ? 4 : 0);
 
 /**
  * The endpoints of the hosted cluster's `default/kubernetes` Service: the API server's published address. The hosted
@@ -12,7 +10,7 @@ const familyOf = (host: string): 0 | 4 | 6 => (host.includes(':') ? 6 : /^\d{1,3
  * rendered yet, so nothing is rendered for them.
  */
 export function renderKubernetesEndpoints(endpoint: { readonly host: string; readonly port: number }): Array<Record<string, unknown>> {
-  if (familyOf(endpoint.host) === 0) return [];
+  if (ipFamilyOf(endpoint.host) === 0) return [];
   return [
     {
       apiVersion: 'v1',
