@@ -1,4 +1,5 @@
 import type { HostedControlPlane } from '../../api/index.ts';
+import { sha256Hex } from '../../lib/hash.ts';
 import { MANAGED_BY, podAnnotations, podLabels, podPlacement, selectorLabels, type PriorityTier } from './placement.ts';
 
 /** A Secret mounted read-only into a container. */
@@ -50,6 +51,8 @@ export interface WorkloadInput {
   readonly volumes: readonly unknown[];
   /** The replicas when the component pins them (else the availability policy's, which spreading follows). */
   readonly replicas?: number;
+  /** The service account the pods act as on the management cluster (its token mounted); none when absent. */
+  readonly serviceAccount?: string;
 }
 
 /** The pod template of a control-plane component: labels, annotations, placement, containers, volumes. */
@@ -59,7 +62,7 @@ export function podTemplate(input: WorkloadInput): Record<string, unknown> {
     metadata: { labels: podLabels(hcp, component), annotations: podAnnotations(hcp, input.configHash) },
     spec: {
       ...podPlacement(hcp, component, input.tier, input.replicas),
-      automountServiceAccountToken: false,
+      ...(input.serviceAccount === undefined ? { automountServiceAccountToken: false } : { serviceAccountName: input.serviceAccount, automountServiceAccountToken: true }),
       // No component reads Services from its environment, and etcd takes every ETCD_* variable for a flag: Service
       // links such as ETCD_CLIENT_PORT (from the etcd-client Service) were warned about on the first real run.
       enableServiceLinks: false,
@@ -114,4 +117,23 @@ export function controllerContainer(c: ControllerContainer): Record<string, unkn
     terminationMessagePolicy: 'FallbackToLogsOnError',
     volumeMounts: [{ name: 'tmp-dir', mountPath: '/tmp' }, ...secretVolumeMounts(c.mounts)],
   };
+}
+
+/**
+ * A config hash that also covers configuration rendered beside the workload (a ConfigMap it reads once at start), so a
+ * changed one rolls the pods like a changed Secret does.
+ */
+export const configHashWith = (configHash: string, ...rendered: readonly string[]): string => sha256Hex([configHash, ...rendered].join('\n')).slice(0, 16);
+
+/**
+ * A component's identity on the management cluster: its ServiceAccount (tokens mounted only into its pods, see
+ * {@link WorkloadInput.serviceAccount}), a Role on its control-plane namespace and the binding.
+ */
+export function serviceAccountWithRole(hcp: HostedControlPlane, name: string, rules: readonly unknown[]): Array<Record<string, unknown>> {
+  const metadata = { name, namespace: hcp.metadata.namespace, labels: { [MANAGED_BY.key]: MANAGED_BY.value } };
+  return [
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata, automountServiceAccountToken: false },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata, rules },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name }, subjects: [{ kind: 'ServiceAccount', name, namespace: hcp.metadata.namespace }] },
+  ];
 }

@@ -1,8 +1,8 @@
 import type { HostedControlPlane, ServicePublishingStrategy } from '../../api/index.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
-import { MANAGED_BY, podDisruptionBudget, replicasFor } from '../common/placement.ts';
+import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
 import { passthroughRoute, publishedService } from '../common/publishing.ts';
-import { CONTAINER_SECURITY, deployment, httpsProbe, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { CONTAINER_SECURITY, deployment, serviceAccountWithRole, httpsProbe, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { ControlPlaneNames } from '../names.ts';
 import { PkiSecret, serviceAddress, serviceCIDROf } from '../pki/plan.ts';
 
@@ -12,7 +12,6 @@ const NAME = ControlPlaneNames.ignitionServer;
 /** The port the server listens on in its pod, and the port its Service (and a Route) publishes (upstream's). */
 export const IGNITION_SERVER_PORT = 9090;
 export const IGNITION_SERVICE_PORT = 443;
-const labels = { [MANAGED_BY.key]: MANAGED_BY.value };
 const SERVING: SecretMount = { volume: 'serving-cert', secret: PkiSecret.ignitionServer, keys: ['tls.crt', 'tls.key'] };
 
 /** What the ignition endpoint needs beyond the HostedControlPlane and the release. */
@@ -28,14 +27,7 @@ export const ignitionStrategyOf = (hcp: HostedControlPlane): ServicePublishingSt
   hcp.spec.services.find((s) => s.service === 'Ignition')?.servicePublishingStrategy ?? { type: 'Route' };
 
 /** Reads the namespace's Secrets (token Secrets, root CA, pull secret, SSH key) and marks token Secrets reached. */
-function rbac(hcp: HostedControlPlane): Array<Record<string, unknown>> {
-  const metadata = { name: NAME, namespace: hcp.metadata.namespace, labels };
-  return [
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata, automountServiceAccountToken: false },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'patch'] }] },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: NAME }, subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: hcp.metadata.namespace }] },
-  ];
-}
+const rbac = (hcp: HostedControlPlane): Array<Record<string, unknown>> => serviceAccountWithRole(hcp, NAME, [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'patch'] }]);
 
 function container(hcp: HostedControlPlane, release: ReleaseInfo, input: IgnitionServerInput): Record<string, unknown> {
   const cert = mountPath(SERVING.volume);
@@ -70,9 +62,7 @@ function container(hcp: HostedControlPlane, release: ReleaseInfo, input: Ignitio
  */
 export function renderIgnitionServer(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string, input: IgnitionServerInput): Array<Record<string, unknown>> {
   const strategy = ignitionStrategyOf(hcp);
-  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash, containers: [container(hcp, release, input)], volumes: secretVolumes([SERVING]) }, replicasFor(hcp, 'control-plane'));
-  const template = (workload['spec'] as { template: { spec: Record<string, unknown> } }).template;
-  template.spec = { ...template.spec, serviceAccountName: NAME, automountServiceAccountToken: true };
+  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash, containers: [container(hcp, release, input)], volumes: secretVolumes([SERVING]), serviceAccount: NAME }, replicasFor(hcp, 'control-plane'));
   const service = publishedService(hcp, { name: NAME, component: NAME, portName: 'https', port: IGNITION_SERVICE_PORT, targetPort: IGNITION_SERVER_PORT }, strategy);
   return [...rbac(hcp), service, ...(strategy.type === 'Route' ? [passthroughRoute(hcp, NAME, strategy)] : []), workload, podDisruptionBudget(hcp, NAME)];
 }

@@ -1,10 +1,9 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
-import { sha256Hex } from '../../lib/hash.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { infraKubeconfigVolume, infraTargetOf, type InfraTarget } from '../common/infra.ts';
 import { MANAGED_BY, podDisruptionBudget, replicasFor } from '../common/placement.ts';
-import { CONTAINER_SECURITY, deployment, httpsProbe, mountPath, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { CONTAINER_SECURITY, configHashWith, deployment, serviceAccountWithRole, httpsProbe, mountPath, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { ControlPlaneNames } from '../names.ts';
 
 /** The cloud provider's requests (upstream's 75m/60Mi). */
@@ -35,20 +34,13 @@ export function kubevirtCloudConfig(infra: InfraTarget): string {
 }
 
 /** On the management cluster the provider acts with its service account: VMs, VMIs and Services of the namespace. */
-function infraRbac(hcp: HostedControlPlane): Array<Record<string, unknown>> {
-  const metadata = { name: NAME, namespace: hcp.metadata.namespace, labels };
-  const rules = [
+const infraRbac = (hcp: HostedControlPlane): Array<Record<string, unknown>> =>
+  serviceAccountWithRole(hcp, NAME, [
     { apiGroups: ['kubevirt.io'], resources: ['virtualmachines'], verbs: ['get', 'list', 'watch'] },
     { apiGroups: ['kubevirt.io'], resources: ['virtualmachineinstances'], verbs: ['get', 'list', 'watch', 'update'] },
     // Upstream grants `*`; these are the verbs the provider uses, and ones the operator holds to grant.
     { apiGroups: [''], resources: ['services'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
-  ];
-  return [
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata, automountServiceAccountToken: false },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata, rules },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: NAME }, subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: hcp.metadata.namespace }] },
-  ];
-}
+  ]);
 
 function container(hcp: HostedControlPlane, image: string, external: boolean): Record<string, unknown> {
   return {
@@ -98,11 +90,7 @@ export function renderKubevirtCloudControllerManager(hcp: HostedControlPlane, re
     ...(infra.kubeconfigKey === undefined ? [] : [infraKubeconfigVolume(INFRA_VOLUME, infra.kubeconfigKey)]),
   ];
   // The provider reads its cloud-config once: a changed one rolls the pods like a changed Secret.
-  const hash = sha256Hex(`${configHash}\n${cloudConfig}`).slice(0, 16);
-  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash: hash, containers: [container(hcp, image, external)], volumes }, replicasFor(hcp, 'control-plane'));
-  if (!external) {
-    const template = (workload['spec'] as { template: { spec: Record<string, unknown> } }).template;
-    template.spec = { ...template.spec, serviceAccountName: NAME, automountServiceAccountToken: true };
-  }
+  const hash = configHashWith(configHash, cloudConfig);
+  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash: hash, containers: [container(hcp, image, external)], volumes, ...(external ? {} : { serviceAccount: NAME }) }, replicasFor(hcp, 'control-plane'));
   return [...(external ? [] : infraRbac(hcp)), config, workload, podDisruptionBudget(hcp, NAME)];
 }

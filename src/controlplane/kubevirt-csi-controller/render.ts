@@ -1,11 +1,10 @@
 import type { HostedControlPlane, KubevirtStorageDriverSpec } from '../../api/index.ts';
 import type { KubevirtCSIImages, ReleaseInfo } from '../../release/catalog.ts';
-import { sha256Hex } from '../../lib/hash.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { KubevirtCSI } from '../../platform/kubevirt/csi-names.ts';
 import { infraKubeconfigVolume, infraTargetOf, type InfraTarget } from '../common/infra.ts';
 import { MANAGED_BY } from '../common/placement.ts';
-import { CONTAINER_SECURITY, deployment, mountPath, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { CONTAINER_SECURITY, configHashWith, deployment, serviceAccountWithRole, mountPath, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { ControlPlaneNames } from '../names.ts';
 
 /** Each container's requests (upstream's 10m/50Mi for the driver and every sidecar). */
@@ -65,22 +64,14 @@ export function driverConfig(hcp: HostedControlPlane, infra: InfraTarget): Recor
 }
 
 /** The controller's identity on the management cluster: DataVolumes, VMs/VMIs (hotplug), snapshots, PVCs. */
-function infraRbac(hcp: HostedControlPlane): Array<Record<string, unknown>> {
-  const name = KubevirtCSI.infraServiceAccount;
-  const metadata = { name, namespace: hcp.metadata.namespace, labels };
-  const rules = [
+const infraRbac = (hcp: HostedControlPlane): Array<Record<string, unknown>> =>
+  serviceAccountWithRole(hcp, KubevirtCSI.infraServiceAccount, [
     { apiGroups: ['cdi.kubevirt.io'], resources: ['datavolumes'], verbs: ['get', 'create', 'delete'] },
     { apiGroups: ['kubevirt.io'], resources: ['virtualmachineinstances', 'virtualmachines'], verbs: ['list', 'get'] },
     { apiGroups: ['subresources.kubevirt.io'], resources: ['virtualmachineinstances/addvolume', 'virtualmachineinstances/removevolume', 'virtualmachines/addvolume', 'virtualmachines/removevolume'], verbs: ['update'] },
     { apiGroups: ['snapshot.storage.k8s.io'], resources: ['volumesnapshots'], verbs: ['get', 'create', 'delete'] },
     { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get', 'patch'] },
-  ];
-  return [
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata, automountServiceAccountToken: false },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata, rules },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name }, subjects: [{ kind: 'ServiceAccount', name, namespace: hcp.metadata.namespace }] },
-  ];
-}
+  ]);
 
 const configEnv = (name: string, key: string): Record<string, unknown> => ({ name, valueFrom: { configMapKeyRef: { name: KubevirtCSI.driverConfig, key } } });
 
@@ -149,11 +140,7 @@ export function renderKubevirtCSIController(hcp: HostedControlPlane, release: Re
     ...(infra.kubeconfigKey === undefined ? [] : [infraKubeconfigVolume(INFRA_VOLUME, infra.kubeconfigKey)]),
   ];
   // The driver reads driver-config from its environment at start: a changed one rolls the pod.
-  const hash = sha256Hex(`${configHash}\n${toYaml(config)}`).slice(0, 16);
-  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash: hash, containers: containers(images, external), volumes }, 1);
-  if (!external) {
-    const template = (workload['spec'] as { template: { spec: Record<string, unknown> } }).template;
-    template.spec = { ...template.spec, serviceAccountName: KubevirtCSI.infraServiceAccount, automountServiceAccountToken: true };
-  }
+  const hash = configHashWith(configHash, toYaml(config));
+  const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash: hash, containers: containers(images, external), volumes, ...(external ? {} : { serviceAccount: KubevirtCSI.infraServiceAccount }) }, 1);
   return [...(external ? [] : infraRbac(hcp)), config, workload];
 }
