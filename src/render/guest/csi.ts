@@ -39,16 +39,15 @@ const NODE_RULES = [
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 
-const meta = guestMeta;
 
 function identity(sa: string, role: string, rules: readonly unknown[]): Rendered[] {
   return [
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(sa, NS) },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: meta(role), rules },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: guestMeta(sa, NS) },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: guestMeta(role), rules },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
-      metadata: meta(`${role}-binding`),
+      metadata: guestMeta(`${role}-binding`),
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
       subjects: [{ kind: 'ServiceAccount', name: sa, namespace: NS }],
     },
@@ -93,7 +92,7 @@ function nodeDaemonSet(images: KubevirtCSIImages): Rendered {
   return {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
-    metadata: meta('kubevirt-csi-node', NS),
+    metadata: guestMeta('kubevirt-csi-node', NS),
     spec: {
       selector: { matchLabels: labels },
       updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%' } },
@@ -128,7 +127,7 @@ export function guestStorageClasses(hcp: HostedControlPlane): Rendered[] {
   const storageClass = (name: string, parameters: Record<string, string>, annotations?: Record<string, string>): Rendered => ({
     apiVersion: 'storage.k8s.io/v1',
     kind: 'StorageClass',
-    metadata: { ...meta(name), ...(annotations === undefined ? {} : { annotations }) },
+    metadata: { ...guestMeta(name), ...(annotations === undefined ? {} : { annotations }) },
     provisioner: KubevirtCSI.driver,
     parameters,
     allowVolumeExpansion: true,
@@ -145,7 +144,7 @@ export function guestSnapshotClasses(hcp: HostedControlPlane): Rendered[] {
   const snapshotClass = (name: string, parameters: Record<string, string>): Rendered => ({
     apiVersion: 'snapshot.storage.k8s.io/v1',
     kind: 'VolumeSnapshotClass',
-    metadata: meta(name),
+    metadata: guestMeta(name),
     driver: KubevirtCSI.driver,
     deletionPolicy: 'Delete',
     parameters,
@@ -170,7 +169,7 @@ export function renderGuestCSI(hcp: HostedControlPlane, release: ReleaseInfo): R
     {
       apiVersion: 'storage.k8s.io/v1',
       kind: 'CSIDriver',
-      metadata: meta(KubevirtCSI.driver),
+      metadata: guestMeta(KubevirtCSI.driver),
       spec: { attachRequired: true, podInfoOnMount: true, fsGroupPolicy: 'ReadWriteOnceWithFSType' },
     },
     nodeDaemonSet(images),

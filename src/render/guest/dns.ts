@@ -33,7 +33,6 @@ export const COREFILE = `.:53 {
 }
 `;
 
-const meta = guestMeta;
 
 /** Workers' components run 2 replicas when the infrastructure is HighlyAvailable (upstream's rule), else 1. */
 export const infrastructureReplicas = (hcp: HostedControlPlane): number => (hcp.spec.infrastructureAvailabilityPolicy === 'HighlyAvailable' ? 2 : 1);
@@ -58,7 +57,7 @@ function deployment(hcp: HostedControlPlane, image: string): Rendered {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: meta(NAME, NS),
+    metadata: guestMeta(NAME, NS),
     spec: {
       replicas: infrastructureReplicas(hcp),
       selector: { matchLabels: SELECTOR },
@@ -87,23 +86,23 @@ function deployment(hcp: HostedControlPlane, image: string): Rendered {
 export function renderGuestDNS(hcp: HostedControlPlane, release: ReleaseInfo): Rendered[] {
   const rbac = 'rbac.authorization.k8s.io/v1';
   return [
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(NAME, NS) },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: guestMeta(NAME, NS) },
     {
       apiVersion: rbac,
       kind: 'ClusterRole',
-      metadata: meta('system:coredns'),
+      metadata: guestMeta('system:coredns'),
       rules: [
         { apiGroups: [''], resources: ['endpoints', 'services', 'pods', 'namespaces'], verbs: ['list', 'watch'] },
         { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] },
       ],
     },
-    { apiVersion: rbac, kind: 'ClusterRoleBinding', metadata: meta('system:coredns'), roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:coredns' }, subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: NS }] },
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(NAME, NS), data: { Corefile: COREFILE } },
+    { apiVersion: rbac, kind: 'ClusterRoleBinding', metadata: guestMeta('system:coredns'), roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:coredns' }, subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: NS }] },
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: guestMeta(NAME, NS), data: { Corefile: COREFILE } },
     deployment(hcp, release.images.coreDNS),
     {
       apiVersion: 'v1',
       kind: 'Service',
-      metadata: { ...meta('kube-dns', NS), labels: { ...GUEST_MANAGED_LABELS, ...SELECTOR, 'kubernetes.io/name': 'CoreDNS' } },
+      metadata: { ...guestMeta('kube-dns', NS), labels: { ...GUEST_MANAGED_LABELS, ...SELECTOR, 'kubernetes.io/name': 'CoreDNS' } },
       spec: {
         selector: SELECTOR,
         clusterIP: serviceAddress(serviceCIDROf(hcp), 10),

@@ -9,7 +9,6 @@ const NAME = 'kube-proxy';
 const CONFIG_DIR = '/var/lib/kube-proxy';
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
-const meta = guestMeta;
 
 /**
  * kube-proxy's kubeconfig: the API server's published address (kube-proxy is what makes the `kubernetes` Service's
@@ -47,7 +46,7 @@ function daemonSet(image: string): Rendered {
   return {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
-    metadata: meta(NAME, NS),
+    metadata: guestMeta(NAME, NS),
     spec: {
       selector: { matchLabels: labels },
       updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } },
@@ -88,15 +87,15 @@ function daemonSet(image: string): Rendered {
 /** kube-proxy on every node of the hosted cluster (kubeadm's layout): identity, configuration, DaemonSet. */
 export function renderGuestKubeProxy(hcp: HostedControlPlane, release: ReleaseInfo, apiServerURL: string): Rendered[] {
   return [
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(NAME, NS) },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: guestMeta(NAME, NS) },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
-      metadata: meta('hcp-kubevirt:node-proxier'),
+      metadata: guestMeta('hcp-kubevirt:node-proxier'),
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:node-proxier' },
       subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: NS }],
     },
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(NAME, NS), data: { 'config.conf': kubeProxyConfiguration(hcp), 'kubeconfig.conf': kubeProxyKubeconfig(apiServerURL) } },
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: guestMeta(NAME, NS), data: { 'config.conf': kubeProxyConfiguration(hcp), 'kubeconfig.conf': kubeProxyKubeconfig(apiServerURL) } },
     daemonSet(release.images.kubeProxy),
   ];
 }

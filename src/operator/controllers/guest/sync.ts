@@ -1,10 +1,9 @@
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 import { GUEST_MANAGED_LABELS } from '../../../render/guest/labels.ts';
+import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import { holdsRendered } from './drift.ts';
 
-/** The field manager of everything the operator keeps inside hosted clusters. */
-export const GUEST_FIELD_MANAGER = 'hypershift-operator';
 
 /** What one sync did: objects written (missing or drifted), objects removed (no longer rendered). */
 export interface GuestSyncResult {
@@ -63,10 +62,10 @@ async function prune(client: KubeClient, kind: { apiVersion: string; kind: strin
 
 async function applyOrReplace(client: KubeClient, object: Rendered, ref: ReturnType<typeof refOf>): Promise<void> {
   try {
-    await client.apply(object as unknown as KubeObject, { fieldManager: GUEST_FIELD_MANAGER, force: true });
+    await client.apply(object as unknown as KubeObject, { fieldManager: OPERATOR_FIELD_MANAGER, force: true });
   } catch (error) {
     if (!(error instanceof KubeApiError) || error.status !== 422 || !REPLACED_WHEN_CHANGED.has(ref.kind)) throw error;
     await client.delete(ref);
-    await client.apply(object as unknown as KubeObject, { fieldManager: GUEST_FIELD_MANAGER, force: true });
+    await client.apply(object as unknown as KubeObject, { fieldManager: OPERATOR_FIELD_MANAGER, force: true });
   }
 }
