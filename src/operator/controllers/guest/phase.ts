@@ -88,16 +88,20 @@ async function storageMappingValid(scope: Scope): Promise<boolean> {
   return false;
 }
 
-/** The rendered objects; snapshot classes only where the hosted cluster serves them (they need its snapshot CRDs). */
-async function objectsFor(scope: Scope, client: KubeClient, apiServer: { host: string; port: number }): Promise<{ objects: Array<Record<string, unknown>>; snapshotsServed: boolean; snapshotNote: string }> {
+/** What is due in the hosted cluster: the rendered objects, the snapshot classes (kept apart: they need the hosted
+ * cluster's snapshot CRDs), and a fingerprint of both. Pure: deciding that nothing is due costs no request. */
+interface GuestPlan {
+  readonly owner: string;
+  readonly objects: ReadonlyArray<Record<string, unknown>>;
+  readonly snapshots: ReadonlyArray<Record<string, unknown>>;
+  readonly fingerprint: string;
+}
+
+function guestPlan(scope: Scope): GuestPlan {
   const release = scope.release;
-  if (release === undefined) return { objects: [], snapshotsServed: false, snapshotNote: '' };
-  const objects = renderGuestComponents({ hcp: scope.hcp, release, apiServer });
-  const snapshotsServed = await client.serves(SNAPSHOT_CLASS.apiVersion, SNAPSHOT_CLASS.kind);
-  const snapshots = csiDriverEnabled(scope.hcp) && release.images.kubevirtCSI !== undefined ? guestSnapshotClasses(scope.hcp) : [];
-  if (snapshotsServed) return { objects: [...objects, ...snapshots], snapshotsServed, snapshotNote: '' };
-  const snapshotNote = snapshots.length === 0 ? '' : '; volume snapshot classes wait for the snapshot CRDs (snapshot.storage.k8s.io/v1) in the hosted cluster';
-  return { objects, snapshotsServed, snapshotNote };
+  const objects = release === undefined ? [] : renderGuestComponents({ hcp: scope.hcp, release, apiServer: publishedEndpoint(scope) ?? { host: '', port: 0 } });
+  const snapshots = csiDriverEnabled(scope.hcp) && release?.images.kubevirtCSI !== undefined ? guestSnapshotClasses(scope.hcp) : [];
+  return { owner: ownerOf(scope), objects, snapshots, fingerprint: sha256Hex(toYaml([...objects, ...snapshots])) };
 }
 
 /** Why the hosted cluster cannot be reached yet, if it cannot: not published, or its API server not available. */
@@ -112,10 +116,11 @@ function notReachable(scope: Scope): string | undefined {
 /**
  * Keeps what must exist inside the hosted cluster (DNS, kube-proxy, the CSI driver's objects and storage classes) as
  * rendered, through the control plane's admin kubeconfig. Runs when the rendered set changed or the last check is
- * {@link GUEST_DRIFT_CHECK_MS} old (drift is found by reading, not by watching every hosted cluster's objects);
- * otherwise it costs nothing. Returns when to look again; undefined while waiting for the API server to be published
- * and available, which the controller hears of from its Service and Deployment (no polling: found when a bench of 50
- * control planes that never become available spent its time re-reconciling each every 30 s).
+ * {@link GUEST_DRIFT_CHECK_MS} old (drift is found by reading, not by watching every hosted cluster's objects, and
+ * snapshot CRDs installed later are found then too); otherwise it costs nothing — no read of the infrastructure, no
+ * discovery of the hosted cluster. Returns when to look again; undefined while waiting for the API server to be
+ * published and available, which the controller hears of from its Service and Deployment (no polling: found when a
+ * bench of 50 control planes that never become available spent its time re-reconciling each every 30 s).
  */
 export async function reconcileGuestComponents(scope: Scope): Promise<number | undefined> {
   const waiting = notReachable(scope);
@@ -123,10 +128,13 @@ export async function reconcileGuestComponents(scope: Scope): Promise<number | u
     setGuestCondition(scope, 'False', Reason.WaitingForAvailable.value, waiting);
     return undefined;
   }
+  const plan = guestPlan(scope);
+  const recentFor = recentlySynced(scope, plan);
+  if (recentFor !== undefined) return recentFor;
   // The mapping is immutable, so what can change is the infrastructure: a missing class may be created there.
   if (!(await storageMappingValid(scope))) return Math.min(UNREACHABLE_RETRY_MS, driftCheckMs(scope));
   try {
-    return await syncGuest(scope);
+    return await syncGuest(scope, plan);
   } catch (error) {
     if (error instanceof KubeApiError) throw error;
     setGuestCondition(scope, 'False', Reason.WaitingForAvailable.value, `The hosted cluster does not answer yet: ${error instanceof Error ? error.message : String(error)}`);
@@ -134,22 +142,25 @@ export async function reconcileGuestComponents(scope: Scope): Promise<number | u
   }
 }
 
-/** Renders, compares and applies; skipped while the rendered set is unchanged and the last check is recent. */
-async function syncGuest(scope: Scope): Promise<number> {
-  const owner = ownerOf(scope);
-  const client = scope.deps.guestClients.clientFor(owner, guestKubeconfig(scope) ?? '');
-  const { objects, snapshotsServed, snapshotNote } = await objectsFor(scope, client, publishedEndpoint(scope) ?? { host: '', port: 0 });
-  const fingerprint = sha256Hex(toYaml(objects));
-  const last = scope.deps.guestSynced.get(owner);
+/** When the same plan was brought in less than a drift check ago: the condition it left, and when the next is due. */
+function recentlySynced(scope: Scope, plan: GuestPlan): number | undefined {
+  const last = scope.deps.guestSynced.get(plan.owner);
   const age = scope.now.getTime() - (last?.at ?? 0);
-  if (last?.fingerprint === fingerprint && age < driftCheckMs(scope)) {
-    setGuestCondition(scope, 'True', Reason.AsExpected.value, last.message);
-    return driftCheckMs(scope) - age;
-  }
+  if (last?.fingerprint !== plan.fingerprint || age >= driftCheckMs(scope)) return undefined;
+  setGuestCondition(scope, 'True', Reason.AsExpected.value, last.message);
+  return driftCheckMs(scope) - age;
+}
+
+/** Compares and applies what is due; snapshot classes only where the hosted cluster serves them. */
+async function syncGuest(scope: Scope, plan: GuestPlan): Promise<number> {
+  const client = scope.deps.guestClients.clientFor(plan.owner, guestKubeconfig(scope) ?? '');
+  const snapshotsServed = await client.serves(SNAPSHOT_CLASS.apiVersion, SNAPSHOT_CLASS.kind);
+  const objects = snapshotsServed ? [...plan.objects, ...plan.snapshots] : plan.objects;
   const result = await syncGuestObjects(client, objects, snapshotsServed ? [...PRUNABLE, SNAPSHOT_CLASS] : PRUNABLE, leaveDefaultMarkToUser);
   if (result.applied.length + result.pruned.length > 0) scope.logger.info('hosted cluster objects synced', { applied: result.applied.join(','), pruned: result.pruned.join(',') });
+  const snapshotNote = snapshotsServed || plan.snapshots.length === 0 ? '' : '; volume snapshot classes wait for the snapshot CRDs (snapshot.storage.k8s.io/v1) in the hosted cluster';
   const message = `${String(objects.length)} objects in place${snapshotNote}`;
-  scope.deps.guestSynced.set(owner, { fingerprint, at: scope.now.getTime(), message });
+  scope.deps.guestSynced.set(plan.owner, { fingerprint: plan.fingerprint, at: scope.now.getTime(), message });
   setGuestCondition(scope, 'True', Reason.AsExpected.value, message);
   return driftCheckMs(scope);
 }
