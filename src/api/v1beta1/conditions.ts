@@ -47,7 +47,7 @@ export const HostedClusterConditionType = catalogue({
   ClusterVersionReleaseAccepted: ['The desired release was accepted (signature and preconditions). Needs a different release when False.', USER],
   ClusterVersionRetrievedUpdates: ['Available updates could be fetched from the update service. Self-heals.', HEALS],
   UnmanagedEtcdAvailable: ['The user-provided (unmanaged) etcd answers. Self-heals when it does.', HEALS],
-  GuestComponentsApplied: ['Ours, not upstream\'s: DNS, kube-proxy and the KubeVirt CSI driver\'s objects are in place inside the hosted cluster as rendered (drift is repaired). Self-heals; False with InvalidConfiguration needs a storage mapping change.', HEALS],
+  GuestComponentsApplied: ['Ours, not upstream\'s: DNS, kube-proxy, the konnectivity agents and the KubeVirt CSI driver\'s objects are in place inside the hosted cluster as rendered (drift is repaired). Self-heals; False with InvalidConfiguration needs a storage mapping change.', HEALS],
   IgnitionEndpointAvailable: ['The ignition/bootstrap endpoint nodes fetch their configuration from is serving. Self-heals.', HEALS],
   IgnitionServerValidReleaseInfo: ['The ignition server could read the release payload. Self-heals.', HEALS],
   ValidConfiguration: ['The HostedCluster spec passed the operator\'s validation. Needs a spec change when False.', USER],
@@ -118,6 +118,7 @@ export const HostedClusterConditionReason = catalogue({
   NoWorkerNodesAvailable: ['The hosted cluster has no ready worker node. Self-heals once nodes join.', HEALS],
   ConnectionCheckStale: ['The last connectivity check is too old to trust. Self-heals.', HEALS],
   ComponentsNotAvailable: ['Some control-plane components are not available; the message lists them. Self-heals.', HEALS],
+  UnavailableReplicas: ['Degraded: a control-plane Deployment has unavailable replicas; the message names each. Self-heals when they recover.', HEALS],
 });
 
 /** NodePool condition types. */

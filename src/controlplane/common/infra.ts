@@ -1,4 +1,6 @@
 import type { HostedControlPlane } from '../../api/index.ts';
+import type { KubevirtPlatformCredentials } from '../../api/v1beta1/zz_generated.types.ts';
+import { fromBase64 } from '../../lib/base64.ts';
 import { Label } from '../../api/v1beta1/well-known.ts';
 
 /** The Secret, in the control-plane namespace, holding the copy of the external infrastructure kubeconfig. */
@@ -22,9 +24,25 @@ export interface InfraTarget {
 export function infraTargetOf(hcp: HostedControlPlane): InfraTarget {
   const credentials = hcp.spec.platform.kubevirt?.credentials;
   const labels = { [Label.InfraID]: hcp.spec.infraID };
+  const kubeconfigKey = infraKubeconfigKey(credentials);
+  if (credentials === undefined || kubeconfigKey === undefined) return { namespace: hcp.metadata.namespace ?? '', labels };
+  return { namespace: credentials.infraNamespace, kubeconfigKey, labels };
+}
+
+/**
+ * The key of {@link INFRA_CREDENTIALS_SECRET} holding the external infrastructure's kubeconfig (an empty key means
+ * `kubeconfig`, as upstream); undefined when the VMs live on the management cluster. One rule for every reader.
+ */
+export function infraKubeconfigKey(credentials: KubevirtPlatformCredentials | undefined): string | undefined {
   const secret = credentials?.infraKubeConfigSecret;
-  if (credentials === undefined || secret === undefined) return { namespace: hcp.metadata.namespace ?? '', labels };
-  return { namespace: credentials.infraNamespace, kubeconfigKey: secret.key === '' ? 'kubeconfig' : secret.key, labels };
+  if (secret === undefined) return undefined;
+  return secret.key === '' ? 'kubeconfig' : secret.key;
+}
+
+/** The external infrastructure's kubeconfig from the operator's copy; undefined while the copy or its key is missing. */
+export function kubeconfigFromCopy(copy: { readonly data?: Readonly<Record<string, string>> } | undefined, key: string): string | undefined {
+  const value = copy?.data?.[key];
+  return value === undefined ? undefined : fromBase64(value);
 }
 
 /**

@@ -101,7 +101,12 @@ function apiServerContainer(hcp: HostedControlPlane, image: string, secrets: Kub
   };
 }
 
-function konnectivityContainer(image: string): Record<string, unknown> {
+/**
+ * The konnectivity server. It tells agents how many servers there are (one per API server replica), so each agent
+ * keeps a tunnel to every replica; with upstream's default of one, an agent behind a load-balanced address stays on
+ * whichever replica it reached first, and the other replicas answer "No agent available".
+ */
+function konnectivityContainer(image: string, serverCount: number): Record<string, unknown> {
   const crt = mountPath('konnectivity-crt');
   return {
     name: 'konnectivity-server',
@@ -113,6 +118,9 @@ function konnectivityContainer(image: string): Record<string, unknown> {
       '--server-port=0',
       `--agent-port=${String(KONNECTIVITY_AGENT_PORT)}`,
       '--health-port=2041',
+      `--server-count=${String(serverCount)}`,
+      // A node's own address reaches its own agent; anything else goes to an agent marked default-route.
+      '--proxy-strategies=destHost,defaultRoute',
       `--cluster-cert=${crt}/tls.crt`,
       `--cluster-key=${crt}/tls.key`,
       `--cluster-ca-cert=${mountPath('root-ca')}/ca.crt`,
@@ -139,8 +147,9 @@ export function renderKubeAPIServer(hcp: HostedControlPlane, release: ReleaseInf
     { name: EGRESS_CONFIG, configMap: { name: EGRESS_CONFIG } },
     ...secretVolumes([...mountsFor(secrets), KONNECTIVITY_MOUNTS[0] as SecretMount]),
   ];
-  const containers = [apiServerContainer(hcp, release.images.kubeAPIServer, secrets), konnectivityContainer(release.images.konnectivityServer)];
-  const workload = deployment({ hcp, component: NAME, tier: 'api-critical', configHash, containers, volumes }, replicasFor(hcp, 'api-critical'));
+  const replicas = replicasFor(hcp, 'api-critical');
+  const containers = [apiServerContainer(hcp, release.images.kubeAPIServer, secrets), konnectivityContainer(release.images.konnectivityServer, replicas)];
+  const workload = deployment({ hcp, component: NAME, tier: 'api-critical', configHash, containers, volumes }, replicas);
   const tokenFile = secrets.kubeadminPassword === undefined ? [] : [renderKubeadminTokenFile(hcp, secrets.kubeadminPassword)];
   return [renderEncryptionConfig(hcp, secrets.encryptionKey), ...tokenFile, renderEgressSelectorConfig(hcp), ...renderKubeAPIServerServices(hcp), workload, podDisruptionBudget(hcp, NAME)];
 }

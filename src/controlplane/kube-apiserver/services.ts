@@ -4,6 +4,8 @@ import { ControlPlaneNames, KUBE_APISERVER_PORT } from '../names.ts';
 
 /** The port konnectivity agents in the hosted cluster dial. */
 export const KONNECTIVITY_AGENT_PORT = 8091;
+/** The Service that publishes the konnectivity server to the agents. */
+export const KONNECTIVITY_SERVICE = 'konnectivity-server';
 
 /** The publishing strategy of one service of the HostedControlPlane (upstream's defaults when absent). */
 export function strategyOf(hcp: HostedControlPlane, service: 'APIServer' | 'Konnectivity'): ServicePublishingStrategy {
@@ -21,6 +23,6 @@ export function renderKubeAPIServerServices(hcp: HostedControlPlane): Array<Reco
     if (strategy.type === 'Route') out.push(passthroughRoute(hcp, name, strategy));
   };
   publish(ControlPlaneNames.kubeAPIServerService, KUBE_APISERVER_PORT, strategyOf(hcp, 'APIServer'));
-  publish('konnectivity-server', KONNECTIVITY_AGENT_PORT, strategyOf(hcp, 'Konnectivity'));
+  publish(KONNECTIVITY_SERVICE, KONNECTIVITY_AGENT_PORT, strategyOf(hcp, 'Konnectivity'));
   return out;
 }

@@ -37,6 +37,8 @@ export const PkiSecret = {
   kcmClient: 'kube-controller-manager-client',
   schedulerClient: 'kube-scheduler-client',
   konnectivityServer: 'konnectivity-server',
+  /** The konnectivity agents' client certificate (upstream's name), copied into the hosted cluster for its DaemonSet. */
+  konnectivityAgent: 'konnectivity-agent',
   /** kube-apiserver's client certificate towards kubelets (logs, exec, port-forward). */
   kasKubeletClient: 'kas-kubelet-client-crt',
   /** The ignition endpoint's own CA (upstream's name: machines trust only it) and its serving certificate. */
@@ -84,20 +86,21 @@ function kasNames(hcp: HostedControlPlane): { dnsNames: string[]; ipAddresses: s
   return { dnsNames, ipAddresses };
 }
 
-function konnectivityNames(hcp: HostedControlPlane): string[] {
-  const ns = hcp.metadata.namespace ?? '';
-  const route = hcp.spec.services.find((s) => s.service === 'Konnectivity')?.servicePublishingStrategy.route?.hostname;
-  return ['konnectivity-server', `konnectivity-server.${ns}.svc`, `konnectivity-server.${ns}.svc.cluster.local`, ...(route === undefined ? [] : [route])];
+/** The hosts a publishing strategy names for one service (its Route host, NodePort address or LoadBalancer host). */
+function strategyHosts(hcp: HostedControlPlane, service: 'Ignition' | 'Konnectivity'): string[] {
+  const strategy = hcp.spec.services.find((s) => s.service === service)?.servicePublishingStrategy;
+  return strategy === undefined ? [] : [strategy.route?.hostname, strategy.nodePort?.address, strategy.loadBalancer?.hostname].filter(nonEmpty);
 }
 
-/** The ignition endpoint's names: its Service inside the management cluster, and where the strategy publishes it. */
-function ignitionNames(hcp: HostedControlPlane): { dnsNames: string[]; ipAddresses: string[] } {
+/**
+ * A published endpoint's names: its Service inside the management cluster, and the hosts its strategy names (as IP
+ * addresses or DNS names). Machines dial the published host, so the certificate must carry it.
+ */
+function publishedNames(hcp: HostedControlPlane, service: 'Ignition' | 'Konnectivity', serviceName: string): { dnsNames: string[]; ipAddresses: string[] } {
   const ns = hcp.metadata.namespace ?? '';
-  const strategy = hcp.spec.services.find((s) => s.service === 'Ignition')?.servicePublishingStrategy;
-  const dnsNames = ['ignition-server', `ignition-server.${ns}.svc`, `ignition-server.${ns}.svc.cluster.local`];
+  const dnsNames = [serviceName, `${serviceName}.${ns}.svc`, `${serviceName}.${ns}.svc.cluster.local`];
   const ipAddresses: string[] = [];
-  const published = strategy === undefined ? [] : [strategy.route?.hostname, strategy.nodePort?.address, strategy.loadBalancer?.hostname];
-  for (const host of published.filter(nonEmpty)) (isIP(host) ? ipAddresses : dnsNames).push(host);
+  for (const host of strategyHosts(hcp, service)) (isIP(host) ? ipAddresses : dnsNames).push(host);
   return { dnsNames, ipAddresses };
 }
 
@@ -127,12 +130,13 @@ export function certificatePlan(hcp: HostedControlPlane): CertificateSpec[] {
     { secret: PkiSecret.aggregatorClient, issuer: PkiSecret.aggregatorSigner, commonName: 'system:openshift-aggregator', organizations: ['kubernetes'], usage: 'client', validityDays: LEAF_DAYS },
     { secret: PkiSecret.adminClient, issuer: PkiSecret.rootCA, commonName: 'system:admin', organizations: ['system:masters'], usage: 'client', validityDays: LEAF_DAYS },
     { secret: PkiSecret.kcmClient, issuer: PkiSecret.rootCA, commonName: 'system:kube-controller-manager', usage: 'client', validityDays: LEAF_DAYS },
-    { secret: PkiSecret.konnectivityServer, issuer: PkiSecret.rootCA, commonName: 'konnectivity-server', usage: 'server', dnsNames: konnectivityNames(hcp), validityDays: LEAF_DAYS },
+    { secret: PkiSecret.konnectivityServer, issuer: PkiSecret.rootCA, commonName: 'konnectivity-server', usage: 'server', ...publishedNames(hcp, 'Konnectivity', 'konnectivity-server'), validityDays: LEAF_DAYS },
+    { secret: PkiSecret.konnectivityAgent, issuer: PkiSecret.rootCA, commonName: 'konnectivity-agent', usage: 'client', validityDays: LEAF_DAYS },
     { secret: PkiSecret.schedulerClient, issuer: PkiSecret.rootCA, commonName: 'system:kube-scheduler', usage: 'client', validityDays: LEAF_DAYS },
     // Kubelets authorise it by webhook; system:masters spares a binding inside the hosted cluster (kubeadm's own
     // apiserver-kubelet-client certificate carried the same group for years). Only the API server mounts its key.
     { secret: PkiSecret.kasKubeletClient, issuer: PkiSecret.rootCA, commonName: 'system:kube-apiserver', organizations: ['system:masters'], usage: 'client', validityDays: LEAF_DAYS },
-    { secret: PkiSecret.ignitionServer, issuer: PkiSecret.ignitionCA, commonName: 'ignition-server', usage: 'server', ...ignitionNames(hcp), validityDays: LEAF_DAYS },
+    { secret: PkiSecret.ignitionServer, issuer: PkiSecret.ignitionCA, commonName: 'ignition-server', usage: 'server', ...publishedNames(hcp, 'Ignition', 'ignition-server'), validityDays: LEAF_DAYS },
     ...(csiDriverEnabled(hcp) ? [csiControllerClient()] : []),
   ];
 }

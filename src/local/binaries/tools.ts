@@ -36,14 +36,14 @@ export const CONTAINERD: GoTool = {
 };
 
 /**
- * The konnectivity server (kube-apiserver's sidecar), at the version Kubernetes v1.36's konnectivity client pairs
- * with. The agent belongs to worker nodes, which the environment does not run yet.
+ * The konnectivity server (kube-apiserver's sidecar) and agent (a DaemonSet on the hosted cluster's nodes), at the
+ * version Kubernetes v1.36's konnectivity client pairs with.
  */
 export const KONNECTIVITY: GoTool = {
   name: 'konnectivity',
   module: 'sigs.k8s.io/apiserver-network-proxy',
   version: 'v0.34.0',
-  binaries: { 'proxy-server': 'sigs.k8s.io/apiserver-network-proxy/cmd/server' },
+  binaries: { 'proxy-server': 'sigs.k8s.io/apiserver-network-proxy/cmd/server', 'proxy-agent': 'sigs.k8s.io/apiserver-network-proxy/cmd/agent' },
 };
 
 /** Cluster DNS, at the version kubeadm v1.36 deploys. */

@@ -27,7 +27,7 @@ export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
 
 /** The binaries the images are assembled from, by name. */
 export type ImageBinaries = Readonly<
-  Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'proxy-server' | 'coredns' | 'pause' | 'local-path-provisioner' | 'local-path-helper', string>
+  Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'proxy-server' | 'proxy-agent' | 'coredns' | 'pause' | 'local-path-provisioner' | 'local-path-helper', string>
 >;
 
 /**
@@ -58,6 +58,7 @@ export function releaseImages(bin: ImageBinaries): ImageSpec[] {
     { name: images.kubeScheduler, files: [inPath('kube-scheduler', bin['kube-scheduler'])] },
     // Upstream's konnectivity images keep the binary at the root and run it as the entrypoint.
     { name: images.konnectivityServer, files: [{ source: bin['proxy-server'], target: '/proxy-server' }], entrypoint: ['/proxy-server'] },
+    { name: images.konnectivityAgent, files: [{ source: bin['proxy-agent'], target: '/proxy-agent' }], entrypoint: ['/proxy-agent'] },
     kubeProxyImage(images.kubeProxy, bin['kube-proxy']),
   ];
 }

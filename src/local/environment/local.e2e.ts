@@ -90,16 +90,34 @@ type Event = KubeObject & { reason?: string; message?: string };
 type DaemonSetStatus = KubeObject & { status?: { numberReady?: number } };
 type DeploymentStatus = KubeObject & { status?: { availableReplicas?: number } };
 
+type PodList = KubeObject & { status?: { phase?: string } };
+
 /**
  * What the operator keeps inside the hosted cluster runs on the joined machine: kube-proxy (its image built here with
  * the host's iptables) turns the `kubernetes` Service into the published API server, so CoreDNS reaches the API and
- * turns Ready.
+ * turns Ready; the konnectivity agent dials the control plane's konnectivity server, and the hosted API server reaches
+ * a pod on the machine through that tunnel (its only way into the cluster's networks): CoreDNS's health endpoint,
+ * through the API server's pod proxy.
  */
-async function inClusterComponentsRun(hosted: KubeClient): Promise<void> {
+async function inClusterComponentsRun(hosted: KubeClient, kubeconfig: string): Promise<void> {
   const started = Date.now();
-  await waitFor('kube-proxy ready on the machine', async () => ((await hosted.tryGet<DaemonSetStatus>({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-proxy', namespace: 'kube-system' }))?.status?.numberReady ?? 0) >= 1, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+  const daemonSetReady = (name: string) => async () => ((await hosted.tryGet<DaemonSetStatus>({ apiVersion: 'apps/v1', kind: 'DaemonSet', name, namespace: 'kube-system' }))?.status?.numberReady ?? 0) >= 1;
+  await waitFor('kube-proxy ready on the machine', daemonSetReady('kube-proxy'), { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
   await waitFor('CoreDNS available', async () => ((await hosted.tryGet<DeploymentStatus>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'coredns', namespace: 'kube-system' }))?.status?.availableReplicas ?? 0) >= 1, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
   process.stderr.write(`e2e: kube-proxy and CoreDNS ready in the hosted cluster ${String(Math.round((Date.now() - started) / 1000))}s after the Node\n`);
+  await waitFor('the konnectivity agent connected', daemonSetReady('konnectivity-agent'), { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+  const pod = (await hosted.list<PodList>('v1', 'Pod', { namespace: 'kube-system', labelSelector: 'k8s-app=kube-dns' })).find((p) => p.status?.phase === 'Running')?.metadata?.name;
+  assert.ok(pod !== undefined, 'a running CoreDNS pod');
+  const file = join(stateDir, 'hosted.kubeconfig');
+  writeFileSync(file, kubeconfig, { mode: 0o600 });
+  const kubectl = locateBinaries().kubectl ?? 'kubectl';
+  // A failed answer is thrown, so a timeout names the API server's last error ("No agent available", a dial error…).
+  await waitFor('the API server reaching a pod through the konnectivity tunnel', async () => {
+    const answer = await runProcess(kubectl, [`--kubeconfig=${file}`, 'get', '--raw', `/api/v1/namespaces/kube-system/pods/${pod}:8080/proxy/health`]);
+    if (answer.code !== 0) throw new Error(answer.stderr.trim());
+    return answer.stdout.trim() === 'OK';
+  }, { timeoutMs: MINUTE, intervalMs: 1000 });
+  process.stderr.write(`e2e: konnectivity agent connected and the tunnel carried a request ${String(Math.round((Date.now() - started) / 1000))}s after the Node\n`);
 }
 
 /**
@@ -119,14 +137,16 @@ async function joinAndCheck(name: string): Promise<void> {
   const pointer = parseIgnitionPointer((await machineOfPool(management, namespace, 'workers')).userData);
   assert.equal((await fetchIgnitionConfig({ ...pointer, headers: {} })).status, 401);
   assert.equal((await fetchIgnitionConfig({ ...pointer, headers: { ...pointer.headers, Authorization: `Bearer ${Buffer.from('not-a-token').toString('base64')}` } })).status, 403);
-  const hosted = KubeClient.fromKubeconfigText((await hcp(['create', 'kubeconfig', `--name=${name}`])).stdout);
+  const kubeconfig = (await hcp(['create', 'kubeconfig', `--name=${name}`])).stdout;
+  const hosted = KubeClient.fromKubeconfigText(kubeconfig);
   try {
     const t = await joinFirstMachine({ layout, management, hosted, namespace, pool: 'workers', slot: 9 });
     process.stderr.write(`e2e: machine ${t.machine} fetched its config in ${String(t.fetchMs)} ms; then client certificate ${String(t.clientCertificateMs)} ms, Node registered ${String(t.registeredMs)} ms, Ready ${String(t.readyMs)} ms\n`);
     await waitFor('the serving certificate left pending with its reason', async () => (await management.list<Event>('v1', 'Event', { namespace: 'clusters' })).some((e) => e.reason === 'CertificateSigningRequestPending' && (e.message ?? '').includes(`from system:node:${t.machine} left pending: addresses`)), { timeoutMs: MINUTE, intervalMs: 1000 });
     const pool = await management.get<Conditioned>({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: 'workers', namespace: 'clusters' });
     assert.equal(conditionOf(pool, 'ReachedIgnitionEndpoint'), 'True');
-    await inClusterComponentsRun(hosted);
+    await inClusterComponentsRun(hosted, kubeconfig);
+    await waitFor('DataPlaneConnectionAvailable on the HostedCluster', async () => conditionOf(await management.get<Conditioned>(hcRef), 'DataPlaneConnectionAvailable') === 'True', { timeoutMs: MINUTE, intervalMs: 1000 });
   } finally {
     hosted.close();
     await stopJoinMachine(layout, 9);

@@ -86,6 +86,7 @@ async function buildEverything(log: (line: string) => void): Promise<DaemonBinar
     containerd: containerd['containerd'] as string,
     crane: crane['crane'] as string,
     'proxy-server': konnectivity['proxy-server'] as string,
+    'proxy-agent': konnectivity['proxy-agent'] as string,
     coredns: coredns['coredns'] as string,
     'local-path-provisioner': localPath['local-path-provisioner'] as string,
     'local-path-helper': helper,

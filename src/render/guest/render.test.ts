@@ -13,6 +13,9 @@ import { renderGuestComponents } from './render.ts';
 
 const release = catalogReleaseProvider.lookup('quay.io/openshift-release-dev/ocp-release:4.17.0-multi') as ReleaseInfo;
 const API = { host: '192.0.2.10', port: 31234 };
+const pem = (label: string): string => Buffer.from(`-----BEGIN ${label}-----\nnot a real ${label.toLowerCase()}\n-----END ${label}-----\n`).toString('base64');
+/** The konnectivity server published beside the API server, with stand-in PEM blocks for the agent's credentials. */
+const KONNECTIVITY = { server: { host: '192.0.2.10', port: 31235 }, credentials: { 'tls.crt': pem('CERTIFICATE'), 'tls.key': pem('PRIVATE KEY'), 'ca.crt': pem('CERTIFICATE') } };
 
 function controlPlane(change: (hc: HostedCluster) => void = () => undefined): HostedControlPlane {
   const hc = aHostedCluster('example', 'clusters');
@@ -25,7 +28,20 @@ const find = (objects: readonly Record<string, unknown>[], kind: string, name: s
 
 describe('renderGuestComponents', () => {
   it('When the storage driver is Default, it should match the golden file', () => {
-    assertGolden(join(import.meta.dirname, 'testdata', 'guest-default.yaml'), toYamlDocuments(renderGuestComponents({ hcp: controlPlane(), release, apiServer: API })));
+    assertGolden(join(import.meta.dirname, 'testdata', 'guest-default.yaml'), toYamlDocuments(renderGuestComponents({ hcp: controlPlane(), release, apiServer: API, konnectivity: KONNECTIVITY })));
+  });
+
+  it('When the konnectivity server is published, its agents should dial it with their certificate and name their node; until then there should be none', () => {
+    const objects = renderGuestComponents({ hcp: controlPlane(), release, apiServer: API, konnectivity: KONNECTIVITY });
+    const agent = find(objects, 'DaemonSet', 'konnectivity-agent') as unknown as { spec: { template: { spec: { hostNetwork: boolean; containers: Array<{ args: string[] }> } } } };
+    const args = agent.spec.template.spec.containers[0]?.args ?? [];
+    assert.ok(args.includes('--proxy-server-host=192.0.2.10') && args.includes('--proxy-server-port=31235'));
+    assert.ok(args.includes('--agent-identifiers=ipv4=$(HOST_IP)&default-route=true'));
+    assert.equal(agent.spec.template.spec.hostNetwork, true);
+    assert.deepEqual(Object.keys(find(objects, 'Secret', 'konnectivity-agent')?.data ?? {}), ['tls.crt', 'tls.key']);
+    assert.match(find(objects, 'ConfigMap', 'konnectivity-ca-bundle')?.data?.['ca.crt'] ?? '', /^-----BEGIN CERTIFICATE-----/);
+    const unpublished = renderGuestComponents({ hcp: controlPlane(), release, apiServer: API });
+    assert.equal(unpublished.filter((o) => (o['metadata'] as { name: string }).name.startsWith('konnectivity')).length, 0);
   });
 
   it('When it renders DNS, the kube-dns Service should sit at the address the kubelets hand out (10th of the service network)', () => {

@@ -5,6 +5,7 @@ import { renderGuestCSI } from './csi.ts';
 import { renderGuestDNS } from './dns.ts';
 import { renderGuestKubeProxy } from './kube-proxy.ts';
 import { renderKubernetesEndpoints } from './kubernetes-endpoints.ts';
+import { renderKonnectivityAgent, type KonnectivityAgentInput } from './konnectivity-agent.ts';
 
 /** What the in-cluster components need beyond the HostedControlPlane and its release. */
 export interface GuestInput {
@@ -12,6 +13,8 @@ export interface GuestInput {
   readonly release: ReleaseInfo;
   /** The hosted API server as nodes reach it (the published endpoint). */
   readonly apiServer: { readonly host: string; readonly port: number };
+  /** The konnectivity server as agents reach it, and the agents' certificate; the agents wait while it is unpublished. */
+  readonly konnectivity?: KonnectivityAgentInput;
 }
 
 const urlOf = ({ host, port }: GuestInput['apiServer']): string => `https://${joinHostPort(host, port)}`;
@@ -19,13 +22,14 @@ const urlOf = ({ host, port }: GuestInput['apiServer']): string => `https://${jo
 /**
  * Everything the operator keeps inside a hosted cluster, in apply order (namespaces and identities before the
  * workloads that use them): the `kubernetes` Service's endpoints, DNS, kube-proxy and the KubeVirt CSI driver's guest
- * side.
+ * side, and the konnectivity agents once the konnectivity server is published.
  */
 export function renderGuestComponents(input: GuestInput): Array<Record<string, unknown>> {
   return [
     ...renderKubernetesEndpoints(input.apiServer),
     ...renderGuestDNS(input.hcp, input.release),
     ...renderGuestKubeProxy(input.hcp, input.release, urlOf(input.apiServer)),
+    ...(input.konnectivity === undefined ? [] : renderKonnectivityAgent(input.hcp, input.release.images.konnectivityAgent, input.konnectivity)),
     ...renderGuestCSI(input.hcp, input.release),
   ];
 }

@@ -1,4 +1,5 @@
 import type { HostedCluster } from '../../api/index.ts';
+import { INFRA_CREDENTIALS_SECRET } from '../../controlplane/common/infra.ts';
 
 /**
  * Names of everything the HostedCluster controller creates, in one place (upstream's names, which users and the
@@ -12,7 +13,7 @@ export const HostedClusterNames = {
   /** Copies inside the control-plane namespace. */
   pullSecret: 'pull-secret',
   sshKey: 'ssh-key',
-  infraCredentials: 'kubevirt-infra-credentials',
+  infraCredentials: INFRA_CREDENTIALS_SECRET,
   /** The AES-CBC key Secret the controller makes when the spec names none. */
   etcdEncryptionKey: (hc: HostedCluster): string => `${hc.metadata.name ?? ''}-etcd-encryption-key`,
   /** Published in the HostedCluster namespace once the control plane has them. */

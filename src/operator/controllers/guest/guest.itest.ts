@@ -47,8 +47,15 @@ async function cleanGuest(): Promise<void> {
   }
 }
 
+/** Creates a stand-in object in the hosted cluster (it runs no kubelet) with a Ready status, removed after the test. */
+async function markReady(object: KubeDocument & { metadata: { name: string; namespace?: string } }, status: Record<string, unknown>): Promise<void> {
+  const created = await guest.client.create(object);
+  after(() => guest.client.delete({ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace === undefined ? {} : { namespace: object.metadata.namespace }), }, { gracePeriodSeconds: 0 }));
+  await guest.client.replace({ ...created, status: { ...status, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString() }] } }, 'status');
+}
+
 describe('hosted cluster components', () => {
-  it('When a control plane is published, its hosted cluster should get DNS, kube-proxy and the CSI driver, kept as rendered when changed or deleted', async () => {
+  it('When a control plane is published, its hosted cluster should get DNS, kube-proxy, the konnectivity agents and the CSI driver, kept as rendered when changed or deleted, and its data-plane connection reported', async () => {
     const ns = await management.namespace('hcp-guest');
     const op = await startOperatorAs(await installOperatorAccount(management), ns, { guestComponents: true });
     after(async () => {
@@ -56,8 +63,12 @@ describe('hosted cluster components', () => {
       op.client.close();
       await cleanGuest();
     });
-    const cpns = await createCluster(ns, 'g');
+    const cpns = await createCluster(ns, 'g', ['--ovn-kubernetes-mtu=1400']);
     await eventually('GuestComponentsApplied', async () => (await guestCondition(cpns, 'g'))?.status === 'True');
+    // The HostedCluster mirrors it, and the KubeVirt MTU check (a 1400-byte overlay means a small infrastructure MTU).
+    const hcConditions = async (): Promise<Array<{ type: string; status: string; reason?: string }>> => (await management.client.get<KubeDocument & { status?: { conditions?: Array<{ type: string; status: string; reason?: string }> } }>({ apiVersion: HCP.apiVersion, kind: 'HostedCluster', name: 'g', namespace: ns })).status?.conditions ?? [];
+    await eventually('the HostedCluster mirroring GuestComponentsApplied', async () => (await hcConditions()).some((c) => c.type === 'GuestComponentsApplied' && c.status === 'True'));
+    assert.deepEqual((await hcConditions()).filter((c) => c.type === 'ValidKubeVirtInfraNetworkMTU').map((c) => [c.status, c.reason]), [['False', 'KubeVirtSuboptimalMTUDetected']]);
     const dns = await guest.client.get<KubeDocument & { spec: { clusterIP: string } }>({ apiVersion: 'v1', kind: 'Service', name: 'kube-dns', namespace: 'kube-system' });
     assert.equal(dns.spec.clusterIP, '10.96.0.10');
     const proxy = await guest.client.get<KubeDocument & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', name: 'kube-proxy', namespace: 'kube-system' });
@@ -68,6 +79,13 @@ describe('hosted cluster components', () => {
     assert.equal(sc.provisioner, 'csi.kubevirt.io');
     assert.equal(sc.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'], 'true');
     assert.ok(await guest.client.tryGet({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kubevirt-csi-node', namespace: 'openshift-cluster-csi-drivers' }));
+    // The konnectivity agents dial the published konnectivity server with the control plane's agent certificate.
+    const agent = await guest.client.get<KubeDocument & { spec: { template: { spec: { containers: Array<{ args: string[] }> } } } }>({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'konnectivity-agent', namespace: 'kube-system' });
+    const konnectivity = await management.client.get<KubeDocument & { spec: { ports: Array<{ nodePort: number }> } }>({ apiVersion: 'v1', kind: 'Service', name: 'konnectivity-server', namespace: cpns });
+    assert.ok(agent.spec.template.spec.containers[0]?.args.includes(`--proxy-server-port=${String(konnectivity.spec.ports[0]?.nodePort)}`));
+    const agentSecret = await guest.client.get<KubeDocument & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: 'konnectivity-agent', namespace: 'kube-system' });
+    const pkiSecret = await management.client.get<KubeDocument & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: 'konnectivity-agent', namespace: cpns });
+    assert.equal(agentSecret.data['tls.crt'], pkiSecret.data['tls.crt']);
 
     // Drift: a deleted Deployment comes back, a changed field is set back; the user's default-class choice stays.
     await guest.client.delete({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'coredns', namespace: 'kube-system' });
@@ -91,6 +109,15 @@ describe('hosted cluster components', () => {
     const before = await lastApply();
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     assert.equal(await lastApply(), before);
+
+    // DataPlaneConnectionAvailable: Unknown without a ready node, False with no connected agent, True with one.
+    const connection = async (): Promise<string | undefined> => (await hcConditions()).filter((c) => c.type === 'DataPlaneConnectionAvailable').map((c) => `${c.status}/${c.reason ?? ''}`)[0];
+    assert.equal(await connection(), 'Unknown/NoWorkerNodesAvailable');
+    await markReady({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'stand-in-node' } }, {});
+    await eventually('no agent connected', async () => (await connection()) === 'False/KonnectivityAgentPodsNotFound');
+    const agentPod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'konnectivity-agent-stand-in', namespace: 'kube-system', labels: { app: 'konnectivity-agent' } }, spec: { nodeName: 'stand-in-node', serviceAccountName: 'konnectivity-agent', automountServiceAccountToken: false, containers: [{ name: 'agent', image: 'stand-in' }] } };
+    await markReady(agentPod, { phase: 'Running' });
+    await eventually('an agent connected', async () => (await connection()) === 'True/AsExpected');
   });
 
   it('When a storage mapping names an infrastructure class that does not exist, it should say which and put nothing in the hosted cluster until it exists', async () => {

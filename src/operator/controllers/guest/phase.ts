@@ -1,5 +1,5 @@
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
-import { INFRA_CREDENTIALS_SECRET, infraTargetOf } from '../../../controlplane/common/infra.ts';
+import { INFRA_CREDENTIALS_SECRET, infraTargetOf, kubeconfigFromCopy } from '../../../controlplane/common/infra.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
@@ -8,12 +8,15 @@ import { sha256Hex } from '../../../lib/hash.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { guestSnapshotClasses } from '../../../render/guest/csi.ts';
 import { renderGuestComponents } from '../../../render/guest/render.ts';
+import type { KonnectivityAgentInput } from '../../../render/guest/konnectivity-agent.ts';
+import { PkiSecret } from '../../../controlplane/pki/plan.ts';
 import { csiDriverEnabled } from '../../../controlplane/kubevirt-csi-controller/render.ts';
 import { publishedEndpoint } from '../hostedcontrolplane/endpoint.ts';
 import { deploymentAvailable } from '../hostedcontrolplane/status.ts';
 import { inNamespace, setCondition, type Scope } from '../hostedcontrolplane/scope.ts';
 import { mappedInfraStorageClasses, mappingProblems } from './storage-mapping.ts';
 import { syncGuestObjects, type LiveAdjustment } from './sync.ts';
+import { checkDataPlaneConnection, CONNECTION_RECHECK_MS } from './connection.ts';
 
 /** How often a hosted cluster in the desired state is read again for drift, by default. */
 export const GUEST_DRIFT_CHECK_MS = 5 * 60_000;
@@ -44,8 +47,8 @@ function guestKubeconfig(scope: Scope): string | undefined {
 function infraClient(scope: Scope): KubeClient | undefined {
   const key = infraTargetOf(scope.hcp).kubeconfigKey;
   if (key === undefined) return scope.deps.client;
-  const data = scope.deps.secret(inNamespace(scope, INFRA_CREDENTIALS_SECRET))?.data?.[key];
-  return data === undefined ? undefined : scope.deps.infraClients.clientFor(ownerOf(scope), fromBase64(data));
+  const kubeconfig = kubeconfigFromCopy(scope.deps.secret(inNamespace(scope, INFRA_CREDENTIALS_SECRET)), key);
+  return kubeconfig === undefined ? undefined : scope.deps.infraClients.clientFor(ownerOf(scope), kubeconfig);
 }
 
 /**
@@ -97,9 +100,19 @@ interface GuestPlan {
   readonly fingerprint: string;
 }
 
+/** The konnectivity agents' input: the published konnectivity server and the agent certificate of the PKI. */
+function konnectivityInput(scope: Scope): KonnectivityAgentInput | undefined {
+  const server = publishedEndpoint(scope, 'Konnectivity');
+  const data = scope.pki.get(PkiSecret.konnectivityAgent);
+  const [crt, key, ca] = [data?.['tls.crt'], data?.['tls.key'], data?.['ca.crt']];
+  if (server === undefined || crt === undefined || key === undefined || ca === undefined) return undefined;
+  return { server, credentials: { 'tls.crt': crt, 'tls.key': key, 'ca.crt': ca } };
+}
+
 function guestPlan(scope: Scope): GuestPlan {
   const release = scope.release;
-  const objects = release === undefined ? [] : renderGuestComponents({ hcp: scope.hcp, release, apiServer: publishedEndpoint(scope) ?? { host: '', port: 0 } });
+  const apiServer = publishedEndpoint(scope) ?? { host: '', port: 0 };
+  const objects = release === undefined ? [] : renderGuestComponents({ hcp: scope.hcp, release, apiServer, konnectivity: konnectivityInput(scope) });
   const snapshots = csiDriverEnabled(scope.hcp) && release?.images.kubevirtCSI !== undefined ? guestSnapshotClasses(scope.hcp) : [];
   return { owner: ownerOf(scope), objects, snapshots, fingerprint: sha256Hex(toYaml([...objects, ...snapshots])) };
 }
@@ -130,11 +143,12 @@ export async function reconcileGuestComponents(scope: Scope): Promise<number | u
   }
   const plan = guestPlan(scope);
   const recentFor = recentlySynced(scope, plan);
-  if (recentFor !== undefined) return recentFor;
+  if (recentFor !== undefined) return Math.min(recentFor, await dataPlaneConnection(scope, plan.owner, false));
   // The mapping is immutable, so what can change is the infrastructure: a missing class may be created there.
   if (!(await storageMappingValid(scope))) return Math.min(UNREACHABLE_RETRY_MS, driftCheckMs(scope));
   try {
-    return await syncGuest(scope, plan);
+    const next = await syncGuest(scope, plan);
+    return Math.min(next, await dataPlaneConnection(scope, plan.owner, true));
   } catch (error) {
     if (error instanceof KubeApiError) throw error;
     setGuestCondition(scope, 'False', Reason.WaitingForAvailable.value, `The hosted cluster does not answer yet: ${error instanceof Error ? error.message : String(error)}`);
@@ -163,6 +177,24 @@ async function syncGuest(scope: Scope, plan: GuestPlan): Promise<number> {
   scope.deps.guestSynced.set(plan.owner, { fingerprint: plan.fingerprint, at: scope.now.getTime(), message });
   setGuestCondition(scope, 'True', Reason.AsExpected.value, message);
   return driftCheckMs(scope);
+}
+
+/**
+ * `DataPlaneConnectionAvailable` from the last check, checked again with every sync (`force`) and, while the
+ * connection is not up, every {@link CONNECTION_RECHECK_MS}; returns when the next check is due. A hosted cluster in
+ * the desired state is checked only with its drift checks.
+ */
+async function dataPlaneConnection(scope: Scope, owner: string, force: boolean): Promise<number> {
+  const record = scope.deps.guestSynced.get(owner);
+  if (record === undefined) return Number.POSITIVE_INFINITY;
+  const now = scope.now.getTime();
+  let check = record.connection;
+  if (force || check === undefined || (check.status !== 'True' && now - check.at >= CONNECTION_RECHECK_MS)) {
+    check = await checkDataPlaneConnection(scope.deps.guestClients.clientFor(owner, guestKubeconfig(scope) ?? ''), now);
+    scope.deps.guestSynced.set(owner, { ...record, connection: check });
+  }
+  setCondition(scope, { type: Type.DataPlaneConnectionAvailable.value, status: check.status, reason: check.reason, message: check.message });
+  return check.status === 'True' ? Number.POSITIVE_INFINITY : CONNECTION_RECHECK_MS - (now - check.at);
 }
 
 const ownerOf = (scope: Scope): string => guestOwner(scope.hcp.metadata.namespace ?? '', scope.hcp.metadata.name ?? '');

@@ -15,12 +15,25 @@ const FROM_CONTROL_PLANE: ReadonlyArray<readonly [type: string, status: 'False' 
   [Type.IgnitionEndpointAvailable.value, 'Unknown', Reason.StatusUnknown.value, 'Waiting for the hosted control plane to report the ignition endpoint'],
 ];
 
-function mirrorControlPlane(scope: Scope, hcp: HostedControlPlane | undefined): void {
+/** Conditions the HostedCluster mirrors only once the HostedControlPlane reports them (absent where they do not apply). */
+const WHEN_REPORTED: readonly string[] = [Type.ValidKubeVirtInfraNetworkMTU.value, Type.GuestComponentsApplied.value, Type.DataPlaneConnectionAvailable.value];
+
+/** Copies the control plane's conditions: those always shown (with a waiting value until reported) and those shown once reported. */
+function copyReported(scope: Scope, hcp: HostedControlPlane | undefined): void {
+  const mirror = (reported: Condition): void => setCondition(scope, { type: reported.type, status: reported.status, reason: reported.reason, message: reported.message });
   for (const [type, status, reason, message] of FROM_CONTROL_PLANE) {
     const reported = findCondition(hcp?.status?.conditions, type);
     if (reported === undefined) setCondition(scope, { type, status, reason, message });
-    else setCondition(scope, { type, status: reported.status, reason: reported.reason, message: reported.message });
+    else mirror(reported);
   }
+  for (const type of WHEN_REPORTED) {
+    const reported = findCondition(hcp?.status?.conditions, type);
+    if (reported !== undefined) mirror(reported);
+  }
+}
+
+function mirrorControlPlane(scope: Scope, hcp: HostedControlPlane | undefined): void {
+  copyReported(scope, hcp);
   const available = scope.conditions.find((c) => c.type === Type.Available.value)?.status === 'True';
   setCondition(scope, { type: Type.Progressing.value, status: available ? 'False' : 'True', reason: available ? Reason.AsExpected.value : Reason.WaitingForAvailable.value, message: available ? 'HostedCluster is at expected version' : 'Waiting for the control plane to become available' });
 }

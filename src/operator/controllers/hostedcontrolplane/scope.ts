@@ -2,6 +2,7 @@ import type { HostedControlPlane } from '../../../api/index.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import type { KeyGenerator } from '../../../pki/keys.ts';
+import type { ConnectionCheck } from '../guest/connection.ts';
 import type { ReleaseInfo, ReleaseProvider } from '../../../release/catalog.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
@@ -16,7 +17,7 @@ export interface CachedSecret extends KubeObject {
 /** A workload's status, as the readiness conditions read it. */
 export interface WorkloadStatus extends KubeObject {
   spec?: { replicas?: number };
-  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; updatedReplicas?: number; observedGeneration?: number; conditions?: Array<{ type: string; status: string; message?: string }> };
+  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; unavailableReplicas?: number; updatedReplicas?: number; observedGeneration?: number; conditions?: Array<{ type: string; status: string; message?: string }> };
 }
 
 /** A Service as the endpoint discovery reads it. */
@@ -55,8 +56,8 @@ export interface HostedControlPlaneDeps {
   readonly guestKubeconfig?: string;
   /** How often a hosted cluster in the desired state is read again for drift (tests shorten it). */
   readonly guestDriftCheckMs?: number;
-  /** Per HostedControlPlane, what was last brought into its hosted cluster, when, and what status said. */
-  readonly guestSynced: Map<string, { readonly fingerprint: string; readonly at: number; readonly message: string }>;
+  /** Per HostedControlPlane, what was last brought into its hosted cluster, when, what status said, and the last data-plane connection check. */
+  readonly guestSynced: Map<string, { readonly fingerprint: string; readonly at: number; readonly message: string; readonly connection?: ConnectionCheck }>;
 }
 
 /** One reconcile's state. */

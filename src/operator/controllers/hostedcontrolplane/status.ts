@@ -1,7 +1,10 @@
+import type { Endpoint } from './endpoint.ts';
 import type { HostedControlPlane } from '../../../api/index.ts';
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
+import { COMPONENTS } from '../../../controlplane/render.ts';
 import { findCondition, mergeConditions, observedAfter } from '../../../lib/conditions.ts';
+import { infraNetworkMTUCondition } from '../../../platform/kubevirt/network-mtu.ts';
 import { reasonOf } from '../../runtime/errors.ts';
 import { inNamespace, setCondition, type Scope, type WorkloadStatus } from './scope.ts';
 
@@ -23,7 +26,6 @@ function etcdCondition(scope: Scope, etcd: WorkloadStatus | undefined): boolean 
   return false;
 }
 
-/** Available as the Deployment controller reports it, with at least one replica up. */
 /** Whether a Deployment reports Available with at least one replica. */
 export const deploymentAvailable = (d: WorkloadStatus | undefined): boolean => d?.status?.conditions?.find((c) => c.type === 'Available')?.status === 'True' && (d.status.availableReplicas ?? 0) > 0;
 
@@ -68,6 +70,20 @@ function readiness(scope: Scope): boolean {
   return waiting.length === 0;
 }
 
+/**
+ * Degraded, upstream's rule and message: a control-plane Deployment with unavailable replicas (the API server, the
+ * controllers, the ignition endpoint, the KubeVirt cloud provider and CSI controller), named in order; etcd's quorum
+ * has EtcdAvailable.
+ */
+function degradedCondition(scope: Scope): void {
+  const problems = COMPONENTS.filter((c) => c !== ControlPlaneNames.etcd).sort().flatMap((name) => {
+    const unavailable = scope.deps.deployment(inNamespace(scope, name))?.status?.unavailableReplicas ?? 0;
+    return unavailable > 0 ? [`${name} deployment has ${String(unavailable)} unavailable replicas`] : [];
+  });
+  if (problems.length === 0) setCondition(scope, { type: Type.Degraded.value, status: 'False', reason: Reason.AsExpected.value, message: ALL_IS_WELL_MESSAGE });
+  else setCondition(scope, { type: Type.Degraded.value, status: 'True', reason: Reason.UnavailableReplicas.value, message: problems.length === 1 ? (problems[0] as string) : `[${problems.join(', ')}]` });
+}
+
 function reconciliationCondition(scope: Scope, error: unknown): void {
   if (error === undefined) setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'True', reason: Reason.AsExpected.value, message: 'Reconciliation completed successfully' });
   else setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'False', reason: Reason.ReconcileError.value, message: reasonOf(error) });
@@ -83,8 +99,6 @@ function knownFields(scope: Scope, available: boolean, endpoint: Endpoint): Part
   };
 }
 
-type Endpoint = { host: string; port: number } | undefined;
-
 /**
  * `status.kubeadminPassword` names the password Secret while an API server accepts it; when a reconcile did not get
  * as far as applying the components, what was reported stays.
@@ -98,6 +112,9 @@ function kubeadminField(scope: Scope): Partial<Status> {
 export function computeStatus(scope: Scope, endpoint: Endpoint, error: unknown): Status {
   const available = scope.release !== undefined && readiness(scope);
   ignitionCondition(scope);
+  degradedCondition(scope);
+  const mtu = infraNetworkMTUCondition(scope.hcp);
+  if (mtu !== undefined) setCondition(scope, mtu);
   reconciliationCondition(scope, error);
   const { hcp } = scope;
   const conditions = mergeConditions(hcp.status?.conditions, observedAfter(scope.conditions, hcp.status?.conditions, hcp.metadata.generation, error === undefined), scope.now);

@@ -1,3 +1,4 @@
+import { infraKubeconfigKey } from '../../../../controlplane/common/infra.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
 import { checkInfraAccess, type InfraAccessProblem } from '../../../../kube/infra-access.ts';
@@ -66,8 +67,8 @@ async function checkInfraAccessible(scope: Scope, kubeconfig: string, namespace:
   return false;
 }
 
-const credentialsProblem = (scope: Scope, name: string, secret: SourceSecret | undefined): string =>
-  `infra kubeconfig secret ${scope.hc.metadata.namespace ?? ''}/${name} ${secret === undefined ? 'not found' : "has no 'kubeconfig' key"}`;
+const credentialsProblem = (scope: Scope, name: string, key: string, secret: SourceSecret | undefined): string =>
+  `infra kubeconfig secret ${scope.hc.metadata.namespace ?? ''}/${name} ${secret === undefined ? 'not found' : `has no '${key}' key`}`;
 
 async function checkInfraCredentials(scope: Scope): Promise<boolean> {
   const credentials = scope.hc.spec.platform.kubevirt?.credentials;
@@ -77,10 +78,12 @@ async function checkInfraCredentials(scope: Scope): Promise<boolean> {
     return true;
   }
   const name = credentials.infraKubeConfigSecret?.name ?? '';
+  // The key every reader of the copy uses (the NodePool's VMs, the CSI controller, the cloud provider).
+  const key = infraKubeconfigKey(credentials) ?? 'kubeconfig';
   const secret = await readSecret(scope, name);
-  const kubeconfig = secret?.data?.['kubeconfig'];
+  const kubeconfig = secret?.data?.[key];
   if (secret === undefined || kubeconfig === undefined) {
-    setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'False', reason: Reason.PlatformCredentialsNotFound.value, message: credentialsProblem(scope, name, secret) });
+    setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'False', reason: Reason.PlatformCredentialsNotFound.value, message: credentialsProblem(scope, name, key, secret) });
     return false;
   }
   scope.secrets.set('infraCredentials', secret);

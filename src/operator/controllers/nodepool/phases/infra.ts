@@ -1,19 +1,16 @@
 import type { HostedCluster } from '../../../../api/index.ts';
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
-import { fromBase64 } from '../../../../lib/base64.ts';
-import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
+import { INFRA_CREDENTIALS_SECRET, infraKubeconfigKey, kubeconfigFromCopy } from '../../../../controlplane/common/infra.ts';
 import { setCondition, type InfraTarget, type Phase, type PhaseOutcome, type Scope } from '../scope.ts';
 
 /** How long to retry while a new infrastructure cache loads before saying so in status. */
 const CACHE_WAIT_MS = 2_000;
 
-/** The external infrastructure kubeconfig, from the operator's copy in the control-plane namespace. */
+/** The external infrastructure kubeconfig from the operator's copy; undefined for the management cluster, '' while the copy is missing. */
 function infraKubeconfig(scope: Scope, hc: HostedCluster): string | undefined {
-  const secretRef = hc.spec.platform.kubevirt?.credentials?.infraKubeConfigSecret;
-  if (secretRef === undefined) return undefined;
-  const copy = scope.deps.controlPlaneSecret(`${scope.controlPlaneNamespace ?? ''}/${HostedClusterNames.infraCredentials}`);
-  const value = copy?.data?.[secretRef.key];
-  return value === undefined ? '' : fromBase64(value);
+  const key = infraKubeconfigKey(hc.spec.platform.kubevirt?.credentials);
+  if (key === undefined) return undefined;
+  return kubeconfigFromCopy(scope.deps.controlPlaneSecret(`${scope.controlPlaneNamespace ?? ''}/${INFRA_CREDENTIALS_SECRET}`), key) ?? '';
 }
 
 function target(scope: Scope, hc: HostedCluster): InfraTarget | 'waiting-for-credentials' {
