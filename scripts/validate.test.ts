@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { toYamlDocuments } from '../src/lib/yaml.ts';
 import { aHostedCluster, aNodePool } from '../src/testing/builders.ts';
+import { scratchDir } from '../src/testing/paths.ts';
 
 const script = join(import.meta.dirname, 'validate.ts');
 const run = (...files: string[]): { code: number | null; out: string } => {
@@ -14,7 +14,7 @@ const run = (...files: string[]): { code: number | null; out: string } => {
 };
 
 describe('./dev validate', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+  const dir = scratchDir('validate-');
 
   it('When every object is valid, it should say so and exit 0', () => {
     const file = join(dir, 'good.yaml');

@@ -2,15 +2,15 @@
 // compared with the same command run from the TypeScript source that the other tiers test. A difference between
 // bundle and source (a lazily loaded module the bundler treats differently, a missing chunk) fails here.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { assertBundlesFresh, runHcpBinary, runHcpSource } from '../testing/artifacts.ts';
 import { normaliseRandomRender } from '../testing/cli.ts';
+import { scratchDir } from '../testing/paths.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hcp-atest-'));
+const dir = scratchDir('hcp-atest-');
 const file = (name: string, content: string): string => {
   const path = join(dir, name);
   writeFileSync(path, content);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { secureRandomBytes, writeAll } from './process-io.ts';
+import { scratchDir } from '../testing/paths.ts';
 
 describe('process I/O', () => {
   it('When writing text larger than one write, it should write all of it', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'hcp-io-')), 'out');
+    const path = join(scratchDir('hcp-io-'), 'out');
     const fd = openSync(path, 'w');
     const text = 'ä'.repeat(200_000);
     writeAll(fd, text);

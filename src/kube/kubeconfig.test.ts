@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { managementClient } from './kubeconfig.ts';
+import { scratchDir } from '../testing/paths.ts';
 
 const kubeconfig = (server: string): string =>
   `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${server}"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`;
 
 describe('managementClient', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kc-'));
+  const dir = scratchDir('kc-');
   const flagFile = join(dir, 'flag');
   const envFile = join(dir, 'env');
   writeFileSync(flagFile, kubeconfig('https://from-flag:6443'));

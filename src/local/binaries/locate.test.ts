@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { cacheDirFor, locateBinaries, missingBinaries } from './locate.ts';
-
-/** Scratch folders of this file, removed when it ends (they were left in /tmp on every run). */
-const scratch: string[] = [];
-const scratchDir = (prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
-};
-after(() => {
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
+import { scratchDir } from '../../testing/paths.ts';
 
 function folderWith(...names: string[]): string {
   const dir = scratchDir('bins-');
