@@ -6,6 +6,7 @@ import type { KubeObject } from '../../../kube/client.ts';
 import { providerIDOf, VM_NODEPOOL_ANNOTATION } from '../../../platform/kubevirt/virtual-machine.ts';
 import { BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
 import type { ReleaseProvider } from '../../../release/catalog.ts';
+import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import { controlPlaneSecretsSelector, HostedClusterNames } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import { IGNITION_CA_SECRET, TokenSecretAnnotation } from '../../../render/nodepool/bootstrap.ts';
@@ -44,7 +45,7 @@ export interface NodePoolControllerOptions {
 }
 
 /** Control-plane Secrets every pool of a cluster depends on. */
-const CLUSTER_WIDE_SECRETS: readonly string[] = [HostedClusterNames.infraCredentials, HostedClusterNames.pullSecret, IGNITION_CA_SECRET];
+const CLUSTER_WIDE_SECRETS: readonly string[] = [HostedClusterNames.infraCredentials, HostedClusterNames.pullSecret, IGNITION_CA_SECRET, ControlPlaneNames.adminKubeconfig];
 
 /** The NodePool of a VM, from its annotation. */
 const poolOfVM = (vm: KubeObject | undefined): string[] => [vm?.metadata?.annotations?.[VM_NODEPOOL_ANNOTATION] ?? ''].filter((k) => k !== '');
@@ -128,6 +129,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     controlPlaneSecrets: () => secrets.list(),
     guestClusters,
     guestKubeconfig: override === undefined || override === '' ? controlPlaneAdminKubeconfig : () => override,
+    guestOverridden: override !== undefined && override !== '',
     drainMessages: new Map(), guestRetries: new Map(), autoscaledReplicas: new Map(),
     expectations: new Expectations(),
     lastApplied: new Map(),
@@ -151,7 +153,8 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     const pool = event.object.metadata?.annotations?.[TokenSecretAnnotation.NodePool];
     if (pool !== undefined) return [pool];
     if (!CLUSTER_WIDE_SECRETS.includes(event.object.metadata?.name ?? '')) return [];
-    // Rotated credentials, a new pull secret or the ignition CA: every pool of the cluster of that namespace.
+    // Rotated credentials, a new pull secret, the ignition CA or the hosted cluster's admin kubeconfig: every pool of
+    // the cluster of that namespace.
     const owner = clusters.list().find((hc) => HostedClusterNames.controlPlaneNamespace(hc) === event.object.metadata?.namespace);
     return owner === undefined ? [] : poolsOfCluster(owner);
   });

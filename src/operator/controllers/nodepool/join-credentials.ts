@@ -63,8 +63,9 @@ function bootstrapRenewal(scope: Scope, secret: TokenSecret, plan: { data: Recor
   const renewAt = bootstrapRenewalAt(secret);
   if (renewAt > scope.now.getTime()) return renewAt - scope.now.getTime();
   const previous = secret.data?.[TokenSecretKey.BootstrapToken];
-  // Without the hosted cluster's API (its control plane still starting) the token waits; machines retry meanwhile.
-  if (scope.guest === undefined) return previous === undefined ? 30_000 : TOKEN_ROTATION_MS;
+  // Without the hosted cluster's API (its control plane still starting) the token waits; machines retry meanwhile. No
+  // polling: the HostedCluster reporting its API server available, or the admin kubeconfig arriving, wakes the pool.
+  if (scope.guest === undefined) return TOKEN_ROTATION_MS;
   if (previous !== undefined) plan.data[OLD_BOOTSTRAP_TOKEN_KEY] = previous;
   const fresh = newBootstrapTokenFields(scope);
   Object.assign(plan.data, fresh.data);

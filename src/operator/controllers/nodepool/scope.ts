@@ -40,6 +40,8 @@ export interface NodePoolDeps {
   readonly guestClusters: GuestClusters;
   /** The kubeconfig that reaches a pool's hosted cluster: its control plane's admin kubeconfig (tests point it elsewhere). */
   readonly guestKubeconfig: (scope: Scope) => string | undefined;
+  /** Whether every hosted cluster is the operator's stand-in (`hostedClusterKubeconfig`), which answers by definition. */
+  readonly guestOverridden: boolean;
   /** The machine count of each autoscaled pool (by `namespace/name`), fixed when first seen and kept within its bounds. */
   readonly autoscaledReplicas: Map<string, number>;
   /** The last drain message told per machine (`<pool>/<machine>`), so a waiting drain is reported once, not per retry. */

@@ -96,9 +96,12 @@ function summarize(scope: Scope, machines: readonly PoolMachine[], draining: Mac
 /**
  * `management.autoRepair`: machines whose Node has not been Ready for the health check's timeout (or that never got
  * a Node) are chosen for deletion, unless more are unhealthy than the check allows. Returns when to look again.
+ * Health is judged only from a loaded view of the hosted cluster's Nodes: while its API server cannot be reached (an
+ * operator started during an outage), every machine would look Node-less and be replaced.
  */
 async function autoRepair(scope: Scope, machines: readonly PoolMachine[]): Promise<{ repaired: boolean; recheckInMs: number | undefined }> {
   if (scope.np.spec.management.autoRepair !== true) return { repaired: false, recheckInMs: undefined };
+  if (scope.guest?.nodes.hasSynced !== true) return { repaired: false, recheckInMs: undefined };
   const check = healthCheckOf(scope.np, scope.hc);
   const verdict = judgeHealth(machines, check, scope.now.getTime());
   scope.health = { ...verdict, problems: check.problems };
