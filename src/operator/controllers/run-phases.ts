@@ -18,6 +18,15 @@ export interface OrderedPhase<S> {
 /** A phase taking this long is logged: a reconcile waits on it, and so do the keys queued behind it. */
 const SLOW_PHASE_MS = 1_000;
 
+/** Runs one phase, logging it when slow. */
+async function timed<S extends { readonly logger: Logger }>(phase: OrderedPhase<S>, scope: S): Promise<PhaseOutcome> {
+  const started = performance.now();
+  const outcome = (await phase.run(scope)) ?? {};
+  const tookMs = performance.now() - started;
+  if (tookMs >= SLOW_PHASE_MS) scope.logger.info('slow phase', { phase: phase.name, ms: Math.round(tookMs) });
+  return outcome;
+}
+
 /**
  * Runs phases in order until one stops, keeping the soonest requeue any of them asked for (a phase that does not
  * stop may still want a later look, e.g. to recheck permissions). The stopping phase and the last condition set are
@@ -26,10 +35,7 @@ const SLOW_PHASE_MS = 1_000;
 export async function runOrderedPhases<S extends { readonly logger: Logger; readonly conditions: readonly ConditionUpdate[] }>(phases: readonly OrderedPhase<S>[], scope: S): Promise<PhaseOutcome> {
   let requeueAfterMs = Infinity;
   for (const phase of phases) {
-    const started = performance.now();
-    const outcome = (await phase.run(scope)) ?? {};
-    const tookMs = performance.now() - started;
-    if (tookMs >= SLOW_PHASE_MS) scope.logger.info('slow phase', { phase: phase.name, ms: Math.round(tookMs) });
+    const outcome = await timed(phase, scope);
     requeueAfterMs = Math.min(requeueAfterMs, outcome.requeueAfterMs ?? Infinity);
     if (outcome.stop === true) {
       const last = scope.conditions.at(-1);

@@ -1,7 +1,7 @@
 import type { HostedCluster } from '../../../../api/index.ts';
 import { HostedClusterConditionType } from '../../../../api/v1beta1/conditions.ts';
 import { ControlPlaneNames } from '../../../../controlplane/names.ts';
-import { findCondition, type Condition } from '../../../../lib/conditions.ts';
+import { findCondition } from '../../../../lib/conditions.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
 import { reasonOf } from '../../../runtime/errors.ts';
 import type { Phase, Scope } from '../scope.ts';
@@ -16,7 +16,7 @@ export function controlPlaneAdminKubeconfig(scope: Scope): string | undefined {
 }
 
 /** Whether the HostedCluster reports its API server available (its status changes wake the pool's reconcile). */
-const apiServerAvailable = (hc: HostedCluster): boolean => findCondition(hc.status?.conditions as Condition[] | undefined, HostedClusterConditionType.KubeAPIServerAvailable.value)?.status === 'True';
+const apiServerAvailable = (hc: HostedCluster): boolean => findCondition(hc.status?.conditions, HostedClusterConditionType.KubeAPIServerAvailable.value)?.status === 'True';
 
 /**
  * Reaches the hosted cluster, where the machines' Nodes are: health, availability and drain are judged there. A
