@@ -63,13 +63,13 @@ describe('NodePool join credentials', () => {
     assert.equal(result.requeueAfterMs, TOKEN_ROTATION_MS, 'both tokens are next due half a lifetime from now');
   });
 
-  it('When the hosted cluster does not answer yet, it should record no bootstrap token and look again soon', async () => {
+  it('When the hosted cluster does not answer yet, it should record no bootstrap token and not poll (its HostedCluster wakes the pool)', async () => {
     const { scope, patches, guestApplies } = world(false);
     const result = await ensureJoinCredentials(scope(T0, fresh()), fresh(), '1a2b3c4d');
     assert.equal(patches.length, 1, 'only the node settings are written');
     assert.equal(patches[0]?.data[TokenSecretKey.BootstrapToken], undefined);
     assert.deepEqual(guestApplies, []);
-    assert.equal(result.requeueAfterMs, 30_000);
+    assert.equal(result.requeueAfterMs, TOKEN_ROTATION_MS);
   });
 
   it('When the hosted cluster does not take the bootstrap token, it should still return the token (machines are made) and look again soon', async () => {
