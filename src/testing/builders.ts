@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { HostedCluster, NodePool } from '../api/index.ts';
+import { parseYaml } from '../lib/yaml-read.ts';
+import type { VirtualMachine } from '../platform/kubevirt/virtual-machine-types.ts';
 
 /** A realistic, valid KubeVirt HostedCluster (as `hcp create cluster kubevirt` would produce it). */
 export function aHostedCluster(name = 'example', namespace = 'clusters'): HostedCluster {
@@ -59,4 +63,19 @@ export function nodePoolWithKubevirt(kubevirt: Record<string, unknown>): NodePoo
   np.spec.arch = 'amd64';
   np.spec.platform = { type: 'KubeVirt', kubevirt: kubevirt as unknown as NonNullable<NodePool['spec']['platform']['kubevirt']> };
   return np;
+}
+
+/**
+ * A VirtualMachine as the operator renders it (the platform's golden file `vm-defaults.yaml`), in `namespace`,
+ * booting `image` and reading its user data from Secret `userDataSecret`.
+ */
+export function aRenderedVM(image: string, namespace = 'clusters-example', userDataSecret = 'user-data-example-6b1b2c3d-userdata'): VirtualMachine {
+  const text = readFileSync(join(import.meta.dirname, '..', 'platform', 'kubevirt', 'testdata', 'vm-defaults.yaml'), 'utf8');
+  const vm = parseYaml(text.split(/^---$/m)[0] ?? '') as VirtualMachine;
+  vm.metadata.namespace = namespace;
+  const source = vm.spec.dataVolumeTemplates[0]?.spec.source;
+  if (source?.registry !== undefined) source.registry.url = `docker://${image}`;
+  const drive = vm.spec.template.spec.volumes.find((v) => v.cloudInitConfigDrive !== undefined)?.cloudInitConfigDrive;
+  if (drive !== undefined) drive.secretRef.name = userDataSecret;
+  return vm;
 }

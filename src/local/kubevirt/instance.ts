@@ -1,0 +1,131 @@
+/**
+ * The local environment's KubeVirt stand-in, pure part: what it accepts of a VirtualMachine and the
+ * VirtualMachineInstance and VM status it reports for a machine. Real KubeVirt does this job on real clusters; the
+ * stand-in runs a VM as a machine of the local environment (see `controller.ts`), implements the subset of the VM spec
+ * this operator renders, and refuses the rest in the instance's status instead of ignoring it.
+ */
+import type { KubeObject } from '../../kube/client.ts';
+import type { VirtualMachine } from '../../platform/kubevirt/virtual-machine-types.ts';
+
+/** A rendered instance: a Kubernetes object to apply. */
+type Instance = KubeObject & Record<string, unknown>;
+
+/** Who made an object: KubeVirt's own label key, with the stand-in's name as value. */
+export const STAND_IN_NAME = 'hcp-local-kubevirt-standin';
+/** The annotation on a stand-in instance that says which backend runs it (`process`). */
+export const BACKEND_ANNOTATION = 'hcp-kubevirt.io/machine-backend';
+/** The boot images a stand-in machine honours: the local environment's node image (any tag). */
+export const LOCAL_NODE_IMAGE_REPOSITORY = 'quay.io/hcp-kubevirt/node';
+
+/** Run strategies the stand-in honours: running while Always or RerunOnFailure, stopped while Halted. */
+const RUNNING_STRATEGIES = new Set(['Always', 'RerunOnFailure']);
+
+/** The machine behind a running instance. */
+export interface MachineFacts {
+  /** The management node whose network the machine is attached to (the VMI's `nodeName`). */
+  readonly nodeName: string;
+  /** The machine's address on that network. */
+  readonly address: string;
+  /** When it started (RFC 3339). */
+  readonly startedAt: string;
+}
+
+/** Whether the VM should run (`runStrategy`), or be stopped; undefined for a strategy the stand-in does not honour. */
+export function wantsRunning(vm: VirtualMachine): boolean | undefined {
+  if (RUNNING_STRATEGIES.has(vm.spec.runStrategy)) return true;
+  return vm.spec.runStrategy === 'Halted' ? false : undefined;
+}
+
+/** The boot disk's image (the registry source of the DataVolume its root volume names), without `docker://`. */
+function bootImage(vm: VirtualMachine): string | undefined {
+  const names = new Set(vm.spec.template.spec.volumes.map((v) => v.dataVolume?.name).filter((n) => n !== undefined));
+  const source = vm.spec.dataVolumeTemplates.find((d) => names.has(d.metadata.name))?.spec.source;
+  return source?.registry?.url.replace(/^docker:\/\//, '');
+}
+
+/** The Secret holding the machine's user data (its config drive). */
+export const userDataSecretOf = (vm: VirtualMachine): string | undefined =>
+  vm.spec.template.spec.volumes.find((v) => v.cloudInitConfigDrive !== undefined)?.cloudInitConfigDrive?.secretRef.name;
+
+/**
+ * What of a VM the stand-in cannot honour, one sentence each (empty when it can run it): a run strategy other than
+ * Always, RerunOnFailure or Halted; networks other than the pod network; host devices; no config drive; and a boot
+ * image other than the local node image (a machine runs the environment's own kubelet and runtime, which is what that
+ * image holds; any other image's contents would be ignored).
+ */
+export function unsupportedByStandIn(vm: VirtualMachine): string[] {
+  const problems: string[] = [];
+  const spec = vm.spec.template.spec;
+  if (wantsRunning(vm) === undefined) problems.push(`runStrategy ${vm.spec.runStrategy} is not supported (Always, RerunOnFailure or Halted)`);
+  const otherNetworks = spec.networks.filter((n) => n.pod === undefined).map((n) => n.name);
+  if (otherNetworks.length > 0) problems.push(`networks ${otherNetworks.join(', ')} are not the pod network: secondary networks are not available in the local environment`);
+  if ((spec.domain.devices.hostDevices ?? []).length > 0) problems.push('host devices cannot be passed to a local machine');
+  if (userDataSecretOf(vm) === undefined) problems.push('no cloudInitConfigDrive volume: a machine needs its user data to join');
+  const image = bootImage(vm);
+  if (image === undefined || !image.startsWith(`${LOCAL_NODE_IMAGE_REPOSITORY}:`)) {
+    problems.push(`boot image ${image ?? '(none)'} cannot be booted here: local machines run the local node image ${LOCAL_NODE_IMAGE_REPOSITORY}:<version> (hcp create nodepool kubevirt --containerdisk=${LOCAL_NODE_IMAGE_REPOSITORY}:<version>)`);
+  }
+  return problems;
+}
+
+type Condition = { type: string; status: 'True' | 'False'; reason?: string; message?: string; lastProbeTime: null; lastTransitionTime: string };
+
+function instanceMeta(vm: VirtualMachine): Record<string, unknown> {
+  return {
+    name: vm.metadata.name,
+    namespace: vm.metadata.namespace,
+    labels: { ...vm.spec.template.metadata.labels, 'kubevirt.io/created-by': STAND_IN_NAME },
+    annotations: { ...vm.spec.template.metadata.annotations, [BACKEND_ANNOTATION]: 'process' },
+  };
+}
+
+/**
+ * The VirtualMachineInstance of a running machine, as KubeVirt reports one: phase Running, the pod network interface
+ * with the machine's address, the node, Ready, and LiveMigratable False (a process machine cannot move), so the
+ * operator's live-migration condition says the truth about it.
+ */
+export function runningInstance(vm: VirtualMachine, machine: MachineFacts): Instance {
+  const since = machine.startedAt;
+  const conditions: Condition[] = [
+    { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: since },
+    { type: 'LiveMigratable', status: 'False', reason: 'DisksNotLiveMigratable', message: 'a process machine of the local environment cannot be live-migrated', lastProbeTime: null, lastTransitionTime: since },
+  ];
+  return {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachineInstance',
+    metadata: instanceMeta(vm),
+    spec: vm.spec.template.spec,
+    status: {
+      phase: 'Running',
+      nodeName: machine.nodeName,
+      interfaces: [{ name: 'default', interfaceName: 'eth0', ipAddress: machine.address, ipAddresses: [machine.address], infoSource: 'domain, guest-agent' }],
+      conditions,
+      phaseTransitionTimestamps: [{ phase: 'Running', phaseTransitionTimestamp: since }],
+      migrationMethod: 'BlockMigration',
+      guestOSInfo: { id: 'hcp-local', name: 'local process machine' },
+    },
+  };
+}
+
+/** The instance of a VM the stand-in refuses: phase Failed, with what it cannot honour. */
+export function refusedInstance(vm: VirtualMachine, problems: readonly string[], now: string): Instance {
+  const message = `the local KubeVirt stand-in cannot run this VM: ${problems.join('; ')}`;
+  return {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachineInstance',
+    metadata: instanceMeta(vm),
+    spec: vm.spec.template.spec,
+    status: {
+      phase: 'Failed',
+      conditions: [{ type: 'Ready', status: 'False', reason: 'Unsupported', message, lastProbeTime: null, lastTransitionTime: now }],
+      phaseTransitionTimestamps: [{ phase: 'Failed', phaseTransitionTimestamp: now }],
+    },
+  };
+}
+
+/** The VM's status as KubeVirt prints it (`kubectl get vm`): Running, Stopped or a failure. */
+export function vmStatus(state: 'running' | 'stopped' | 'refused', message?: string): Record<string, unknown> {
+  if (state === 'running') return { printableStatus: 'Running', ready: true, created: true, runStrategy: 'Always' };
+  if (state === 'stopped') return { printableStatus: 'Stopped', ready: false, created: false };
+  return { printableStatus: 'CrashLoopBackOff', ready: false, created: true, conditions: [{ type: 'Failure', status: 'True', reason: 'Unsupported', message: message ?? '' }] };
+}
