@@ -17,6 +17,17 @@ import { nodeLayout, type EnvironmentLayout, type NodeLayout } from './layout.ts
 import { hostKubeletSettings, nodePaths } from './node-config.ts';
 import { writeRuntimeFiles } from './node-files.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
+import { locateBinaries } from '../binaries/locate.ts';
+import { CONTAINERD, toolDir } from '../binaries/tools.ts';
+import { findCommand } from './prerequisites.ts';
+
+/** The environment's kubelet, containerd and runc, which a joining machine runs. */
+export function joinBinaries(): JoinMachineOptions['binaries'] {
+  const kubelet = locateBinaries().kubelet;
+  const runc = findCommand('runc');
+  if (kubelet === undefined || runc === undefined) throw new Error('kubelet or runc missing: bring the local environment up first');
+  return { kubelet, containerd: join(toolDir(CONTAINERD), 'containerd'), runc };
+}
 
 /** A joining machine: its name (the VM's, which the kubelet registers as) and its slot beyond the environment's nodes. */
 export interface JoinMachineOptions {

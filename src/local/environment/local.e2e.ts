@@ -20,7 +20,7 @@ import { LOCAL_CLUSTER_FLAGS } from './local-images.ts';
 import { nodePaths } from './node-config.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
 import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
-import { joinFirstMachine, machineOfPool, stopJoinMachine } from '../../testing/node-join.ts';
+import { machineOfPool } from '../../testing/node-join.ts';
 import { volumesDir } from './storage.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -85,7 +85,6 @@ async function assertHostedApiAnswers(name: string): Promise<void> {
   }
 }
 
-type Event = KubeObject & { reason?: string; message?: string };
 
 type DaemonSetStatus = KubeObject & { status?: { numberReady?: number } };
 type DeploymentStatus = KubeObject & { status?: { availableReplicas?: number } };
@@ -120,37 +119,62 @@ async function inClusterComponentsRun(hosted: KubeClient, kubeconfig: string): P
   process.stderr.write(`e2e: konnectivity agent connected and the tunnel carried a request ${String(Math.round((Date.now() - started) / 1000))}s after the Node\n`);
 }
 
+type Instance = KubeObject & { status?: { phase?: string; interfaces?: Array<{ ipAddress?: string }> } };
+type CSR = KubeObject & { spec?: { signerName?: string; username?: string }; status?: { certificate?: string } };
+type NodeStatus = KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } };
+const seconds = (since: number): string => String(Math.round((Date.now() - since) / 1000));
+
 /**
- * A NodePool's machine joins for real: its user data leads to the ignition endpoint (which refuses a missing and a
- * wrong token), the served config runs a real kubelet and containerd, the operator approves the kubelet's client
- * certificate, and the Node registers and turns Ready. Its serving certificate stays pending with the reason: with no
- * KubeVirt here, the VM has no instance whose addresses could vouch for it.
+ * A NodePool's machine joins for real: the environment's KubeVirt stand-in runs its VM as a process machine, whose
+ * user data leads to the ignition endpoint (which refuses a missing and a wrong token); the served config runs a real
+ * kubelet and containerd, the operator approves the kubelet's client certificate and, with the instance's address
+ * vouching for it, its serving certificate; the Node turns Ready, and the API server reaches the kubelet through the
+ * konnectivity tunnel (`kubectl logs`).
  */
 async function joinAndCheck(name: string): Promise<void> {
   const namespace = `clusters-${name}`;
+  const created = Date.now();
   await hcp(['create', 'nodepool', 'kubevirt', `--cluster-name=${name}`, '--name=workers', '--replicas=1', '--containerdisk=quay.io/hcp-kubevirt/node:v1.36.3']);
   const hcRef = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' };
-  await waitFor(`HostedCluster ${name} publishes its ignition endpoint`, async () => {
-    const hc = await management.get<Conditioned & { status?: { ignitionEndpoint?: string } }>(hcRef);
-    return (hc.status?.ignitionEndpoint ?? '') !== '' && conditionOf(hc, 'IgnitionEndpointAvailable') === 'True';
-  }, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
-  const pointer = parseIgnitionPointer((await machineOfPool(management, namespace, 'workers')).userData);
+  const { machine, userData } = await machineOfPool(management, namespace, 'workers');
+  const pointer = parseIgnitionPointer(userData);
   assert.equal((await fetchIgnitionConfig({ ...pointer, headers: {} })).status, 401);
   assert.equal((await fetchIgnitionConfig({ ...pointer, headers: { ...pointer.headers, Authorization: `Bearer ${Buffer.from('not-a-token').toString('base64')}` } })).status, 403);
   const kubeconfig = (await hcp(['create', 'kubeconfig', `--name=${name}`])).stdout;
   const hosted = KubeClient.fromKubeconfigText(kubeconfig);
   try {
-    const t = await joinFirstMachine({ layout, management, hosted, namespace, pool: 'workers', slot: 9 });
-    process.stderr.write(`e2e: machine ${t.machine} fetched its config in ${String(t.fetchMs)} ms; then client certificate ${String(t.clientCertificateMs)} ms, Node registered ${String(t.registeredMs)} ms, Ready ${String(t.readyMs)} ms\n`);
-    await waitFor('the serving certificate left pending with its reason', async () => (await management.list<Event>('v1', 'Event', { namespace: 'clusters' })).some((e) => e.reason === 'CertificateSigningRequestPending' && (e.message ?? '').includes(`from system:node:${t.machine} left pending: addresses`)), { timeoutMs: MINUTE, intervalMs: 1000 });
+    let address = '';
+    await waitFor(`the instance of ${machine} running`, async () => {
+      const vmi = await management.tryGet<Instance>({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', name: machine, namespace });
+      address = vmi?.status?.interfaces?.[0]?.ipAddress ?? '';
+      return vmi?.status?.phase === 'Running' && address !== '';
+    }, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
+    const running = seconds(created);
+    await waitFor(`Node ${machine} Ready`, async () => (await hosted.tryGet<NodeStatus>({ apiVersion: 'v1', kind: 'Node', name: machine }))?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
+    process.stderr.write(`e2e: NodePool created → instance running (${address}) ${running}s → Node ${machine} Ready ${seconds(created)}s\n`);
+    await waitFor('the serving certificate issued (the instance\'s address vouches for it)', async () => (await hosted.list<CSR>('certificates.k8s.io/v1', 'CertificateSigningRequest')).some((c) => c.spec?.signerName === 'kubernetes.io/kubelet-serving' && c.spec.username === `system:node:${machine}` && c.status?.certificate !== undefined), { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+    const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ vm: string; backend: string; address: string }> };
+    assert.deepEqual(status.machines.map((m) => [m.vm, m.backend, m.address]), [[`${namespace}/${machine}`, 'process', address]]);
     const pool = await management.get<Conditioned>({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: 'workers', namespace: 'clusters' });
     assert.equal(conditionOf(pool, 'ReachedIgnitionEndpoint'), 'True');
     await inClusterComponentsRun(hosted, kubeconfig);
     await waitFor('DataPlaneConnectionAvailable on the HostedCluster', async () => conditionOf(await management.get<Conditioned>(hcRef), 'DataPlaneConnectionAvailable') === 'True', { timeoutMs: MINUTE, intervalMs: 1000 });
+    await kubeletReachedThroughTunnel(machine);
   } finally {
     hosted.close();
-    await stopJoinMachine(layout, 9);
   }
+}
+
+/** `kubectl logs` of a pod on the machine: the hosted API server reaches its kubelet through the konnectivity tunnel. */
+async function kubeletReachedThroughTunnel(machine: string): Promise<void> {
+  const file = join(stateDir, 'hosted.kubeconfig');
+  const kubectl = locateBinaries().kubectl ?? 'kubectl';
+  await waitFor(`kubectl logs of kube-proxy on ${machine}`, async () => {
+    const pod = await runProcess(kubectl, [`--kubeconfig=${file}`, '-n', 'kube-system', 'get', 'pods', '-l', 'k8s-app=kube-proxy', `--field-selector=spec.nodeName=${machine}`, '-o', 'name']);
+    const logs = await runProcess(kubectl, [`--kubeconfig=${file}`, '-n', 'kube-system', 'logs', pod.stdout.trim()]);
+    if (logs.code !== 0) throw new Error(logs.stderr.trim());
+    return logs.stdout.length > 0;
+  }, { timeoutMs: MINUTE, intervalMs: 1000 });
 }
 
 /** containerd's client, from the environment's build. */
@@ -206,6 +230,10 @@ async function destroyAndCheck(name: string): Promise<number> {
   const took = Date.now() - started;
   const namespace = `clusters-${name}`;
   assert.equal(await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace }), undefined);
+  await waitFor(`machines of ${name} stopped`, async () => {
+    const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ vm: string }> };
+    return status.machines.every((m) => !m.vm.startsWith(`${namespace}/`)) && !existsSync(`/run/netns/${layout.netnsPrefix}9`);
+  }, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
   await waitFor(`volumes of ${name} deleted`, async () => (await management.list<KubeObject & { spec?: { claimRef?: { namespace?: string } } }>('v1', 'PersistentVolume')).every((pv) => pv.spec?.claimRef?.namespace !== namespace), { timeoutMs: MINUTE, intervalMs: 1000 });
   await waitFor(`volume folders of ${name} removed`, () => Promise.resolve(readdirSync(volumesDir(layout)).every((d) => !d.includes(`_${namespace}_`))), { timeoutMs: MINUTE, intervalMs: 1000 });
   // The kubelet removes the containers of deleted pods on its next garbage collection (within a minute).

@@ -21,6 +21,8 @@ import { publishImage } from './images.ts';
 import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
 import { recordNodeCount } from './state.ts';
+import { STAND_IN_DAEMON } from '../kubevirt/run.ts';
+import { projectRoot } from '../project-root.ts';
 import { storageObjects, volumesDir } from './storage.ts';
 import { kubeletConfig, kubeProxyConfig, nodePaths } from './node-config.ts';
 import { writeRuntimeFiles } from './node-files.ts';
@@ -185,6 +187,14 @@ async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & Im
 }
 
 /**
+ * The KubeVirt stand-in daemon (`hcp local kubevirt-standin`), through the same launcher as the command running now,
+ * so it runs the same build.
+ */
+async function startKubeVirtStandIn(layout: EnvironmentLayout): Promise<void> {
+  await startDaemon(layout, { name: STAND_IN_DAEMON, command: [join(projectRoot(), 'bin', 'hcp'), 'local', 'kubevirt-standin', `--state-dir=${layout.stateDir}`] });
+}
+
+/**
  * Brings the environment up: prerequisites, binaries (built on first use), certificates, cgroups and network, the
  * management control plane and registry, the images, the node, cluster DNS and the third-party CRDs. The operator
  * is installed by the caller (`hcp install`) once this returns.
@@ -224,6 +234,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
       await startAddOn(admin(), storageObjects(layout, localPathHelperImage(bin)), { name: 'local-path-provisioner', namespace: 'local-path-storage' });
       await installCrds(admin(), (await Promise.all(LOCAL_CRDS.map(loadCrds))).flat());
     });
+    await report.step('starting the KubeVirt stand-in (VMs run as process machines)', () => startKubeVirtStandIn(layout));
     return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout), operatorImage: operatorImageRef };
   } finally {
     client?.close();

@@ -202,6 +202,7 @@ function describeStatus(s: EnvironmentStatus): string {
     `API server:  ${s.server}`,
     `nodes:       ${String(s.nodes)}`,
     `hosted clusters: ${s.hostedClusters === null ? 'unknown (the API server does not answer)' : s.hostedClusters.length === 0 ? 'none' : s.hostedClusters.join(', ')}`,
+    `machines:    ${s.machines.length === 0 ? 'none' : s.machines.map((m) => `${m.vm} (${m.backend}, ${m.address}${m.running ? '' : ', stopped'})`).join(', ')}`,
     'daemons:',
     ...daemons,
     '',
@@ -214,4 +215,11 @@ export async function runStatus(args: ParsedArgs, ctx: CommandContext): Promise<
   const status = await environmentStatus(existingLayout(stateDir));
   ctx.stdout(json ? `${JSON.stringify(status, null, 2)}\n` : describeStatus(status));
   if (status.state !== 'running') throw new UserError(status.state === 'stopped' ? 'the local environment is not running: start it with hcp local up' : 'the local environment is degraded: run hcp local up to restart what is missing, or hcp local down');
+}
+
+/** `hcp local kubevirt-standin`: runs until stopped (by `hcp local down`, with the environment). */
+export async function runStandIn(args: ParsedArgs, ctx: CommandContext): Promise<void> {
+  const stateDir = stateDirOf(new FlagReader(args.values), ctx.env);
+  const { runKubeVirtStandIn } = await import('../../../local/kubevirt/run.ts');
+  await runKubeVirtStandIn(existingLayout(stateDir));
 }

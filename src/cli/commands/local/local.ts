@@ -39,9 +39,18 @@ const status: Command = {
   run: async (args, ctx) => (await import('./local-run.ts')).runStatus(args, ctx),
 };
 
+/** `hcp local kubevirt-standin`: the daemon `up` starts; not for direct use. */
+const kubevirtStandIn: Command = {
+  name: 'kubevirt-standin',
+  summary: 'Runs the local environment\'s KubeVirt stand-in (started by hcp local up; not for direct use)',
+  description: 'Watches the management cluster\'s VirtualMachines and runs each as a process machine of the environment (the kubelet and containerd built here, in a network namespace of its own, configured by the Ignition config its user data leads to), reporting VirtualMachineInstances as KubeVirt would. What it cannot honour is refused in the instance\'s status. Real clusters run KubeVirt instead.',
+  flags: [STATE_DIR],
+  run: async (args, ctx) => (await import('./local-run.ts')).runStandIn(args, ctx),
+};
+
 /** `hcp local`: the one-machine environment in which hosted clusters run for real. */
 export const local: Command = {
   name: 'local',
   summary: 'Runs a local management cluster with a real node, for trying hosted clusters on one machine',
-  subcommands: [up, down, status],
+  subcommands: [up, down, status, kubevirtStandIn],
 };
