@@ -16,7 +16,8 @@ import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { cgroupHierarchies, mountsUnder } from './host.ts';
 import { environmentLayout, type NodeLayout } from './layout.ts';
-import { LOCAL_CLUSTER_FLAGS } from './local-images.ts';
+import { LOCAL_CLUSTER_FLAGS, LOCAL_RELEASE_IMAGE } from './local-images.ts';
+import { catalogReleaseProvider } from '../../release/catalog.ts';
 import { nodePaths } from './node-config.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
 import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
@@ -160,9 +161,70 @@ async function joinAndCheck(name: string): Promise<void> {
     await inClusterComponentsRun(hosted, kubeconfig);
     await waitFor('DataPlaneConnectionAvailable on the HostedCluster', async () => conditionOf(await management.get<Conditioned>(hcRef), 'DataPlaneConnectionAvailable') === 'True', { timeoutMs: MINUTE, intervalMs: 1000 });
     await kubeletReachedThroughTunnel(machine);
+    await scaleAndServe(hosted, namespace);
   } finally {
     hosted.close();
   }
+}
+
+/** The Nodes of the hosted cluster that are Ready. */
+const readyNodes = async (hosted: KubeClient): Promise<string[]> =>
+  (await hosted.list<NodeStatus>('v1', 'Node')).filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true).map((n) => n.metadata?.name ?? '');
+
+/** Scales the pool (as `oc scale nodepool` does) and waits until that many Nodes are Ready; returns the seconds it took. */
+async function scalePool(hosted: KubeClient, replicas: number): Promise<string> {
+  const started = Date.now();
+  await management.mergePatch({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: 'workers', namespace: 'clusters' }, { spec: { replicas } }, 'scale');
+  await waitFor(`${String(replicas)} Nodes Ready`, async () => (await readyNodes(hosted)).length === replicas, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
+  return seconds(started);
+}
+
+/**
+ * A workload spread over two machines answers through its Service: two replicas (required apart) of a small HTTP
+ * server (CoreDNS's health endpoint, from the image the environment builds), twenty requests through the API server's
+ * service proxy, each carried by konnectivity to whichever machine holds the chosen endpoint (pod routes between
+ * machines). Then a third machine joins on `scale --replicas 3`.
+ */
+async function scaleAndServe(hosted: KubeClient, namespace: string): Promise<void> {
+  const two = await scalePool(hosted, 2);
+  const image = catalogReleaseProvider.lookup(LOCAL_RELEASE_IMAGE)?.images.coreDNS ?? '';
+  const labels = { app: 'web' };
+  await hosted.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', namespace: 'default' }, data: { Corefile: '.:1053 {\n    health :8080\n    whoami\n}\n' } });
+  await hosted.create({
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
+    spec: {
+      replicas: 2, selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: labels }, topologyKey: 'kubernetes.io/hostname' }] } },
+          containers: [{ name: 'web', image, args: ['-conf', '/etc/web/Corefile'], ports: [{ containerPort: 8080 }], readinessProbe: { httpGet: { path: '/health', port: 8080 } }, volumeMounts: [{ name: 'conf', mountPath: '/etc/web' }] }],
+          volumes: [{ name: 'conf', configMap: { name: 'web' } }],
+        },
+      },
+    },
+  });
+  await hosted.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' }, spec: { selector: labels, ports: [{ name: 'http', port: 8080, targetPort: 8080 }] } });
+  type Workload = KubeObject & { status?: { readyReplicas?: number } };
+  await waitFor('both replicas of web ready', async () => (await hosted.get<Workload>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' })).status?.readyReplicas === 2, { timeoutMs: 3 * MINUTE, intervalMs: 1000 });
+  type Pod = KubeObject & { spec?: { nodeName?: string } };
+  const nodes = new Set((await hosted.list<Pod>('v1', 'Pod', { namespace: 'default', labelSelector: 'app=web' })).map((p) => p.spec?.nodeName));
+  assert.equal(nodes.size, 2, 'one replica per machine');
+  const file = join(stateDir, 'hosted.kubeconfig');
+  const kubectl = locateBinaries().kubectl ?? 'kubectl';
+  for (let i = 0; i < 20; i++) {
+    const answer = await runProcess(kubectl, [`--kubeconfig=${file}`, 'get', '--raw', '/api/v1/namespaces/default/services/web:http/proxy/health']);
+    assert.equal(answer.code, 0, answer.stderr);
+    assert.equal(answer.stdout.trim(), 'OK');
+  }
+  const three = await scalePool(hosted, 3);
+  process.stderr.write(`e2e: scaled to 2 machines in ${two}s (web answered 20 times through its Service), to 3 in ${three}s; machines: ${String((await recordedMachinesOf(namespace)).length)}\n`);
+}
+
+/** The machines the stand-in runs for a control-plane namespace, as `hcp local status` lists them. */
+async function recordedMachinesOf(namespace: string): Promise<string[]> {
+  const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ vm: string; running: boolean }> };
+  return status.machines.filter((m) => m.running && m.vm.startsWith(`${namespace}/`)).map((m) => m.vm);
 }
 
 /** `kubectl logs` of a pod on the machine: the hosted API server reaches its kubelet through the konnectivity tunnel. */
@@ -230,10 +292,8 @@ async function destroyAndCheck(name: string): Promise<number> {
   const took = Date.now() - started;
   const namespace = `clusters-${name}`;
   assert.equal(await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace }), undefined);
-  await waitFor(`machines of ${name} stopped`, async () => {
-    const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ vm: string }> };
-    return status.machines.every((m) => !m.vm.startsWith(`${namespace}/`)) && !existsSync(`/run/netns/${layout.netnsPrefix}9`);
-  }, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+  const machineNamespaces = (): string[] => (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix) && Number(n.slice(layout.netnsPrefix.length)) >= 9);
+  await waitFor(`machines of ${name} stopped`, async () => (await recordedMachinesOf(namespace)).length === 0 && machineNamespaces().length === 0, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
   await waitFor(`volumes of ${name} deleted`, async () => (await management.list<KubeObject & { spec?: { claimRef?: { namespace?: string } } }>('v1', 'PersistentVolume')).every((pv) => pv.spec?.claimRef?.namespace !== namespace), { timeoutMs: MINUTE, intervalMs: 1000 });
   await waitFor(`volume folders of ${name} removed`, () => Promise.resolve(readdirSync(volumesDir(layout)).every((d) => !d.includes(`_${namespace}_`))), { timeoutMs: MINUTE, intervalMs: 1000 });
   // The kubelet removes the containers of deleted pods on its next garbage collection (within a minute).

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runningPid } from '../environment/daemons.ts';
+import { inNodeNetwork } from '../environment/host.ts';
 import { startJoinMachine, stopJoinMachine, type JoinMachineOptions } from '../environment/join-machine.ts';
 import { nodeLayout, type EnvironmentLayout } from '../environment/layout.ts';
 import type { MachineFacts } from './instance.ts';
@@ -44,6 +45,20 @@ function freeSlot(records: Map<string, Record>): number {
   throw new Error(`every machine slot (${String(LAST_MACHINE_SLOT - FIRST_MACHINE_SLOT + 1)}) is taken`);
 }
 
+/**
+ * Routes the pod ranges of a machine and of every other running machine to each other, through their addresses on
+ * the bridge: the hosted cluster's pods on different machines reach each other (and Services reach every endpoint)
+ * as on a flat node network, without the host forwarding. The routes of a stopped machine go with its namespace.
+ */
+async function routeToOtherMachines(layout: EnvironmentLayout, slot: number): Promise<void> {
+  const machine = nodeLayout(layout.stateDir, slot);
+  for (const other of [...readRecords(layout).values()].map((r) => nodeLayout(layout.stateDir, r.slot))) {
+    if (other.index === slot || !machineRuns(layout, other.index)) continue;
+    await inNodeNetwork(machine, ['ip', 'route', 'replace', other.podCidr, 'via', other.address]);
+    await inNodeNetwork(other, ['ip', 'route', 'replace', machine.podCidr, 'via', machine.address]);
+  }
+}
+
 /** Process machines of the environment in `layout`, run with `binaries`; `now` stamps when each started. */
 export function processMachineBackend(layout: EnvironmentLayout, binaries: JoinMachineOptions['binaries'], now: () => Date): MachineBackend {
   const facts = (slot: number, record: Record): MachineFacts => ({ nodeName: nodeLayout(layout.stateDir, slot).name, address: nodeLayout(layout.stateDir, slot).address, startedAt: record.startedAt });
@@ -70,6 +85,7 @@ export function processMachineBackend(layout: EnvironmentLayout, binaries: JoinM
       // A machine whose processes died (or a half-started one) is cleaned up and started again in its slot.
       if (stale) await stopJoinMachine(layout, slot);
       await startJoinMachine({ layout, machine: key.split('/')[1] ?? key, slot, userData, binaries });
+      await routeToOtherMachines(layout, slot);
       return facts(slot, record);
     },
     async stop(key) {
