@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
-import { LOCAL_CLUSTER_FLAGS } from '../../src/local/environment/local-images.ts';
+import { LOCAL_CLUSTER_FLAGS, LOCAL_NODE_IMAGE } from '../../src/local/environment/local-images.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { machineOfPool } from '../../src/testing/node-join.ts';
 
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   await waitFor('HostedCluster Available', async () => (await management.get<Conditioned>(ref)).status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') === true, { timeoutMs: 5 * MINUTE, intervalMs: 500 });
   const hosted = KubeClient.fromKubeconfigText(await hcp(['create', 'kubeconfig', '--name=bench']));
   const created = performance.now();
-  await hcp(['create', 'nodepool', 'kubevirt', '--cluster-name=bench', '--name=workers', '--replicas=1', '--containerdisk=quay.io/hcp-kubevirt/node:v1.36.3']);
+  await hcp(['create', 'nodepool', 'kubevirt', '--cluster-name=bench', '--name=workers', '--replicas=1', `--containerdisk=${LOCAL_NODE_IMAGE}`]);
   const { machine } = await machineOfPool(management, 'clusters-bench', 'workers');
   const userDataMs = performance.now() - created;
   const issued = (signer: string) => async (): Promise<boolean> => (await hosted.list<CSR>('certificates.k8s.io/v1', 'CertificateSigningRequest')).some((c) => c.spec?.signerName === signer && c.spec.username !== undefined && c.status?.certificate !== undefined);

@@ -8,6 +8,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tailOfFile } from '../cluster/files.ts';
+import { waitFor } from '../cluster/http.ts';
+import { EnvironmentError } from './errors.ts';
 import { cgroupHierarchies } from './host.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 
@@ -101,3 +103,16 @@ export function forgetDaemons(layout: EnvironmentLayout): void {
 
 /** The last lines of a daemon's log, for error messages. */
 export const logTail = (layout: EnvironmentLayout, name: string, lines = 20): string => tailOfFile(logFile(layout, name), lines);
+
+/** Starts a daemon and waits until `ready`; a daemon that exits or never gets ready fails with its log's tail. */
+export async function startAndWait(layout: EnvironmentLayout, timeoutMs: number, spec: DaemonSpec, ready: () => Promise<boolean>): Promise<void> {
+  await startDaemon(layout, spec);
+  const died = (): Error | undefined =>
+    runningPid(layout, spec.name) === undefined ? new EnvironmentError(`${spec.name} exited; last lines of ${logFile(layout, spec.name)}:\n${logTail(layout, spec.name)}`) : undefined;
+  try {
+    await waitFor(spec.name, ready, { timeoutMs, intervalMs: 250, abortWhen: died });
+  } catch (error) {
+    if (error instanceof EnvironmentError) throw error;
+    throw new EnvironmentError(`${(error as Error).message}; last lines of its log:\n${logTail(layout, spec.name)}`);
+  }
+}

@@ -6,12 +6,12 @@
  * runtime's private folders, re-rooted paths) is added as a kubelet drop-in and containerd settings, never by editing
  * what the endpoint served.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path/posix';
 import { materialiseIgnition, parseIgnitionPointer, type MaterialisedIgnition } from '../../render/ignition/materialise.ts';
 import { NodePaths } from '../../render/ignition/node-config.ts';
 import { toYaml } from '../../lib/yaml.ts';
-import { runningPid, startDaemon } from './daemons.ts';
+import { runningPid, startAndWait, startDaemon } from './daemons.ts';
 import { ensureCgroup, ensureNodeNetwork, killCgroup, removeCgroup, removeContainerLogLinks, run, unmountUnder } from './host.ts';
 import { nodeLayout, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { hostKubeletSettings, nodePaths } from './node-config.ts';
@@ -41,6 +41,8 @@ export interface JoinMachineOptions {
 }
 
 const rootOf = (node: NodeLayout): string => join(node.dir, 'root');
+/** How long a machine's containerd may take to open its socket. */
+const RUNTIME_START_TIMEOUT_MS = 60_000;
 
 /** Writes every file of the config below the machine's root, with its mode. */
 function writeFiles(root: string, config: MaterialisedIgnition): void {
@@ -93,7 +95,9 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
   const names = daemonNames(node);
   const env = { PATH: `${dirname(binaries.containerd)}:${process.env['PATH'] ?? '/usr/sbin:/usr/bin:/sbin:/bin'}` };
-  await startDaemon(layout, { name: names.containerd, command: [binaries.containerd, `--config=${nodePaths(node).containerdConfig}`], netns: node.netns, cgroup: node.cgroup, env });
+  // The kubelet exits at once when the runtime's socket is not there yet.
+  const socket = nodePaths(node).containerdSocket;
+  await startAndWait(layout, RUNTIME_START_TIMEOUT_MS, { name: names.containerd, command: [binaries.containerd, `--config=${nodePaths(node).containerdConfig}`], netns: node.netns, cgroup: node.cgroup, env }, () => Promise.resolve(existsSync(socket)));
   const kubelet = [binaries.kubelet, ...kubeletArguments(config, root), `--config-dir=${dropIns}`, `--root-dir=${join(root, 'var/lib/kubelet')}`, `--hostname-override=${options.machine}`, `--node-ip=${node.address}`];
   await startDaemon(layout, { name: names.kubelet, command: kubelet, netns: node.netns, cgroup: node.cgroup });
   return { fetchedAt, node };

@@ -11,16 +11,23 @@ import { KUBE_VERSION } from '../binaries/versions.ts';
 import type { ImageSpec } from './images.ts';
 import { PAUSE_IMAGE } from './node-config.ts';
 import { LOCAL_PATH_PROVISIONER_IMAGE } from './storage.ts';
+import { LOCAL_NODE_IMAGE_REPOSITORY } from '../kubevirt/instance.ts';
 
 /** The release the local environment's hosted clusters run: the Kubernetes version it builds. */
 export const LOCAL_RELEASE_IMAGE = kubernetesReleaseImage(KUBE_VERSION.replace(/^v/, ''));
 
 /**
- * The `hcp create cluster kubevirt` flags a hosted cluster of the environment needs: its release, a base domain (no
- * OpenShift router to discover one from), services on the nodes' ports (no load balancer) and no worker VMs (nothing
- * runs KubeVirt here yet).
+ * The boot image of the environment's worker machines: what the KubeVirt stand-in runs (the environment's own kubelet
+ * and runtime, the node image contract of `docs/node-image.md`).
  */
-export const LOCAL_CLUSTER_FLAGS: readonly string[] = [`--release-image=${LOCAL_RELEASE_IMAGE}`, '--base-domain=hcp.local', '--service-publishing-strategy=NodePort', '--node-pool-replicas=0'];
+export const LOCAL_NODE_IMAGE = `${LOCAL_NODE_IMAGE_REPOSITORY}:${KUBE_VERSION}`;
+
+/**
+ * The `hcp create cluster kubevirt` flags a hosted cluster of the environment needs: its release, a base domain (no
+ * OpenShift router to discover one from), services on the nodes' ports (no load balancer), and the local node image
+ * for its NodePool's machines; no worker machines unless a later `--node-pool-replicas` asks for them.
+ */
+export const LOCAL_CLUSTER_FLAGS: readonly string[] = [`--release-image=${LOCAL_RELEASE_IMAGE}`, '--base-domain=hcp.local', '--service-publishing-strategy=NodePort', `--containerdisk=${LOCAL_NODE_IMAGE}`, '--node-pool-replicas=0'];
 
 /** Cluster DNS of the management cluster. */
 export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';

@@ -16,7 +16,7 @@ import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { cgroupHierarchies, mountsUnder } from './host.ts';
 import { environmentLayout, type NodeLayout } from './layout.ts';
-import { LOCAL_CLUSTER_FLAGS, LOCAL_RELEASE_IMAGE } from './local-images.ts';
+import { LOCAL_CLUSTER_FLAGS, LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE } from './local-images.ts';
 import { catalogReleaseProvider } from '../../release/catalog.ts';
 import { nodePaths } from './node-config.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
@@ -135,7 +135,7 @@ const seconds = (since: number): string => String(Math.round((Date.now() - since
 async function joinAndCheck(name: string): Promise<void> {
   const namespace = `clusters-${name}`;
   const created = Date.now();
-  await hcp(['create', 'nodepool', 'kubevirt', `--cluster-name=${name}`, '--name=workers', '--replicas=1', '--containerdisk=quay.io/hcp-kubevirt/node:v1.36.3']);
+  await hcp(['create', 'nodepool', 'kubevirt', `--cluster-name=${name}`, '--name=workers', '--replicas=1', `--containerdisk=${LOCAL_NODE_IMAGE}`]);
   const hcRef = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' };
   const { machine, userData } = await machineOfPool(management, namespace, 'workers');
   const pointer = parseIgnitionPointer(userData);
@@ -175,8 +175,8 @@ const readyNodes = async (hosted: KubeClient): Promise<string[]> =>
 async function scalePool(hosted: KubeClient, replicas: number): Promise<string> {
   const started = Date.now();
   await management.mergePatch({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: 'workers', namespace: 'clusters' }, { spec: { replicas } }, 'scale');
-  await waitFor(`${String(replicas)} Nodes Ready`, async () => (await readyNodes(hosted)).length === replicas, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
-  return seconds(started);
+  await waitFor(`${String(replicas)} Nodes Ready`, async () => (await readyNodes(hosted)).length === replicas, { timeoutMs: 3 * MINUTE, intervalMs: 250 });
+  return ((Date.now() - started) / 1000).toFixed(1);
 }
 
 /**

@@ -15,7 +15,7 @@ import { loadCrds } from '../crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
 import { coreDnsObjects } from './coredns.ts';
 import { EnvironmentError } from './errors.ts';
-import { logFile, logTail, runningPid, startDaemon, type DaemonSpec } from './daemons.ts';
+import { runningPid, startAndWait, startDaemon } from './daemons.ts';
 import { ensureBridge, ensureCgroup, ensureNodeNetwork, ensureServiceRoute } from './host.ts';
 import { publishImage } from './images.ts';
 import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
@@ -119,32 +119,19 @@ export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
   }
 }
 
-/** Starts a daemon and waits until `ready`; a daemon that exits or never gets ready fails with its log's tail. */
-async function startAndWait(layout: EnvironmentLayout, spec: DaemonSpec, ready: () => Promise<boolean>): Promise<void> {
-  await startDaemon(layout, spec);
-  const died = (): Error | undefined =>
-    runningPid(layout, spec.name) === undefined ? new EnvironmentError(`${spec.name} exited; last lines of ${logFile(layout, spec.name)}:\n${logTail(layout, spec.name)}`) : undefined;
-  try {
-    await waitFor(spec.name, ready, { timeoutMs: STEP_TIMEOUT_MS, intervalMs: 250, abortWhen: died });
-  } catch (error) {
-    if (error instanceof EnvironmentError) throw error;
-    throw new EnvironmentError(`${(error as Error).message}; last lines of its log:\n${logTail(layout, spec.name)}`);
-  }
-}
-
 /** A health endpoint answering 200; HTTPS ones serve self-signed certificates, which only liveness is asked of here. */
 const healthy = (url: string) => async (): Promise<boolean> => (await httpCall(url, { tls: { insecure: true } })).status === 200;
 
 async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries): Promise<void> {
   const host = layout.hostAddress;
-  await startAndWait(layout, etcdDaemon(layout, bin), async () => (await httpCall(`http://127.0.0.1:${String(layout.ports.etcdClient)}/health`)).body.includes('"true"'));
+  await startAndWait(layout, STEP_TIMEOUT_MS, etcdDaemon(layout, bin), async () => (await httpCall(`http://127.0.0.1:${String(layout.ports.etcdClient)}/health`)).body.includes('"true"'));
   mkdirSync(statePaths(layout).registryData, { recursive: true });
-  await startAndWait(layout, registryDaemon(layout, bin), healthy(`http://${host}:${String(layout.ports.registry)}/v2/`));
+  await startAndWait(layout, STEP_TIMEOUT_MS, registryDaemon(layout, bin), healthy(`http://${host}:${String(layout.ports.registry)}/v2/`));
   // Ready means the bootstrap RBAC is in place too; the controllers' identities depend on it. /readyz is public.
   const ca = readFileSync(join(statePaths(layout).pki, 'server-ca.crt'), 'utf8');
-  await startAndWait(layout, apiServerDaemon(layout, bin), async () => (await httpCall(`${apiServerUrl(layout)}/readyz`, { tls: { ca } })).status === 200);
-  await startAndWait(layout, controllerManagerDaemon(layout, bin), healthy(`https://${host}:${String(layout.ports.controllerManager)}/healthz`));
-  await startAndWait(layout, schedulerDaemon(layout, bin), healthy(`https://${host}:${String(layout.ports.scheduler)}/healthz`));
+  await startAndWait(layout, STEP_TIMEOUT_MS, apiServerDaemon(layout, bin), async () => (await httpCall(`${apiServerUrl(layout)}/readyz`, { tls: { ca } })).status === 200);
+  await startAndWait(layout, STEP_TIMEOUT_MS, controllerManagerDaemon(layout, bin), healthy(`https://${host}:${String(layout.ports.controllerManager)}/healthz`));
+  await startAndWait(layout, STEP_TIMEOUT_MS, schedulerDaemon(layout, bin), healthy(`https://${host}:${String(layout.ports.scheduler)}/healthz`));
 }
 
 function writeNodeConfig(layout: EnvironmentLayout, node: NodeLayout, runc: string): void {
@@ -160,12 +147,12 @@ interface NodeStatus extends KubeObject {
 
 async function startNode(layout: EnvironmentLayout, node: NodeLayout, bin: DaemonBinaries, client: KubeClient): Promise<void> {
   const p = nodePaths(node);
-  await startAndWait(layout, containerdDaemon(node, bin), () => Promise.resolve(existsSync(p.containerdSocket)));
-  await startAndWait(layout, kubeletDaemon(node, bin), async () => {
+  await startAndWait(layout, STEP_TIMEOUT_MS, containerdDaemon(node, bin), () => Promise.resolve(existsSync(p.containerdSocket)));
+  await startAndWait(layout, STEP_TIMEOUT_MS, kubeletDaemon(node, bin), async () => {
     const registered = await client.tryGet<NodeStatus>({ apiVersion: 'v1', kind: 'Node', name: node.name });
     return registered?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
   });
-  await startAndWait(layout, kubeProxyDaemon(node, bin), healthy(`http://${node.address}:10256/healthz`));
+  await startAndWait(layout, STEP_TIMEOUT_MS, kubeProxyDaemon(node, bin), healthy(`http://${node.address}:10256/healthz`));
 }
 
 interface DeploymentStatus extends KubeObject {

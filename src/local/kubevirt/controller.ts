@@ -35,6 +35,11 @@ export interface StandInOptions {
 
 /** How soon a machine that could not start (user data missing, the ignition endpoint refusing) is tried again. */
 const RETRY_MS = 5_000;
+/**
+ * How often a running machine is looked at again: one whose processes died is started again (a VM that should run
+ * runs), which costs a PID check and no request while nothing changed.
+ */
+const RESYNC_MS = 30_000;
 const VMI = { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance' } as const;
 const FIELD_MANAGER = STAND_IN_NAME;
 
@@ -90,17 +95,33 @@ async function startMachine(o: StandInOptions, key: string, userData: string): P
   }
 }
 
-async function reconcileVM(o: StandInOptions, informer: Informer<StoredVM>, key: string): Promise<void> {
+/** What was last reported for each running VM (instance and VM generation), so a resync with no change writes nothing. */
+type Reported = Map<string, string>;
+
+async function reportRunning(o: StandInOptions, reported: Reported, { key, vm, machine }: { key: string; vm: StoredVM; machine: MachineFacts }): Promise<void> {
+  const instance = runningInstance(vm, machine);
+  const fingerprint = JSON.stringify([instance, vm.metadata.generation]);
+  if (reported.get(key) === fingerprint) return;
+  await o.client.apply(instance, { fieldManager: FIELD_MANAGER });
+  await writeStatus(o.client, vm, vmStatus('running'));
+  reported.set(key, fingerprint);
+}
+
+async function reconcileVM(o: StandInOptions, informer: Informer<StoredVM>, reported: Reported, key: string): Promise<number | undefined> {
   const vm = informer.get(key);
   if (vm === undefined || vm.metadata.deletionTimestamp !== undefined || wantsRunning(vm) === false) {
+    reported.delete(key);
     await stopMachine(o, key, vm);
-    return;
+    return undefined;
   }
   const { problems, userData } = await admit(o, vm);
-  if (userData === undefined) return refuse(o, key, vm, problems);
+  if (userData === undefined) {
+    reported.delete(key);
+    return refuse(o, key, vm, problems);
+  }
   const machine = await startMachine(o, key, userData);
-  await o.client.apply(runningInstance(vm, machine), { fieldManager: FIELD_MANAGER });
-  await writeStatus(o.client, vm, vmStatus('running'));
+  await reportRunning(o, reported, { key, vm, machine });
+  return RESYNC_MS;
 }
 
 /**
@@ -110,7 +131,12 @@ async function reconcileVM(o: StandInOptions, informer: Informer<StoredVM>, key:
  */
 export function startKubeVirtStandIn(o: StandInOptions): () => void {
   const informer = new Informer<StoredVM>(o.client, { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine' }, { clock: o.clock, logger: o.logger });
-  const controller = new Controller({ name: 'kubevirt-standin', clock: o.clock, logger: o.logger, metrics: new Metrics(), workers: 2, reconcile: async (key) => (await reconcileVM(o, informer, key), {}) });
+  const reported: Reported = new Map();
+  const reconcile = async (key: string): Promise<{ requeueAfterMs?: number }> => {
+    const next = await reconcileVM(o, informer, reported, key);
+    return next === undefined ? {} : { requeueAfterMs: next };
+  };
+  const controller = new Controller({ name: 'kubevirt-standin', clock: o.clock, logger: o.logger, metrics: new Metrics(), workers: 2, reconcile });
   controller.watch(informer, (event) => [`${event.object.metadata.namespace}/${event.object.metadata.name}`]);
   const abort = new AbortController();
   informer.start();

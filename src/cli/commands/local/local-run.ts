@@ -100,20 +100,53 @@ async function installOperator(kubeconfig: string, image: string, report: Report
   });
 }
 
-/** What `up --hosted-cluster` made: the cluster and its kubeconfig. */
+/** What `up --hosted-cluster` made: the cluster, its kubeconfig and its worker Nodes. */
 interface HostedClusterResult {
   readonly name: string;
   readonly namespace: string;
   readonly kubeconfig: string;
   readonly availabilityPolicy: string;
+  readonly nodes: readonly string[];
+}
+
+/** The most worker machines `up` makes (each a kubelet and containerd on this host). */
+const MAX_WORKERS = 10;
+
+/** `--node-pool-replicas`, checked before anything starts. */
+function workersFlag(f: FlagReader): number {
+  const workers = f.number('node-pool-replicas');
+  throwIfAny(Number.isInteger(workers) && workers >= 0 && workers <= MAX_WORKERS ? [] : [new UserError(`invalid --node-pool-replicas ${String(workers)}: want 0 to ${String(MAX_WORKERS)}`)]);
+  return workers;
+}
+
+/** Waits until `count` Nodes of the hosted cluster are Ready; returns their names, or says where to look. */
+async function workersReady(kubeconfigText: string, count: number, stateDir: string): Promise<string[]> {
+  const { KubeClient } = await import('../../../kube/client.ts');
+  const { waitFor } = await import('../../../local/cluster/http.ts');
+  const hosted = KubeClient.fromKubeconfigText(kubeconfigText);
+  type Node = { metadata?: { name?: string }; status?: { conditions?: Array<{ type: string; status: string }> } };
+  let ready: string[] = [];
+  try {
+    await waitFor(`${String(count)} worker Node(s) Ready`, async () => {
+      ready = (await hosted.list<Node & { apiVersion: string; kind: string }>('v1', 'Node')).filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true).map((n) => n.metadata?.name ?? '');
+      return ready.length >= count;
+    }, { timeoutMs: 5 * 60_000, intervalMs: 1000 });
+  } catch {
+    throw new UserError(`${String(count)} worker Node(s) were not Ready within 5 minutes (${String(ready.length)} are): hcp local status --state-dir ${stateDir} lists the machines; their logs are ${join(stateDir, 'logs')}/kubevirt-standin.log and kubelet-<slot>.log`);
+  } finally {
+    hosted.close();
+  }
+  return ready.sort();
 }
 
 /**
- * Creates the hosted cluster `up --hosted-cluster` names (unless it exists), waits until it is available and writes
- * its kubeconfig into the state folder. Services go on NodePorts of the nodes (no load balancer here) and the base
- * domain is set (no OpenShift router to discover one from); there are no worker VMs yet, so no NodePool replicas.
+ * Creates the hosted cluster `up --hosted-cluster` names (unless it exists), waits until it is available, writes its
+ * kubeconfig into the state folder and waits for its worker machines' Nodes. Services go on NodePorts of the nodes
+ * (no load balancer here) and the base domain is set (no OpenShift router to discover one from); the NodePool's VMs
+ * boot the local node image, and the environment's KubeVirt stand-in runs them as process machines.
  */
-async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: string }, name: string, report: Reporter, ctx: CommandContext): Promise<HostedClusterResult> {
+async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: string }, cluster: { name: string; workers: number }, report: Reporter, ctx: CommandContext): Promise<HostedClusterResult> {
+  const { name, workers } = cluster;
   const { layout, kubeconfig } = env;
   const policy = layout.nodes.length >= 3 ? 'HighlyAvailable' : 'SingleReplica';
   const { root } = await import('../root.ts');
@@ -128,7 +161,7 @@ async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: str
       if (exists === undefined) {
         const pullSecret = join(layout.stateDir, 'pull-secret.json');
         writeFileSync(pullSecret, '{"auths":{}}\n', { mode: 0o600 });
-        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...LOCAL_CLUSTER_FLAGS], quiet);
+        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...LOCAL_CLUSTER_FLAGS.filter((flag) => !flag.startsWith('--node-pool-replicas=')), `--node-pool-replicas=${String(workers)}`], quiet);
       }
       await waitForCluster(client, quiet, { name, namespace: 'clusters', timeoutMs: 10 * 60_000 });
     });
@@ -139,12 +172,14 @@ async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: str
   await runCommand(root, ['create', 'kubeconfig', `--kubeconfig=${kubeconfig}`, `--name=${name}`], { ...quiet, stdout: (text) => void (hostedKubeconfig += text) });
   const file = join(layout.stateDir, `${name}.kubeconfig`);
   writeFileSync(file, hostedKubeconfig, { mode: 0o600 });
-  return { name, namespace: 'clusters', kubeconfig: file, availabilityPolicy: policy };
+  const nodes = workers === 0 ? [] : await report.step(`waiting for ${String(workers)} worker machine(s) to join (KubeVirt stand-in, process machines)`, () => workersReady(hostedKubeconfig, workers, layout.stateDir));
+  return { name, namespace: 'clusters', kubeconfig: file, availabilityPolicy: policy, nodes };
 }
 
 /** `hcp local up`. */
 export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const { stateDir, json, f } = readFlags(args, ctx);
+  const workers = workersFlag(f);
   const layout = await asUserErrors(() => Promise.resolve(layoutForUp(stateDir, args.set.has('nodes') ? f.number('nodes') : undefined)));
   const report = reporter(ctx, json);
   const started = ctx.now().getTime();
@@ -156,7 +191,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   );
   await asUserErrors(() => installOperator(env.kubeconfig, env.operatorImage, report, ctx));
   const clusterName = f.string('hosted-cluster');
-  const hostedCluster = clusterName === '' ? undefined : await upHostedCluster({ layout, kubeconfig: env.kubeconfig }, clusterName, report, ctx);
+  const hostedCluster = clusterName === '' ? undefined : await upHostedCluster({ layout, kubeconfig: env.kubeconfig }, { name: clusterName, workers }, report, ctx);
   const result = {
     state: 'running',
     kubeconfig: env.kubeconfig,
@@ -181,7 +216,11 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   const hosted =
     hostedCluster === undefined
       ? ['Create a hosted cluster:', `  hcp create cluster kubevirt --name demo --pull-secret FILE ${LOCAL_CLUSTER_FLAGS.join(' ')}`]
-      : [`The hosted cluster ${hostedCluster.namespace}/${hostedCluster.name} (${hostedCluster.availabilityPolicy}) is available:`, `  ${kubectl} --kubeconfig ${hostedCluster.kubeconfig} get namespaces`];
+      : [
+          `The hosted cluster ${hostedCluster.namespace}/${hostedCluster.name} (${hostedCluster.availabilityPolicy}) is available${hostedCluster.nodes.length === 0 ? '' : ` with worker Node(s) ${hostedCluster.nodes.join(', ')}`}:`,
+          `  ${kubectl} --kubeconfig ${hostedCluster.kubeconfig} get nodes`,
+          `  hcp local status --state-dir ${layout.stateDir}   (the machines behind them)`,
+        ];
   ctx.stdout(`${[...management, ...hosted, ''].join('\n')}`);
 }
 
