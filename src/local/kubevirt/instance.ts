@@ -70,13 +70,16 @@ export function unsupportedByStandIn(vm: VirtualMachine): string[] {
 
 type Condition = { type: string; status: 'True' | 'False'; reason?: string; message?: string; lastProbeTime: null; lastTransitionTime: string };
 
-function instanceMeta(vm: VirtualMachine): Record<string, unknown> {
-  return {
+/** An instance of the VM (its template's labels and spec) in `phase` since `since`, with more status fields. */
+function instance(vm: VirtualMachine, phase: 'Running' | 'Failed', since: string, status: Record<string, unknown>): Instance {
+  const metadata = {
     name: vm.metadata.name,
     namespace: vm.metadata.namespace,
     labels: { ...vm.spec.template.metadata.labels, 'kubevirt.io/created-by': STAND_IN_NAME },
     annotations: { ...vm.spec.template.metadata.annotations, [BACKEND_ANNOTATION]: 'process' },
   };
+  const phaseTransitionTimestamps = [{ phase, phaseTransitionTimestamp: since }];
+  return { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata, spec: vm.spec.template.spec, status: { phase, ...status, phaseTransitionTimestamps } };
 }
 
 /**
@@ -90,37 +93,19 @@ export function runningInstance(vm: VirtualMachine, machine: MachineFacts): Inst
     { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: since },
     { type: 'LiveMigratable', status: 'False', reason: 'DisksNotLiveMigratable', message: 'a process machine of the local environment cannot be live-migrated', lastProbeTime: null, lastTransitionTime: since },
   ];
-  return {
-    apiVersion: 'kubevirt.io/v1',
-    kind: 'VirtualMachineInstance',
-    metadata: instanceMeta(vm),
-    spec: vm.spec.template.spec,
-    status: {
-      phase: 'Running',
-      nodeName: machine.nodeName,
-      interfaces: [{ name: 'default', interfaceName: 'eth0', ipAddress: machine.address, ipAddresses: [machine.address], infoSource: 'domain, guest-agent' }],
-      conditions,
-      phaseTransitionTimestamps: [{ phase: 'Running', phaseTransitionTimestamp: since }],
-      migrationMethod: 'BlockMigration',
-      guestOSInfo: { id: 'hcp-local', name: 'local process machine' },
-    },
-  };
+  return instance(vm, 'Running', since, {
+    nodeName: machine.nodeName,
+    interfaces: [{ name: 'default', interfaceName: 'eth0', ipAddress: machine.address, ipAddresses: [machine.address], infoSource: 'domain, guest-agent' }],
+    conditions,
+    migrationMethod: 'BlockMigration',
+    guestOSInfo: { id: 'hcp-local', name: 'local process machine' },
+  });
 }
 
 /** The instance of a VM the stand-in refuses: phase Failed, with what it cannot honour. */
 export function refusedInstance(vm: VirtualMachine, problems: readonly string[], now: string): Instance {
   const message = `the local KubeVirt stand-in cannot run this VM: ${problems.join('; ')}`;
-  return {
-    apiVersion: 'kubevirt.io/v1',
-    kind: 'VirtualMachineInstance',
-    metadata: instanceMeta(vm),
-    spec: vm.spec.template.spec,
-    status: {
-      phase: 'Failed',
-      conditions: [{ type: 'Ready', status: 'False', reason: 'Unsupported', message, lastProbeTime: null, lastTransitionTime: now }],
-      phaseTransitionTimestamps: [{ phase: 'Failed', phaseTransitionTimestamp: now }],
-    },
-  };
+  return instance(vm, 'Failed', now, { conditions: [{ type: 'Ready', status: 'False', reason: 'Unsupported', message, lastProbeTime: null, lastTransitionTime: now }] });
 }
 
 /** The VM's status as KubeVirt prints it (`kubectl get vm`): Running, Stopped or a failure. */
