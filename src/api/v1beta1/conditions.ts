@@ -48,6 +48,7 @@ export const HostedClusterConditionType = catalogue({
   ClusterVersionRetrievedUpdates: ['Available updates could be fetched from the update service. Self-heals.', HEALS],
   UnmanagedEtcdAvailable: ['The user-provided (unmanaged) etcd answers. Self-heals when it does.', HEALS],
   GuestComponentsApplied: ['Ours, not upstream\'s: DNS, kube-proxy, the konnectivity agents and the KubeVirt CSI driver\'s objects are in place inside the hosted cluster as rendered (drift is repaired). Self-heals; False with InvalidConfiguration needs a storage mapping change.', HEALS],
+  IngressDNSResolvable: ['Ours, not upstream\'s: for a KubeVirt cluster with its own base domain (no default ingress passthrough), *.apps.<name>.<base domain> resolves, as its applications need. Needs a DNS record when False; checked again every 2 minutes.', USER],
   IgnitionEndpointAvailable: ['The ignition/bootstrap endpoint nodes fetch their configuration from is serving. Self-heals.', HEALS],
   IgnitionServerValidReleaseInfo: ['The ignition server could read the release payload. Self-heals.', HEALS],
   ValidConfiguration: ['The HostedCluster spec passed the operator\'s validation. Needs a spec change when False.', USER],
@@ -118,6 +119,7 @@ export const HostedClusterConditionReason = catalogue({
   NoWorkerNodesAvailable: ['The hosted cluster has no ready worker node. Self-heals once nodes join.', HEALS],
   ConnectionCheckStale: ['The last connectivity check is too old to trust. Self-heals.', HEALS],
   ComponentsNotAvailable: ['Some control-plane components are not available; the message lists them. Self-heals.', HEALS],
+  IngressDNSNotResolvable: ['The hosted cluster\'s apps domain does not resolve; the message names the record to create. Needs a DNS change.', USER],
   UnavailableReplicas: ['Degraded: a control-plane Deployment has unavailable replicas; the message names each. Self-heals when they recover.', HEALS],
 });
 

@@ -160,6 +160,8 @@ async function joinAndCheck(name: string): Promise<void> {
     assert.equal(conditionOf(pool, 'ReachedIgnitionEndpoint'), 'True');
     await inClusterComponentsRun(hosted, kubeconfig);
     await waitFor('DataPlaneConnectionAvailable on the HostedCluster', async () => conditionOf(await management.get<Conditioned>(hcRef), 'DataPlaneConnectionAvailable') === 'True', { timeoutMs: MINUTE, intervalMs: 1000 });
+    // Nothing here serves *.apps.<name>.hcp.local: the cluster says which record its applications need.
+    assert.equal(conditionOf(await management.get<Conditioned>(hcRef), 'IngressDNSResolvable'), 'False');
     await kubeletReachedThroughTunnel(machine);
     await scaleAndServe(hosted, namespace);
   } finally {

@@ -18,7 +18,7 @@ const up: Command = {
   name: 'up',
   summary: 'Starts the local environment: a management cluster with a real node, its images and the operator',
   description:
-    'Builds what is missing (Kubernetes, etcd, containerd, konnectivity, CoreDNS and crane from Go modules, cached in ~/.cache/hcp-kubevirt), starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler and an image registry on a bridge of this host, a node (containerd, kubelet, kube-proxy) in a network namespace, publishes the images hosted control planes run under their real names, starts cluster DNS and installs the operator as a Deployment. Running it again changes nothing.',
+    'Builds what is missing (Kubernetes, etcd, containerd, konnectivity, CoreDNS and crane from Go modules, cached in ~/.cache/hcp-kubevirt), starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler and an image registry on a bridge of this host, a node (containerd, kubelet, kube-proxy) in a network namespace, publishes the images hosted control planes run under their real names, starts cluster DNS, installs the operator as a Deployment and starts the KubeVirt stand-in that runs NodePool VMs as process machines. Running it again changes nothing.',
   flags: UP_FLAGS,
   run: async (args, ctx) => (await import('./local-run.ts')).runUp(args, ctx),
 };

@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
 import { NodePoolConditionType } from '../../../api/v1beta1/conditions.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
@@ -17,6 +18,16 @@ import type { ServiceStatus } from '../hostedcontrolplane/scope.ts';
 
 const liveMigratableOf = (np: NodePool): string | undefined => np.status?.conditions?.find((c) => c.type === NodePoolConditionType.KubeVirtNodesLiveMigratable.value)?.status;
 
+/** Whether a host name resolves, through the system's resolver; why not when it does not. */
+async function lookupHost(host: string): Promise<{ resolvable: boolean; detail: string }> {
+  try {
+    await lookup(host);
+    return { resolvable: true, detail: 'resolves' };
+  } catch (error) {
+    return { resolvable: false, detail: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+}
+
 /**
  * Registers the HostedCluster controller: it reconciles on every HostedCluster change and on every change of a
  * HostedControlPlane or kubeadmin password it made (found through the cluster annotation), and on a change of a
@@ -24,7 +35,7 @@ const liveMigratableOf = (np: NodePool): string | undefined => np.status?.condit
  */
 export function addHostedClusterController(
   manager: Manager,
-  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'service' | 'lastApplied' | 'nodePools' | 'networkReads'> & { readonly watchNamespace?: string },
+  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'service' | 'lastApplied' | 'nodePools' | 'networkReads' | 'ingressDNSChecks' | 'resolveHost'> & { readonly watchNamespace?: string; readonly resolveHost?: HostedClusterDeps['resolveHost'] },
   logger: Logger,
   metrics: Metrics,
 ): Controller {
@@ -42,6 +53,8 @@ export function addHostedClusterController(
     service: (key) => services.get(key),
     lastApplied: new Map(),
     networkReads: new WeakMap(),
+    resolveHost: deps.resolveHost ?? lookupHost,
+    ingressDNSChecks: new Map(),
   };
   const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, accepts: keysInNamespace(namespace), reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
   controller.watch(clusters, (event) => [keyOf(event.object)]);

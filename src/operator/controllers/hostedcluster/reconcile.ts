@@ -7,6 +7,7 @@ import { baseDomainPhase } from './phases/base-domain.ts';
 import { controlPlaneObjectsPhase } from './phases/control-plane-objects.ts';
 import { defaultsPhase } from './phases/defaults.ts';
 import { deleteHostedCluster } from './phases/delete.ts';
+import { ingressDNSPhase } from './phases/ingress-dns.ts';
 import { finalizerPhase } from './phases/finalizer.ts';
 import { networkPolicyPhase } from './phases/network-policy.ts';
 import { pausePhase } from './phases/pause.ts';
@@ -17,7 +18,7 @@ import { computeStatus } from './status.ts';
 import { runOrderedPhases } from '../run-phases.ts';
 
 /** The phases of a HostedCluster that is not being deleted, in order. */
-export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, baseDomainPhase, defaultsPhase, controlPlaneObjectsPhase, networkPolicyPhase, kubeconfigPhase, kubeadminPasswordPhase];
+export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, baseDomainPhase, defaultsPhase, controlPlaneObjectsPhase, networkPolicyPhase, kubeconfigPhase, kubeadminPasswordPhase, ingressDNSPhase];
 
 const runPhases = (scope: Scope): Promise<PhaseOutcome> => runOrderedPhases(PHASES, scope);
 

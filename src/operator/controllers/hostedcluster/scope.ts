@@ -1,5 +1,6 @@
 import type { ServiceStatus } from '../hostedcontrolplane/scope.ts';
 import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
+import type { IngressDNSCheck } from './phases/ingress-dns.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import { HostedClusterNames } from '../../../render/hostedcluster/names.ts';
@@ -33,6 +34,10 @@ export interface HostedClusterDeps {
   readonly lastApplied: Map<string, string>;
   /** The last read of each cluster's blocked networks (`networks.config.openshift.io/cluster`), by client. */
   readonly networkReads: WeakMap<KubeClient, { readonly at: number; readonly cidrs: string[] | undefined }>;
+  /** Looks a host name up (the real resolver; tests inject one). */
+  readonly resolveHost: (host: string) => Promise<{ resolvable: boolean; detail: string }>;
+  /** The last lookup of each cluster's apps domain, by HostedCluster uid. */
+  readonly ingressDNSChecks: Map<string, IngressDNSCheck>;
 }
 
 /** One reconcile's state: the object, what the phases learnt, and the conditions they set. */
