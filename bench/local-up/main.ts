@@ -6,7 +6,7 @@
 //                                   Go module download cache is kept: the registry answers it at network speed, which
 //                                   says nothing about this project), so every binary and image is built
 // The environment gets a state folder of its own and is torn down at the end, whatever happens.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
@@ -15,6 +15,7 @@ import { cgroupProcesses } from '../../src/local/environment/host.ts';
 import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { LOCAL_CLUSTER_FLAGS } from '../../src/local/environment/local-images.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
+import { environmentRssMiB as environmentRss, topPrograms as topProgramsOf } from '../lib/environment-memory.ts';
 
 const cold = process.argv.includes('--cold');
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-local-'));
@@ -31,30 +32,8 @@ async function hcp(args: readonly string[], env: NodeJS.ProcessEnv = process.env
   return performance.now() - started;
 }
 
-/** Resident memory of every process of the environment (daemons, shims, containers) in MiB, by program name. */
-function rssByProgram(): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const pid of cgroupProcesses(layout.cgroup)) {
-    try {
-      const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
-      const name = /Name:\s+(\S+)/.exec(status)?.[1] ?? '?';
-      byName.set(name, (byName.get(name) ?? 0) + Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return byName;
-}
-
-const environmentRssMiB = (): number => [...rssByProgram().values()].reduce((a, b) => a + b, 0);
-
-/** The biggest programs, `name 123` each, for the report. */
-const topPrograms = (): string =>
-  [...rssByProgram()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 8)
-    .map(([name, mib]) => `${name} ${mib.toFixed(0)}`)
-    .join(', ');
+const environmentRssMiB = (): number => environmentRss(layout);
+const topPrograms = (): string => topProgramsOf(layout);
 
 /** Resident memory once it stops moving (sampled every 5 s until two samples are within 2 %, at most 2 minutes). */
 async function settledRssMiB(): Promise<number> {

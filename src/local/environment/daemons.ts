@@ -23,6 +23,8 @@ export interface DaemonSpec {
   /** The cgroup below the environment's (`<cgroup>/<sub>`). @default 'system' */
   readonly cgroup?: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** Start it again this many seconds after it exits (a unit's `Restart=always` with `RestartSec`); once, when absent. */
+  readonly restartAfterSeconds?: number;
 }
 
 /**
@@ -30,6 +32,8 @@ export interface DaemonSpec {
  * the daemon, through nsenter when it belongs in a network namespace.
  */
 const LAUNCHER = 'for d in $HCP_CGROUPS; do echo $$ > "$d/cgroup.procs"; done; unset HCP_CGROUPS; exec "$@"';
+/** The same, restarting the command `$HCP_RESTART_SEC` seconds after each exit (the launcher's PID stays the daemon's). */
+const RESTARTING_LAUNCHER = 'for d in $HCP_CGROUPS; do echo $$ > "$d/cgroup.procs"; done; unset HCP_CGROUPS; while :; do "$@"; echo "exited with status $?; restarting in $HCP_RESTART_SEC s"; sleep "$HCP_RESTART_SEC"; done';
 
 const pidFile = (layout: EnvironmentLayout, name: string): string => join(statePaths(layout).pids, `${name}.pid`);
 
@@ -80,10 +84,11 @@ export async function startDaemon(layout: EnvironmentLayout, spec: DaemonSpec): 
   const command = spec.netns !== undefined ? ['nsenter', `--net=/run/netns/${spec.netns}`, '--', ...spec.command] : [...spec.command];
   const log = openSync(logFile(layout, spec.name), 'a');
   try {
-    const child = spawn('/bin/sh', ['-c', LAUNCHER, spec.name, ...command], {
+    const restart = spec.restartAfterSeconds === undefined ? {} : { HCP_RESTART_SEC: String(spec.restartAfterSeconds) };
+    const child = spawn('/bin/sh', ['-c', spec.restartAfterSeconds === undefined ? LAUNCHER : RESTARTING_LAUNCHER, spec.name, ...command], {
       detached: true,
       stdio: ['ignore', log, log],
-      env: { ...process.env, ...spec.env, HCP_CGROUPS: cgroups.join(' ') },
+      env: { ...process.env, ...spec.env, ...restart, HCP_CGROUPS: cgroups.join(' ') },
     });
     child.unref();
     const pid = child.pid;

@@ -61,6 +61,16 @@ export function kubeletArguments(config: MaterialisedIgnition, root: string): st
   return (execStart[2] ?? '').split(/\s+/).filter((a) => a !== '').map((arg) => arg.replace(/^(--[a-z-]+=)(\/.*)$/, (_m, flag: string, path: string) => `${flag}${join(root, path)}`));
 }
 
+/**
+ * The restart policy of the config's kubelet unit (`Restart=always`, `RestartSec=`), honoured as systemd would: a
+ * kubelet that exits (its bootstrap token not yet in the hosted cluster, say) is started again.
+ */
+export function kubeletRestartSeconds(config: MaterialisedIgnition): number | undefined {
+  const unit = config.units.find((u) => u.name === 'kubelet.service')?.contents ?? '';
+  if (!/^Restart=(always|on-failure)$/m.test(unit)) return undefined;
+  return Number(/^RestartSec=(\d+)s?$/m.exec(unit)?.[1] ?? 0.1);
+}
+
 /** What this host needs on top of the served kubelet configuration (a drop-in, as a node image would ship one). */
 function hostDropIn(layout: EnvironmentLayout, node: NodeLayout, root: string): string {
   return toYaml({
@@ -99,7 +109,8 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   const socket = nodePaths(node).containerdSocket;
   await startAndWait(layout, RUNTIME_START_TIMEOUT_MS, { name: names.containerd, command: [binaries.containerd, `--config=${nodePaths(node).containerdConfig}`], netns: node.netns, cgroup: node.cgroup, env }, () => Promise.resolve(existsSync(socket)));
   const kubelet = [binaries.kubelet, ...kubeletArguments(config, root), `--config-dir=${dropIns}`, `--root-dir=${join(root, 'var/lib/kubelet')}`, `--hostname-override=${options.machine}`, `--node-ip=${node.address}`];
-  await startDaemon(layout, { name: names.kubelet, command: kubelet, netns: node.netns, cgroup: node.cgroup });
+  const restartAfterSeconds = kubeletRestartSeconds(config);
+  await startDaemon(layout, { name: names.kubelet, command: kubelet, netns: node.netns, cgroup: node.cgroup, ...(restartAfterSeconds === undefined ? {} : { restartAfterSeconds }) });
   return { fetchedAt, node };
 }
 

@@ -1,0 +1,99 @@
+// Benchmark: the demo sequence in the local environment, per machine backend, through the shipped `bin/hcp` (run as
+// root): a warm `local up --nodes 3`, then `hcp create cluster kubevirt --node-pool-replicas 2` (HighlyAvailable, the
+// local node image) → Available → both worker Nodes Ready, `scale nodepool --replicas 3` → the third Node Ready,
+// `hcp destroy cluster` → nothing of it left (namespace, machines), and the peak resident memory of the whole
+// environment (every process in its cgroup, sampled each second). Targets (issue 14): Available ≤ 60 s and Nodes
+// Ready ≤ 90 s after create with the `process` backend. Only the `process` backend exists yet; the `vm` backend's
+// line says so. The environment gets a state folder of its own and is torn down at the end, whatever happens.
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
+import { waitFor } from '../../src/local/cluster/http.ts';
+import { environmentLayout } from '../../src/local/environment/layout.ts';
+import { LOCAL_CLUSTER_FLAGS } from '../../src/local/environment/local-images.ts';
+import { FIRST_MACHINE_SLOT } from '../../src/local/kubevirt/process-backend.ts';
+import { runHcpBinary } from '../../src/testing/artifacts.ts';
+import { environmentRssMiB, topPrograms } from '../lib/environment-memory.ts';
+
+const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-demo-'));
+const layout = environmentLayout(stateDir, 3);
+const pullSecret = `${stateDir}-pull-secret.json`;
+const MINUTE = 60_000;
+const NAME = 'demo';
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+async function hcp(args: readonly string[], timeoutMs = 10 * MINUTE): Promise<string> {
+  const result = await runHcpBinary(args, { env: { ...process.env, KUBECONFIG: join(stateDir, 'kubeconfig') }, timeoutMs });
+  if (result.code !== 0) throw new Error(`hcp ${args.join(' ')} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+type Conditioned = KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } };
+const isTrue = (o: Conditioned | undefined, type: string): boolean => o?.status?.conditions?.some((c) => c.type === type && c.status === 'True') === true;
+
+/** Milliseconds from `since` until `done` holds (polled every 250 ms). */
+async function after(since: number, what: string, done: () => Promise<boolean>, timeoutMs = 10 * MINUTE): Promise<number> {
+  await waitFor(what, done, { timeoutMs, intervalMs: 250 });
+  return performance.now() - since;
+}
+
+/** The machines' network namespaces (slots of the stand-in's machines). */
+const machineNamespaces = (): string[] =>
+  (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix) && Number(n.slice(layout.netnsPrefix.length)) >= FIRST_MACHINE_SLOT);
+
+async function processBackend(management: KubeClient): Promise<string[]> {
+  const hcRef = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: NAME, namespace: 'clusters' };
+  const flags = [...LOCAL_CLUSTER_FLAGS.filter((f) => !f.startsWith('--node-pool-replicas=')), '--node-pool-replicas=2'];
+  const created = performance.now();
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${NAME}`, `--pull-secret=${pullSecret}`, '--control-plane-availability-policy=HighlyAvailable', ...flags]);
+  const availableMs = await after(created, 'Available', async () => isTrue(await management.tryGet<Conditioned>(hcRef), 'Available'));
+  const hosted = KubeClient.fromKubeconfigText(await hcp(['create', 'kubeconfig', `--name=${NAME}`]));
+  const readyNodes = async (): Promise<number> => (await hosted.list<Conditioned>('v1', 'Node')).filter((n) => isTrue(n, 'Ready')).length;
+  try {
+    const nodesMs = await after(created, '2 Nodes Ready', async () => (await readyNodes()) === 2);
+    const scaled = performance.now();
+    await management.mergePatch({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: NAME, namespace: 'clusters' }, { spec: { replicas: 3 } }, 'scale');
+    const scaleMs = await after(scaled, '3 Nodes Ready', async () => (await readyNodes()) === 3);
+    const destroying = performance.now();
+    await hcp(['destroy', 'cluster', 'kubevirt', `--name=${NAME}`]);
+    const namespace = `clusters-${NAME}`;
+    const cleanMs = await after(destroying, 'nothing left', async () => (await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace })) === undefined && machineNamespaces().length === 0);
+    return [
+      `process backend: create cluster → Available ${seconds(availableMs)} (target ≤ 60 s); → 2 worker Nodes Ready ${seconds(nodesMs)} (target ≤ 90 s)`,
+      `process backend: scale nodepool 2 → 3, third Node Ready ${seconds(scaleMs)}`,
+      `process backend: destroy cluster → namespace and machines gone ${seconds(cleanMs)}`,
+    ];
+  } finally {
+    hosted.close();
+  }
+}
+
+const lines: string[] = [];
+let peakMiB = 0;
+let peakPrograms = '';
+const sampler = setInterval(() => {
+  const now = environmentRssMiB(layout);
+  if (now > peakMiB) {
+    peakMiB = now;
+    peakPrograms = topPrograms(layout, 6);
+  }
+}, 1000);
+try {
+  writeFileSync(pullSecret, '{"auths":{}}');
+  await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--output=json'], 60 * MINUTE);
+  const management = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
+  try {
+    lines.push(...(await processBackend(management)));
+  } finally {
+    management.close();
+  }
+  lines.push(`peak resident memory of the whole environment: ${peakMiB.toFixed(0)} MiB (MiB by program at the peak: ${peakPrograms})`);
+  lines.push('vm backend: not built yet (QEMU machines are a later step of issue 14)');
+} finally {
+  clearInterval(sampler);
+  await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
+  rmSync(stateDir, { recursive: true, force: true });
+  rmSync(pullSecret, { force: true });
+}
+process.stdout.write(`local-demo (this machine, warm caches)\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
