@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { MaterialisedIgnition } from '../../render/ignition/materialise.ts';
 import { kubeletRestartSeconds } from './join-machine.ts';
 
-const configWithUnit = (contents: string): MaterialisedIgnition => ({ files: [], units: [{ name: 'kubelet.service', contents, enabled: true }], sshAuthorizedKeys: {} }) as unknown as MaterialisedIgnition;
+const configWithUnit = (contents: string): MaterialisedIgnition => ({ files: [], units: [{ name: 'kubelet.service', contents, enabled: true }], sshAuthorizedKeys: {} });
 
 describe('a process machine honouring its kubelet unit', () => {
   it('When the unit restarts the kubelet always after 5 s, it should restart it after 5 s', () => {
