@@ -69,6 +69,11 @@ describe('the local KubeVirt stand-in', () => {
       return refused?.status?.phase === 'Failed' && /boot image quay\.io\/containerdisks\/rhcos:4\.17 cannot be booted here/.test(refused.status.conditions?.[0]?.message ?? '');
     });
     assert.equal(backend.started.has(`${ns}/foreign`), false);
+    // Refused once: nothing is written again until the VM changes (no rewrite on a timer).
+    const refusedVersion = async (): Promise<string | undefined> => (await management.client.get<VMI>({ ...ref, kind: 'VirtualMachineInstance', name: 'foreign' })).metadata?.resourceVersion;
+    const firstVersion = await refusedVersion();
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    assert.equal(await refusedVersion(), firstVersion);
 
     // Running again, then deleted: the machine goes with the VM.
     await management.client.mergePatch({ ...ref, kind: 'VirtualMachine' }, { spec: { runStrategy: 'Always' } });

@@ -63,28 +63,56 @@ async function writeStatus(client: KubeClient, vm: StoredVM, status: Record<stri
   await client.apply({ apiVersion: vm.apiVersion, kind: vm.kind, metadata: { name: vm.metadata.name, namespace: vm.metadata.namespace }, status }, { fieldManager: FIELD_MANAGER, subresource: 'status' });
 }
 
-/** Stops the machine of a VM that is gone or halted and removes its instance. */
-async function stopMachine(o: StandInOptions, key: string, vm: StoredVM | undefined): Promise<void> {
-  await o.backend.stop(key);
-  await o.client.delete({ ...VMI, ...refOf(key) });
-  if (vm !== undefined && vm.metadata.deletionTimestamp === undefined) await writeStatus(o.client, vm, vmStatus('stopped'));
+/**
+ * What was last reported for each VM (a fingerprint of the report and the VM's generation), so a look that finds
+ * nothing changed writes nothing: resyncs of running machines, events of VMs already halted or refused.
+ */
+type Reported = Map<string, string>;
+
+/** The stand-in's options and what it last reported. */
+type StandIn = StandInOptions & { readonly reported: Reported };
+
+/** Writes a VM's report unless the same one was written last. */
+async function report(reported: Reported, key: string, fingerprint: string, write: () => Promise<void>): Promise<void> {
+  if (reported.get(key) === fingerprint) return;
+  await write();
+  reported.set(key, fingerprint);
 }
 
-/** What keeps the VM from running here (the spec, or its user data not there yet), and its user data when nothing does. */
-async function admit(o: StandInOptions, vm: StoredVM): Promise<{ problems: string[]; userData?: string }> {
+/** Stops the machine of a VM that is gone or halted and removes its instance; a halted VM is reported Stopped. */
+async function stopMachine(o: StandIn, key: string, vm: StoredVM | undefined): Promise<void> {
+  const { reported } = o;
+  await o.backend.stop(key);
+  if (vm === undefined || vm.metadata.deletionTimestamp !== undefined) {
+    reported.delete(key);
+    await o.client.delete({ ...VMI, ...refOf(key) });
+    return;
+  }
+  await report(reported, key, JSON.stringify(['stopped', vm.metadata.generation]), async () => {
+    await o.client.delete({ ...VMI, ...refOf(key) });
+    await writeStatus(o.client, vm, vmStatus('stopped'));
+  });
+}
+
+/**
+ * What keeps the VM from running here, and whether to look again (its user data Secret, which nothing watches, may
+ * come; a spec the stand-in cannot honour changes only with the VM, whose event brings it back); or its user data.
+ */
+async function admit(o: StandInOptions, vm: StoredVM): Promise<{ problems: string[]; retry: boolean } | { userData: string }> {
   const problems = unsupportedByStandIn(vm);
-  if (problems.length > 0) return { problems };
+  if (problems.length > 0) return { problems, retry: false };
   const userData = await userDataOf(o.client, vm);
-  if (userData === undefined) return { problems: [`its user data Secret ${userDataSecretOf(vm) ?? ''} (key userdata) does not exist yet`] };
-  return { problems, userData };
+  if (userData === undefined) return { problems: [`its user data Secret ${userDataSecretOf(vm) ?? ''} (key userdata) does not exist yet`], retry: true };
+  return { userData };
 }
 
-/** Reports a VM the stand-in cannot run (its machine stopped, if it had one) and looks again later. */
-async function refuse(o: StandInOptions, key: string, vm: StoredVM, problems: readonly string[]): Promise<never> {
+/** Reports a VM the stand-in cannot run (its machine stopped, if it had one). */
+async function refuse(o: StandIn, key: string, vm: StoredVM, problems: readonly string[]): Promise<void> {
   await o.backend.stop(key);
-  await o.client.apply(refusedInstance(vm, problems, new Date(o.clock.now()).toISOString()), { fieldManager: FIELD_MANAGER });
-  await writeStatus(o.client, vm, vmStatus('refused', problems.join('; ')));
-  throw new WaitError('Unsupported', problems.join('; '), RETRY_MS);
+  await report(o.reported, key, JSON.stringify(['refused', problems, vm.metadata.generation]), async () => {
+    await o.client.apply(refusedInstance(vm, problems, new Date(o.clock.now()).toISOString()), { fieldManager: FIELD_MANAGER });
+    await writeStatus(o.client, vm, vmStatus('refused', problems.join('; ')));
+  });
 }
 
 async function startMachine(o: StandInOptions, key: string, userData: string): Promise<MachineFacts> {
@@ -95,32 +123,24 @@ async function startMachine(o: StandInOptions, key: string, userData: string): P
   }
 }
 
-/** What was last reported for each running VM (instance and VM generation), so a resync with no change writes nothing. */
-type Reported = Map<string, string>;
-
-async function reportRunning(o: StandInOptions, reported: Reported, { key, vm, machine }: { key: string; vm: StoredVM; machine: MachineFacts }): Promise<void> {
-  const instance = runningInstance(vm, machine);
-  const fingerprint = JSON.stringify([instance, vm.metadata.generation]);
-  if (reported.get(key) === fingerprint) return;
-  await o.client.apply(instance, { fieldManager: FIELD_MANAGER });
-  await writeStatus(o.client, vm, vmStatus('running'));
-  reported.set(key, fingerprint);
-}
-
-async function reconcileVM(o: StandInOptions, informer: Informer<StoredVM>, reported: Reported, key: string): Promise<number | undefined> {
+/** Brings one VM's machine and reports in line with the VM; returns when to look again. */
+async function reconcileVM(o: StandIn, informer: Informer<StoredVM>, key: string): Promise<number | undefined> {
   const vm = informer.get(key);
   if (vm === undefined || vm.metadata.deletionTimestamp !== undefined || wantsRunning(vm) === false) {
-    reported.delete(key);
     await stopMachine(o, key, vm);
     return undefined;
   }
-  const { problems, userData } = await admit(o, vm);
-  if (userData === undefined) {
-    reported.delete(key);
-    return refuse(o, key, vm, problems);
+  const admitted = await admit(o, vm);
+  if (!('userData' in admitted)) {
+    await refuse(o, key, vm, admitted.problems);
+    return admitted.retry ? RETRY_MS : undefined;
   }
-  const machine = await startMachine(o, key, userData);
-  await reportRunning(o, reported, { key, vm, machine });
+  const machine = await startMachine(o, key, admitted.userData);
+  const instance = runningInstance(vm, machine);
+  await report(o.reported, key, JSON.stringify([instance, vm.metadata.generation]), async () => {
+    await o.client.apply(instance, { fieldManager: FIELD_MANAGER });
+    await writeStatus(o.client, vm, vmStatus('running'));
+  });
   return RESYNC_MS;
 }
 
@@ -131,9 +151,9 @@ async function reconcileVM(o: StandInOptions, informer: Informer<StoredVM>, repo
  */
 export function startKubeVirtStandIn(o: StandInOptions): () => void {
   const informer = new Informer<StoredVM>(o.client, { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine' }, { clock: o.clock, logger: o.logger });
-  const reported: Reported = new Map();
+  const standIn: StandIn = { ...o, reported: new Map() };
   const reconcile = async (key: string): Promise<{ requeueAfterMs?: number }> => {
-    const next = await reconcileVM(o, informer, reported, key);
+    const next = await reconcileVM(standIn, informer, key);
     return next === undefined ? {} : { requeueAfterMs: next };
   };
   const controller = new Controller({ name: 'kubevirt-standin', clock: o.clock, logger: o.logger, metrics: new Metrics(), workers: 2, reconcile });
@@ -141,10 +161,9 @@ export function startKubeVirtStandIn(o: StandInOptions): () => void {
   const abort = new AbortController();
   informer.start();
   void controller.run(abort.signal);
-  void (async () => {
-    while (!informer.hasSynced && !abort.signal.aborted) await new Promise((resolve) => setTimeout(resolve, 200));
+  void informer.waitForSync().then(() => {
     for (const key of o.backend.running()) if (informer.get(key) === undefined) controller.queue.add(key);
-  })();
+  });
   return () => {
     abort.abort();
     informer.stop();
