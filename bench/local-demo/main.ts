@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
 import { environmentLayout } from '../../src/local/environment/layout.ts';
-import { LOCAL_CLUSTER_FLAGS } from '../../src/local/environment/local-images.ts';
+import { localClusterFlags } from '../../src/local/environment/local-images.ts';
 import { FIRST_MACHINE_SLOT } from '../../src/local/kubevirt/process-backend.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB, topPrograms } from '../lib/environment-memory.ts';
@@ -44,9 +44,8 @@ const machineNamespaces = (): string[] =>
 
 async function processBackend(management: KubeClient): Promise<string[]> {
   const hcRef = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: NAME, namespace: 'clusters' };
-  const flags = [...LOCAL_CLUSTER_FLAGS.filter((f) => !f.startsWith('--node-pool-replicas=')), '--node-pool-replicas=2'];
   const created = performance.now();
-  await hcp(['create', 'cluster', 'kubevirt', `--name=${NAME}`, `--pull-secret=${pullSecret}`, '--control-plane-availability-policy=HighlyAvailable', ...flags]);
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${NAME}`, `--pull-secret=${pullSecret}`, '--control-plane-availability-policy=HighlyAvailable', ...localClusterFlags(2)]);
   const availableMs = await after(created, 'Available', async () => isTrue(await management.tryGet<Conditioned>(hcRef), 'Available'));
   const hosted = KubeClient.fromKubeconfigText(await hcp(['create', 'kubeconfig', `--name=${NAME}`]));
   const readyNodes = async (): Promise<number> => (await hosted.list<Conditioned>('v1', 'Node')).filter((n) => isTrue(n, 'Ready')).length;

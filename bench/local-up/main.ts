@@ -13,7 +13,7 @@ import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
 import { cgroupProcesses } from '../../src/local/environment/host.ts';
 import { environmentLayout } from '../../src/local/environment/layout.ts';
-import { LOCAL_CLUSTER_FLAGS } from '../../src/local/environment/local-images.ts';
+import { localClusterFlags } from '../../src/local/environment/local-images.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB as environmentRss, topPrograms as topProgramsOf } from '../lib/environment-memory.ts';
 
@@ -55,7 +55,7 @@ async function untilAvailable(client: KubeClient, name: string): Promise<void> {
 
 async function clusterToAvailable(client: KubeClient, name: string, policy: string): Promise<number> {
   const started = performance.now();
-  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...LOCAL_CLUSTER_FLAGS]);
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags()]);
   await untilAvailable(client, name);
   return performance.now() - started;
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
-import { LOCAL_CLUSTER_FLAGS, LOCAL_NODE_IMAGE } from '../../src/local/environment/local-images.ts';
+import { localClusterFlags, LOCAL_NODE_IMAGE } from '../../src/local/environment/local-images.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { machineOfPool } from '../../src/testing/node-join.ts';
 
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   writeFileSync(pullSecret, '{"auths":{}}');
   await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=1', '--output=json']);
   const management = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
-  await hcp(['create', 'cluster', 'kubevirt', '--name=bench', `--pull-secret=${pullSecret}`, '--control-plane-availability-policy=SingleReplica', ...LOCAL_CLUSTER_FLAGS]);
+  await hcp(['create', 'cluster', 'kubevirt', '--name=bench', `--pull-secret=${pullSecret}`, '--control-plane-availability-policy=SingleReplica', ...localClusterFlags()]);
   const ref = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: 'bench', namespace: 'clusters' };
   await waitFor('HostedCluster Available', async () => (await management.get<Conditioned>(ref)).status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') === true, { timeoutMs: 5 * MINUTE, intervalMs: 500 });
   const hosted = KubeClient.fromKubeconfigText(await hcp(['create', 'kubeconfig', '--name=bench']));

@@ -31,9 +31,10 @@ export interface DaemonSpec {
  * Joins the cgroups named in HCP_CGROUPS (before the daemon starts, so nothing it forks escapes them), then becomes
  * the daemon, through nsenter when it belongs in a network namespace.
  */
-const LAUNCHER = 'for d in $HCP_CGROUPS; do echo $$ > "$d/cgroup.procs"; done; unset HCP_CGROUPS; exec "$@"';
+const JOIN_CGROUPS = 'for d in $HCP_CGROUPS; do echo $$ > "$d/cgroup.procs"; done; unset HCP_CGROUPS;';
+const LAUNCHER = `${JOIN_CGROUPS} exec "$@"`;
 /** The same, restarting the command `$HCP_RESTART_SEC` seconds after each exit (the launcher's PID stays the daemon's). */
-const RESTARTING_LAUNCHER = 'for d in $HCP_CGROUPS; do echo $$ > "$d/cgroup.procs"; done; unset HCP_CGROUPS; while :; do "$@"; echo "exited with status $?; restarting in $HCP_RESTART_SEC s"; sleep "$HCP_RESTART_SEC"; done';
+const RESTARTING_LAUNCHER = `${JOIN_CGROUPS} while :; do "$@"; echo "exited with status $?; restarting in $HCP_RESTART_SEC s"; sleep "$HCP_RESTART_SEC"; done`;
 
 const pidFile = (layout: EnvironmentLayout, name: string): string => join(statePaths(layout).pids, `${name}.pid`);
 

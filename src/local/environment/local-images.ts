@@ -24,10 +24,10 @@ export const LOCAL_NODE_IMAGE = `${LOCAL_NODE_IMAGE_REPOSITORY}:${KUBE_VERSION}`
 
 /**
  * The `hcp create cluster kubevirt` flags a hosted cluster of the environment needs: its release, a base domain (no
- * OpenShift router to discover one from), services on the nodes' ports (no load balancer), and the local node image
- * for its NodePool's machines; no worker machines unless a later `--node-pool-replicas` asks for them.
+ * OpenShift router to discover one from), services on the nodes' ports (no load balancer), and `workers` machines of
+ * its NodePool booting the local node image (none by default).
  */
-export const LOCAL_CLUSTER_FLAGS: readonly string[] = [`--release-image=${LOCAL_RELEASE_IMAGE}`, '--base-domain=hcp.local', '--service-publishing-strategy=NodePort', `--containerdisk=${LOCAL_NODE_IMAGE}`, '--node-pool-replicas=0'];
+export const localClusterFlags = (workers = 0): string[] => [`--release-image=${LOCAL_RELEASE_IMAGE}`, '--base-domain=hcp.local', '--service-publishing-strategy=NodePort', `--containerdisk=${LOCAL_NODE_IMAGE}`, `--node-pool-replicas=${String(workers)}`];
 
 /** Cluster DNS of the management cluster. */
 export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';

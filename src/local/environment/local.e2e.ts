@@ -16,7 +16,7 @@ import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { cgroupHierarchies, mountsUnder } from './host.ts';
 import { environmentLayout, type NodeLayout } from './layout.ts';
-import { LOCAL_CLUSTER_FLAGS, LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE } from './local-images.ts';
+import { localClusterFlags, LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE } from './local-images.ts';
 import { catalogReleaseProvider } from '../../release/catalog.ts';
 import { nodePaths } from './node-config.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
@@ -47,7 +47,7 @@ const conditionOf = (o: Conditioned | undefined, type: string): string | undefin
 /** Creates a hosted cluster with the given policy and waits until it is Available. */
 async function createCluster(name: string, policy: 'SingleReplica' | 'HighlyAvailable'): Promise<number> {
   const started = Date.now();
-  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...LOCAL_CLUSTER_FLAGS]);
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags()]);
   const ref = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' };
   await waitFor(`HostedCluster ${name} Available`, async () => conditionOf(await management.tryGet<Conditioned>(ref), 'Available') === 'True', { timeoutMs: 5 * MINUTE, intervalMs: 1000 });
   return Date.now() - started;

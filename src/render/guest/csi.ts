@@ -39,7 +39,6 @@ const NODE_RULES = [
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 
-
 function identity(sa: string, role: string, rules: readonly unknown[]): Rendered[] {
   return [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: guestMeta(sa, NS) },

@@ -33,7 +33,6 @@ export const COREFILE = `.:53 {
 }
 `;
 
-
 /** Workers' components run 2 replicas when the infrastructure is HighlyAvailable (upstream's rule), else 1. */
 export const infrastructureReplicas = (hcp: HostedControlPlane): number => (hcp.spec.infrastructureAvailabilityPolicy === 'HighlyAvailable' ? 2 : 1);
 

@@ -9,7 +9,6 @@ const NAME = 'kube-proxy';
 const CONFIG_DIR = '/var/lib/kube-proxy';
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
-
 /**
  * kube-proxy's kubeconfig: the API server's published address (kube-proxy is what makes the `kubernetes` Service's
  * cluster IP work, so it cannot use it) with its service account's token and CA.

@@ -13,7 +13,7 @@ import { downEnvironment } from '../../../local/environment/down.ts';
 import { environmentStatus, type EnvironmentStatus } from '../../../local/environment/status.ts';
 import { describeMissing, missingPrerequisites, packagesFor } from '../../../local/environment/prerequisites.ts';
 import { HostCommandError, run as runHost } from '../../../local/environment/host.ts';
-import { LOCAL_CLUSTER_FLAGS, LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
+import { localClusterFlags, LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
 import { projectRoot } from '../../../local/project-root.ts';
 import { locateBinaries } from '../../../local/binaries/locate.ts';
 
@@ -161,7 +161,7 @@ async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: str
       if (exists === undefined) {
         const pullSecret = join(layout.stateDir, 'pull-secret.json');
         writeFileSync(pullSecret, '{"auths":{}}\n', { mode: 0o600 });
-        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...LOCAL_CLUSTER_FLAGS.filter((flag) => !flag.startsWith('--node-pool-replicas=')), `--node-pool-replicas=${String(workers)}`], quiet);
+        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags(workers)], quiet);
       }
       await waitForCluster(client, quiet, { name, namespace: 'clusters', timeoutMs: 10 * 60_000 });
     });
@@ -215,7 +215,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   ];
   const hosted =
     hostedCluster === undefined
-      ? ['Create a hosted cluster:', `  hcp create cluster kubevirt --name demo --pull-secret FILE ${LOCAL_CLUSTER_FLAGS.join(' ')}`]
+      ? ['Create a hosted cluster:', `  hcp create cluster kubevirt --name demo --pull-secret FILE ${localClusterFlags(2).join(' ')}`]
       : [
           `The hosted cluster ${hostedCluster.namespace}/${hostedCluster.name} (${hostedCluster.availabilityPolicy}) is available${hostedCluster.nodes.length === 0 ? '' : ` with worker Node(s) ${hostedCluster.nodes.join(', ')}`}:`,
           `  ${kubectl} --kubeconfig ${hostedCluster.kubeconfig} get nodes`,

@@ -4,7 +4,6 @@ import { GUEST_MANAGED_LABELS } from '../../../render/guest/labels.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import { holdsRendered } from './drift.ts';
 
-
 /** What one sync did: objects written (missing or drifted), objects removed (no longer rendered). */
 export interface GuestSyncResult {
   readonly applied: readonly string[];

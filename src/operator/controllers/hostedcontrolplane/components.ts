@@ -15,7 +15,6 @@ import type { IgnitionServerInput } from '../../../controlplane/ignition-server/
 import { publishedEndpoint } from './endpoint.ts';
 import { inNamespace, type Scope } from './scope.ts';
 
-
 /** The Secrets (by name) each component mounts; their data goes into its config hash. */
 const INPUTS: Readonly<Record<ComponentName, readonly string[]>> = {
   etcd: [PkiSecret.etcdServer, PkiSecret.etcdPeer],

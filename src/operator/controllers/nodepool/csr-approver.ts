@@ -51,7 +51,6 @@ function bootstrapTokensOf(deps: CSRApproverDeps, hc: HostedCluster, pools: Read
   return new Map(secrets.flatMap((secret) => validTokensOf(secret, now).map((id) => [id, secret.metadata?.annotations?.[TokenSecretAnnotation.NodePool] ?? ''] as const)));
 }
 
-
 /** The VMs of a cluster's live pools, in its infrastructure namespace, with their instances' addresses. */
 function machinesOf(deps: CSRApproverDeps, hc: HostedCluster, pools: ReadonlySet<string>): Map<string, KnownMachine> {
   const namespace = hc.spec.platform.kubevirt?.credentials?.infraNamespace ?? HostedClusterNames.controlPlaneNamespace(hc);

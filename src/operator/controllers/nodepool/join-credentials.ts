@@ -121,14 +121,6 @@ async function madeInGuest(scope: Scope, token: BootstrapToken | undefined, gene
   }
 }
 
-/**
- * Keeps a generation's join credentials current on its token Secret: the ignition token rotated every 5.5 hours (the
- * previous one still accepted, as upstream), a bootstrap token of the hosted cluster (renewed at half its 11-hour
- * life; kube-controller-manager's token cleaner removes expired ones), and the pool's node labels and taints, which
- * change in place without a new generation. The write is guarded by the Secret's resourceVersion, so two reconciles
- * never both rotate; the bootstrap token is recorded before it is made in the hosted cluster (and made again after a
- * failure), so every token there is one the approver knows. Returns the current ignition token and when to look again.
- */
 /** The first retry of a hosted cluster that does not take the bootstrap token, and the longest. */
 const GUEST_RETRY_MS = 30_000;
 const GUEST_RETRY_MAX_MS = 5 * 60_000;
@@ -149,6 +141,14 @@ function guestRetryAfter(scope: Scope, key: string, reached: boolean): number | 
   return Math.min(GUEST_RETRY_MS * 2 ** (attempt - 1), GUEST_RETRY_MAX_MS);
 }
 
+/**
+ * Keeps a generation's join credentials current on its token Secret: the ignition token rotated every 5.5 hours (the
+ * previous one still accepted, as upstream), a bootstrap token of the hosted cluster (renewed at half its 11-hour
+ * life; kube-controller-manager's token cleaner removes expired ones), and the pool's node labels and taints, which
+ * change in place without a new generation. The write is guarded by the Secret's resourceVersion, so two reconciles
+ * never both rotate; the bootstrap token is recorded before it is made in the hosted cluster (and made again after a
+ * failure), so every token there is one the approver knows. Returns the current ignition token and when to look again.
+ */
 export async function ensureJoinCredentials(scope: Scope, secret: TokenSecret, generation: string): Promise<{ token: string; requeueAfterMs: number }> {
   const plan = joinPlan(scope, secret);
   if (Object.keys(plan.data).length + Object.keys(plan.annotations).length > 0) {

@@ -119,6 +119,7 @@ async function release(scope: Scope, cpNamespace: string): Promise<PhaseOutcome>
   // Keyed by uid (the objects' fingerprint) and by `uid/<Secret>` (what was published): all of it goes.
   for (const key of [...scope.deps.lastApplied.keys()]) if (key === uid || key.startsWith(`${uid}/`)) scope.deps.lastApplied.delete(key);
   scope.deps.infraClients.forget(uid);
+  scope.deps.ingressDNSChecks.delete(uid);
   scope.logger.info('hosted cluster deleted', { controlPlaneNamespace: cpNamespace });
   return { stop: true };
 }

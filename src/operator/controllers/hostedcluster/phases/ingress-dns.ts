@@ -8,6 +8,9 @@ const RECHECK_FOUND_MS = 30 * 60_000;
 /** The label looked up under the wildcard: any name under `*.apps.<cluster>.<base domain>` must resolve. */
 const PROBE_LABEL = 'hcp-dns-check';
 
+/** How long an answer holds: a found record long, a missing one briefly. */
+const recheckMs = (check: IngressDNSCheck): number => (check.resolvable ? RECHECK_FOUND_MS : RECHECK_MISSING_MS);
+
 /** The outcome of one lookup of a cluster's apps domain. */
 export interface IngressDNSCheck {
   readonly host: string;
@@ -51,14 +54,11 @@ export const ingressDNSPhase: Phase = {
     const key = scope.hc.metadata.uid ?? '';
     const host = `${PROBE_LABEL}.${domain}`;
     const now = scope.now.getTime();
-    let check = scope.deps.ingressDNSChecks.get(key);
-    const due = check === undefined || check.host !== host || now - check.at >= (check.resolvable ? RECHECK_FOUND_MS : RECHECK_MISSING_MS);
-    if (due) {
-      check = { host, ...(await scope.deps.resolveHost(host)), at: now };
-      scope.deps.ingressDNSChecks.set(key, check);
-    }
-    const current = check as IngressDNSCheck;
+    const previous = scope.deps.ingressDNSChecks.get(key);
+    const due = previous === undefined || previous.host !== host || now - previous.at >= recheckMs(previous);
+    const current = due ? { host, ...(await scope.deps.resolveHost(host)), at: now } : previous;
+    scope.deps.ingressDNSChecks.set(key, current);
     report(scope, domain, current);
-    return { requeueAfterMs: (current.resolvable ? RECHECK_FOUND_MS : RECHECK_MISSING_MS) - (now - current.at) };
+    return { requeueAfterMs: recheckMs(current) - (now - current.at) };
   },
 };
