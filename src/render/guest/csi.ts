@@ -2,7 +2,7 @@ import type { HostedControlPlane } from '../../api/index.ts';
 import { csiDriverEnabled, storageDriverTypeOf } from '../../controlplane/kubevirt-csi-controller/render.ts';
 import type { KubevirtCSIImages, ReleaseInfo } from '../../release/catalog.ts';
 import { KubevirtCSI } from '../../platform/kubevirt/csi-names.ts';
-import { GUEST_MANAGED_LABELS, guestMeta } from './labels.ts';
+import { GUEST_MANAGED_LABELS, guestDaemonSet, guestMeta } from './labels.ts';
 
 type Rendered = Record<string, unknown>;
 const NS = KubevirtCSI.guestNamespace;
@@ -87,32 +87,25 @@ function nodeDaemonSet(images: KubevirtCSIImages): Rendered {
     terminationMessagePolicy: 'FallbackToLogsOnError',
     volumeMounts: [plugin],
   };
-  const labels = { app: 'kubevirt-csi-node' };
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'DaemonSet',
-    metadata: guestMeta('kubevirt-csi-node', NS),
-    spec: {
-      selector: { matchLabels: labels },
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%' } },
-      template: {
-        metadata: { labels },
-        spec: {
-          serviceAccountName: KubevirtCSI.nodeServiceAccount,
-          priorityClassName: 'system-node-critical',
-          tolerations: [{ operator: 'Exists' }],
-          containers: [driver, registrar, liveness],
-          volumes: [
-            hostPath('kubelet-dir', '/var/lib/kubelet', 'Directory'),
-            hostPath('plugin-dir', `${PLUGIN_DIR}/`, 'DirectoryOrCreate'),
-            hostPath('registration-dir', '/var/lib/kubelet/plugins_registry/', 'Directory'),
-            hostPath('device-dir', '/dev', 'Directory'),
-            hostPath('udev', '/run/udev', ''),
-          ],
-        },
-      },
+  return guestDaemonSet({
+    name: 'kubevirt-csi-node',
+    namespace: NS,
+    labels: { app: 'kubevirt-csi-node' },
+    rollingUpdate: { maxUnavailable: '10%' },
+    podSpec: {
+      serviceAccountName: KubevirtCSI.nodeServiceAccount,
+      priorityClassName: 'system-node-critical',
+      tolerations: [{ operator: 'Exists' }],
+      containers: [driver, registrar, liveness],
+      volumes: [
+        hostPath('kubelet-dir', '/var/lib/kubelet', 'Directory'),
+        hostPath('plugin-dir', `${PLUGIN_DIR}/`, 'DirectoryOrCreate'),
+        hostPath('registration-dir', '/var/lib/kubelet/plugins_registry/', 'Directory'),
+        hostPath('device-dir', '/dev', 'Directory'),
+        hostPath('udev', '/run/udev', ''),
+      ],
     },
-  };
+  });
 }
 
 const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';

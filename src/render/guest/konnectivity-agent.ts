@@ -3,7 +3,7 @@ import { serviceCIDROf } from '../../controlplane/pki/plan.ts';
 import { fromBase64 } from '../../lib/base64.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { ipFamilyOf } from '../../lib/host-port.ts';
-import { guestMeta } from './labels.ts';
+import { guestDaemonSet, guestMeta } from './labels.ts';
 
 type Rendered = Record<string, unknown>;
 const NS = 'kube-system';
@@ -65,34 +65,28 @@ function container(hcp: HostedControlPlane, image: string, server: KonnectivityA
 }
 
 function daemonSet(hcp: HostedControlPlane, image: string, input: KonnectivityAgentInput): Rendered {
-  const labels = { app: KONNECTIVITY_AGENT };
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'DaemonSet',
-    metadata: guestMeta(KONNECTIVITY_AGENT, NS),
-    spec: {
-      selector: { matchLabels: labels },
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%', maxSurge: 0 } },
-      template: {
-        // A renewed certificate rolls the agents (they read it once, at start).
-        metadata: { labels, annotations: { 'hypershift.openshift.io/konnectivity-agent-credentials': sha256Hex(input.credentials['tls.crt']).slice(0, 16) } },
-        spec: {
-          serviceAccountName: KONNECTIVITY_AGENT,
-          automountServiceAccountToken: false,
-          hostNetwork: true,
-          dnsPolicy: 'Default',
-          priorityClassName: 'system-node-critical',
-          securityContext: { runAsUser: 1000, runAsNonRoot: true },
-          tolerations: [{ operator: 'Exists' }],
-          containers: [container(hcp, image, input.server)],
-          volumes: [
-            { name: 'agent-certs', secret: { secretName: KONNECTIVITY_AGENT, defaultMode: 0o440 } },
-            { name: 'konnectivity-ca', configMap: { name: CA_BUNDLE, defaultMode: 0o444 } },
-          ],
-        },
-      },
+  return guestDaemonSet({
+    name: KONNECTIVITY_AGENT,
+    namespace: NS,
+    labels: { app: KONNECTIVITY_AGENT },
+    rollingUpdate: { maxUnavailable: '10%', maxSurge: 0 },
+    // A renewed certificate rolls the agents (they read it once, at start).
+    podAnnotations: { 'hypershift.openshift.io/konnectivity-agent-credentials': sha256Hex(input.credentials['tls.crt']).slice(0, 16) },
+    podSpec: {
+      serviceAccountName: KONNECTIVITY_AGENT,
+      automountServiceAccountToken: false,
+      hostNetwork: true,
+      dnsPolicy: 'Default',
+      priorityClassName: 'system-node-critical',
+      securityContext: { runAsUser: 1000, runAsNonRoot: true },
+      tolerations: [{ operator: 'Exists' }],
+      containers: [container(hcp, image, input.server)],
+      volumes: [
+        { name: 'agent-certs', secret: { secretName: KONNECTIVITY_AGENT, defaultMode: 0o440 } },
+        { name: 'konnectivity-ca', configMap: { name: CA_BUNDLE, defaultMode: 0o444 } },
+      ],
     },
-  };
+  });
 }
 
 /**

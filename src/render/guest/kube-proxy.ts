@@ -1,7 +1,7 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
 import { toYaml } from '../../lib/yaml.ts';
-import { guestMeta } from './labels.ts';
+import { guestDaemonSet, guestMeta } from './labels.ts';
 
 type Rendered = Record<string, unknown>;
 const NS = 'kube-system';
@@ -41,46 +41,39 @@ export function kubeProxyConfiguration(hcp: HostedControlPlane): string {
 }
 
 function daemonSet(image: string): Rendered {
-  const labels = { 'k8s-app': NAME };
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'DaemonSet',
-    metadata: guestMeta(NAME, NS),
-    spec: {
-      selector: { matchLabels: labels },
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } },
-      template: {
-        metadata: { labels },
-        spec: {
-          serviceAccountName: NAME,
-          priorityClassName: 'system-node-critical',
-          hostNetwork: true,
-          tolerations: [{ operator: 'Exists' }],
-          containers: [
-            {
-              name: NAME,
-              image,
-              command: ['/usr/local/bin/kube-proxy', `--config=${CONFIG_DIR}/config.conf`, '--hostname-override=$(NODE_NAME)'],
-              env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
-              // It writes the node's iptables rules.
-              securityContext: { privileged: true },
-              resources: { requests: { cpu: '10m', memory: '30Mi' } },
-              volumeMounts: [
-                { name: NAME, mountPath: CONFIG_DIR, readOnly: true },
-                { name: 'xtables-lock', mountPath: '/run/xtables.lock' },
-                { name: 'lib-modules', mountPath: '/lib/modules', readOnly: true },
-              ],
-            },
-          ],
-          volumes: [
-            { name: NAME, configMap: { name: NAME } },
-            { name: 'xtables-lock', hostPath: { path: '/run/xtables.lock', type: 'FileOrCreate' } },
-            { name: 'lib-modules', hostPath: { path: '/lib/modules', type: '' } },
+  return guestDaemonSet({
+    name: NAME,
+    namespace: NS,
+    labels: { 'k8s-app': NAME },
+    rollingUpdate: { maxUnavailable: 1 },
+    podSpec: {
+      serviceAccountName: NAME,
+      priorityClassName: 'system-node-critical',
+      hostNetwork: true,
+      tolerations: [{ operator: 'Exists' }],
+      containers: [
+        {
+          name: NAME,
+          image,
+          command: ['/usr/local/bin/kube-proxy', `--config=${CONFIG_DIR}/config.conf`, '--hostname-override=$(NODE_NAME)'],
+          env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+          // It writes the node's iptables rules.
+          securityContext: { privileged: true },
+          resources: { requests: { cpu: '10m', memory: '30Mi' } },
+          volumeMounts: [
+            { name: NAME, mountPath: CONFIG_DIR, readOnly: true },
+            { name: 'xtables-lock', mountPath: '/run/xtables.lock' },
+            { name: 'lib-modules', mountPath: '/lib/modules', readOnly: true },
           ],
         },
-      },
+      ],
+      volumes: [
+        { name: NAME, configMap: { name: NAME } },
+        { name: 'xtables-lock', hostPath: { path: '/run/xtables.lock', type: 'FileOrCreate' } },
+        { name: 'lib-modules', hostPath: { path: '/lib/modules', type: '' } },
+      ],
     },
-  };
+  });
 }
 
 /** kube-proxy on every node of the hosted cluster (kubeadm's layout): identity, configuration, DaemonSet. */
