@@ -22,6 +22,7 @@ import { nodePaths } from './node-config.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
 import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
 import { machineOfPool } from '../../testing/node-join.ts';
+import { FIRST_MACHINE_SLOT } from '../kubevirt/process-backend.ts';
 import { volumesDir } from './storage.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -108,17 +109,21 @@ async function inClusterComponentsRun(hosted: KubeClient, kubeconfig: string): P
   await waitFor('the konnectivity agent connected', daemonSetReady('konnectivity-agent'), { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
   const pod = (await hosted.list<PodList>('v1', 'Pod', { namespace: 'kube-system', labelSelector: 'k8s-app=kube-dns' })).find((p) => p.status?.phase === 'Running')?.metadata?.name;
   assert.ok(pod !== undefined, 'a running CoreDNS pod');
-  const file = join(stateDir, 'hosted.kubeconfig');
-  writeFileSync(file, kubeconfig, { mode: 0o600 });
-  const kubectl = locateBinaries().kubectl ?? 'kubectl';
+  writeFileSync(hostedKubeconfigFile(), kubeconfig, { mode: 0o600 });
   // A failed answer is thrown, so a timeout names the API server's last error ("No agent available", a dial error…).
   await waitFor('the API server reaching a pod through the konnectivity tunnel', async () => {
-    const answer = await runProcess(kubectl, [`--kubeconfig=${file}`, 'get', '--raw', `/api/v1/namespaces/kube-system/pods/${pod}:8080/proxy/health`]);
+    const answer = await hostedKubectl(['get', '--raw', `/api/v1/namespaces/kube-system/pods/${pod}:8080/proxy/health`]);
     if (answer.code !== 0) throw new Error(answer.stderr.trim());
     return answer.stdout.trim() === 'OK';
   }, { timeoutMs: MINUTE, intervalMs: 1000 });
   process.stderr.write(`e2e: konnectivity agent connected and the tunnel carried a request ${String(Math.round((Date.now() - started) / 1000))}s after the Node\n`);
 }
+
+/** The hosted cluster's kubeconfig file, which `inClusterComponentsRun` writes first. */
+const hostedKubeconfigFile = (): string => join(stateDir, 'hosted.kubeconfig');
+
+/** `kubectl` against the hosted cluster. */
+const hostedKubectl = (args: readonly string[]): Promise<ProcessResult> => runProcess(locateBinaries().kubectl ?? 'kubectl', [`--kubeconfig=${hostedKubeconfigFile()}`, ...args]);
 
 type Instance = KubeObject & { status?: { phase?: string; interfaces?: Array<{ ipAddress?: string }> } };
 type CSR = KubeObject & { spec?: { signerName?: string; username?: string }; status?: { certificate?: string } };
@@ -151,7 +156,7 @@ async function joinAndCheck(name: string): Promise<void> {
       return vmi?.status?.phase === 'Running' && address !== '';
     }, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
     const running = seconds(created);
-    await waitFor(`Node ${machine} Ready`, async () => (await hosted.tryGet<NodeStatus>({ apiVersion: 'v1', kind: 'Node', name: machine }))?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
+    await waitFor(`Node ${machine} Ready`, async () => (await readyNodes(hosted)).includes(machine), { timeoutMs: 3 * MINUTE, intervalMs: 500 });
     process.stderr.write(`e2e: NodePool created → instance running (${address}) ${running}s → Node ${machine} Ready ${seconds(created)}s\n`);
     await waitFor('the serving certificate issued (the instance\'s address vouches for it)', async () => (await hosted.list<CSR>('certificates.k8s.io/v1', 'CertificateSigningRequest')).some((c) => c.spec?.signerName === 'kubernetes.io/kubelet-serving' && c.spec.username === `system:node:${machine}` && c.status?.certificate !== undefined), { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
     const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ vm: string; backend: string; address: string }> };
@@ -212,10 +217,8 @@ async function scaleAndServe(hosted: KubeClient, namespace: string): Promise<voi
   type Pod = KubeObject & { spec?: { nodeName?: string } };
   const nodes = new Set((await hosted.list<Pod>('v1', 'Pod', { namespace: 'default', labelSelector: 'app=web' })).map((p) => p.spec?.nodeName));
   assert.equal(nodes.size, 2, 'one replica per machine');
-  const file = join(stateDir, 'hosted.kubeconfig');
-  const kubectl = locateBinaries().kubectl ?? 'kubectl';
   for (let i = 0; i < 20; i++) {
-    const answer = await runProcess(kubectl, [`--kubeconfig=${file}`, 'get', '--raw', '/api/v1/namespaces/default/services/web:http/proxy/health']);
+    const answer = await hostedKubectl(['get', '--raw', '/api/v1/namespaces/default/services/web:http/proxy/health']);
     assert.equal(answer.code, 0, answer.stderr);
     assert.equal(answer.stdout.trim(), 'OK');
   }
@@ -231,11 +234,9 @@ async function recordedMachinesOf(namespace: string): Promise<string[]> {
 
 /** `kubectl logs` of a pod on the machine: the hosted API server reaches its kubelet through the konnectivity tunnel. */
 async function kubeletReachedThroughTunnel(machine: string): Promise<void> {
-  const file = join(stateDir, 'hosted.kubeconfig');
-  const kubectl = locateBinaries().kubectl ?? 'kubectl';
   await waitFor(`kubectl logs of kube-proxy on ${machine}`, async () => {
-    const pod = await runProcess(kubectl, [`--kubeconfig=${file}`, '-n', 'kube-system', 'get', 'pods', '-l', 'k8s-app=kube-proxy', `--field-selector=spec.nodeName=${machine}`, '-o', 'name']);
-    const logs = await runProcess(kubectl, [`--kubeconfig=${file}`, '-n', 'kube-system', 'logs', pod.stdout.trim()]);
+    const pod = await hostedKubectl(['-n', 'kube-system', 'get', 'pods', '-l', 'k8s-app=kube-proxy', `--field-selector=spec.nodeName=${machine}`, '-o', 'name']);
+    const logs = await hostedKubectl(['-n', 'kube-system', 'logs', pod.stdout.trim()]);
     if (logs.code !== 0) throw new Error(logs.stderr.trim());
     return logs.stdout.length > 0;
   }, { timeoutMs: MINUTE, intervalMs: 1000 });
@@ -294,7 +295,7 @@ async function destroyAndCheck(name: string): Promise<number> {
   const took = Date.now() - started;
   const namespace = `clusters-${name}`;
   assert.equal(await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace }), undefined);
-  const machineNamespaces = (): string[] => (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix) && Number(n.slice(layout.netnsPrefix.length)) >= 9);
+  const machineNamespaces = (): string[] => (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix) && Number(n.slice(layout.netnsPrefix.length)) >= FIRST_MACHINE_SLOT);
   await waitFor(`machines of ${name} stopped`, async () => (await recordedMachinesOf(namespace)).length === 0 && machineNamespaces().length === 0, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
   await waitFor(`volumes of ${name} deleted`, async () => (await management.list<KubeObject & { spec?: { claimRef?: { namespace?: string } } }>('v1', 'PersistentVolume')).every((pv) => pv.spec?.claimRef?.namespace !== namespace), { timeoutMs: MINUTE, intervalMs: 1000 });
   await waitFor(`volume folders of ${name} removed`, () => Promise.resolve(readdirSync(volumesDir(layout)).every((d) => !d.includes(`_${namespace}_`))), { timeoutMs: MINUTE, intervalMs: 1000 });
