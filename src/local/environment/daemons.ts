@@ -1,8 +1,8 @@
 /**
  * The environment's long-running processes (etcd, the API server, containerd, kubelet…) outlive the `hcp local up`
  * that starts them: each is started detached, in the environment's cgroup (so `down` finds it and everything it
- * forks, container shims included), optionally inside the node's network namespace, with its output in a log file
- * and its PID in a file of the state folder.
+ * forks, container shims included), optionally inside a node's network and mount namespaces, with its output in a
+ * log file and its PID in a file of the state folder.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,8 @@ export interface DaemonSpec {
   readonly command: readonly string[];
   /** The network namespace (`ip netns` name) to run in: a node's, for its runtime, kubelet and kube-proxy. */
   readonly netns?: string;
+  /** The mount namespace to run in, as a file to enter it through: a node's (see node-mounts.ts). */
+  readonly mountNamespace?: string;
   /** The cgroup below the environment's (`<cgroup>/<sub>`). @default 'system' */
   readonly cgroup?: string;
   readonly env?: Readonly<Record<string, string>>;
@@ -29,7 +31,7 @@ export interface DaemonSpec {
 
 /**
  * Joins the cgroups named in HCP_CGROUPS (before the daemon starts, so nothing it forks escapes them), then becomes
- * the daemon, through nsenter when it belongs in a network namespace.
+ * the daemon, through nsenter when it belongs in a node's namespaces.
  */
 const JOIN_CGROUPS = 'for d in $HCP_CGROUPS; do echo $$ > "$d/cgroup.procs"; done; unset HCP_CGROUPS;';
 const LAUNCHER = `${JOIN_CGROUPS} exec "$@"`;
@@ -82,7 +84,8 @@ export async function startDaemon(layout: EnvironmentLayout, spec: DaemonSpec): 
   mkdirSync(paths.pids, { recursive: true });
   const cgroup = `${layout.cgroup}/${spec.cgroup ?? 'system'}`;
   const cgroups = cgroupHierarchies().map((h) => join(h, cgroup));
-  const command = spec.netns !== undefined ? ['nsenter', `--net=/run/netns/${spec.netns}`, '--', ...spec.command] : [...spec.command];
+  const namespaces = [...(spec.netns === undefined ? [] : [`--net=/run/netns/${spec.netns}`]), ...(spec.mountNamespace === undefined ? [] : [`--mount=${spec.mountNamespace}`])];
+  const command = namespaces.length > 0 ? ['nsenter', ...namespaces, '--', ...spec.command] : [...spec.command];
   const log = openSync(logFile(layout, spec.name), 'a');
   try {
     const restart = spec.restartAfterSeconds === undefined ? {} : { HCP_RESTART_SEC: String(spec.restartAfterSeconds) };

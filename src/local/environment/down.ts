@@ -7,7 +7,8 @@
 import { existsSync, rmSync } from 'node:fs';
 import { KubeClient } from '../../kube/client.ts';
 import { forgetDaemons, runningPid } from './daemons.ts';
-import { killCgroup, removeCgroup, removeContainerLogLinks, removeNetwork, unmountUnder } from './host.ts';
+import { removeCreatedMountPoints } from './node-mounts.ts';
+import { killCgroup, removeCgroup, removeNetwork, unmountUnder } from './host.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 import { UnservedKindError } from '../../kube/errors.ts';
 import { EnvironmentError } from './errors.ts';
@@ -70,7 +71,7 @@ export async function downEnvironment(options: DownOptions): Promise<{ hostedClu
     await removeNetwork(layout);
     removeCgroup(layout.cgroup);
     forgetDaemons(layout);
-    removeContainerLogLinks(layout.stateDir);
+    removeCreatedMountPoints(layout);
     rmSync(layout.stateDir, { recursive: true, force: true });
   });
   return { hostedClusters };

@@ -5,7 +5,7 @@
  * `down` able to finish a half-done `up`.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EnvironmentError } from './errors.ts';
@@ -232,20 +232,4 @@ export function mountsUnder(dir: string): string[] {
 /** Detaches every mount at or below `dir` (pod volumes, container root file systems, pod network namespaces). */
 export async function unmountUnder(dir: string): Promise<void> {
   for (const mountPoint of mountsUnder(dir)) await run(['umount', '--lazy', mountPoint]);
-}
-
-/** Where every kubelet links its containers' logs (a fixed path, not configurable). */
-const CONTAINER_LOG_LINKS = '/var/log/containers';
-
-/**
- * Removes the links kubelets left in `/var/log/containers` to logs under `dir`: a kubelet removes a container's link
- * when it removes the container, which a killed one never does (found after a forced `down`: dangling links stayed).
- */
-export function removeContainerLogLinks(dir: string): void {
-  if (!existsSync(CONTAINER_LOG_LINKS)) return;
-  for (const entry of readdirSync(CONTAINER_LOG_LINKS)) {
-    const link = join(CONTAINER_LOG_LINKS, entry);
-    const target = lstatSync(link).isSymbolicLink() ? readlinkSync(link) : '';
-    if (target.startsWith(`${dir}/`)) rmSync(link, { force: true });
-  }
 }

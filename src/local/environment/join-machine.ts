@@ -12,9 +12,10 @@ import { materialiseIgnition, parseIgnitionPointer, type MaterialisedIgnition } 
 import { NodePaths } from '../../render/ignition/node-config.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { runningPid, startAndWait, startDaemon } from './daemons.ts';
-import { ensureCgroup, ensureNodeNetwork, killCgroup, removeCgroup, removeContainerLogLinks, run, unmountUnder } from './host.ts';
+import { ensureCgroup, ensureNodeNetwork, killCgroup, removeCgroup, run, unmountUnder } from './host.ts';
 import { nodeLayout, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { hostKubeletSettings, nodePaths } from './node-config.ts';
+import { ensureNodeMountNamespace } from './node-mounts.ts';
 import { writeRuntimeFiles } from './node-files.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
 import { locateBinaries } from '../binaries/locate.ts';
@@ -104,13 +105,14 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   await ensureNodeNetwork(layout, node);
   ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
   const names = daemonNames(node);
+  const mountNamespace = await ensureNodeMountNamespace(layout, node, node.cgroup);
   const env = { PATH: `${dirname(binaries.containerd)}:${process.env['PATH'] ?? '/usr/sbin:/usr/bin:/sbin:/bin'}` };
   // The kubelet exits at once when the runtime's socket is not there yet.
   const socket = nodePaths(node).containerdSocket;
-  await startAndWait(layout, RUNTIME_START_TIMEOUT_MS, { name: names.containerd, command: [binaries.containerd, `--config=${nodePaths(node).containerdConfig}`], netns: node.netns, cgroup: node.cgroup, env }, () => Promise.resolve(existsSync(socket)));
+  await startAndWait(layout, RUNTIME_START_TIMEOUT_MS, { name: names.containerd, command: [binaries.containerd, `--config=${nodePaths(node).containerdConfig}`], netns: node.netns, mountNamespace, cgroup: node.cgroup, env }, () => Promise.resolve(existsSync(socket)));
   const kubelet = [binaries.kubelet, ...kubeletArguments(config, root), `--config-dir=${dropIns}`, `--root-dir=${join(root, 'var/lib/kubelet')}`, `--hostname-override=${options.machine}`, `--node-ip=${node.address}`];
   const restartAfterSeconds = kubeletRestartSeconds(config);
-  await startDaemon(layout, { name: names.kubelet, command: kubelet, netns: node.netns, cgroup: node.cgroup, ...(restartAfterSeconds === undefined ? {} : { restartAfterSeconds }) });
+  await startDaemon(layout, { name: names.kubelet, command: kubelet, netns: node.netns, mountNamespace, cgroup: node.cgroup, ...(restartAfterSeconds === undefined ? {} : { restartAfterSeconds }) });
   return { fetchedAt, node };
 }
 
@@ -120,7 +122,6 @@ export async function stopJoinMachine(layout: EnvironmentLayout, slot: number): 
   const cgroup = `${layout.cgroup}/${node.cgroup}`;
   await killCgroup(cgroup, 5_000);
   await unmountUnder(node.dir);
-  removeContainerLogLinks(node.dir);
   await run(['ip', 'netns', 'delete', node.netns]).catch(() => undefined);
   await run(['ip', 'route', 'delete', node.podCidr]).catch(() => undefined);
   removeCgroup(cgroup);

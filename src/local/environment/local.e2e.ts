@@ -24,6 +24,7 @@ import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
 import { machineOfPool } from '../../testing/node-join.ts';
 import { FIRST_MACHINE_SLOT } from '../kubevirt/process-backend.ts';
 import { volumesDir } from './storage.ts';
+import { KUBELET_FIXED_PATHS, nodeFolderFor } from './node-mounts.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
 const layout = environmentLayout(stateDir, 3);
@@ -304,6 +305,10 @@ async function destroyAndCheck(name: string): Promise<number> {
   return took;
 }
 
+/** The kubelets' fixed paths and their parent: the nodes' mount points, created by `up` when missing. */
+const HOST_FOLDERS_WATCHED = ['/var/lib/kubelet', ...KUBELET_FIXED_PATHS];
+const hostFoldersBefore = HOST_FOLDERS_WATCHED.filter((f) => existsSync(f));
+
 /** Nothing of the environment is left on the host. */
 function assertHostClean(): void {
   const netns = (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix));
@@ -316,6 +321,7 @@ function assertHostClean(): void {
     return lstatSync(path).isSymbolicLink() && readlinkSync(path).startsWith(`${stateDir}/`);
   });
   assert.deepEqual(logLinks, [], 'kubelet log links left in /var/log/containers');
+  assert.deepEqual(HOST_FOLDERS_WATCHED.filter((f) => existsSync(f)), hostFoldersBefore, 'host folders created as mount points were left');
   assert.deepEqual(cgroupHierarchies().filter((h) => readdirSync(h).includes(layout.cgroup)), [], 'cgroups left');
   const processes = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
     try {
@@ -355,6 +361,11 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     assert.deepEqual(after.map((n) => n.metadata?.uid), before.map((n) => n.metadata?.uid));
     const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { state: string };
     assert.equal(status.state, 'running');
+  });
+
+  it('When several nodes run on one host, each kubelet should keep its device-plugin socket and log links in its own folder', () => {
+    for (const node of layout.nodes) assert.ok(existsSync(join(nodeFolderFor(node, '/var/lib/kubelet/device-plugins'), 'kubelet.sock')), `${node.name} has its own device-plugin socket`);
+    if (!hostFoldersBefore.includes('/var/lib/kubelet/device-plugins')) assert.ok(!existsSync('/var/lib/kubelet/device-plugins/kubelet.sock'), 'no kubelet listens on the host path itself');
   });
 
   it('When a SingleReplica hosted cluster is created, it should come up, answer with its own CA, let a machine join, survive a crashed container and go without a trace', async () => {

@@ -21,12 +21,13 @@ describe('the daemons of the local environment', () => {
     assert.ok(args.includes(`--data-dir=${statePaths(layout).etcdData}`), 'down tells from this folder whether hosted clusters may exist');
   });
 
-  it('When a node kubelet starts, it should run in that node network namespace with its own files and address', () => {
+  it('When a node kubelet starts, it should run in that node network and mount namespaces with its own files and address', () => {
     const node = layout.nodes[1];
     assert.ok(node !== undefined);
-    const spec = kubeletDaemon(node, bin);
+    const spec = kubeletDaemon(node, bin, '/proc/42/ns/mnt');
     assert.equal(spec.name, 'kubelet-2');
     assert.equal(spec.netns, 'hcp-local-node-2');
+    assert.equal(spec.mountNamespace, '/proc/42/ns/mnt');
     assert.ok(spec.command.includes('--node-ip=10.250.0.3') && spec.command.includes('--hostname-override=hcp-local-node-2'));
     assert.ok(spec.command.includes('--root-dir=/state/node-2/kubelet'));
   });

@@ -114,21 +114,25 @@ export function schedulerDaemon(layout: EnvironmentLayout, bin: DaemonBinaries):
 /** The names of a node's daemons (`containerd-1`, `kubelet-1`, `kube-proxy-1`). */
 export const nodeDaemonNames = (node: NodeLayout): readonly string[] => ['containerd', 'kubelet', 'kube-proxy'].map((d) => `${d}-${String(node.index)}`);
 
-/** containerd in the node's network namespace (so the pods' networks hang off the node's, not the host's). */
-export function containerdDaemon(node: NodeLayout, bin: DaemonBinaries): DaemonSpec {
+/**
+ * containerd in the node's network namespace (so the pods' networks hang off the node's, not the host's) and mount
+ * namespace (which the kubelet's volumes are mounted in): `mountNamespace` is the file entering it.
+ */
+export function containerdDaemon(node: NodeLayout, bin: DaemonBinaries, mountNamespace: string): DaemonSpec {
   const shimDir = join(bin.containerd, '..');
   return {
     name: `containerd-${String(node.index)}`,
     command: [bin.containerd, `--config=${nodePaths(node).containerdConfig}`],
     netns: node.netns,
+    mountNamespace,
     cgroup: 'runtime',
     // containerd finds its shim on PATH.
     env: { PATH: `${shimDir}:${process.env['PATH'] ?? '/usr/sbin:/usr/bin:/sbin:/bin'}` },
   };
 }
 
-/** The kubelet, registering the node with its bridge address. */
-export function kubeletDaemon(node: NodeLayout, bin: DaemonBinaries): DaemonSpec {
+/** The kubelet, registering the node with its bridge address, in the node's namespaces. */
+export function kubeletDaemon(node: NodeLayout, bin: DaemonBinaries, mountNamespace: string): DaemonSpec {
   const p = nodePaths(node);
   return {
     name: `kubelet-${String(node.index)}`,
@@ -142,11 +146,12 @@ export function kubeletDaemon(node: NodeLayout, bin: DaemonBinaries): DaemonSpec
       `--hostname-override=${node.name}`,
     ],
     netns: node.netns,
+    mountNamespace,
     cgroup: 'runtime',
   };
 }
 
 /** kube-proxy in the node's network namespace: its rules live and die with that namespace. */
-export function kubeProxyDaemon(node: NodeLayout, bin: DaemonBinaries): DaemonSpec {
-  return { name: `kube-proxy-${String(node.index)}`, command: [bin['kube-proxy'], `--config=${nodePaths(node).kubeProxyConfig}`], netns: node.netns, cgroup: 'runtime' };
+export function kubeProxyDaemon(node: NodeLayout, bin: DaemonBinaries, mountNamespace: string): DaemonSpec {
+  return { name: `kube-proxy-${String(node.index)}`, command: [bin['kube-proxy'], `--config=${nodePaths(node).kubeProxyConfig}`], netns: node.netns, mountNamespace, cgroup: 'runtime' };
 }

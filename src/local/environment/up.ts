@@ -16,6 +16,7 @@ import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
 import { coreDnsObjects } from './coredns.ts';
 import { EnvironmentError } from './errors.ts';
 import { runningPid, startAndWait, startDaemon } from './daemons.ts';
+import { ensureNodeMountNamespace } from './node-mounts.ts';
 import { ensureBridge, ensureCgroup, ensureNodeNetwork, ensureServiceRoute } from './host.ts';
 import { publishImage } from './images.ts';
 import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
@@ -147,12 +148,13 @@ interface NodeStatus extends KubeObject {
 
 async function startNode(layout: EnvironmentLayout, node: NodeLayout, bin: DaemonBinaries, client: KubeClient): Promise<void> {
   const p = nodePaths(node);
-  await startAndWait(layout, STEP_TIMEOUT_MS, containerdDaemon(node, bin), () => Promise.resolve(existsSync(p.containerdSocket)));
-  await startAndWait(layout, STEP_TIMEOUT_MS, kubeletDaemon(node, bin), async () => {
+  const mounts = await ensureNodeMountNamespace(layout, node, 'runtime');
+  await startAndWait(layout, STEP_TIMEOUT_MS, containerdDaemon(node, bin, mounts), () => Promise.resolve(existsSync(p.containerdSocket)));
+  await startAndWait(layout, STEP_TIMEOUT_MS, kubeletDaemon(node, bin, mounts), async () => {
     const registered = await client.tryGet<NodeStatus>({ apiVersion: 'v1', kind: 'Node', name: node.name });
     return registered?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
   });
-  await startAndWait(layout, STEP_TIMEOUT_MS, kubeProxyDaemon(node, bin), healthy(`http://${node.address}:10256/healthz`));
+  await startAndWait(layout, STEP_TIMEOUT_MS, kubeProxyDaemon(node, bin, mounts), healthy(`http://${node.address}:10256/healthz`));
 }
 
 interface DeploymentStatus extends KubeObject {
