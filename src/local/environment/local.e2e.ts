@@ -309,6 +309,12 @@ async function destroyAndCheck(name: string): Promise<number> {
 const HOST_FOLDERS_WATCHED = ['/var/lib/kubelet', ...KUBELET_FIXED_PATHS];
 const hostFoldersBefore = HOST_FOLDERS_WATCHED.filter((f) => existsSync(f));
 
+/** Each node's kubelet listens on its own device-plugin socket, none on the host's. */
+function assertOwnKubeletPaths(): void {
+  for (const node of layout.nodes) assert.ok(existsSync(join(nodeFolderFor(node, '/var/lib/kubelet/device-plugins'), 'kubelet.sock')), `${node.name} has its own device-plugin socket`);
+  if (!hostFoldersBefore.includes('/var/lib/kubelet/device-plugins')) assert.ok(!existsSync('/var/lib/kubelet/device-plugins/kubelet.sock'), 'no kubelet listens on the host path itself');
+}
+
 /** Nothing of the environment is left on the host. */
 function assertHostClean(): void {
   const netns = (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix));
@@ -363,10 +369,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     assert.equal(status.state, 'running');
   });
 
-  it('When several nodes run on one host, each kubelet should keep its device-plugin socket and log links in its own folder', () => {
-    for (const node of layout.nodes) assert.ok(existsSync(join(nodeFolderFor(node, '/var/lib/kubelet/device-plugins'), 'kubelet.sock')), `${node.name} has its own device-plugin socket`);
-    if (!hostFoldersBefore.includes('/var/lib/kubelet/device-plugins')) assert.ok(!existsSync('/var/lib/kubelet/device-plugins/kubelet.sock'), 'no kubelet listens on the host path itself');
-  });
+  it('When several nodes run on one host, each kubelet should keep its device-plugin socket and log links in its own folder', assertOwnKubeletPaths);
 
   it('When a SingleReplica hosted cluster is created, it should come up, answer with its own CA, let a machine join, survive a crashed container and go without a trace', async () => {
     const took = await createCluster('single', 'SingleReplica');
