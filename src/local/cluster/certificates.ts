@@ -58,7 +58,8 @@ export async function toPem(cert: IssuedCertificate): Promise<PemPair> {
 
 /**
  * Creates the CAs, the API server's serving certificate and the service-account key of a new local cluster. The
- * serving certificate covers loopback, the first Service address and `servingIps` (the address it listens on).
+ * serving certificate covers loopback, the default first Service address and `servingIps` (the address it listens on,
+ * and the first Service address of a cluster with another Service range).
  */
 export async function createClusterCertificates(clusterName: string, servingIps: readonly string[] = []): Promise<ClusterCertificates> {
   const serverCa = await issue({ commonName: `${clusterName}-server-ca`, usage: 'ca', validDays: 365 });
@@ -69,7 +70,7 @@ export async function createClusterCertificates(clusterName: string, servingIps:
     issuer: serverCa,
     validDays: 365,
     dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'],
-    ipAddresses: ['127.0.0.1', '10.96.0.1', ...servingIps],
+    ipAddresses: [...new Set(['127.0.0.1', '10.96.0.1', ...servingIps])],
   });
   const saKeys = await generateKeyPair();
   return {

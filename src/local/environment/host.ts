@@ -150,9 +150,19 @@ function describeProcess(pid: number): string {
   }
 }
 
-/** Removes the cgroup subtree from every hierarchy (it must be empty of processes). */
+/**
+ * Every cgroup file system of this host: the v1 hierarchies and, on a hybrid host, the v2 one the kubelets also make
+ * their pod cgroups in (`/sys/fs/cgroup/unified/<cgroup root>/kubepods…`), which the environment's processes never
+ * join but must not leave behind.
+ */
+export const cgroupMounts = (): string[] =>
+  mounts()
+    .filter((m) => m.fsType === 'cgroup' || m.fsType === 'cgroup2')
+    .map((m) => m.mountPoint);
+
+/** Removes the cgroup subtree from every cgroup file system (it must be empty of processes). */
 export function removeCgroup(path: string): void {
-  for (const hierarchy of cgroupHierarchies()) for (const dir of cgroupTree(hierarchy, path)) orEmpty(() => rmdirSync(dir), undefined);
+  for (const hierarchy of cgroupMounts()) for (const dir of cgroupTree(hierarchy, path)) orEmpty(() => rmdirSync(dir), undefined);
 }
 
 // ---- network ---------------------------------------------------------------------------------------------------

@@ -26,8 +26,10 @@ export interface NodeLayout {
 
 /** The local environment's names, addresses, ports and folders. */
 export interface EnvironmentLayout {
-  /** The environment's folder under the XDG state directory. */
+  /** The cluster's folder: the environment's under the XDG state directory, or the infrastructure cluster's in it. */
   readonly stateDir: string;
+  /** The whole environment's folder (the management cluster's; the infrastructure cluster's is inside it). */
+  readonly environmentDir: string;
   /** The management cluster's name (kubeconfig context, certificate names). */
   readonly clusterName: string;
   /** The host bridge the nodes and the management control plane meet on. */
@@ -102,6 +104,7 @@ export function nodeLayout(stateDir: string, index: number): NodeLayout {
 export function environmentLayout(stateDir: string, nodeCount = DEFAULT_NODE_COUNT): EnvironmentLayout {
   return {
     stateDir,
+    environmentDir: stateDir,
     clusterName: NAME,
     bridge: `${NAME}0`,
     netnsPrefix: `${NAME}-node-`,
@@ -115,6 +118,39 @@ export function environmentLayout(stateDir: string, nodeCount = DEFAULT_NODE_COU
     kubernetesServiceAddress: '10.96.0.1',
     dnsServiceAddress: '10.96.0.10',
     ports: DEFAULT_PORTS,
+  };
+}
+
+/**
+ * The infrastructure cluster's nodes take the last slots of the bridge (their namespaces, veths and folders follow
+ * the environment's numbering, so `down` finds them by the same prefixes); machines stop below them.
+ */
+export const INFRA_FIRST_SLOT = 241;
+
+/** The ports of the infrastructure cluster, beside the management cluster's on the same host address. */
+const INFRA_PORTS: EnvironmentPorts = { etcdClient: 12379, etcdPeer: 12380, apiServer: 7443, controllerManager: 10357, scheduler: 10359, registry: DEFAULT_PORTS.registry };
+
+const INFRA_NAME = 'hcp-infra';
+
+/**
+ * The local environment's **infrastructure cluster** (`hcp local up --infra-cluster`): a second cluster on the same
+ * bridge — its own etcd, API server (port 7443), controllers, node, pod range (10.244.240.0/21) and Service range
+ * (10.97.0.0/16) — whose state is the `infra` folder of the environment's and whose processes are in the
+ * environment's cgroup, so `down` takes it with the rest. It pulls from the environment's registry.
+ */
+export function infraLayout(environment: EnvironmentLayout, nodeCount = 1): EnvironmentLayout {
+  const stateDir = join(environment.stateDir, 'infra');
+  return {
+    ...environment,
+    stateDir,
+    clusterName: INFRA_NAME,
+    cgroup: `${environment.cgroup}/infra`,
+    nodes: Array.from({ length: nodeCount }, (_, i) => ({ ...nodeLayout(stateDir, INFRA_FIRST_SLOT + i), name: `${INFRA_NAME}-node-${String(i + 1)}` })),
+    podCidr: '10.244.240.0/21',
+    serviceCidr: '10.97.0.0/16',
+    kubernetesServiceAddress: '10.97.0.1',
+    dnsServiceAddress: '10.97.0.10',
+    ports: INFRA_PORTS,
   };
 }
 

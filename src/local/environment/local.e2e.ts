@@ -3,7 +3,7 @@
 // answering with the hosted cluster's own CA, `hcp destroy cluster` leaving nothing, `hcp local down` leaving the host
 // as it was. The environment uses the host's real network namespaces, cgroups and mounts, so this tier runs as root.
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,7 +14,6 @@ import { runProcess, type ProcessResult } from '../../testing/process.ts';
 import { locateBinaries } from '../binaries/locate.ts';
 import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
-import { cgroupHierarchies, mountsUnder } from './host.ts';
 import { environmentLayout, type NodeLayout } from './layout.ts';
 import { localClusterFlags, LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE } from './local-images.ts';
 import { catalogReleaseProvider } from '../../release/catalog.ts';
@@ -24,7 +23,7 @@ import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
 import { machineOfPool } from '../../testing/node-join.ts';
 import { FIRST_MACHINE_SLOT } from '../kubevirt/process-backend.ts';
 import { volumesDir } from './storage.ts';
-import { KUBELET_FIXED_PATHS, nodeFolderFor } from './node-mounts.ts';
+import { hostCleanCheck } from '../../testing/host-clean.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
 const layout = environmentLayout(stateDir, 3);
@@ -39,6 +38,8 @@ async function hcp(args: readonly string[], timeoutMs = 5 * MINUTE): Promise<Pro
 }
 
 let management: KubeClient;
+/** The infrastructure cluster's limited user, as `up --infra-cluster` reported it. */
+let infraAccess: { kubeconfig: string; namespace: string };
 
 interface Conditioned extends KubeObject {
   status?: { conditions?: Array<{ type: string; status: string; message?: string }>; containerStatuses?: Array<{ ready: boolean }>; phase?: string };
@@ -47,9 +48,9 @@ interface Conditioned extends KubeObject {
 const conditionOf = (o: Conditioned | undefined, type: string): string | undefined => o?.status?.conditions?.find((c) => c.type === type)?.status;
 
 /** Creates a hosted cluster with the given policy and waits until it is Available. */
-async function createCluster(name: string, policy: 'SingleReplica' | 'HighlyAvailable'): Promise<number> {
+async function createCluster(name: string, policy: 'SingleReplica' | 'HighlyAvailable', flags: readonly string[] = localClusterFlags()): Promise<number> {
   const started = Date.now();
-  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags()]);
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...flags]);
   const ref = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' };
   await waitFor(`HostedCluster ${name} Available`, async () => conditionOf(await management.tryGet<Conditioned>(ref), 'Available') === 'True', { timeoutMs: 5 * MINUTE, intervalMs: 1000 });
   return Date.now() - started;
@@ -227,6 +228,38 @@ async function scaleAndServe(hosted: KubeClient, namespace: string): Promise<voi
   process.stderr.write(`e2e: scaled to 2 machines in ${two}s (web answered 20 times through its Service), to 3 in ${three}s; machines: ${String((await recordedMachinesOf(namespace)).length)}\n`);
 }
 
+/**
+ * A hosted cluster whose VMs go to the infrastructure cluster through the limited user `up --infra-cluster` made (the
+ * documented Role, nothing cluster-wide): its worker joins, its VM is on the infrastructure cluster and none on the
+ * management cluster, and destroying the cluster takes the VM and the machine.
+ */
+async function externalInfraAndCheck(): Promise<void> {
+  const infraUser = KubeClient.fromKubeconfigFile(infraAccess.kubeconfig);
+  const { namespace } = infraAccess;
+  const vms = async (client: KubeClient, ns: string): Promise<Conditioned[]> => client.list<Conditioned>('kubevirt.io/v1', 'VirtualMachine', { namespace: ns });
+  try {
+    const started = Date.now();
+    await createCluster('ext', 'SingleReplica', [...localClusterFlags(1), `--infra-kubeconfig-file=${infraAccess.kubeconfig}`, `--infra-namespace=${namespace}`]);
+    const available = seconds(started);
+    writeFileSync(hostedKubeconfigFile(), (await hcp(['create', 'kubeconfig', '--name=ext'])).stdout);
+    const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfigFile());
+    try {
+      await waitFor('the worker on the infrastructure cluster Ready', async () => (await readyNodes(hosted)).length === 1, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
+    } finally {
+      hosted.close();
+    }
+    process.stderr.write(`e2e: external infrastructure: Available ${available}s, worker Ready ${seconds(started)}s after create\n`);
+    assert.equal((await vms(infraUser, namespace)).length, 1, 'the VM is on the infrastructure cluster');
+    assert.equal((await vms(management, 'clusters-ext')).length, 0, 'and not on the management cluster');
+    const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ cluster: string; vm: string }> };
+    assert.deepEqual(status.machines.map((m) => [m.cluster, m.vm.split('/')[0]]), [['infra', namespace]]);
+    await hcp(['destroy', 'cluster', 'kubevirt', '--name=ext'], 10 * MINUTE);
+    await waitFor('the VM and machine of ext gone', async () => (await vms(infraUser, namespace)).length === 0 && (await recordedMachinesOf(namespace)).length === 0, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+  } finally {
+    infraUser.close();
+  }
+}
+
 /** The machines the stand-in runs for a control-plane namespace, as `hcp local status` lists them. */
 async function recordedMachinesOf(namespace: string): Promise<string[]> {
   const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ vm: string; running: boolean }> };
@@ -305,52 +338,25 @@ async function destroyAndCheck(name: string): Promise<number> {
   return took;
 }
 
-/** The kubelets' fixed paths and their parent: the nodes' mount points, created by `up` when missing. */
-const HOST_FOLDERS_WATCHED = ['/var/lib/kubelet', ...KUBELET_FIXED_PATHS];
-const hostFoldersBefore = HOST_FOLDERS_WATCHED.filter((f) => existsSync(f));
+const hostCheck = hostCleanCheck(layout);
 
-/** Each node's kubelet listens on its own device-plugin socket, none on the host's. */
-function assertOwnKubeletPaths(): void {
-  for (const node of layout.nodes) assert.ok(existsSync(join(nodeFolderFor(node, '/var/lib/kubelet/device-plugins'), 'kubelet.sock')), `${node.name} has its own device-plugin socket`);
-  if (!hostFoldersBefore.includes('/var/lib/kubelet/device-plugins')) assert.ok(!existsSync('/var/lib/kubelet/device-plugins/kubelet.sock'), 'no kubelet listens on the host path itself');
-}
-
-/** Nothing of the environment is left on the host. */
-function assertHostClean(): void {
-  const netns = (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix));
-  assert.deepEqual(netns, [], 'network namespaces left');
-  const links = readdirSync('/sys/class/net').filter((n) => n.startsWith(layout.vethPrefix) || n === layout.bridge);
-  assert.deepEqual(links, [], 'network devices left');
-  assert.deepEqual(mountsUnder(stateDir), [], 'mounts left');
-  const logLinks = (existsSync('/var/log/containers') ? readdirSync('/var/log/containers') : []).filter((l) => {
-    const path = join('/var/log/containers', l);
-    return lstatSync(path).isSymbolicLink() && readlinkSync(path).startsWith(`${stateDir}/`);
-  });
-  assert.deepEqual(logLinks, [], 'kubelet log links left in /var/log/containers');
-  assert.deepEqual(HOST_FOLDERS_WATCHED.filter((f) => existsSync(f)), hostFoldersBefore, 'host folders created as mount points were left');
-  assert.deepEqual(cgroupHierarchies().filter((h) => readdirSync(h).includes(layout.cgroup)), [], 'cgroups left');
-  const processes = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(stateDir);
-    } catch {
-      return false;
-    }
-  });
-  assert.deepEqual(processes, [], 'processes left');
+/** `up` with 3 nodes and the infrastructure cluster, as a newcomer runs it (prerequisites installed when missing). */
+async function upForTests(): Promise<void> {
+  assertBundlesFresh();
+  writeFileSync(pullSecret, '{"auths":{}}');
+  const started = Date.now();
+  const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--infra-cluster', '--install-prerequisites', '--output=json'], 45 * MINUTE);
+  const result = JSON.parse(up.stdout) as { state: string; kubeconfig: string; nodes: number; infraCluster?: { kubeconfig: string; namespace: string } };
+  assert.equal(result.state, 'running');
+  assert.equal(result.nodes, 3);
+  assert.ok(result.infraCluster !== undefined, 'up reports the infrastructure cluster');
+  infraAccess = result.infraCluster;
+  process.stderr.write(`e2e: local up took ${String(Math.round((Date.now() - started) / 1000))}s\n`);
+  management = KubeClient.fromKubeconfigFile(result.kubeconfig);
 }
 
 describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
-  before(async () => {
-    assertBundlesFresh();
-    writeFileSync(pullSecret, '{"auths":{}}');
-    const started = Date.now();
-    const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--install-prerequisites', '--output=json'], 45 * MINUTE);
-    const result = JSON.parse(up.stdout) as { state: string; kubeconfig: string; nodes: number };
-    assert.equal(result.state, 'running');
-    assert.equal(result.nodes, 3);
-    process.stderr.write(`e2e: local up took ${String(Math.round((Date.now() - started) / 1000))}s\n`);
-    management = KubeClient.fromKubeconfigFile(result.kubeconfig);
-  });
+  before(upForTests);
 
   after(async () => {
     management?.close();
@@ -369,7 +375,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     assert.equal(status.state, 'running');
   });
 
-  it('When several nodes run on one host, each kubelet should keep its device-plugin socket and log links in its own folder', assertOwnKubeletPaths);
+  it('When several nodes run on one host, each kubelet should keep its device-plugin socket and log links in its own folder', hostCheck.assertOwnKubeletPaths);
 
   it('When a SingleReplica hosted cluster is created, it should come up, answer with its own CA, let a machine join, survive a crashed container and go without a trace', async () => {
     const took = await createCluster('single', 'SingleReplica');
@@ -381,6 +387,8 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     const destroyed = await destroyAndCheck('single');
     process.stderr.write(`e2e: SingleReplica destroyed in ${String(Math.round(destroyed / 1000))}s\n`);
   });
+
+  it('When a hosted cluster puts its VMs on the infrastructure cluster as the limited user, its worker should join and go with it', externalInfraAndCheck);
 
   it('When a HighlyAvailable hosted cluster is created, it should spread 3 etcd members and 3 API servers over the nodes', async () => {
     const took = await createCluster('ha', 'HighlyAvailable');
@@ -398,7 +406,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /hosted clusters still exist: clusters\/leftover.*--force/);
     await hcp(['local', 'down', `--state-dir=${stateDir}`, '--force']);
-    assertHostClean();
+    hostCheck.assertHostClean();
     const status = await runHcpBinary(['local', 'status', `--state-dir=${stateDir}`], { timeoutMs: MINUTE });
     assert.equal(status.code, 1);
     assert.match(status.stdout, /state: +stopped/);

@@ -21,7 +21,7 @@ export const KUBELET_FIXED_PATHS = ['/var/lib/kubelet/device-plugins', '/var/log
 export const nodeFolderFor = (node: NodeLayout, path: string): string => join(node.dir, 'host-paths', path);
 
 /** Where the environment records the host folders it had to create as mount points (so `down` removes just those). */
-const createdRecord = (layout: EnvironmentLayout): string => join(layout.stateDir, 'created-host-folders.json');
+const createdRecord = (layout: EnvironmentLayout): string => join(layout.environmentDir, 'created-host-folders.json');
 
 const recorded = (layout: EnvironmentLayout): string[] => (existsSync(createdRecord(layout)) ? (JSON.parse(readFileSync(createdRecord(layout), 'utf8')) as string[]) : []);
 

@@ -40,7 +40,7 @@ const completeMarker = (layout: EnvironmentLayout): string => join(statePaths(la
 export async function ensurePki(layout: EnvironmentLayout): Promise<void> {
   if (existsSync(completeMarker(layout))) return;
   const paths = statePaths(layout);
-  const certs = await createClusterCertificates(layout.clusterName, [layout.hostAddress]);
+  const certs = await createClusterCertificates(layout.clusterName, [layout.hostAddress, layout.kubernetesServiceAddress]);
   await writeCertificates(layout.stateDir, certs);
   const serverCa = await toPem(certs.serverCa);
   writeUserKubeconfig(layout, paths.kubeconfig, serverCa.cert, await clientCert(certs.clientCa, 'admin', ['system:masters']));

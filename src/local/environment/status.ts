@@ -3,11 +3,12 @@ import { existsSync } from 'node:fs';
 import { runningPid } from './daemons.ts';
 import { hostedClustersOf } from './down.ts';
 import { linkExists, netnsExists } from './host.ts';
-import { statePaths, type EnvironmentLayout } from './layout.ts';
+import { hasInfraCluster, INFRA_NAMESPACE, infraUserKubeconfig } from './infra-cluster.ts';
+import { infraLayout, statePaths, type EnvironmentLayout } from './layout.ts';
 import { apiServerUrl } from './pki.ts';
 import { nodeDaemonNames } from './processes.ts';
 import { STAND_IN_DAEMON } from '../kubevirt/run.ts';
-import { recordedMachines } from '../kubevirt/process-backend.ts';
+import { recordedMachines, type RecordedMachine } from '../kubevirt/process-backend.ts';
 
 /** The daemons of the management control plane, in start order. */
 export const CONTROL_PLANE_DAEMONS = ['etcd', 'registry', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
@@ -27,22 +28,57 @@ export interface EnvironmentStatus {
   readonly nodes: number;
   /** Null when they cannot be read (etcd holds data but the API server does not answer). */
   readonly hostedClusters: readonly string[] | null;
-  /** The VMs the KubeVirt stand-in runs as machines, with their backend and address. */
-  readonly machines: ReadonlyArray<{ readonly vm: string; readonly backend: 'process'; readonly address: string; readonly running: boolean }>;
+  /** The VMs the KubeVirt stand-in runs as machines, with their cluster, backend and address. */
+  readonly machines: readonly RecordedMachine[];
+  /** The infrastructure cluster, when the environment has one (`up --infra-cluster`). */
+  readonly infraCluster: InfraClusterStatus | null;
 }
 
-/** Reads the environment's state from the host (PID files, cgroup membership, devices) and its API server. */
-export async function environmentStatus(layout: EnvironmentLayout): Promise<EnvironmentStatus> {
-  const all = daemonsOf(layout);
-  const daemons = Object.fromEntries(
-    all.map((name) => {
+/** The infrastructure cluster's part of the status. */
+export interface InfraClusterStatus {
+  readonly server: string;
+  /** Its administrator's kubeconfig. */
+  readonly kubeconfig: string;
+  /** The limited user's (`--infra-kubeconfig-file`) and its namespace (`--infra-namespace`). */
+  readonly userKubeconfig: string;
+  readonly namespace: string;
+  readonly nodes: number;
+  readonly daemons: Readonly<Record<string, { readonly running: boolean; readonly pid?: number }>>;
+}
+
+/** The daemons of the infrastructure cluster: its control plane (it has no registry of its own) and nodes. */
+const infraDaemonsOf = (infra: EnvironmentLayout): string[] => [...CONTROL_PLANE_DAEMONS.filter((d) => d !== 'registry'), ...infra.nodes.flatMap(nodeDaemonNames)];
+
+const daemonStates = (layout: EnvironmentLayout, names: readonly string[]): Record<string, { running: boolean; pid?: number }> =>
+  Object.fromEntries(
+    names.map((name) => {
       const pid = runningPid(layout, name);
       return [name, pid === undefined ? { running: false } : { running: true, pid }];
     }),
   );
-  const running = Object.values(daemons).filter((d) => d.running).length;
+
+function infraClusterStatus(environment: EnvironmentLayout): InfraClusterStatus | null {
+  if (!hasInfraCluster(environment)) return null;
+  const infra = infraLayout(environment);
+  const daemons = daemonStates(infra, infraDaemonsOf(infra));
+  return { server: apiServerUrl(infra), kubeconfig: statePaths(infra).kubeconfig, userKubeconfig: infraUserKubeconfig(environment), namespace: INFRA_NAMESPACE, nodes: infra.nodes.length, daemons };
+}
+
+type DaemonStates = Readonly<Record<string, { readonly running: boolean }>>;
+
+/** `running` when every daemon of both clusters and the network are up, `stopped` when nothing is left, else `degraded`. */
+function overallState(layout: EnvironmentLayout, daemons: DaemonStates, infra: InfraClusterStatus | null, network: EnvironmentStatus['network']): EnvironmentStatus['state'] {
+  const states = [...Object.values(daemons), ...Object.values(infra?.daemons ?? {})];
+  if (states.every((d) => d.running) && network.bridge && network.nodeNamespaces === layout.nodes.length) return 'running';
+  const nothing = states.every((d) => !d.running) && !network.bridge && network.nodeNamespaces === 0 && !existsSync(layout.stateDir);
+  return nothing ? 'stopped' : 'degraded';
+}
+
+/** Reads the environment's state from the host (PID files, cgroup membership, devices) and its API server. */
+export async function environmentStatus(layout: EnvironmentLayout): Promise<EnvironmentStatus> {
+  const daemons = daemonStates(layout, daemonsOf(layout));
+  const infraCluster = infraClusterStatus(layout);
   const network = { bridge: linkExists(layout.bridge), nodeNamespaces: layout.nodes.filter((n) => netnsExists(n.netns)).length };
-  const nothing = running === 0 && !network.bridge && network.nodeNamespaces === 0 && !existsSync(layout.stateDir);
-  const state = running === all.length && network.bridge && network.nodeNamespaces === layout.nodes.length ? 'running' : nothing ? 'stopped' : 'degraded';
-  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), nodes: layout.nodes.length, daemons, network, hostedClusters: (await hostedClustersOf(layout)) ?? null, machines: existsSync(layout.stateDir) ? recordedMachines(layout) : [] };
+  const state = overallState(layout, daemons, infraCluster, network);
+  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), nodes: layout.nodes.length, daemons, network, hostedClusters: (await hostedClustersOf(layout)) ?? null, machines: existsSync(layout.stateDir) ? recordedMachines(layout) : [], infraCluster };
 }

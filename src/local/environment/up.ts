@@ -19,7 +19,8 @@ import { runningPid, startAndWait, startDaemon } from './daemons.ts';
 import { ensureNodeMountNamespace } from './node-mounts.ts';
 import { ensureBridge, ensureCgroup, ensureNodeNetwork, ensureServiceRoute } from './host.ts';
 import { publishImage } from './images.ts';
-import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
+import { infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
+import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, type InfraAccess } from './infra-cluster.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
 import { recordNodeCount } from './state.ts';
 import { STAND_IN_DAEMON } from '../kubevirt/run.ts';
@@ -53,6 +54,8 @@ export interface UpOptions {
   readonly operator: OperatorSources;
   /** Lines of build output (Go builds take minutes on a cold cache). */
   readonly buildLog: (line: string) => void;
+  /** Also bring up the infrastructure cluster (kept once brought up, like the node count). */
+  readonly infraCluster?: boolean;
 }
 
 /** What a running environment offers. */
@@ -64,6 +67,8 @@ export interface RunningEnvironment {
    * rebuilt operator roll out though its tag (the version) stays the same.
    */
   readonly operatorImage: string;
+  /** The infrastructure cluster's limited user, when the environment has that cluster. */
+  readonly infra?: InfraAccess;
 }
 
 const STEP_TIMEOUT_MS = 120_000;
@@ -74,6 +79,9 @@ const STEP_TIMEOUT_MS = 120_000;
  * wait on them instead of saying what to set.
  */
 const LOCAL_CRDS = THIRD_PARTY_CRDS.filter((source) => source.id !== 'openshift-api');
+
+/** What the infrastructure cluster serves of them: KubeVirt's and CDI's kinds, and snapshots (the Role names them). */
+const INFRA_CRDS = LOCAL_CRDS.filter((source) => source.id !== 'multus');
 
 async function buildEverything(log: (line: string) => void): Promise<DaemonBinaries & ImageBinaries> {
   const kube = await ensureBinaries(log);
@@ -106,12 +114,12 @@ const portTaken = (host: string, port: number): Promise<boolean> =>
   });
 
 /** Fails with the port's owner named when a port the environment needs answers and our daemon for it is not running. */
-export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
+export async function checkPorts(layout: EnvironmentLayout, withRegistry = true): Promise<void> {
   const wanted: Array<[string, string, number]> = [
     ['etcd', '127.0.0.1', layout.ports.etcdClient],
     ['etcd', '127.0.0.1', layout.ports.etcdPeer],
     ['kube-apiserver', layout.hostAddress, layout.ports.apiServer],
-    ['registry', layout.hostAddress, layout.ports.registry],
+    ...(withRegistry ? [['registry', layout.hostAddress, layout.ports.registry] as [string, string, number]] : []),
   ];
   for (const [daemon, host, port] of wanted) {
     if (runningPid(layout, daemon) === undefined && (await portTaken(host, port))) {
@@ -123,11 +131,14 @@ export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
 /** A health endpoint answering 200; HTTPS ones serve self-signed certificates, which only liveness is asked of here. */
 const healthy = (url: string) => async (): Promise<boolean> => (await httpCall(url, { tls: { insecure: true } })).status === 200;
 
-async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries): Promise<void> {
+/** The cluster's etcd, API server, controller manager and scheduler, and the image registry when `withRegistry`. */
+async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries, withRegistry = true): Promise<void> {
   const host = layout.hostAddress;
   await startAndWait(layout, STEP_TIMEOUT_MS, etcdDaemon(layout, bin), async () => (await httpCall(`http://127.0.0.1:${String(layout.ports.etcdClient)}/health`)).body.includes('"true"'));
-  mkdirSync(statePaths(layout).registryData, { recursive: true });
-  await startAndWait(layout, STEP_TIMEOUT_MS, registryDaemon(layout, bin), healthy(`http://${host}:${String(layout.ports.registry)}/v2/`));
+  if (withRegistry) {
+    mkdirSync(statePaths(layout).registryData, { recursive: true });
+    await startAndWait(layout, STEP_TIMEOUT_MS, registryDaemon(layout, bin), healthy(`http://${host}:${String(layout.ports.registry)}/v2/`));
+  }
   // Ready means the bootstrap RBAC is in place too; the controllers' identities depend on it. /readyz is public.
   const ca = readFileSync(join(statePaths(layout).pki, 'server-ca.crt'), 'utf8');
   await startAndWait(layout, STEP_TIMEOUT_MS, apiServerDaemon(layout, bin), async () => (await httpCall(`${apiServerUrl(layout)}/readyz`, { tls: { ca } })).status === 200);
@@ -140,6 +151,21 @@ function writeNodeConfig(layout: EnvironmentLayout, node: NodeLayout, runc: stri
   writeRuntimeFiles(layout, node, runc);
   writeFileSync(p.kubeletConfig, kubeletConfig(layout, node));
   writeFileSync(p.kubeProxyConfig, kubeProxyConfig(layout, node, componentKubeconfig(layout, 'kube-proxy')));
+}
+
+/** A cluster's certificates, cgroups, node networks and configuration, and the check that its ports are free. */
+async function prepareCluster(layout: EnvironmentLayout, runc: string, withRegistry: boolean): Promise<void> {
+  recordNodeCount(layout);
+  await ensurePki(layout);
+  for (const sub of ['system', 'runtime', ...layout.nodes.map((n) => n.cgroup)]) ensureCgroup(`${layout.cgroup}/${sub}`);
+  await ensureBridge(layout);
+  for (const node of layout.nodes) {
+    await ensureNodePki(layout, node);
+    await ensureNodeNetwork(layout, node);
+    writeNodeConfig(layout, node, runc);
+  }
+  await ensureServiceRoute(layout);
+  await checkPorts(layout, withRegistry);
 }
 
 interface NodeStatus extends KubeObject {
@@ -184,6 +210,27 @@ async function startKubeVirtStandIn(layout: EnvironmentLayout): Promise<void> {
 }
 
 /**
+ * The infrastructure cluster (see {@link infraLayout}): its control plane and node, cluster DNS, KubeVirt's and CDI's
+ * CRDs, and the documented limited user. It pulls the images the management cluster's registry already serves.
+ */
+async function upInfraCluster(environment: EnvironmentLayout, bin: DaemonBinaries, report: Reporter, runc: string): Promise<InfraAccess> {
+  const infra = infraLayout(environment);
+  await report.step('preparing the infrastructure cluster', () => prepareCluster(infra, runc, false));
+  const client = KubeClient.fromKubeconfigFile(statePaths(infra).kubeconfig);
+  try {
+    await report.step('starting the infrastructure cluster (control plane, node, DNS, KubeVirt and CDI CRDs)', async () => {
+      await startControlPlane(infra, bin, false);
+      await Promise.all(infra.nodes.map((node) => startNode(infra, node, bin, client)));
+      await startAddOn(client, coreDnsObjects(infra), { name: 'coredns', namespace: 'kube-system' });
+      await installCrds(client, (await Promise.all(INFRA_CRDS.map(loadCrds))).flat());
+    });
+    return await report.step(`granting the documented Role to a service account in ${INFRA_NAMESPACE}`, () => grantExternalInfraAccess(environment, client));
+  } finally {
+    client.close();
+  }
+}
+
+/**
  * Brings the environment up: prerequisites, binaries (built on first use), certificates, cgroups and network, the
  * management control plane and registry, the images, the node, cluster DNS and the third-party CRDs. The operator
  * is installed by the caller (`hcp install`) once this returns.
@@ -198,19 +245,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
   const admin = (): KubeClient => (client ??= KubeClient.fromKubeconfigFile(paths.kubeconfig));
   try {
     const runc = findCommand('runc') as string;
-    await report.step('preparing certificates, cgroups and network', async () => {
-      recordNodeCount(layout);
-      await ensurePki(layout);
-      for (const sub of ['system', 'runtime', ...layout.nodes.map((n) => n.cgroup)]) ensureCgroup(`${layout.cgroup}/${sub}`);
-      await ensureBridge(layout);
-      for (const node of layout.nodes) {
-        await ensureNodePki(layout, node);
-        await ensureNodeNetwork(layout, node);
-        writeNodeConfig(layout, node, runc);
-      }
-      await ensureServiceRoute(layout);
-      await checkPorts(layout);
-    });
+    await report.step('preparing certificates, cgroups and network', () => prepareCluster(layout, runc, true));
     await report.step('starting the management control plane and image registry', () => startControlPlane(layout, bin));
     const operatorImageRef = await report.step('publishing images to the registry', () => publishImages(layout, bin, options.operator));
     const nodes = layout.nodes.length === 1 ? 'the node' : `${String(layout.nodes.length)} nodes`;
@@ -223,8 +258,9 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
       await startAddOn(admin(), storageObjects(layout, localPathHelperImage(bin)), { name: 'local-path-provisioner', namespace: 'local-path-storage' });
       await installCrds(admin(), (await Promise.all(LOCAL_CRDS.map(loadCrds))).flat());
     });
+    const infra = options.infraCluster === true || hasInfraCluster(layout) ? await upInfraCluster(layout, bin, report, runc) : undefined;
     await report.step('starting the KubeVirt stand-in (VMs run as process machines)', () => startKubeVirtStandIn(layout));
-    return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout), operatorImage: operatorImageRef };
+    return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout), operatorImage: operatorImageRef, ...(infra === undefined ? {} : { infra }) };
   } finally {
     client?.close();
   }

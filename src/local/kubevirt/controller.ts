@@ -25,6 +25,20 @@ export interface MachineBackend {
   running(): string[];
 }
 
+/**
+ * The share of a backend that one cluster's VMs use, their keys prefixed with `cluster:`: the stand-in of the
+ * management cluster and of the infrastructure cluster run their machines from one backend (one set of slots) without
+ * either taking the other's machines for its own deleted VMs.
+ */
+export function backendForCluster(backend: MachineBackend, cluster: string): MachineBackend {
+  const prefix = `${cluster}:`;
+  return {
+    start: (key, userData) => backend.start(prefix + key, userData),
+    stop: (key) => backend.stop(prefix + key),
+    running: () => backend.running().filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)),
+  };
+}
+
 /** Options of {@link startKubeVirtStandIn}. */
 export interface StandInOptions {
   readonly client: KubeClient;

@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { runningPid } from '../environment/daemons.ts';
 import { inNodeNetwork } from '../environment/host.ts';
 import { startJoinMachine, stopJoinMachine, type JoinMachineOptions } from '../environment/join-machine.ts';
-import { nodeLayout, type EnvironmentLayout } from '../environment/layout.ts';
+import { INFRA_FIRST_SLOT, nodeLayout, type EnvironmentLayout } from '../environment/layout.ts';
 import type { MachineFacts } from './instance.ts';
 import type { MachineBackend } from './controller.ts';
 
 /** Machine slots follow the environment's node numbering: nodes take 1-8, machines 9 and up (address and pod range). */
 export const FIRST_MACHINE_SLOT = 9;
-/** The last slot whose address (`10.250.0.<slot+1>`) and pod range (`10.244.<slot-1>.0/24`) exist. */
-const LAST_MACHINE_SLOT = 250;
+/** The last slot before the infrastructure cluster's nodes (addresses `10.250.0.<slot+1>`, pod ranges `10.244.<slot-1>.0/24`). */
+const LAST_MACHINE_SLOT = INFRA_FIRST_SLOT - 1;
 
 interface Record {
   readonly slot: number;
@@ -32,9 +32,21 @@ function readRecords(layout: EnvironmentLayout): Map<string, Record> {
 
 const writeRecords = (layout: EnvironmentLayout, records: Map<string, Record>): void => writeFileSync(recordsFile(layout), `${JSON.stringify(Object.fromEntries(records), null, 2)}\n`);
 
+/** A machine as `hcp local status` shows it: the cluster its VM is on (the prefix of its key), the VM, where it runs. */
+export interface RecordedMachine {
+  readonly cluster: string;
+  readonly vm: string;
+  readonly backend: 'process';
+  readonly address: string;
+  readonly running: boolean;
+}
+
 /** The machines the stand-in runs, as `hcp local status` shows them. */
-export function recordedMachines(layout: EnvironmentLayout): Array<{ vm: string; backend: 'process'; address: string; running: boolean }> {
-  return [...readRecords(layout)].map(([vm, r]) => ({ vm, backend: 'process', address: nodeLayout(layout.stateDir, r.slot).address, running: machineRuns(layout, r.slot) }));
+export function recordedMachines(layout: EnvironmentLayout): RecordedMachine[] {
+  return [...readRecords(layout)].map(([key, r]) => {
+    const [cluster = '', vm = ''] = key.includes(':') ? key.split(':', 2) : ['', key];
+    return { cluster, vm, backend: 'process', address: nodeLayout(layout.stateDir, r.slot).address, running: machineRuns(layout, r.slot) };
+  });
 }
 
 const machineRuns = (layout: EnvironmentLayout, slot: number): boolean => runningPid(layout, `kubelet-${String(slot)}`) !== undefined;
@@ -84,7 +96,7 @@ export function processMachineBackend(layout: EnvironmentLayout, binaries: JoinM
       if (running) return facts(slot, record);
       // A machine whose processes died (or a half-started one) is cleaned up and started again in its slot.
       if (stale) await stopJoinMachine(layout, slot);
-      await startJoinMachine({ layout, machine: key.split('/')[1] ?? key, slot, userData, binaries });
+      await startJoinMachine({ layout, machine: key.slice(key.lastIndexOf('/') + 1), slot, userData, binaries });
       await routeToOtherMachines(layout, slot);
       return facts(slot, record);
     },

@@ -1,29 +1,39 @@
 /**
  * The KubeVirt stand-in as the local environment runs it: a daemon (`hcp local kubevirt-standin`, started by `hcp
- * local up`) over the management cluster's VirtualMachines, running their machines with the `process` backend.
+ * local up`) over the VirtualMachines of the management cluster and of the infrastructure cluster, running their
+ * machines with the `process` backend.
  */
 import { KubeClient } from '../../kube/client.ts';
 import { realClock } from '../../operator/runtime/clock.ts';
 import { jsonLogger } from '../../operator/runtime/logger.ts';
 import { joinBinaries } from '../environment/join-machine.ts';
-import { statePaths, type EnvironmentLayout } from '../environment/layout.ts';
-import { startKubeVirtStandIn } from './controller.ts';
+import { hasInfraCluster } from '../environment/infra-cluster.ts';
+import { infraLayout, statePaths, type EnvironmentLayout } from '../environment/layout.ts';
+import { backendForCluster, startKubeVirtStandIn } from './controller.ts';
 import { processMachineBackend } from './process-backend.ts';
+
+/** The prefixes of the machines' keys: which cluster a machine's VM is on. */
+export const MANAGEMENT_CLUSTER = 'management';
+export const INFRA_CLUSTER = 'infra';
 
 /** The daemon's name (its log is `logs/kubevirt-standin.log` in the state folder). */
 export const STAND_IN_DAEMON = 'kubevirt-standin';
 
 /** Runs the stand-in until SIGTERM or SIGINT; its machines keep running (`hcp local down` removes them). */
 export async function runKubeVirtStandIn(layout: EnvironmentLayout): Promise<void> {
-  const client = KubeClient.fromKubeconfigFile(statePaths(layout).kubeconfig);
   const logger = jsonLogger({ write: (line) => process.stdout.write(line), now: () => Date.now(), level: 'info' });
   const backend = processMachineBackend(layout, joinBinaries(), () => new Date());
-  const stop = startKubeVirtStandIn({ client, backend, clock: realClock, logger });
-  logger.info('KubeVirt stand-in started', { backend: 'process', stateDir: layout.stateDir });
+  // The clusters whose VMs it runs: the management cluster's, and the infrastructure cluster's when there is one.
+  const clusters = [{ name: MANAGEMENT_CLUSTER, layout }, ...(hasInfraCluster(layout) ? [{ name: INFRA_CLUSTER, layout: infraLayout(layout) }] : [])];
+  const standIns = clusters.map((cluster) => {
+    const client = KubeClient.fromKubeconfigFile(statePaths(cluster.layout).kubeconfig);
+    const stop = startKubeVirtStandIn({ client, backend: backendForCluster(backend, cluster.name), clock: realClock, logger: logger.with({ cluster: cluster.name }) });
+    return () => (stop(), client.close());
+  });
+  logger.info('KubeVirt stand-in started', { backend: 'process', stateDir: layout.stateDir, clusters: clusters.map((c) => c.name).join(',') });
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
   });
-  stop();
-  client.close();
+  for (const stop of standIns) stop();
 }

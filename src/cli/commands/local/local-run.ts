@@ -7,10 +7,11 @@ import { throwIfAny, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
 import type { EnvironmentLayout } from '../../../local/environment/layout.ts';
 import { existingLayout, layoutForUp } from '../../../local/environment/state.ts';
-import { upEnvironment, type Reporter } from '../../../local/environment/up.ts';
+import { upEnvironment, type Reporter, type RunningEnvironment } from '../../../local/environment/up.ts';
 import { EnvironmentError } from '../../../local/environment/errors.ts';
 import { downEnvironment } from '../../../local/environment/down.ts';
-import { environmentStatus, type EnvironmentStatus } from '../../../local/environment/status.ts';
+import { environmentStatus, type EnvironmentStatus, type InfraClusterStatus } from '../../../local/environment/status.ts';
+import type { InfraAccess } from '../../../local/environment/infra-cluster.ts';
 import { describeMissing, missingPrerequisites, packagesFor } from '../../../local/environment/prerequisites.ts';
 import { HostCommandError, run as runHost } from '../../../local/environment/host.ts';
 import { localClusterFlags, LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
@@ -145,9 +146,12 @@ async function workersReady(kubeconfigText: string, count: number, stateDir: str
  * (no load balancer here) and the base domain is set (no OpenShift router to discover one from); the NodePool's VMs
  * boot the local node image, and the environment's KubeVirt stand-in runs them as process machines.
  */
-async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: string }, cluster: { name: string; workers: number }, report: Reporter, ctx: CommandContext): Promise<HostedClusterResult> {
+async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: string; infra?: InfraAccess }, cluster: { name: string; workers: number }, report: Reporter, ctx: CommandContext): Promise<HostedClusterResult> {
   const { name, workers } = cluster;
-  const { layout, kubeconfig } = env;
+  const { layout, kubeconfig, infra } = env;
+  // On the infrastructure cluster, as its limited user: exactly what a user of external infrastructure passes.
+  const infraFlags = infra === undefined ? [] : [`--infra-kubeconfig-file=${infra.kubeconfig}`, `--infra-namespace=${infra.namespace}`];
+  const where = infra === undefined ? '' : ` with its VMs on the infrastructure cluster (${infra.namespace})`;
   const policy = layout.nodes.length >= 3 ? 'HighlyAvailable' : 'SingleReplica';
   const { root } = await import('../root.ts');
   const { runCommand } = await import('../../framework/run.ts');
@@ -156,12 +160,12 @@ async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: str
   const quiet = quietContext(ctx);
   const client = KubeClient.fromKubeconfigFile(kubeconfig);
   try {
-    await report.step(`creating hosted cluster clusters/${name} (${policy}) and waiting until it is available`, async () => {
+    await report.step(`creating hosted cluster clusters/${name} (${policy})${where} and waiting until it is available`, async () => {
       const exists = await client.tryGet({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' });
       if (exists === undefined) {
         const pullSecret = join(layout.stateDir, 'pull-secret.json');
         writeFileSync(pullSecret, '{"auths":{}}\n', { mode: 0o600 });
-        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags(workers)], quiet);
+        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags(workers), ...infraFlags], quiet);
       }
       await waitForCluster(client, quiet, { name, namespace: 'clusters', timeoutMs: 10 * 60_000 });
     });
@@ -176,6 +180,30 @@ async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: str
   return { name, namespace: 'clusters', kubeconfig: file, availabilityPolicy: policy, nodes };
 }
 
+/** What `up` prints on a terminal: how to reach each cluster, and what to do next. */
+function describeUp(layout: EnvironmentLayout, env: RunningEnvironment, hostedCluster: HostedClusterResult | undefined, took: string): string {
+  const infraFlags = env.infra === undefined ? [] : [`--infra-kubeconfig-file ${env.infra.kubeconfig}`, `--infra-namespace ${env.infra.namespace}`];
+  const kubectl = locateBinaries().kubectl ?? 'kubectl';
+  const management = [
+    `The local environment is running with ${String(layout.nodes.length)} node(s) (${took}); hcp ${BUILD_INFO.version} operator installed.`,
+    'The management cluster:',
+    `  export KUBECONFIG=${env.kubeconfig}`,
+    `  ${kubectl} get pods -A`,
+    ...(env.infra === undefined
+      ? []
+      : ['The infrastructure cluster, as its limited user (for --infra-kubeconfig-file and --infra-namespace):', `  ${kubectl} --kubeconfig ${env.infra.kubeconfig} -n ${env.infra.namespace} get virtualmachines`]),
+  ];
+  const hosted =
+    hostedCluster === undefined
+      ? ['Create a hosted cluster:', `  hcp create cluster kubevirt --name demo --pull-secret FILE ${[...localClusterFlags(2), ...infraFlags].join(' ')}`]
+      : [
+          `The hosted cluster ${hostedCluster.namespace}/${hostedCluster.name} (${hostedCluster.availabilityPolicy}) is available${hostedCluster.nodes.length === 0 ? '' : ` with worker Node(s) ${hostedCluster.nodes.join(', ')}`}:`,
+          `  ${kubectl} --kubeconfig ${hostedCluster.kubeconfig} get nodes`,
+          `  hcp local status --state-dir ${layout.stateDir}   (the machines behind them)`,
+        ];
+  return [...management, ...hosted, ''].join('\n');
+}
+
 /** `hcp local up`. */
 export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const { stateDir, json, f } = readFlags(args, ctx);
@@ -187,11 +215,11 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   const buildLog = (line: string): void => (json ? undefined : ctx.stderr(`  ${line}\n`));
   const root = projectRoot();
   const env = await asUserErrors(() =>
-    upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root } }),
+    upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root }, infraCluster: f.bool('infra-cluster') }),
   );
   await asUserErrors(() => installOperator(env.kubeconfig, env.operatorImage, report, ctx));
   const clusterName = f.string('hosted-cluster');
-  const hostedCluster = clusterName === '' ? undefined : await upHostedCluster({ layout, kubeconfig: env.kubeconfig }, { name: clusterName, workers }, report, ctx);
+  const hostedCluster = clusterName === '' ? undefined : await upHostedCluster({ layout, kubeconfig: env.kubeconfig, ...(env.infra === undefined ? {} : { infra: env.infra }) }, { name: clusterName, workers }, report, ctx);
   const result = {
     state: 'running',
     kubeconfig: env.kubeconfig,
@@ -199,6 +227,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
     nodes: layout.nodes.length,
     operatorImage: env.operatorImage,
     releaseImage: LOCAL_RELEASE_IMAGE,
+    ...(env.infra === undefined ? {} : { infraCluster: { kubeconfig: env.infra.kubeconfig, namespace: env.infra.namespace } }),
     ...(hostedCluster === undefined ? {} : { hostedCluster }),
     elapsedSeconds: Math.round((ctx.now().getTime() - started) / 100) / 10,
   };
@@ -206,22 +235,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
     ctx.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
-  const kubectl = locateBinaries().kubectl ?? 'kubectl';
-  const management = [
-    `The local environment is running with ${String(layout.nodes.length)} node(s) (${seconds(ctx.now().getTime() - started)}); hcp ${BUILD_INFO.version} operator installed.`,
-    'The management cluster:',
-    `  export KUBECONFIG=${env.kubeconfig}`,
-    `  ${kubectl} get pods -A`,
-  ];
-  const hosted =
-    hostedCluster === undefined
-      ? ['Create a hosted cluster:', `  hcp create cluster kubevirt --name demo --pull-secret FILE ${localClusterFlags(2).join(' ')}`]
-      : [
-          `The hosted cluster ${hostedCluster.namespace}/${hostedCluster.name} (${hostedCluster.availabilityPolicy}) is available${hostedCluster.nodes.length === 0 ? '' : ` with worker Node(s) ${hostedCluster.nodes.join(', ')}`}:`,
-          `  ${kubectl} --kubeconfig ${hostedCluster.kubeconfig} get nodes`,
-          `  hcp local status --state-dir ${layout.stateDir}   (the machines behind them)`,
-        ];
-  ctx.stdout(`${[...management, ...hosted, ''].join('\n')}`);
+  ctx.stdout(describeUp(layout, env, hostedCluster, seconds(ctx.now().getTime() - started)));
 }
 
 /** `hcp local down`. */
@@ -230,6 +244,15 @@ export async function runDown(args: ParsedArgs, ctx: CommandContext): Promise<vo
   const { hostedClusters } = await asUserErrors(() => downEnvironment({ layout: existingLayout(stateDir), force: f.bool('force'), report: reporter(ctx, json) }));
   if (json) ctx.stdout(`${JSON.stringify({ state: 'stopped', removedHostedClusters: hostedClusters ?? null })}\n`);
   else ctx.stdout(`The local environment is gone${hostedClusters === undefined ? ' (its hosted clusters could not be listed)' : hostedClusters.length > 0 ? ` (with hosted clusters ${hostedClusters.join(', ')})` : ''}.\n`);
+}
+
+function describeInfraCluster(infra: InfraClusterStatus): string[] {
+  return [
+    'infrastructure cluster:',
+    `  API server:  ${infra.server} (${String(infra.nodes)} node(s))`,
+    `  kubeconfig:  ${infra.kubeconfig} (administrator); ${infra.userKubeconfig} (limited user, namespace ${infra.namespace})`,
+    ...Object.entries(infra.daemons).map(([name, d]) => `  ${name.padEnd(24)}${d.running ? `running (pid ${String(d.pid)})` : 'stopped'}`),
+  ];
 }
 
 function describeStatus(s: EnvironmentStatus): string {
@@ -241,9 +264,10 @@ function describeStatus(s: EnvironmentStatus): string {
     `API server:  ${s.server}`,
     `nodes:       ${String(s.nodes)}`,
     `hosted clusters: ${s.hostedClusters === null ? 'unknown (the API server does not answer)' : s.hostedClusters.length === 0 ? 'none' : s.hostedClusters.join(', ')}`,
-    `machines:    ${s.machines.length === 0 ? 'none' : s.machines.map((m) => `${m.vm} (${m.backend}, ${m.address}${m.running ? '' : ', stopped'})`).join(', ')}`,
+    `machines:    ${s.machines.length === 0 ? 'none' : s.machines.map((m) => `${m.vm} on ${m.cluster} (${m.backend}, ${m.address}${m.running ? '' : ', stopped'})`).join(', ')}`,
     'daemons:',
     ...daemons,
+    ...(s.infraCluster === null ? [] : describeInfraCluster(s.infraCluster)),
     '',
   ].join('\n');
 }

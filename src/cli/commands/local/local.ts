@@ -10,6 +10,7 @@ const UP_FLAGS: readonly FlagSpec[] = [
   flag('nodes', 'int32', 3, 'Number of nodes (1-8); three let HighlyAvailable control planes spread as their anti-affinity requires. Kept until down'),
   flag('hosted-cluster', 'string', '', 'Also create a hosted cluster of this name (release of the environment, services on NodePorts), wait until it is available and write its kubeconfig to the state folder'),
   flag('node-pool-replicas', 'int32', 2, 'With --hosted-cluster: worker machines of its NodePool (0-10), run by the environment\'s KubeVirt stand-in as process machines; waits until their Nodes are Ready'),
+  flag('infra-cluster', 'bool', false, 'Also start an infrastructure cluster (its own control plane and node, KubeVirt and CDI CRDs, a namespace and a service account holding exactly the documented external-infrastructure Role); --hosted-cluster then puts its VMs there through that account. Kept until down'),
   flag('install-prerequisites', 'bool', false, 'Install the missing Debian packages the environment needs (apt-get, as root) instead of only naming them'),
 ];
 
