@@ -14,7 +14,7 @@ import { runProcess, type ProcessResult } from '../../testing/process.ts';
 import { locateBinaries } from '../binaries/locate.ts';
 import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
-import { environmentLayout, type NodeLayout } from './layout.ts';
+import { environmentLayout, INFRA_FIRST_SLOT, type NodeLayout } from './layout.ts';
 import { localClusterFlags, LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE } from './local-images.ts';
 import { catalogReleaseProvider } from '../../release/catalog.ts';
 import { nodePaths } from './node-config.ts';
@@ -329,7 +329,8 @@ async function destroyAndCheck(name: string): Promise<number> {
   const took = Date.now() - started;
   const namespace = `clusters-${name}`;
   assert.equal(await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace }), undefined);
-  const machineNamespaces = (): string[] => (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix) && Number(n.slice(layout.netnsPrefix.length)) >= FIRST_MACHINE_SLOT);
+  const isMachineSlot = (slot: number): boolean => slot >= FIRST_MACHINE_SLOT && slot < INFRA_FIRST_SLOT;
+  const machineNamespaces = (): string[] => (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix) && isMachineSlot(Number(n.slice(layout.netnsPrefix.length))));
   await waitFor(`machines of ${name} stopped`, async () => (await recordedMachinesOf(namespace)).length === 0 && machineNamespaces().length === 0, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
   await waitFor(`volumes of ${name} deleted`, async () => (await management.list<KubeObject & { spec?: { claimRef?: { namespace?: string } } }>('v1', 'PersistentVolume')).every((pv) => pv.spec?.claimRef?.namespace !== namespace), { timeoutMs: MINUTE, intervalMs: 1000 });
   await waitFor(`volume folders of ${name} removed`, () => Promise.resolve(readdirSync(volumesDir(layout)).every((d) => !d.includes(`_${namespace}_`))), { timeoutMs: MINUTE, intervalMs: 1000 });
