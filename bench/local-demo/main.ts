@@ -1,7 +1,7 @@
 // Benchmark: the demo sequence in the local environment, per machine backend, through the shipped `bin/hcp` (run as
-// root): a warm `local up --nodes 3`, then `hcp create cluster kubevirt --node-pool-replicas 2` (HighlyAvailable, the
-// local node image) → Available → both worker Nodes Ready, `scale nodepool --replicas 3` → the third Node Ready,
-// `hcp destroy cluster` → nothing of it left (namespace, machines), and the peak resident memory of the whole
+// root): a warm `local up --nodes 3 --infra-cluster`, then `hcp create cluster kubevirt --node-pool-replicas 2`
+// (HighlyAvailable, the local node image, the VMs on the infrastructure cluster through its limited user) → Available → both worker Nodes Ready, `scale nodepool --replicas 3` → the third Node Ready,
+// `hcp destroy cluster` → nothing of it left (namespace, VMs, machines), and the peak resident memory of the whole
 // environment (every process in its cgroup, sampled each second). Targets (issue 14): Available ≤ 60 s and Nodes
 // Ready ≤ 90 s after create with the `process` backend. Only the `process` backend exists yet; the `vm` backend's
 // line says so. The environment gets a state folder of its own and is torn down at the end, whatever happens.
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
-import { environmentLayout } from '../../src/local/environment/layout.ts';
+import { environmentLayout, INFRA_FIRST_SLOT } from '../../src/local/environment/layout.ts';
 import { localClusterFlags } from '../../src/local/environment/local-images.ts';
 import { FIRST_MACHINE_SLOT } from '../../src/local/kubevirt/process-backend.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
@@ -40,12 +40,22 @@ async function after(since: number, what: string, done: () => Promise<boolean>, 
 
 /** The machines' network namespaces (slots of the stand-in's machines). */
 const machineNamespaces = (): string[] =>
-  (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix) && Number(n.slice(layout.netnsPrefix.length)) >= FIRST_MACHINE_SLOT);
+  (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => {
+    const slot = Number(n.slice(layout.netnsPrefix.length));
+    return n.startsWith(layout.netnsPrefix) && slot >= FIRST_MACHINE_SLOT && slot < INFRA_FIRST_SLOT;
+  });
 
-async function processBackend(management: KubeClient): Promise<string[]> {
+interface InfraAccess {
+  readonly kubeconfig: string;
+  readonly namespace: string;
+}
+
+async function processBackend(management: KubeClient, infra: InfraAccess): Promise<string[]> {
   const hcRef = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: NAME, namespace: 'clusters' };
+  const infraUser = KubeClient.fromKubeconfigFile(infra.kubeconfig);
   const created = performance.now();
-  await hcp(['create', 'cluster', 'kubevirt', `--name=${NAME}`, `--pull-secret=${pullSecret}`, '--control-plane-availability-policy=HighlyAvailable', ...localClusterFlags(2)]);
+  const onInfra = [`--infra-kubeconfig-file=${infra.kubeconfig}`, `--infra-namespace=${infra.namespace}`];
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${NAME}`, `--pull-secret=${pullSecret}`, '--control-plane-availability-policy=HighlyAvailable', ...localClusterFlags(2), ...onInfra]);
   const availableMs = await after(created, 'Available', async () => isTrue(await management.tryGet<Conditioned>(hcRef), 'Available'));
   const hosted = KubeClient.fromKubeconfigText(await hcp(['create', 'kubeconfig', `--name=${NAME}`]));
   const readyNodes = async (): Promise<number> => (await hosted.list<Conditioned>('v1', 'Node')).filter((n) => isTrue(n, 'Ready')).length;
@@ -57,14 +67,16 @@ async function processBackend(management: KubeClient): Promise<string[]> {
     const destroying = performance.now();
     await hcp(['destroy', 'cluster', 'kubevirt', `--name=${NAME}`]);
     const namespace = `clusters-${NAME}`;
-    const cleanMs = await after(destroying, 'nothing left', async () => (await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace })) === undefined && machineNamespaces().length === 0);
+    const vmsLeft = async (): Promise<number> => (await infraUser.list('kubevirt.io/v1', 'VirtualMachine', { namespace: infra.namespace })).length;
+    const cleanMs = await after(destroying, 'nothing left', async () => (await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace })) === undefined && (await vmsLeft()) === 0 && machineNamespaces().length === 0);
     return [
       `process backend: create cluster → Available ${seconds(availableMs)} (target ≤ 60 s); → 2 worker Nodes Ready ${seconds(nodesMs)} (target ≤ 90 s)`,
       `process backend: scale nodepool 2 → 3, third Node Ready ${seconds(scaleMs)}`,
-      `process backend: destroy cluster → namespace and machines gone ${seconds(cleanMs)}`,
+      `process backend: destroy cluster → namespace, VMs on the infrastructure cluster and machines gone ${seconds(cleanMs)}`,
     ];
   } finally {
     hosted.close();
+    infraUser.close();
   }
 }
 
@@ -80,10 +92,10 @@ const sampler = setInterval(() => {
 }, 1000);
 try {
   writeFileSync(pullSecret, '{"auths":{}}');
-  await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--output=json'], 60 * MINUTE);
+  const up = JSON.parse(await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--infra-cluster', '--output=json'], 60 * MINUTE)) as { infraCluster: InfraAccess };
   const management = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
   try {
-    lines.push(...(await processBackend(management)));
+    lines.push(...(await processBackend(management, up.infraCluster)));
   } finally {
     management.close();
   }

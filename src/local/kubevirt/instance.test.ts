@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aRenderedVM } from '../../testing/builders.ts';
 import type { VirtualMachine } from '../../platform/kubevirt/virtual-machine-types.ts';
-import { refusedInstance, runningInstance, unsupportedByStandIn, userDataSecretOf, wantsRunning } from './instance.ts';
+import { refusedInstance, runningInstance, unsupportedByStandIn, userDataSecretOf, vmStatus, wantsRunning } from './instance.ts';
 
 const renderedVM = (image = 'quay.io/hcp-kubevirt/node:v1.36.3'): VirtualMachine => aRenderedVM(image);
 
@@ -41,5 +41,10 @@ describe('the KubeVirt stand-in, what it accepts and reports', () => {
     assert.equal(vmi.status.phase, 'Failed');
     assert.equal(vmi.status.conditions[0]?.status, 'False');
     assert.match(vmi.status.conditions[0]?.message ?? '', /cannot run this VM: host devices/);
+  });
+
+  it('When a VM runs, stops or is refused, it should carry the Ready condition kubectl shows, as KubeVirt mirrors it', () => {
+    const ready = (status: Record<string, unknown>): string | undefined => (status['conditions'] as Array<{ type: string; status: string }>).find((c) => c.type === 'Ready')?.status;
+    assert.deepEqual([ready(vmStatus('running')), ready(vmStatus('stopped')), ready(vmStatus('refused', 'no'))], ['True', 'False', 'False']);
   });
 });

@@ -110,7 +110,16 @@ export function refusedInstance(vm: VirtualMachine, problems: readonly string[],
 
 /** The VM's status as KubeVirt prints it (`kubectl get vm`): Running, Stopped or a failure. */
 export function vmStatus(state: 'running' | 'stopped' | 'refused', message?: string): Record<string, unknown> {
-  if (state === 'running') return { printableStatus: 'Running', ready: true, created: true, runStrategy: 'Always' };
-  if (state === 'stopped') return { printableStatus: 'Stopped', ready: false, created: false };
-  return { printableStatus: 'CrashLoopBackOff', ready: false, created: true, conditions: [{ type: 'Failure', status: 'True', reason: 'Unsupported', message: message ?? '' }] };
+  // KubeVirt mirrors the instance's Ready condition on the VM (kubectl's READY column reads it).
+  if (state === 'running') return { printableStatus: 'Running', ready: true, created: true, runStrategy: 'Always', conditions: [{ type: 'Ready', status: 'True' }] };
+  if (state === 'stopped') return { printableStatus: 'Stopped', ready: false, created: false, conditions: [{ type: 'Ready', status: 'False', reason: 'VMINotExists', message: 'VMI does not exist' }] };
+  return {
+    printableStatus: 'CrashLoopBackOff',
+    ready: false,
+    created: true,
+    conditions: [
+      { type: 'Ready', status: 'False', reason: 'Unsupported', message: message ?? '' },
+      { type: 'Failure', status: 'True', reason: 'Unsupported', message: message ?? '' },
+    ],
+  };
 }
