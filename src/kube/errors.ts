@@ -13,6 +13,9 @@ export class KubeApiError extends Error {
 /** Whether an error is a 404 from the API server. */
 export const isNotFound = (error: unknown): boolean => error instanceof KubeApiError && error.status === 404;
 
+/** Whether a create failed because the object exists already (409). */
+export const isAlreadyExists = (error: unknown): boolean => error instanceof KubeApiError && error.status === 409;
+
 /** Raised when the server does not serve a kind (its CRD is not installed, or the API group is absent). */
 export class UnservedKindError extends Error {
   readonly apiVersion: string;

@@ -24,6 +24,7 @@ import { machineOfPool } from '../../testing/node-join.ts';
 import { FIRST_MACHINE_SLOT } from '../kubevirt/process-backend.ts';
 import { volumesDir } from './storage.ts';
 import { hostCleanCheck } from '../../testing/host-clean.ts';
+import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
 const layout = environmentLayout(stateDir, 3);
@@ -228,10 +229,14 @@ async function scaleAndServe(hosted: KubeClient, namespace: string): Promise<voi
   process.stderr.write(`e2e: scaled to 2 machines in ${two}s (web answered 20 times through its Service), to 3 in ${three}s; machines: ${String((await recordedMachinesOf(namespace)).length)}\n`);
 }
 
+/** The DataVolumes of a namespace. */
+const dataVolumes = (client: KubeClient, namespace: string): Promise<StoredDataVolume[]> => client.list<StoredDataVolume>('cdi.kubevirt.io/v1beta1', 'DataVolume', { namespace });
+
 /**
  * A hosted cluster whose VMs go to the infrastructure cluster through the limited user `up --infra-cluster` made (the
  * documented Role, nothing cluster-wide): its worker joins, its VM is on the infrastructure cluster and none on the
- * management cluster, and destroying the cluster takes the VM and the machine.
+ * management cluster, its disk is a clone of the pool's boot-image cache, and destroying the cluster takes the VM, its
+ * disks and the machine.
  */
 async function externalInfraAndCheck(): Promise<void> {
   const infraUser = KubeClient.fromKubeconfigFile(infraAccess.kubeconfig);
@@ -239,7 +244,8 @@ async function externalInfraAndCheck(): Promise<void> {
   const vms = async (client: KubeClient, ns: string): Promise<Conditioned[]> => client.list<Conditioned>('kubevirt.io/v1', 'VirtualMachine', { namespace: ns });
   try {
     const started = Date.now();
-    await createCluster('ext', 'SingleReplica', [...localClusterFlags(1), `--infra-kubeconfig-file=${infraAccess.kubeconfig}`, `--infra-namespace=${namespace}`]);
+    const onInfra = [`--infra-kubeconfig-file=${infraAccess.kubeconfig}`, `--infra-namespace=${namespace}`, '--root-volume-cache-strategy=PVC'];
+    await createCluster('ext', 'SingleReplica', [...localClusterFlags(1), ...onInfra]);
     const available = seconds(started);
     writeFileSync(hostedKubeconfigFile(), (await hcp(['create', 'kubeconfig', '--name=ext'])).stdout);
     const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfigFile());
@@ -250,11 +256,15 @@ async function externalInfraAndCheck(): Promise<void> {
     }
     process.stderr.write(`e2e: external infrastructure: Available ${available}s, worker Ready ${seconds(started)}s after create\n`);
     assert.equal((await vms(infraUser, namespace)).length, 1, 'the VM is on the infrastructure cluster');
+    // The boot image imported once into the pool's cache, the VM's disk cloned from it (CDI's phases, stand-in side).
+    const disks = await dataVolumes(infraUser, namespace);
+    assert.deepEqual(disks.map((d) => [d.spec.source?.registry !== undefined ? 'import' : 'clone', d.status?.phase]).sort(), [['clone', 'Succeeded'], ['import', 'Succeeded']]);
     assert.equal((await vms(management, 'clusters-ext')).length, 0, 'and not on the management cluster');
     const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ cluster: string; vm: string }> };
     assert.deepEqual(status.machines.map((m) => [m.cluster, m.vm.split('/')[0]]), [['infra', namespace]]);
     await hcp(['destroy', 'cluster', 'kubevirt', '--name=ext'], 10 * MINUTE);
-    await waitFor('the VM and machine of ext gone', async () => (await vms(infraUser, namespace)).length === 0 && (await recordedMachinesOf(namespace)).length === 0, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+    const gone = async (): Promise<boolean> => (await vms(infraUser, namespace)).length === 0 && (await dataVolumes(infraUser, namespace)).length === 0 && (await recordedMachinesOf(namespace)).length === 0;
+    await waitFor('the VM, its disks and its machine gone', gone, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
   } finally {
     infraUser.close();
   }

@@ -5,6 +5,7 @@
  * clusters KubeVirt does this, and what the stand-in cannot honour is refused in the instance's status.
  */
 import type { KubeClient, KubeObject } from '../../kube/client.ts';
+import { isAlreadyExists } from '../../kube/errors.ts';
 import { fromBase64 } from '../../lib/base64.ts';
 import type { VirtualMachine } from '../../platform/kubevirt/virtual-machine-types.ts';
 import type { Clock } from '../../operator/runtime/clock.ts';
@@ -13,6 +14,7 @@ import { WaitError } from '../../operator/runtime/errors.ts';
 import { Informer } from '../../operator/runtime/informer.ts';
 import type { Logger } from '../../operator/runtime/logger.ts';
 import { Metrics } from '../../operator/runtime/metrics.ts';
+import { dataVolumeNamesOf, dataVolumeOutcome, dataVolumesOfVM, dataVolumeStatus, type DataVolumeLookup, type StoredDataVolume } from './data-volumes.ts';
 import { refusedInstance, runningInstance, STAND_IN_NAME, unsupportedByStandIn, userDataSecretOf, vmStatus, wantsRunning, type MachineFacts } from './instance.ts';
 
 /** What runs a VM's machine. Keys are the VMs' `namespace/name`. */
@@ -55,6 +57,7 @@ const RETRY_MS = 5_000;
  */
 const RESYNC_MS = 30_000;
 const VMI = { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance' } as const;
+const DATA_VOLUME = { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume' } as const;
 const FIELD_MANAGER = STAND_IN_NAME;
 
 type StoredVM = VirtualMachine & KubeObject & { metadata: { deletionTimestamp?: string } };
@@ -84,7 +87,7 @@ async function writeStatus(client: KubeClient, vm: StoredVM, status: Record<stri
 type Reported = Map<string, string>;
 
 /** The stand-in's options and what it last reported. */
-type StandIn = StandInOptions & { readonly reported: Reported };
+type StandIn = StandInOptions & { readonly reported: Reported; readonly dataVolumes: Informer<StoredDataVolume> };
 
 /** Writes a VM's report unless the same one was written last. */
 async function report(reported: Reported, key: string, fingerprint: string, write: () => Promise<void>): Promise<void> {
@@ -108,25 +111,42 @@ async function stopMachine(o: StandIn, key: string, vm: StoredVM | undefined): P
   });
 }
 
-/**
- * What keeps the VM from running here, and whether to look again (its user data Secret, which nothing watches, may
- * come; a spec the stand-in cannot honour changes only with the VM, whose event brings it back); or its user data.
- */
+/** The VM's user data, or what keeps it from running (its user data Secret, which nothing watches, may come: look again). */
 async function admit(o: StandInOptions, vm: StoredVM): Promise<{ problems: string[]; retry: boolean } | { userData: string }> {
-  const problems = unsupportedByStandIn(vm);
-  if (problems.length > 0) return { problems, retry: false };
   const userData = await userDataOf(o.client, vm);
   if (userData === undefined) return { problems: [`its user data Secret ${userDataSecretOf(vm) ?? ''} (key userdata) does not exist yet`], retry: true };
   return { userData };
 }
 
-/** Reports a VM the stand-in cannot run (its machine stopped, if it had one). */
-async function refuse(o: StandIn, key: string, vm: StoredVM, problems: readonly string[]): Promise<void> {
+/** Reports a VM the stand-in cannot run (its machine stopped, if it had one); `state` says whether a disk is to blame. */
+async function refuse(o: StandIn, key: string, vm: StoredVM, why: { problems: readonly string[]; state?: 'refused' | 'disk-failed' }): Promise<void> {
+  const { problems, state = 'refused' } = why;
   await o.backend.stop(key);
-  await report(o.reported, key, JSON.stringify(['refused', problems, vm.metadata.generation]), async () => {
+  await report(o.reported, key, JSON.stringify([state, problems, vm.metadata.generation]), async () => {
     await o.client.apply(refusedInstance(vm, problems, new Date(o.clock.now()).toISOString()), { fieldManager: FIELD_MANAGER });
-    await writeStatus(o.client, vm, vmStatus('refused', problems.join('; ')));
+    await writeStatus(o.client, vm, vmStatus(state, problems.join('; ')));
   });
+}
+
+/**
+ * The VM's disks, as KubeVirt provisions them: its DataVolumes are created from its templates when missing, then
+ * judged (data-volumes.ts). `ready` once every disk its volumes name has succeeded; the failures' messages otherwise.
+ */
+async function provisionDisks(o: StandIn, vm: StoredVM): Promise<{ ready: boolean; failures: string[]; waiting: string[] }> {
+  for (const dv of dataVolumesOfVM(vm)) {
+    if (o.dataVolumes.get(`${vm.metadata.namespace}/${dv.metadata.name}`) !== undefined) continue;
+    await o.client.create(dv).catch((error: unknown) => {
+      if (!isAlreadyExists(error)) throw error;
+    });
+  }
+  const lookup = lookupIn(o.dataVolumes);
+  const outcomes = dataVolumeNamesOf(vm).map((name) => {
+    const dv = lookup(vm.metadata.namespace, name);
+    return { name, outcome: dv === undefined ? undefined : dataVolumeOutcome(dv, lookup) };
+  });
+  const failures = outcomes.filter((d) => d.outcome?.phase === 'Failed').map((d) => `DataVolume ${d.name}: ${d.outcome?.message ?? ''}`);
+  const waiting = outcomes.filter((d) => d.outcome?.phase !== 'Succeeded' && d.outcome?.phase !== 'Failed').map((d) => `DataVolume ${d.name}: ${d.outcome?.message ?? 'being created'}`);
+  return { ready: failures.length === 0 && waiting.length === 0, failures, waiting };
 }
 
 async function startMachine(o: StandInOptions, key: string, userData: string): Promise<MachineFacts> {
@@ -144,9 +164,24 @@ async function reconcileVM(o: StandIn, informer: Informer<StoredVM>, key: string
     await stopMachine(o, key, vm);
     return undefined;
   }
+  const unsupported = unsupportedByStandIn(vm);
+  if (unsupported.length > 0) {
+    await refuse(o, key, vm, { problems: unsupported });
+    return undefined;
+  }
+  const disks = await provisionDisks(o, vm);
+  if (disks.failures.length > 0) {
+    await refuse(o, key, vm, { problems: disks.failures, state: 'disk-failed' });
+    return undefined;
+  }
+  if (!disks.ready) {
+    // A DataVolume's change brings the VM back.
+    await report(o.reported, key, JSON.stringify(['provisioning', disks.waiting, vm.metadata.generation]), () => writeStatus(o.client, vm, vmStatus('provisioning', disks.waiting.join('; '))));
+    return undefined;
+  }
   const admitted = await admit(o, vm);
   if (!('userData' in admitted)) {
-    await refuse(o, key, vm, admitted.problems);
+    await refuse(o, key, vm, { problems: admitted.problems });
     return admitted.retry ? RETRY_MS : undefined;
   }
   const machine = await startMachine(o, key, admitted.userData);
@@ -165,21 +200,62 @@ async function reconcileVM(o: StandIn, informer: Informer<StoredVM>, key: string
  */
 export function startKubeVirtStandIn(o: StandInOptions): () => void {
   const informer = new Informer<StoredVM>(o.client, { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine' }, { clock: o.clock, logger: o.logger });
-  const standIn: StandIn = { ...o, reported: new Map() };
+  const dataVolumes = new Informer<StoredDataVolume>(o.client, DATA_VOLUME, { clock: o.clock, logger: o.logger });
+  const standIn: StandIn = { ...o, reported: new Map(), dataVolumes };
   const reconcile = async (key: string): Promise<{ requeueAfterMs?: number }> => {
     const next = await reconcileVM(standIn, informer, key);
     return next === undefined ? {} : { requeueAfterMs: next };
   };
   const controller = new Controller({ name: 'kubevirt-standin', clock: o.clock, logger: o.logger, metrics: new Metrics(), workers: 2, reconcile });
   controller.watch(informer, (event) => [`${event.object.metadata.namespace}/${event.object.metadata.name}`]);
+  controller.watch(dataVolumes, (event) => ownerVMKeys(event.object));
+  const cdi = startDataVolumeStandIn(o, dataVolumes);
   const abort = new AbortController();
   informer.start();
+  dataVolumes.start();
   void controller.run(abort.signal);
+  void cdi.run(abort.signal);
   void informer.waitForSync().then(() => {
     for (const key of o.backend.running()) if (informer.get(key) === undefined) controller.queue.add(key);
   });
   return () => {
     abort.abort();
     informer.stop();
+    dataVolumes.stop();
   };
+}
+
+/** The VMs owning a DataVolume (the ones waiting for it). */
+const ownerVMKeys = (dv: StoredDataVolume): string[] =>
+  (dv.metadata.ownerReferences ?? []).filter((r) => r.kind === 'VirtualMachine').map((r) => `${dv.metadata.namespace}/${r.name}`);
+
+/** Looks DataVolumes up in the stand-in's cache. */
+const lookupIn = (dataVolumes: Informer<StoredDataVolume>): DataVolumeLookup => (namespace, name) => dataVolumes.get(`${namespace}/${name}`);
+
+/**
+ * CDI's part: writes each DataVolume's phase and conditions (once per change), and looks again at the clones of a
+ * DataVolume when it changes.
+ */
+function startDataVolumeStandIn(o: StandInOptions, dataVolumes: Informer<StoredDataVolume>): Controller {
+  const reported: Reported = new Map();
+  const lookup = lookupIn(dataVolumes);
+  const reconcile = async (key: string): Promise<Record<string, never>> => {
+    const dv = dataVolumes.get(key);
+    if (dv === undefined) {
+      reported.delete(key);
+      return {};
+    }
+    const status = dataVolumeStatus(dataVolumeOutcome(dv, lookup));
+    await report(reported, key, JSON.stringify([status, dv.metadata.generation]), async () => {
+      await o.client.apply({ ...DATA_VOLUME, metadata: { name: dv.metadata.name, namespace: dv.metadata.namespace }, status }, { fieldManager: FIELD_MANAGER, subresource: 'status' });
+    });
+    return {};
+  };
+  const controller = new Controller({ name: 'cdi-standin', clock: o.clock, logger: o.logger, metrics: new Metrics(), workers: 1, reconcile });
+  controller.watch(dataVolumes, (event) => {
+    const { namespace, name } = event.object.metadata;
+    const clones = dataVolumes.list().filter((d) => d.spec.source?.pvc?.namespace === namespace && d.spec.source.pvc.name === name);
+    return [`${namespace}/${name}`, ...clones.map((d) => `${d.metadata.namespace}/${d.metadata.name}`)];
+  });
+  return controller;
 }

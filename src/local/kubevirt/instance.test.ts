@@ -15,16 +15,17 @@ describe('the KubeVirt stand-in, what it accepts and reports', () => {
   });
 
   it('When a VM asks for what a local machine cannot do, it should name each thing instead of ignoring it', () => {
-    const vm = renderedVM('quay.io/containerdisks/rhcos:4.17');
+    const vm = renderedVM();
     vm.spec.runStrategy = 'Once';
     vm.spec.template.spec.networks.push({ name: 'storage', multus: { networkName: 'storage-net' } });
     vm.spec.template.spec.domain.devices.hostDevices = [{ name: 'gpu', deviceName: 'nvidia.com/GA102' }];
+    vm.spec.template.spec.volumes = vm.spec.template.spec.volumes.filter((v) => v.dataVolume === undefined);
     const problems = unsupportedByStandIn(vm);
     assert.equal(problems.length, 4, problems.join('\n'));
     assert.match(problems.join('\n'), /runStrategy Once/);
     assert.match(problems.join('\n'), /networks storage are not the pod network/);
     assert.match(problems.join('\n'), /host devices/);
-    assert.match(problems.join('\n'), /boot image quay\.io\/containerdisks\/rhcos:4\.17 cannot be booted here/);
+    assert.match(problems.join('\n'), /no DataVolume disk/);
   });
 
   it('When a machine runs, its instance should carry the template labels, the address, the node and Ready, and say it cannot migrate', () => {

@@ -36,22 +36,15 @@ export function wantsRunning(vm: VirtualMachine): boolean | undefined {
   return vm.spec.runStrategy === 'Halted' ? false : undefined;
 }
 
-/** The boot disk's image (the registry source of the DataVolume its root volume names), without `docker://`. */
-function bootImage(vm: VirtualMachine): string | undefined {
-  const names = new Set(vm.spec.template.spec.volumes.map((v) => v.dataVolume?.name).filter((n) => n !== undefined));
-  const source = vm.spec.dataVolumeTemplates.find((d) => names.has(d.metadata.name))?.spec.source;
-  return source?.registry?.url.replace(/^docker:\/\//, '');
-}
-
 /** The Secret holding the machine's user data (its config drive). */
 export const userDataSecretOf = (vm: VirtualMachine): string | undefined =>
   vm.spec.template.spec.volumes.find((v) => v.cloudInitConfigDrive !== undefined)?.cloudInitConfigDrive?.secretRef.name;
 
 /**
- * What of a VM the stand-in cannot honour, one sentence each (empty when it can run it): a run strategy other than
- * Always, RerunOnFailure or Halted; networks other than the pod network; host devices; no config drive; and a boot
- * image other than the local node image (a machine runs the environment's own kubelet and runtime, which is what that
- * image holds; any other image's contents would be ignored).
+ * What of a VM's own spec the stand-in cannot honour, one sentence each (empty when it can run it): a run strategy
+ * other than Always, RerunOnFailure or Halted; networks other than the pod network; host devices; no config drive; no
+ * DataVolume disk. Its disks' sources (a boot image other than the local node image: a machine runs the environment's
+ * own kubelet and runtime, which is what that image holds) are judged with its DataVolumes.
  */
 export function unsupportedByStandIn(vm: VirtualMachine): string[] {
   const problems: string[] = [];
@@ -61,10 +54,8 @@ export function unsupportedByStandIn(vm: VirtualMachine): string[] {
   if (otherNetworks.length > 0) problems.push(`networks ${otherNetworks.join(', ')} are not the pod network: secondary networks are not available in the local environment`);
   if ((spec.domain.devices.hostDevices ?? []).length > 0) problems.push('host devices cannot be passed to a local machine');
   if (userDataSecretOf(vm) === undefined) problems.push('no cloudInitConfigDrive volume: a machine needs its user data to join');
-  const image = bootImage(vm);
-  if (image === undefined || !image.startsWith(`${LOCAL_NODE_IMAGE_REPOSITORY}:`)) {
-    problems.push(`boot image ${image ?? '(none)'} cannot be booted here: local machines run the local node image ${LOCAL_NODE_IMAGE_REPOSITORY}:<version> (hcp create nodepool kubevirt --containerdisk=${LOCAL_NODE_IMAGE_REPOSITORY}:<version>)`);
-  }
+  // The boot image itself is judged with the VM's DataVolumes (data-volumes.ts): a clone names it only through its source.
+  if (!spec.volumes.some((v) => v.dataVolume !== undefined)) problems.push(`no DataVolume disk: local machines boot the local node image ${LOCAL_NODE_IMAGE_REPOSITORY}:<version> from a DataVolume (hcp create nodepool kubevirt --containerdisk=${LOCAL_NODE_IMAGE_REPOSITORY}:<version>)`);
   return problems;
 }
 
@@ -109,12 +100,13 @@ export function refusedInstance(vm: VirtualMachine, problems: readonly string[],
 }
 
 /** The VM's status as KubeVirt prints it (`kubectl get vm`): Running, Stopped or a failure. */
-export function vmStatus(state: 'running' | 'stopped' | 'refused', message?: string): Record<string, unknown> {
+export function vmStatus(state: 'running' | 'stopped' | 'provisioning' | 'refused' | 'disk-failed', message?: string): Record<string, unknown> {
+  if (state === 'provisioning') return { printableStatus: 'Provisioning', ready: false, created: false, conditions: [{ type: 'Ready', status: 'False', reason: 'Provisioning', message: message ?? '' }] };
   // KubeVirt mirrors the instance's Ready condition on the VM (kubectl's READY column reads it).
   if (state === 'running') return { printableStatus: 'Running', ready: true, created: true, runStrategy: 'Always', conditions: [{ type: 'Ready', status: 'True' }] };
   if (state === 'stopped') return { printableStatus: 'Stopped', ready: false, created: false, conditions: [{ type: 'Ready', status: 'False', reason: 'VMINotExists', message: 'VMI does not exist' }] };
   return {
-    printableStatus: 'CrashLoopBackOff',
+    printableStatus: state === 'disk-failed' ? 'DataVolumeError' : 'CrashLoopBackOff',
     ready: false,
     created: true,
     conditions: [
