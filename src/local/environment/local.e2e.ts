@@ -23,6 +23,7 @@ import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
 import { machineOfPool } from '../../testing/node-join.ts';
 import { FIRST_MACHINE_SLOT } from '../kubevirt/process-backend.ts';
 import { volumesDir } from './storage.ts';
+import { WEB, webObjects } from './demo-workload.ts';
 import { hostCleanCheck } from '../../testing/host-clean.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
@@ -198,30 +199,14 @@ async function scalePool(hosted: KubeClient, replicas: number): Promise<string> 
 async function scaleAndServe(hosted: KubeClient, namespace: string): Promise<void> {
   const two = await scalePool(hosted, 2);
   const image = catalogReleaseProvider.lookup(LOCAL_RELEASE_IMAGE)?.images.coreDNS ?? '';
-  const labels = { app: 'web' };
-  await hosted.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', namespace: 'default' }, data: { Corefile: '.:1053 {\n    health :8080\n    whoami\n}\n' } });
-  await hosted.create({
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
-    spec: {
-      replicas: 2, selector: { matchLabels: labels },
-      template: {
-        metadata: { labels },
-        spec: {
-          affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: labels }, topologyKey: 'kubernetes.io/hostname' }] } },
-          containers: [{ name: 'web', image, args: ['-conf', '/etc/web/Corefile'], ports: [{ containerPort: 8080 }], readinessProbe: { httpGet: { path: '/health', port: 8080 } }, volumeMounts: [{ name: 'conf', mountPath: '/etc/web' }] }],
-          volumes: [{ name: 'conf', configMap: { name: 'web' } }],
-        },
-      },
-    },
-  });
-  await hosted.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' }, spec: { selector: labels, ports: [{ name: 'http', port: 8080, targetPort: 8080 }] } });
+  for (const object of webObjects(image)) await hosted.create(object);
   type Workload = KubeObject & { status?: { readyReplicas?: number } };
   await waitFor('both replicas of web ready', async () => (await hosted.get<Workload>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' })).status?.readyReplicas === 2, { timeoutMs: 3 * MINUTE, intervalMs: 1000 });
   type Pod = KubeObject & { spec?: { nodeName?: string } };
   const nodes = new Set((await hosted.list<Pod>('v1', 'Pod', { namespace: 'default', labelSelector: 'app=web' })).map((p) => p.spec?.nodeName));
   assert.equal(nodes.size, 2, 'one replica per machine');
   for (let i = 0; i < 20; i++) {
-    const answer = await hostedKubectl(['get', '--raw', '/api/v1/namespaces/default/services/web:http/proxy/health']);
+    const answer = await hostedKubectl(['get', '--raw', WEB.proxyPath]);
     assert.equal(answer.code, 0, answer.stderr);
     assert.equal(answer.stdout.trim(), 'OK');
   }
@@ -400,6 +385,14 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
   });
 
   it('When a hosted cluster puts its VMs on the infrastructure cluster as the limited user, its worker should join and go with it', externalInfraAndCheck);
+
+  it('When the demo runs, it should take a cluster through every step and leave nothing of it', async () => {
+    const demo = JSON.parse((await hcp(['local', 'demo', `--state-dir=${stateDir}`, '--name=tour', '--output=json'], 15 * MINUTE)).stdout) as { steps: Array<{ step: string; seconds: number }>; nodes: string[] };
+    const stepTimes = (words: RegExp): number => demo.steps.find((s) => words.test(s.step))?.seconds ?? Number.NaN;
+    process.stderr.write(`e2e: demo: Available ${String(stepTimes(/creating hosted cluster/))}s, workers ${String(stepTimes(/to join/))}s, Service ${String(stepTimes(/through its Service/))}s, scale ${String(stepTimes(/scale nodepool/))}s, destroy ${String(stepTimes(/destroying/))}s\n`);
+    assert.equal(demo.nodes.length, 2);
+    assert.ok(demo.steps.some((s) => /destroying clusters\/tour until nothing of it is left on either cluster/.test(s.step)));
+  });
 
   it('When a HighlyAvailable hosted cluster is created, it should spread 3 etcd members and 3 API servers over the nodes', async () => {
     const took = await createCluster('ha', 'HighlyAvailable');

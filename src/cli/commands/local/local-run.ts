@@ -32,20 +32,22 @@ interface LocalFlags {
   readonly f: FlagReader;
 }
 
-function readFlags(args: ParsedArgs, ctx: CommandContext): LocalFlags {
+/** The flags every `hcp local` command shares. */
+export function readFlags(args: ParsedArgs, ctx: CommandContext): LocalFlags {
   const f = new FlagReader(args.values);
   const output = f.string('output');
   throwIfAny(output === 'text' || output === 'json' ? [] : [new UserError(`invalid argument "${output}" for "--output" flag: want text or json`, 'usage')]);
   return { stateDir: stateDirOf(f, ctx.env), json: output === 'json', f };
 }
 
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+/** Milliseconds as `12.3s`. */
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
 /**
  * Progress of the steps: on a terminal a live line per step with its elapsed time, redrawn each second; elsewhere a
  * line when a step starts and one when it ends; nothing with `--output json`.
  */
-function reporter(ctx: CommandContext, quiet: boolean): Reporter {
+export function reporter(ctx: CommandContext, quiet: boolean): Reporter {
   return {
     async step(title, work) {
       const started = ctx.now().getTime();
@@ -70,7 +72,7 @@ function reporter(ctx: CommandContext, quiet: boolean): Reporter {
 }
 
 /** Environment failures are the user's to act on: one message, exit 1. */
-async function asUserErrors<T>(work: () => Promise<T>): Promise<T> {
+export async function asUserErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -79,7 +81,8 @@ async function asUserErrors<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function installPrerequisites(ctx: CommandContext, json: boolean): Promise<void> {
+/** Installs the missing Debian packages (`--install-prerequisites`). */
+export async function installPrerequisites(ctx: CommandContext, json: boolean): Promise<void> {
   const packages = packagesFor(missingPrerequisites());
   if (packages.length === 0) return;
   if (!json) ctx.stderr(`installing ${packages.join(' ')} with apt-get\n`);
@@ -90,10 +93,10 @@ async function installPrerequisites(ctx: CommandContext, json: boolean): Promise
 }
 
 /** A context that keeps a nested command's output to itself (the caller reports progress). */
-const quietContext = (ctx: CommandContext): CommandContext => ({ ...ctx, stdout: () => undefined, stderr: () => undefined });
+export const quietContext = (ctx: CommandContext): CommandContext => ({ ...ctx, stdout: () => undefined, stderr: () => undefined });
 
 /** Installs (or re-applies, which changes nothing) the operator from the image the environment just published. */
-async function installOperator(kubeconfig: string, image: string, report: Reporter, ctx: CommandContext): Promise<void> {
+export async function installOperator(kubeconfig: string, image: string, report: Reporter, ctx: CommandContext): Promise<void> {
   await report.step('installing the operator (hcp install)', async () => {
     const { root } = await import('../root.ts');
     const { runCommand } = await import('../../framework/run.ts');
@@ -102,7 +105,7 @@ async function installOperator(kubeconfig: string, image: string, report: Report
 }
 
 /** What `up --hosted-cluster` made: the cluster, its kubeconfig and its worker Nodes. */
-interface HostedClusterResult {
+export interface HostedClusterResult {
   readonly name: string;
   readonly namespace: string;
   readonly kubeconfig: string;
@@ -146,7 +149,7 @@ async function workersReady(kubeconfigText: string, count: number, stateDir: str
  * (no load balancer here) and the base domain is set (no OpenShift router to discover one from); the NodePool's VMs
  * boot the local node image, and the environment's KubeVirt stand-in runs them as process machines.
  */
-async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: string; infra?: InfraAccess }, cluster: { name: string; workers: number }, report: Reporter, ctx: CommandContext): Promise<HostedClusterResult> {
+export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: string; infra?: InfraAccess }, cluster: { name: string; workers: number }, report: Reporter, ctx: CommandContext): Promise<HostedClusterResult> {
   const { name, workers } = cluster;
   const { layout, kubeconfig, infra } = env;
   // On the infrastructure cluster, as its limited user: exactly what a user of external infrastructure passes.

@@ -41,6 +41,21 @@ const status: Command = {
   run: async (args, ctx) => (await import('./local-run.ts')).runStatus(args, ctx),
 };
 
+/** `hcp local demo`. */
+const demo: Command = {
+  name: 'demo',
+  summary: 'Runs the whole product once: environment, hosted cluster on the infrastructure cluster, workload, scale, destroy',
+  description:
+    'Brings the local environment up with its infrastructure cluster (as up --infra-cluster does), creates a hosted cluster whose two worker VMs go to the infrastructure cluster through its limited user, waits until it is available and its Nodes are Ready, lists them with kubectl, deploys a workload over both workers and checks it answers through its Service, scales the NodePool to 3 with kubectl scale, destroys the cluster and checks nothing of it is left on either cluster. Prints live progress and a summary with each step\'s time; stops with exit 1 at the first failing step, saying where to look. The environment keeps running.',
+  flags: [
+    STATE_DIR,
+    OUTPUT,
+    flag('name', 'string', 'demo', 'Name of the hosted cluster the demo creates and destroys (must not exist)'),
+    flag('install-prerequisites', 'bool', false, 'Install the missing Debian packages the environment needs (apt-get, as root) instead of only naming them'),
+  ],
+  run: async (args, ctx) => (await import('./demo-run.ts')).runDemo(args, ctx),
+};
+
 /** `hcp local kubevirt-standin`: the daemon `up` starts; not for direct use. */
 const kubevirtStandIn: Command = {
   name: 'kubevirt-standin',
@@ -54,5 +69,5 @@ const kubevirtStandIn: Command = {
 export const local: Command = {
   name: 'local',
   summary: 'Runs a local management cluster with a real node, for trying hosted clusters on one machine',
-  subcommands: [up, down, status, kubevirtStandIn],
+  subcommands: [up, demo, down, status, kubevirtStandIn],
 };

@@ -1,0 +1,174 @@
+/**
+ * `hcp local demo`: the whole product in one command, as a newcomer would try it by hand. The environment with its
+ * infrastructure cluster → a hosted cluster whose VMs go there through the limited user → Available → two worker
+ * Nodes → `kubectl get nodes` → a workload spread over the workers answering through its Service → `kubectl scale
+ * nodepool --replicas 3` → a third Node → destroy → nothing of the cluster left on either cluster. Live progress, a
+ * summary with each step's time, and at the first failure the step, the cause and where to look, with exit 1.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommandContext } from '../../framework/command.ts';
+import { throwIfAny, UserError } from '../../framework/errors.ts';
+import type { ParsedArgs } from '../../framework/parse.ts';
+import { DEFAULT_OPERATOR_IMAGE } from '../../build-info.ts';
+import { KubeClient, type KubeObject } from '../../../kube/client.ts';
+import { waitFor } from '../../../local/cluster/http.ts';
+import { locateBinaries } from '../../../local/binaries/locate.ts';
+import { WEB, webObjects } from '../../../local/environment/demo-workload.ts';
+import { run as runHost } from '../../../local/environment/host.ts';
+import type { InfraAccess } from '../../../local/environment/infra-cluster.ts';
+import type { EnvironmentLayout } from '../../../local/environment/layout.ts';
+import { LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
+import { layoutForUp } from '../../../local/environment/state.ts';
+import { upEnvironment, type Reporter } from '../../../local/environment/up.ts';
+import { recordedMachines } from '../../../local/kubevirt/process-backend.ts';
+import { projectRoot } from '../../../local/project-root.ts';
+import { catalogReleaseProvider } from '../../../release/catalog.ts';
+import { asUserErrors, installOperator, installPrerequisites, quietContext, readFlags, reporter, seconds, upHostedCluster } from './local-run.ts';
+
+/** One step of the summary. */
+interface StepTime {
+  readonly step: string;
+  readonly seconds: number;
+}
+
+const MINUTE = 60_000;
+const WORKERS = 2;
+
+/** A reporter that also records each step's time (failed steps included), for the summary. */
+function timed(inner: Reporter, steps: StepTime[], now: () => number): Reporter {
+  return {
+    async step(title, work) {
+      const started = now();
+      try {
+        return await inner.step(title, work);
+      } finally {
+        steps.push({ step: title, seconds: Math.round((now() - started) / 100) / 10 });
+      }
+    },
+  };
+}
+
+type Conditioned = KubeObject & { status?: { conditions?: Array<{ type: string; status: string }>; readyReplicas?: number } };
+
+const readyNodes = async (hosted: KubeClient): Promise<number> =>
+  (await hosted.list<Conditioned>('v1', 'Node')).filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true).length;
+
+/** The workload on the workers, and 20 answers from it through its Service (the API server's service proxy). */
+async function serveWeb(kubectl: string, hostedKubeconfig: string): Promise<void> {
+  const image = catalogReleaseProvider.lookup(LOCAL_RELEASE_IMAGE)?.images.coreDNS ?? '';
+  const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfig);
+  try {
+    for (const object of webObjects(image)) await hosted.apply(object, { fieldManager: 'hcp-local-demo', force: true });
+    const ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: WEB.name, namespace: WEB.namespace };
+    await waitFor(`${String(WEB.replicas)} replicas of ${WEB.name} ready`, async () => (await hosted.get<Conditioned>(ref)).status?.readyReplicas === WEB.replicas, { timeoutMs: 3 * MINUTE, intervalMs: 1000 });
+  } finally {
+    hosted.close();
+  }
+  const ask = async (): Promise<string> => (await runHost([kubectl, `--kubeconfig=${hostedKubeconfig}`, 'get', '--raw', WEB.proxyPath])).trim();
+  // Each API server reaches the Service through the konnectivity agents, which find every replica behind the
+  // load-balanced address within moments of their Nodes; until then a request may land on one without a tunnel
+  // ("No agent available"). So: 20 answers in a row, within 2 minutes.
+  let inARow = 0;
+  await waitFor('20 answers in a row through the Service', async () => {
+    inARow = (await ask().catch(() => '')) === 'OK' ? inARow + 1 : 0;
+    return inARow >= 20;
+  }, { timeoutMs: 2 * MINUTE, intervalMs: 100 });
+}
+
+/** `kubectl scale nodepool --replicas 3`, as users do, until the third Node is Ready. */
+async function scaleToThree(kubectl: string, kubeconfig: string, hostedKubeconfig: string, name: string): Promise<void> {
+  await runHost([kubectl, `--kubeconfig=${kubeconfig}`, '-n', 'clusters', 'scale', 'nodepool', name, '--replicas=3']);
+  const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfig);
+  try {
+    await waitFor('3 worker Nodes Ready', async () => (await readyNodes(hosted)) === 3, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
+  } finally {
+    hosted.close();
+  }
+}
+
+/** `hcp destroy cluster kubevirt`, then nothing of the cluster on either cluster: namespace, VMs, disks, machines. */
+async function destroyAndVerify(env: { layout: EnvironmentLayout; kubeconfig: string; infra: InfraAccess }, name: string, ctx: CommandContext): Promise<void> {
+  const { root } = await import('../root.ts');
+  const { runCommand } = await import('../../framework/run.ts');
+  const management = KubeClient.fromKubeconfigFile(env.kubeconfig);
+  const infraUser = KubeClient.fromKubeconfigFile(env.infra.kubeconfig);
+  try {
+    const hc = await management.get<KubeObject & { spec?: { infraID?: string } }>({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' });
+    const selector = { namespace: env.infra.namespace, labelSelector: `hypershift.openshift.io/infra-id=${hc.spec?.infraID ?? ''}` };
+    const vms = (await infraUser.list('kubevirt.io/v1', 'VirtualMachine', selector)).map((vm) => `${env.infra.namespace}/${vm.metadata?.name ?? ''}`);
+    await runCommand(root, ['destroy', 'cluster', 'kubevirt', `--kubeconfig=${env.kubeconfig}`, `--name=${name}`], quietContext(ctx));
+    const left = async (): Promise<string[]> => [
+      ...((await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: `clusters-${name}` })) === undefined ? [] : [`namespace clusters-${name}`]),
+      ...(await infraUser.list('kubevirt.io/v1', 'VirtualMachine', selector)).map((vm) => `VM ${vm.metadata?.name ?? ''}`),
+      ...(await infraUser.list('cdi.kubevirt.io/v1beta1', 'DataVolume', selector)).map((dv) => `DataVolume ${dv.metadata?.name ?? ''}`),
+      ...recordedMachines(env.layout).filter((m) => vms.includes(m.vm)).map((m) => `machine of ${m.vm}`),
+    ];
+    let remaining: string[] = [];
+    await waitFor('nothing of the cluster left', async () => (remaining = await left()).length === 0, { timeoutMs: 5 * MINUTE, intervalMs: 1000 }).catch(() => {
+      throw new Error(`still there: ${remaining.join(', ')}`);
+    });
+  } finally {
+    management.close();
+    infraUser.close();
+  }
+}
+
+/** Runs a step; a failure names the step, the cause and where to look. */
+async function demoStep<T>(report: Reporter, title: string, stateDir: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await report.step(title, work);
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    const cause = error instanceof Error ? error.message : String(error);
+    throw new UserError(`the demo stopped at "${title}": ${cause}\nlook at: hcp local status --state-dir ${stateDir}; the logs in ${join(stateDir, 'logs')} (kubevirt-standin.log, kubelet-<slot>.log) and ${join(stateDir, 'infra', 'logs')}`);
+  }
+}
+
+function describeSummary(run: { name: string; steps: readonly StepTime[]; totalMs: number; nodes: string; stateDir: string }): string {
+  const { name, steps, totalMs, nodes, stateDir } = run;
+  return [
+    nodes.trimEnd(),
+    '',
+    `The demo ran in ${seconds(totalMs)}; clusters/${name} came, served, scaled and went. Step by step:`,
+    ...steps.map((s) => `  ${s.seconds.toFixed(1).padStart(6)}s  ${s.step}`),
+    `The environment keeps running: hcp local status --state-dir ${stateDir}; hcp local down --state-dir ${stateDir} removes it.`,
+    '',
+  ].join('\n');
+}
+
+/** `hcp local demo`. */
+export async function runDemo(args: ParsedArgs, ctx: CommandContext): Promise<void> {
+  const { stateDir, json, f } = readFlags(args, ctx);
+  const name = f.string('name');
+  throwIfAny(/^[a-z]([-a-z0-9]{0,38}[a-z0-9])?$/.test(name) ? [] : [new UserError(`invalid --name ${JSON.stringify(name)}: want a DNS label of at most 40 characters starting with a letter`, 'usage')]);
+  const layout = await asUserErrors(() => Promise.resolve(layoutForUp(stateDir, undefined)));
+  const steps: StepTime[] = [];
+  const report = timed(reporter(ctx, json), steps, () => ctx.now().getTime());
+  const started = ctx.now().getTime();
+  if (f.bool('install-prerequisites')) await asUserErrors(() => installPrerequisites(ctx, json));
+  const buildLog = (line: string): void => (json ? undefined : ctx.stderr(`  ${line}\n`));
+  const up = await asUserErrors(() => upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: projectRoot() }, infraCluster: true }));
+  const infra = up.infra as InfraAccess;
+  await asUserErrors(() => installOperator(up.kubeconfig, up.operatorImage, report, ctx));
+  const existing = await demoStep(report, `checking that clusters/${name} does not exist yet`, stateDir, async () => {
+    const management = KubeClient.fromKubeconfigFile(up.kubeconfig);
+    try {
+      return await management.tryGet({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' });
+    } finally {
+      management.close();
+    }
+  });
+  if (existing !== undefined) throw new UserError(`clusters/${name} exists already: the demo makes and destroys its own cluster; pick another --name, or hcp destroy cluster kubevirt --name ${name}`);
+  const env = { layout, kubeconfig: up.kubeconfig, infra };
+  const hosted = await asUserErrors(() => upHostedCluster(env, { name, workers: WORKERS }, report, ctx));
+  const kubectl = locateBinaries().kubectl ?? 'kubectl';
+  const nodes = await demoStep(report, 'kubectl get nodes, with the kubeconfig of hcp create kubeconfig', stateDir, () => runHost([kubectl, `--kubeconfig=${hosted.kubeconfig}`, 'get', 'nodes', '-o', 'wide']));
+  await demoStep(report, `deploying ${WEB.name} (${String(WEB.replicas)} replicas on different workers) and answering 20 requests through its Service`, stateDir, () => serveWeb(kubectl, hosted.kubeconfig));
+  await demoStep(report, `kubectl scale nodepool ${name} --replicas 3, until the third Node is Ready`, stateDir, () => scaleToThree(kubectl, up.kubeconfig, hosted.kubeconfig, name));
+  await demoStep(report, `destroying clusters/${name} until nothing of it is left on either cluster`, stateDir, () => destroyAndVerify(env, name, ctx));
+  const totalMs = ctx.now().getTime() - started;
+  if (json) ctx.stdout(`${JSON.stringify({ name, steps, totalSeconds: Math.round(totalMs / 100) / 10, nodes: hosted.nodes, stateDir }, null, 2)}\n`);
+  else ctx.stdout(describeSummary({ name, steps, totalMs, nodes, stateDir }));
+  writeFileSync(join(stateDir, 'demo-summary.json'), `${JSON.stringify({ name, steps, totalSeconds: Math.round(totalMs / 100) / 10 }, null, 2)}\n`);
+}
