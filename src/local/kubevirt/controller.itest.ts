@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import type { KubeObject } from '../../kube/client.ts';
 import { realClock } from '../../operator/runtime/clock.ts';
 import { silentLogger } from '../../operator/runtime/logger.ts';
@@ -73,13 +73,18 @@ async function assertForeignImageRefused(ns: string, backend: ReturnType<typeof 
   assert.equal(await refusedVersion(), firstVersion);
 }
 
+/** A stand-in with a recording backend for the test's lifetime, and a fresh namespace holding the user data Secret `ud`. */
+async function standInWithUserData(t: TestContext, namespace: string): Promise<{ ns: string; backend: ReturnType<typeof recordingBackend> }> {
+  const ns = await management.namespace(namespace);
+  const backend = recordingBackend();
+  t.after(startKubeVirtStandIn({ client: management.client, backend, clock: realClock, logger: silentLogger }));
+  await management.client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ud', namespace: ns }, data: { userdata: Buffer.from('{"ignition":{}}').toString('base64') } });
+  return { ns, backend };
+}
+
 describe('the local KubeVirt stand-in', () => {
   it('When VMs come, halt and go, it should run, report and stop their machines, and refuse what it cannot run', async (t) => {
-    const ns = await management.namespace('kv-standin');
-    const backend = recordingBackend();
-    const stop = startKubeVirtStandIn({ client: management.client, backend, clock: realClock, logger: silentLogger });
-    t.after(stop);
-    await management.client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ud', namespace: ns }, data: { userdata: Buffer.from('{"ignition":{}}').toString('base64') } });
+    const { ns, backend } = await standInWithUserData(t, 'kv-standin');
     const vm = aRenderedVM(LOCAL_IMAGE, ns, 'ud');
     await management.client.create(vm);
     const ref = { apiVersion: 'kubevirt.io/v1', namespace: ns, name: vm.metadata.name };
@@ -108,11 +113,7 @@ describe('the local KubeVirt stand-in', () => {
   });
 
   it('When a VM clones the boot-image cache, it should wait for the cache (Provisioning), then run', async (t) => {
-    const ns = await management.namespace('kv-standin-cache');
-    const backend = recordingBackend();
-    const stop = startKubeVirtStandIn({ client: management.client, backend, clock: realClock, logger: silentLogger });
-    t.after(stop);
-    await management.client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ud', namespace: ns }, data: { userdata: Buffer.from('{"ignition":{}}').toString('base64') } });
+    const { ns, backend } = await standInWithUserData(t, 'kv-standin-cache');
     const vm = aRenderedVM(LOCAL_IMAGE, ns, 'ud');
     const template = vm.spec.dataVolumeTemplates[0];
     assert.ok(template !== undefined);
