@@ -105,6 +105,17 @@ export async function startDaemon(layout: EnvironmentLayout, spec: DaemonSpec): 
   }
 }
 
+/** Stops a running daemon (SIGTERM, then SIGKILL after `graceMs`) and forgets its PID file; nothing when it is not running. */
+export async function stopDaemon(layout: EnvironmentLayout, name: string, graceMs = 10_000): Promise<void> {
+  const pid = runningPid(layout, name);
+  if (pid === undefined) return;
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
+  rmSync(pidFile(layout, name), { force: true });
+}
+
 /** Forgets a daemon's PID file (after `down` ended every process). */
 export function forgetDaemons(layout: EnvironmentLayout): void {
   rmSync(statePaths(layout).pids, { recursive: true, force: true });

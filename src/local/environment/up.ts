@@ -15,7 +15,7 @@ import { loadCrds } from '../crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
 import { coreDnsObjects } from './coredns.ts';
 import { EnvironmentError } from './errors.ts';
-import { runningPid, startAndWait, startDaemon } from './daemons.ts';
+import { runningPid, startAndWait, startDaemon, stopDaemon } from './daemons.ts';
 import { ensureNodeMountNamespace } from './node-mounts.ts';
 import { ensureBridge, ensureCgroup, ensureNodeNetwork, ensureServiceRoute } from './host.ts';
 import { publishImage } from './images.ts';
@@ -23,7 +23,7 @@ import { infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from
 import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, type InfraAccess } from './infra-cluster.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
 import { recordNodeCount } from './state.ts';
-import { STAND_IN_DAEMON } from '../kubevirt/run.ts';
+import { clustersToWatch, STAND_IN_DAEMON, watchedClusters } from '../kubevirt/run.ts';
 import { projectRoot } from '../project-root.ts';
 import { storageObjects, volumesDir } from './storage.ts';
 import { kubeletConfig, kubeProxyConfig, nodePaths } from './node-config.ts';
@@ -206,6 +206,8 @@ async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & Im
  * so it runs the same build.
  */
 async function startKubeVirtStandIn(layout: EnvironmentLayout): Promise<void> {
+  // It learns at start which clusters it watches: one started before the infrastructure cluster existed starts again.
+  if (watchedClusters(layout).join() !== clustersToWatch(layout).join()) await stopDaemon(layout, STAND_IN_DAEMON);
   await startDaemon(layout, { name: STAND_IN_DAEMON, command: [join(projectRoot(), 'bin', 'hcp'), 'local', 'kubevirt-standin', `--state-dir=${layout.stateDir}`] });
 }
 

@@ -3,6 +3,8 @@
  * local up`) over the VirtualMachines of the management cluster and of the infrastructure cluster, running their
  * machines with the `process` backend.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { KubeClient } from '../../kube/client.ts';
 import { realClock } from '../../operator/runtime/clock.ts';
 import { jsonLogger } from '../../operator/runtime/logger.ts';
@@ -16,6 +18,15 @@ import { processMachineBackend } from './process-backend.ts';
 export const MANAGEMENT_CLUSTER = 'management';
 export const INFRA_CLUSTER = 'infra';
 
+/** Where the running stand-in records the clusters it watches (it learns them at start). */
+const watchedFile = (layout: EnvironmentLayout): string => join(layout.stateDir, 'kubevirt-standin.clusters.json');
+
+/** The clusters the stand-in should watch: the management cluster, and the infrastructure cluster when there is one. */
+export const clustersToWatch = (layout: EnvironmentLayout): string[] => [MANAGEMENT_CLUSTER, ...(hasInfraCluster(layout) ? [INFRA_CLUSTER] : [])];
+
+/** The clusters the running stand-in watches, as it recorded them at start (none recorded: none). */
+export const watchedClusters = (layout: EnvironmentLayout): string[] => (existsSync(watchedFile(layout)) ? (JSON.parse(readFileSync(watchedFile(layout), 'utf8')) as string[]) : []);
+
 /** The daemon's name (its log is `logs/kubevirt-standin.log` in the state folder). */
 export const STAND_IN_DAEMON = 'kubevirt-standin';
 
@@ -24,7 +35,8 @@ export async function runKubeVirtStandIn(layout: EnvironmentLayout): Promise<voi
   const logger = jsonLogger({ write: (line) => process.stdout.write(line), now: () => Date.now(), level: 'info' });
   const backend = processMachineBackend(layout, joinBinaries(), () => new Date());
   // The clusters whose VMs it runs: the management cluster's, and the infrastructure cluster's when there is one.
-  const clusters = [{ name: MANAGEMENT_CLUSTER, layout }, ...(hasInfraCluster(layout) ? [{ name: INFRA_CLUSTER, layout: infraLayout(layout) }] : [])];
+  const clusters = clustersToWatch(layout).map((name) => ({ name, layout: name === INFRA_CLUSTER ? infraLayout(layout) : layout }));
+  writeFileSync(watchedFile(layout), JSON.stringify(clusters.map((c) => c.name)));
   const standIns = clusters.map((cluster) => {
     const client = KubeClient.fromKubeconfigFile(statePaths(cluster.layout).kubeconfig);
     const stop = startKubeVirtStandIn({ client, backend: backendForCluster(backend, cluster.name), clock: realClock, logger: logger.with({ cluster: cluster.name }) });
