@@ -85,12 +85,17 @@ function inheritCpuset(parent: string, dir: string): void {
   }
 }
 
-/** Reads a cgroup file or folder that the kubelet may remove at any moment; gone reads as empty. */
+/**
+ * Reads a cgroup file or folder that the kubelet may remove at any moment; gone reads as empty. A cgroup removed
+ * between listing its folder and reading its file answers ENODEV rather than ENOENT (seen in CI: `down` failed while
+ * a kubelet was removing pod cgroups).
+ */
 function orEmpty<T>(read: () => T, empty: T): T {
   try {
     return read();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENODEV') return empty;
     throw error;
   }
 }
