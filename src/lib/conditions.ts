@@ -27,6 +27,10 @@ export function mergeConditions(current: readonly Condition[] | undefined, updat
   return [...byType.values()].sort((a, b) => a.type.localeCompare(b.type));
 }
 
+/** Whether an object (a Node, an instance…) reports a condition of `type` with status True. */
+export const hasTrueCondition = (object: { status?: { conditions?: ReadonlyArray<{ type: string; status: string }> } } | undefined, type: string): boolean =>
+  object?.status?.conditions?.some((c) => c.type === type && c.status === 'True') === true;
+
 /** The condition of a type, if present. */
 export const findCondition = (conditions: readonly Condition[] | undefined, type: string): Condition | undefined => conditions?.find((c) => c.type === type);
 

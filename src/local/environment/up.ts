@@ -13,6 +13,7 @@ import { CONTAINERD, COREDNS, CRANE, ensureProgram, ensureTool, KONNECTIVITY, LO
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { loadCrds } from '../crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
+import { hasTrueCondition } from '../../lib/conditions.ts';
 import { coreDnsObjects } from './coredns.ts';
 import { EnvironmentError } from './errors.ts';
 import { runningPid, startAndWait, startDaemon, stopDaemon } from './daemons.ts';
@@ -178,7 +179,7 @@ async function startNode(layout: EnvironmentLayout, node: NodeLayout, bin: Daemo
   await startAndWait(layout, STEP_TIMEOUT_MS, containerdDaemon(node, bin, mounts), () => Promise.resolve(existsSync(p.containerdSocket)));
   await startAndWait(layout, STEP_TIMEOUT_MS, kubeletDaemon(node, bin, mounts), async () => {
     const registered = await client.tryGet<NodeStatus>({ apiVersion: 'v1', kind: 'Node', name: node.name });
-    return registered?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+    return hasTrueCondition(registered, 'Ready');
   });
   await startAndWait(layout, STEP_TIMEOUT_MS, kubeProxyDaemon(node, bin, mounts), healthy(`http://${node.address}:10256/healthz`));
 }

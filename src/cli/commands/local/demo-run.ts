@@ -5,7 +5,7 @@
  * nodepool --replicas 3` → a third Node → destroy → nothing of the cluster left on either cluster. Live progress, a
  * summary with each step's time, and at the first failure the step, the cause and where to look, with exit 1.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandContext } from '../../framework/command.ts';
 import { throwIfAny, UserError } from '../../framework/errors.ts';
@@ -24,7 +24,7 @@ import { upEnvironment, type Reporter } from '../../../local/environment/up.ts';
 import { recordedMachines } from '../../../local/kubevirt/process-backend.ts';
 import { projectRoot } from '../../../local/project-root.ts';
 import { catalogReleaseProvider } from '../../../release/catalog.ts';
-import { asUserErrors, installOperator, installPrerequisites, quietContext, readFlags, reporter, seconds, upHostedCluster } from './local-run.ts';
+import { asUserErrors, installOperator, installPrerequisites, quietContext, readFlags, reporter, seconds, upHostedCluster, workersReady, type HostedClusterResult } from './local-run.ts';
 
 /** One step of the summary. */
 interface StepTime {
@@ -49,10 +49,7 @@ function timed(inner: Reporter, steps: StepTime[], now: () => number): Reporter 
   };
 }
 
-type Conditioned = KubeObject & { status?: { conditions?: Array<{ type: string; status: string }>; readyReplicas?: number } };
-
-const readyNodes = async (hosted: KubeClient): Promise<number> =>
-  (await hosted.list<Conditioned>('v1', 'Node')).filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true).length;
+type Deployment = KubeObject & { status?: { readyReplicas?: number } };
 
 /** The workload on the workers, and 20 answers from it through its Service (the API server's service proxy). */
 async function serveWeb(kubectl: string, hostedKubeconfig: string): Promise<void> {
@@ -61,7 +58,7 @@ async function serveWeb(kubectl: string, hostedKubeconfig: string): Promise<void
   try {
     for (const object of webObjects(image)) await hosted.apply(object, { fieldManager: 'hcp-local-demo', force: true });
     const ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: WEB.name, namespace: WEB.namespace };
-    await waitFor(`${String(WEB.replicas)} replicas of ${WEB.name} ready`, async () => (await hosted.get<Conditioned>(ref)).status?.readyReplicas === WEB.replicas, { timeoutMs: 3 * MINUTE, intervalMs: 1000 });
+    await waitFor(`${String(WEB.replicas)} replicas of ${WEB.name} ready`, async () => (await hosted.get<Deployment>(ref)).status?.readyReplicas === WEB.replicas, { timeoutMs: 3 * MINUTE, intervalMs: 1000 });
   } finally {
     hosted.close();
   }
@@ -77,14 +74,9 @@ async function serveWeb(kubectl: string, hostedKubeconfig: string): Promise<void
 }
 
 /** `kubectl scale nodepool --replicas 3`, as users do, until the third Node is Ready. */
-async function scaleToThree(kubectl: string, kubeconfig: string, hostedKubeconfig: string, name: string): Promise<void> {
-  await runHost([kubectl, `--kubeconfig=${kubeconfig}`, '-n', 'clusters', 'scale', 'nodepool', name, '--replicas=3']);
-  const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfig);
-  try {
-    await waitFor('3 worker Nodes Ready', async () => (await readyNodes(hosted)) === 3, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
-  } finally {
-    hosted.close();
-  }
+async function scaleToThree(kubectl: string, kubeconfig: string, hosted: HostedClusterResult, stateDir: string): Promise<void> {
+  await runHost([kubectl, `--kubeconfig=${kubeconfig}`, '-n', hosted.namespace, 'scale', 'nodepool', hosted.name, '--replicas=3']);
+  await workersReady(readFileSync(hosted.kubeconfig, 'utf8'), 3, stateDir);
 }
 
 /** `hcp destroy cluster kubevirt`, then nothing of the cluster on either cluster: namespace, VMs, disks, machines. */
@@ -165,7 +157,7 @@ export async function runDemo(args: ParsedArgs, ctx: CommandContext): Promise<vo
   const kubectl = locateBinaries().kubectl ?? 'kubectl';
   const nodes = await demoStep(report, 'kubectl get nodes, with the kubeconfig of hcp create kubeconfig', stateDir, () => runHost([kubectl, `--kubeconfig=${hosted.kubeconfig}`, 'get', 'nodes', '-o', 'wide']));
   await demoStep(report, `deploying ${WEB.name} (${String(WEB.replicas)} replicas on different workers) and answering 20 requests through its Service`, stateDir, () => serveWeb(kubectl, hosted.kubeconfig));
-  await demoStep(report, `kubectl scale nodepool ${name} --replicas 3, until the third Node is Ready`, stateDir, () => scaleToThree(kubectl, up.kubeconfig, hosted.kubeconfig, name));
+  await demoStep(report, `kubectl scale nodepool ${name} --replicas 3, until the third Node is Ready`, stateDir, () => scaleToThree(kubectl, up.kubeconfig, hosted, stateDir));
   await demoStep(report, `destroying clusters/${name} until nothing of it is left on either cluster`, stateDir, () => destroyAndVerify(env, name, ctx));
   const totalMs = ctx.now().getTime() - started;
   if (json) ctx.stdout(`${JSON.stringify({ name, steps, totalSeconds: Math.round(totalMs / 100) / 10, nodes: hosted.nodes, stateDir }, null, 2)}\n`);

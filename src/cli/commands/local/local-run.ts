@@ -17,6 +17,7 @@ import { HostCommandError, run as runHost } from '../../../local/environment/hos
 import { localClusterFlags, LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
 import { projectRoot } from '../../../local/project-root.ts';
 import { locateBinaries } from '../../../local/binaries/locate.ts';
+import { hasTrueCondition } from '../../../lib/conditions.ts';
 
 /** The environment's state folder: the flag, else the XDG state directory. */
 function stateDirOf(f: FlagReader, env: NodeJS.ProcessEnv): string {
@@ -124,7 +125,7 @@ function workersFlag(f: FlagReader): number {
 }
 
 /** Waits until `count` Nodes of the hosted cluster are Ready; returns their names, or says where to look. */
-async function workersReady(kubeconfigText: string, count: number, stateDir: string): Promise<string[]> {
+export async function workersReady(kubeconfigText: string, count: number, stateDir: string): Promise<string[]> {
   const { KubeClient } = await import('../../../kube/client.ts');
   const { waitFor } = await import('../../../local/cluster/http.ts');
   const hosted = KubeClient.fromKubeconfigText(kubeconfigText);
@@ -132,7 +133,7 @@ async function workersReady(kubeconfigText: string, count: number, stateDir: str
   let ready: string[] = [];
   try {
     await waitFor(`${String(count)} worker Node(s) Ready`, async () => {
-      ready = (await hosted.list<Node & { apiVersion: string; kind: string }>('v1', 'Node')).filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true).map((n) => n.metadata?.name ?? '');
+      ready = (await hosted.list<Node & { apiVersion: string; kind: string }>('v1', 'Node')).filter((n) => hasTrueCondition(n, 'Ready')).map((n) => n.metadata?.name ?? '');
       return ready.length >= count;
     }, { timeoutMs: 5 * 60_000, intervalMs: 1000 });
   } catch {
