@@ -129,8 +129,9 @@ async function refuse(o: StandIn, key: string, vm: StoredVM, why: { problems: re
 }
 
 /**
- * The VM's disks, as KubeVirt provisions them: its DataVolumes are created from its templates when missing, then
- * judged (data-volumes.ts). `ready` once every disk its volumes name has succeeded; the failures' messages otherwise.
+ * The VM's disks, as KubeVirt provisions them: its DataVolumes are created from its templates when missing, and their
+ * phases — written by the CDI loop below, the one place a DataVolume is judged — decide. `ready` once every disk its
+ * volumes name has succeeded; the failures' and the waiting disks' messages otherwise.
  */
 async function provisionDisks(o: StandIn, vm: StoredVM): Promise<{ ready: boolean; failures: string[]; waiting: string[] }> {
   for (const dv of dataVolumesOfVM(vm)) {
@@ -139,13 +140,12 @@ async function provisionDisks(o: StandIn, vm: StoredVM): Promise<{ ready: boolea
       if (!isAlreadyExists(error)) throw error;
     });
   }
-  const lookup = lookupIn(o.dataVolumes);
-  const outcomes = dataVolumeNamesOf(vm).map((name) => {
-    const dv = lookup(vm.metadata.namespace, name);
-    return { name, outcome: dv === undefined ? undefined : dataVolumeOutcome(dv, lookup) };
+  const disks = dataVolumeNamesOf(vm).map((name) => {
+    const status = o.dataVolumes.get(`${vm.metadata.namespace}/${name}`)?.status;
+    return { phase: status?.phase, says: `DataVolume ${name}: ${status?.conditions?.find((c) => c.type === 'Ready')?.message ?? 'being created'}` };
   });
-  const failures = outcomes.filter((d) => d.outcome?.phase === 'Failed').map((d) => `DataVolume ${d.name}: ${d.outcome?.message ?? ''}`);
-  const waiting = outcomes.filter((d) => d.outcome?.phase !== 'Succeeded' && d.outcome?.phase !== 'Failed').map((d) => `DataVolume ${d.name}: ${d.outcome?.message ?? 'being created'}`);
+  const failures = disks.filter((d) => d.phase === 'Failed').map((d) => d.says);
+  const waiting = disks.filter((d) => d.phase !== 'Succeeded' && d.phase !== 'Failed').map((d) => d.says);
   return { ready: failures.length === 0 && waiting.length === 0, failures, waiting };
 }
 

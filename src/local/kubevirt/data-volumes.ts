@@ -13,7 +13,7 @@ import { LOCAL_NODE_IMAGE_REPOSITORY, STAND_IN_NAME } from './instance.ts';
 export interface StoredDataVolume extends KubeObject {
   metadata: NonNullable<KubeObject['metadata']> & { name: string; namespace: string };
   spec: { source?: DataVolumeSource };
-  status?: { phase?: string };
+  status?: { phase?: string; conditions?: Array<{ type: string; message?: string }> };
 }
 
 /** Finds a DataVolume by namespace and name (from the stand-in's cache). */
