@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { environmentLayout, infraLayout, INFRA_FIRST_SLOT, MAX_NODE_COUNT, nodeLayout } from './layout.ts';
+import { environmentLayout, hostsRegistry, infraLayout, INFRA_FIRST_SLOT, MAX_NODE_COUNT, nodeLayout } from './layout.ts';
 import { FIRST_MACHINE_SLOT } from '../kubevirt/process-backend.ts';
 
 describe('the infrastructure cluster beside the management cluster', () => {
@@ -21,6 +21,7 @@ describe('the infrastructure cluster beside the management cluster', () => {
     const ports = (l: typeof infra): number[] => [l.ports.etcdClient, l.ports.etcdPeer, l.ports.apiServer, l.ports.controllerManager, l.ports.scheduler];
     assert.equal(new Set([...ports(environment), ...ports(infra)]).size, 10);
     assert.equal(infra.ports.registry, environment.ports.registry, 'it pulls from the environment registry');
+    assert.deepEqual([hostsRegistry(environment), hostsRegistry(infra)], [true, false], 'which it does not run itself');
     assert.notEqual(infra.serviceCidr, environment.serviceCidr);
     assert.equal(infra.stateDir, '/state/infra');
     assert.equal(infra.environmentDir, '/state');

@@ -154,6 +154,12 @@ export function infraLayout(environment: EnvironmentLayout, nodeCount = 1): Envi
   };
 }
 
+/**
+ * Whether a cluster of the environment runs the image registry: the management cluster does; the infrastructure
+ * cluster (whose folder is inside the environment's) pulls from it.
+ */
+export const hostsRegistry = (layout: EnvironmentLayout): boolean => layout.stateDir === layout.environmentDir;
+
 /** The folders and files inside the state folder. */
 export function statePaths(layout: EnvironmentLayout): {
   readonly pki: string;

@@ -4,17 +4,27 @@ import { runningPid } from './daemons.ts';
 import { hostedClustersOf } from './down.ts';
 import { linkExists, netnsExists } from './host.ts';
 import { hasInfraCluster, INFRA_NAMESPACE, infraUserKubeconfig } from './infra-cluster.ts';
-import { infraLayout, statePaths, type EnvironmentLayout } from './layout.ts';
+import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout } from './layout.ts';
 import { apiServerUrl } from './pki.ts';
 import { nodeDaemonNames } from './processes.ts';
 import { STAND_IN_DAEMON } from '../kubevirt/run.ts';
 import { recordedMachines, type RecordedMachine } from '../kubevirt/process-backend.ts';
 
-/** The daemons of the management control plane, in start order. */
-export const CONTROL_PLANE_DAEMONS = ['etcd', 'registry', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
+/** The daemons of a cluster's control plane (the registry where it hosts it), then its nodes', in start order. */
+const clusterDaemonsOf = (layout: EnvironmentLayout): string[] => [
+  'etcd',
+  ...(hostsRegistry(layout) ? ['registry'] : []),
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  ...layout.nodes.flatMap(nodeDaemonNames),
+];
 
-/** Every daemon of an environment, in start order. */
-export const daemonsOf = (layout: EnvironmentLayout): string[] => [...CONTROL_PLANE_DAEMONS, ...layout.nodes.flatMap(nodeDaemonNames), STAND_IN_DAEMON];
+/** Every daemon of the environment's management cluster, in start order, and the KubeVirt stand-in. */
+export const daemonsOf = (layout: EnvironmentLayout): string[] => [...clusterDaemonsOf(layout), STAND_IN_DAEMON];
+
+/** Each daemon by name: running (with its PID) or not. */
+export type DaemonStates = Readonly<Record<string, { readonly running: boolean; readonly pid?: number }>>;
 
 /** The state of the environment as `status` reports it (also its `--output json` form). */
 export interface EnvironmentStatus {
@@ -23,7 +33,7 @@ export interface EnvironmentStatus {
   readonly stateDir: string;
   readonly kubeconfig: string;
   readonly server: string;
-  readonly daemons: Readonly<Record<string, { readonly running: boolean; readonly pid?: number }>>;
+  readonly daemons: DaemonStates;
   readonly network: { readonly bridge: boolean; readonly nodeNamespaces: number };
   readonly nodes: number;
   /** Null when they cannot be read (etcd holds data but the API server does not answer). */
@@ -43,13 +53,10 @@ export interface InfraClusterStatus {
   readonly userKubeconfig: string;
   readonly namespace: string;
   readonly nodes: number;
-  readonly daemons: Readonly<Record<string, { readonly running: boolean; readonly pid?: number }>>;
+  readonly daemons: DaemonStates;
 }
 
-/** The daemons of the infrastructure cluster: its control plane (it has no registry of its own) and nodes. */
-const infraDaemonsOf = (infra: EnvironmentLayout): string[] => [...CONTROL_PLANE_DAEMONS.filter((d) => d !== 'registry'), ...infra.nodes.flatMap(nodeDaemonNames)];
-
-const daemonStates = (layout: EnvironmentLayout, names: readonly string[]): Record<string, { running: boolean; pid?: number }> =>
+const daemonStates = (layout: EnvironmentLayout, names: readonly string[]): DaemonStates =>
   Object.fromEntries(
     names.map((name) => {
       const pid = runningPid(layout, name);
@@ -60,11 +67,9 @@ const daemonStates = (layout: EnvironmentLayout, names: readonly string[]): Reco
 function infraClusterStatus(environment: EnvironmentLayout): InfraClusterStatus | null {
   if (!hasInfraCluster(environment)) return null;
   const infra = infraLayout(environment);
-  const daemons = daemonStates(infra, infraDaemonsOf(infra));
+  const daemons = daemonStates(infra, clusterDaemonsOf(infra));
   return { server: apiServerUrl(infra), kubeconfig: statePaths(infra).kubeconfig, userKubeconfig: infraUserKubeconfig(environment), namespace: INFRA_NAMESPACE, nodes: infra.nodes.length, daemons };
 }
-
-type DaemonStates = Readonly<Record<string, { readonly running: boolean }>>;
 
 /** `running` when every daemon of both clusters and the network are up, `stopped` when nothing is left, else `degraded`. */
 function overallState(layout: EnvironmentLayout, daemons: DaemonStates, infra: InfraClusterStatus | null, network: EnvironmentStatus['network']): EnvironmentStatus['state'] {

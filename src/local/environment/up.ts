@@ -20,7 +20,7 @@ import { runningPid, startAndWait, startDaemon, stopDaemon } from './daemons.ts'
 import { ensureNodeMountNamespace } from './node-mounts.ts';
 import { ensureBridge, ensureCgroup, ensureNodeNetwork, ensureServiceRoute } from './host.ts';
 import { publishImage } from './images.ts';
-import { infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
+import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, type InfraAccess } from './infra-cluster.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
 import { recordNodeCount } from './state.ts';
@@ -115,12 +115,12 @@ const portTaken = (host: string, port: number): Promise<boolean> =>
   });
 
 /** Fails with the port's owner named when a port the environment needs answers and our daemon for it is not running. */
-export async function checkPorts(layout: EnvironmentLayout, withRegistry = true): Promise<void> {
+export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
   const wanted: Array<[string, string, number]> = [
     ['etcd', '127.0.0.1', layout.ports.etcdClient],
     ['etcd', '127.0.0.1', layout.ports.etcdPeer],
     ['kube-apiserver', layout.hostAddress, layout.ports.apiServer],
-    ...(withRegistry ? [['registry', layout.hostAddress, layout.ports.registry] as [string, string, number]] : []),
+    ...(hostsRegistry(layout) ? [['registry', layout.hostAddress, layout.ports.registry] as [string, string, number]] : []),
   ];
   for (const [daemon, host, port] of wanted) {
     if (runningPid(layout, daemon) === undefined && (await portTaken(host, port))) {
@@ -132,11 +132,11 @@ export async function checkPorts(layout: EnvironmentLayout, withRegistry = true)
 /** A health endpoint answering 200; HTTPS ones serve self-signed certificates, which only liveness is asked of here. */
 const healthy = (url: string) => async (): Promise<boolean> => (await httpCall(url, { tls: { insecure: true } })).status === 200;
 
-/** The cluster's etcd, API server, controller manager and scheduler, and the image registry when `withRegistry`. */
-async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries, withRegistry = true): Promise<void> {
+/** The cluster's etcd, API server, controller manager and scheduler, and the image registry if it hosts it. */
+async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries): Promise<void> {
   const host = layout.hostAddress;
   await startAndWait(layout, STEP_TIMEOUT_MS, etcdDaemon(layout, bin), async () => (await httpCall(`http://127.0.0.1:${String(layout.ports.etcdClient)}/health`)).body.includes('"true"'));
-  if (withRegistry) {
+  if (hostsRegistry(layout)) {
     mkdirSync(statePaths(layout).registryData, { recursive: true });
     await startAndWait(layout, STEP_TIMEOUT_MS, registryDaemon(layout, bin), healthy(`http://${host}:${String(layout.ports.registry)}/v2/`));
   }
@@ -155,7 +155,7 @@ function writeNodeConfig(layout: EnvironmentLayout, node: NodeLayout, runc: stri
 }
 
 /** A cluster's certificates, cgroups, node networks and configuration, and the check that its ports are free. */
-async function prepareCluster(layout: EnvironmentLayout, runc: string, withRegistry: boolean): Promise<void> {
+async function prepareCluster(layout: EnvironmentLayout, runc: string): Promise<void> {
   recordNodeCount(layout);
   await ensurePki(layout);
   for (const sub of ['system', 'runtime', ...layout.nodes.map((n) => n.cgroup)]) ensureCgroup(`${layout.cgroup}/${sub}`);
@@ -166,7 +166,7 @@ async function prepareCluster(layout: EnvironmentLayout, runc: string, withRegis
     writeNodeConfig(layout, node, runc);
   }
   await ensureServiceRoute(layout);
-  await checkPorts(layout, withRegistry);
+  await checkPorts(layout);
 }
 
 interface NodeStatus extends KubeObject {
@@ -218,11 +218,11 @@ async function startKubeVirtStandIn(layout: EnvironmentLayout): Promise<void> {
  */
 async function upInfraCluster(environment: EnvironmentLayout, bin: DaemonBinaries, report: Reporter, runc: string): Promise<InfraAccess> {
   const infra = infraLayout(environment);
-  await report.step('preparing the infrastructure cluster', () => prepareCluster(infra, runc, false));
+  await report.step('preparing the infrastructure cluster', () => prepareCluster(infra, runc));
   const client = KubeClient.fromKubeconfigFile(statePaths(infra).kubeconfig);
   try {
     await report.step('starting the infrastructure cluster (control plane, node, DNS, KubeVirt and CDI CRDs)', async () => {
-      await startControlPlane(infra, bin, false);
+      await startControlPlane(infra, bin);
       await Promise.all(infra.nodes.map((node) => startNode(infra, node, bin, client)));
       await startAddOn(client, coreDnsObjects(infra), { name: 'coredns', namespace: 'kube-system' });
       await installCrds(client, (await Promise.all(INFRA_CRDS.map(loadCrds))).flat());
@@ -248,7 +248,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
   const admin = (): KubeClient => (client ??= KubeClient.fromKubeconfigFile(paths.kubeconfig));
   try {
     const runc = findCommand('runc') as string;
-    await report.step('preparing certificates, cgroups and network', () => prepareCluster(layout, runc, true));
+    await report.step('preparing certificates, cgroups and network', () => prepareCluster(layout, runc));
     await report.step('starting the management control plane and image registry', () => startControlPlane(layout, bin));
     const operatorImageRef = await report.step('publishing images to the registry', () => publishImages(layout, bin, options.operator));
     const nodes = layout.nodes.length === 1 ? 'the node' : `${String(layout.nodes.length)} nodes`;
