@@ -17,6 +17,7 @@ import { nodeLayout, type EnvironmentLayout, type NodeLayout } from './layout.ts
 import { hostKubeletSettings, nodePaths } from './node-config.ts';
 import { ensureNodeMountNamespace } from './node-mounts.ts';
 import { writeRuntimeFiles } from './node-files.ts';
+import { containerdDaemon } from './processes.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
 import { locateBinaries } from '../binaries/locate.ts';
 import { CONTAINERD, toolDir } from '../binaries/tools.ts';
@@ -106,10 +107,9 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
   const names = daemonNames(node);
   const mountNamespace = await ensureNodeMountNamespace(layout, node, node.cgroup);
-  const env = { PATH: `${dirname(binaries.containerd)}:${process.env['PATH'] ?? '/usr/sbin:/usr/bin:/sbin:/bin'}` };
   // The kubelet exits at once when the runtime's socket is not there yet.
   const socket = nodePaths(node).containerdSocket;
-  await startAndWait(layout, RUNTIME_START_TIMEOUT_MS, { name: names.containerd, command: [binaries.containerd, `--config=${nodePaths(node).containerdConfig}`], netns: node.netns, mountNamespace, cgroup: node.cgroup, env }, () => Promise.resolve(existsSync(socket)));
+  await startAndWait(layout, RUNTIME_START_TIMEOUT_MS, { ...containerdDaemon(node, binaries, mountNamespace), cgroup: node.cgroup }, () => Promise.resolve(existsSync(socket)));
   const kubelet = [binaries.kubelet, ...kubeletArguments(config, root), `--config-dir=${dropIns}`, `--root-dir=${join(root, 'var/lib/kubelet')}`, `--hostname-override=${options.machine}`, `--node-ip=${node.address}`];
   const restartAfterSeconds = kubeletRestartSeconds(config);
   await startDaemon(layout, { name: names.kubelet, command: kubelet, netns: node.netns, mountNamespace, cgroup: node.cgroup, ...(restartAfterSeconds === undefined ? {} : { restartAfterSeconds }) });

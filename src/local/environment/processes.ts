@@ -118,7 +118,7 @@ export const nodeDaemonNames = (node: NodeLayout): readonly string[] => ['contai
  * containerd in the node's network namespace (so the pods' networks hang off the node's, not the host's) and mount
  * namespace (which the kubelet's volumes are mounted in): `mountNamespace` is the file entering it.
  */
-export function containerdDaemon(node: NodeLayout, bin: DaemonBinaries, mountNamespace: string): DaemonSpec {
+export function containerdDaemon(node: NodeLayout, bin: Pick<DaemonBinaries, 'containerd'>, mountNamespace: string): DaemonSpec {
   const shimDir = join(bin.containerd, '..');
   return {
     name: `containerd-${String(node.index)}`,
