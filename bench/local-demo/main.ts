@@ -5,14 +5,15 @@
 // environment (every process in its cgroup, sampled each second). Targets (issue 14): Available ≤ 60 s and Nodes
 // Ready ≤ 90 s after create with the `process` backend. Only the `process` backend exists yet; the `vm` backend's
 // line says so. The environment gets a state folder of its own and is torn down at the end, whatever happens.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
-import { environmentLayout, INFRA_FIRST_SLOT } from '../../src/local/environment/layout.ts';
+import type { InfraAccess } from '../../src/local/environment/infra-cluster.ts';
+import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { localClusterFlags } from '../../src/local/environment/local-images.ts';
-import { FIRST_MACHINE_SLOT } from '../../src/local/kubevirt/process-backend.ts';
+import { machineNamespaces } from '../../src/local/kubevirt/process-backend.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB, topPrograms } from '../lib/environment-memory.ts';
 
@@ -38,18 +39,6 @@ async function after(since: number, what: string, done: () => Promise<boolean>, 
   return performance.now() - since;
 }
 
-/** The machines' network namespaces (slots of the stand-in's machines). */
-const machineNamespaces = (): string[] =>
-  (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => {
-    const slot = Number(n.slice(layout.netnsPrefix.length));
-    return n.startsWith(layout.netnsPrefix) && slot >= FIRST_MACHINE_SLOT && slot < INFRA_FIRST_SLOT;
-  });
-
-interface InfraAccess {
-  readonly kubeconfig: string;
-  readonly namespace: string;
-}
-
 async function processBackend(management: KubeClient, infra: InfraAccess): Promise<string[]> {
   const hcRef = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: NAME, namespace: 'clusters' };
   const infraUser = KubeClient.fromKubeconfigFile(infra.kubeconfig);
@@ -68,7 +57,7 @@ async function processBackend(management: KubeClient, infra: InfraAccess): Promi
     await hcp(['destroy', 'cluster', 'kubevirt', `--name=${NAME}`]);
     const namespace = `clusters-${NAME}`;
     const vmsLeft = async (): Promise<number> => (await infraUser.list('kubevirt.io/v1', 'VirtualMachine', { namespace: infra.namespace })).length;
-    const cleanMs = await after(destroying, 'nothing left', async () => (await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace })) === undefined && (await vmsLeft()) === 0 && machineNamespaces().length === 0);
+    const cleanMs = await after(destroying, 'nothing left', async () => (await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace })) === undefined && (await vmsLeft()) === 0 && machineNamespaces(layout).length === 0);
     return [
       `process backend: create cluster → Available ${seconds(availableMs)} (target ≤ 60 s); → 2 worker Nodes Ready ${seconds(nodesMs)} (target ≤ 90 s)`,
       `process backend: scale nodepool 2 → 3, third Node Ready ${seconds(scaleMs)}`,

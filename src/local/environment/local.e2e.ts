@@ -3,7 +3,7 @@
 // answering with the hosted cluster's own CA, `hcp destroy cluster` leaving nothing, `hcp local down` leaving the host
 // as it was. The environment uses the host's real network namespaces, cgroups and mounts, so this tier runs as root.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,14 +14,15 @@ import { runProcess, type ProcessResult } from '../../testing/process.ts';
 import { locateBinaries } from '../binaries/locate.ts';
 import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
-import { environmentLayout, INFRA_FIRST_SLOT, type NodeLayout } from './layout.ts';
+import { environmentLayout, type NodeLayout } from './layout.ts';
 import { localClusterFlags, LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE } from './local-images.ts';
 import { catalogReleaseProvider } from '../../release/catalog.ts';
 import { nodePaths } from './node-config.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
 import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
 import { machineOfPool } from '../../testing/node-join.ts';
-import { FIRST_MACHINE_SLOT } from '../kubevirt/process-backend.ts';
+import { machineNamespaces } from '../kubevirt/process-backend.ts';
+import type { InfraAccess } from './infra-cluster.ts';
 import { volumesDir } from './storage.ts';
 import { WEB, webObjects } from './demo-workload.ts';
 import { hostCleanCheck } from '../../testing/host-clean.ts';
@@ -41,7 +42,7 @@ async function hcp(args: readonly string[], timeoutMs = 5 * MINUTE): Promise<Pro
 
 let management: KubeClient;
 /** The infrastructure cluster's limited user, as `up --infra-cluster` reported it. */
-let infraAccess: { kubeconfig: string; namespace: string };
+let infraAccess: InfraAccess;
 
 interface Conditioned extends KubeObject {
   status?: { conditions?: Array<{ type: string; status: string; message?: string }>; containerStatuses?: Array<{ ready: boolean }>; phase?: string };
@@ -324,9 +325,7 @@ async function destroyAndCheck(name: string): Promise<number> {
   const took = Date.now() - started;
   const namespace = `clusters-${name}`;
   assert.equal(await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace }), undefined);
-  const isMachineSlot = (slot: number): boolean => slot >= FIRST_MACHINE_SLOT && slot < INFRA_FIRST_SLOT;
-  const machineNamespaces = (): string[] => (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix) && isMachineSlot(Number(n.slice(layout.netnsPrefix.length))));
-  await waitFor(`machines of ${name} stopped`, async () => (await recordedMachinesOf(namespace)).length === 0 && machineNamespaces().length === 0, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+  await waitFor(`machines of ${name} stopped`, async () => (await recordedMachinesOf(namespace)).length === 0 && machineNamespaces(layout).length === 0, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
   await waitFor(`volumes of ${name} deleted`, async () => (await management.list<KubeObject & { spec?: { claimRef?: { namespace?: string } } }>('v1', 'PersistentVolume')).every((pv) => pv.spec?.claimRef?.namespace !== namespace), { timeoutMs: MINUTE, intervalMs: 1000 });
   await waitFor(`volume folders of ${name} removed`, () => Promise.resolve(readdirSync(volumesDir(layout)).every((d) => !d.includes(`_${namespace}_`))), { timeoutMs: MINUTE, intervalMs: 1000 });
   // The kubelet removes the containers of deleted pods on its next garbage collection (within a minute).
@@ -342,7 +341,7 @@ async function upForTests(): Promise<void> {
   writeFileSync(pullSecret, '{"auths":{}}');
   const started = Date.now();
   const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--infra-cluster', '--install-prerequisites', '--output=json'], 45 * MINUTE);
-  const result = JSON.parse(up.stdout) as { state: string; kubeconfig: string; nodes: number; infraCluster?: { kubeconfig: string; namespace: string } };
+  const result = JSON.parse(up.stdout) as { state: string; kubeconfig: string; nodes: number; infraCluster?: InfraAccess };
   assert.equal(result.state, 'running');
   assert.equal(result.nodes, 3);
   assert.ok(result.infraCluster !== undefined, 'up reports the infrastructure cluster');

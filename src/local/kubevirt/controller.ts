@@ -27,13 +27,21 @@ export interface MachineBackend {
   running(): string[];
 }
 
+const CLUSTER_SEPARATOR = ':';
+
+/** A machine key of {@link backendForCluster} as its cluster and the VM's `namespace/name` (no cluster: ''). */
+export function splitMachineKey(key: string): { cluster: string; vm: string } {
+  const at = key.indexOf(CLUSTER_SEPARATOR);
+  return at < 0 ? { cluster: '', vm: key } : { cluster: key.slice(0, at), vm: key.slice(at + 1) };
+}
+
 /**
  * The share of a backend that one cluster's VMs use, their keys prefixed with `cluster:`: the stand-in of the
  * management cluster and of the infrastructure cluster run their machines from one backend (one set of slots) without
  * either taking the other's machines for its own deleted VMs.
  */
 export function backendForCluster(backend: MachineBackend, cluster: string): MachineBackend {
-  const prefix = `${cluster}:`;
+  const prefix = `${cluster}${CLUSTER_SEPARATOR}`;
   return {
     start: (key, userData) => backend.start(prefix + key, userData),
     stop: (key) => backend.stop(prefix + key),

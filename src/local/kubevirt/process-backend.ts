@@ -4,19 +4,26 @@
  * data leads to (`join-machine.ts`: the same path a VM takes). Which machine runs in which slot is kept in the state
  * folder, so a restarted stand-in finds its machines again; `hcp local down` removes them with the environment.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runningPid } from '../environment/daemons.ts';
 import { inNodeNetwork } from '../environment/host.ts';
 import { startJoinMachine, stopJoinMachine, type JoinMachineOptions } from '../environment/join-machine.ts';
 import { INFRA_FIRST_SLOT, nodeLayout, type EnvironmentLayout } from '../environment/layout.ts';
 import type { MachineFacts } from './instance.ts';
-import type { MachineBackend } from './controller.ts';
+import { splitMachineKey, type MachineBackend } from './controller.ts';
 
 /** Machine slots follow the environment's node numbering: nodes take 1-8, machines 9 and up (address and pod range). */
 export const FIRST_MACHINE_SLOT = 9;
 /** The last slot before the infrastructure cluster's nodes (addresses `10.250.0.<slot+1>`, pod ranges `10.244.<slot-1>.0/24`). */
 const LAST_MACHINE_SLOT = INFRA_FIRST_SLOT - 1;
+
+/** Whether a slot is a machine's (not a node's of either cluster). */
+const isMachineSlot = (slot: number): boolean => slot >= FIRST_MACHINE_SLOT && slot <= LAST_MACHINE_SLOT;
+
+/** The machines' network namespaces on this host (a stopped machine's goes with it). */
+export const machineNamespaces = (layout: EnvironmentLayout): string[] =>
+  (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => n.startsWith(layout.netnsPrefix) && isMachineSlot(Number(n.slice(layout.netnsPrefix.length))));
 
 interface Record {
   readonly slot: number;
@@ -43,10 +50,7 @@ export interface RecordedMachine {
 
 /** The machines the stand-in runs, as `hcp local status` shows them. */
 export function recordedMachines(layout: EnvironmentLayout): RecordedMachine[] {
-  return [...readRecords(layout)].map(([key, r]) => {
-    const [cluster = '', vm = ''] = key.includes(':') ? key.split(':', 2) : ['', key];
-    return { cluster, vm, backend: 'process', address: nodeLayout(layout.stateDir, r.slot).address, running: machineRuns(layout, r.slot) };
-  });
+  return [...readRecords(layout)].map(([key, r]) => ({ ...splitMachineKey(key), backend: 'process', address: nodeLayout(layout.stateDir, r.slot).address, running: machineRuns(layout, r.slot) }));
 }
 
 const machineRuns = (layout: EnvironmentLayout, slot: number): boolean => runningPid(layout, `kubelet-${String(slot)}`) !== undefined;
