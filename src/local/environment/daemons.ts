@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { tailOfFile } from '../cluster/files.ts';
 import { waitFor } from '../cluster/http.ts';
 import { EnvironmentError } from './errors.ts';
-import { cgroupHierarchies } from './host.ts';
+import { cgroupHierarchies, signal } from './host.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 
 /** What to start. */
@@ -109,10 +109,10 @@ export async function startDaemon(layout: EnvironmentLayout, spec: DaemonSpec): 
 export async function stopDaemon(layout: EnvironmentLayout, name: string, graceMs = 10_000): Promise<void> {
   const pid = runningPid(layout, name);
   if (pid === undefined) return;
-  process.kill(pid, 'SIGTERM');
+  signal(pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
   while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  if (alive(pid)) process.kill(pid, 'SIGKILL');
+  if (alive(pid)) signal(pid, 'SIGKILL');
   rmSync(pidFile(layout, name), { force: true });
 }
 

@@ -118,7 +118,8 @@ export function cgroupProcesses(path: string): number[] {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-const signal = (pid: number, sig: NodeJS.Signals): void => {
+/** Signals a process; one that is gone already is left alone. */
+export const signal = (pid: number, sig: NodeJS.Signals): void => {
   try {
     process.kill(pid, sig);
   } catch {

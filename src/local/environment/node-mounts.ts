@@ -27,15 +27,15 @@ const recorded = (layout: EnvironmentLayout): string[] => (existsSync(createdRec
 
 /** Creates the fixed paths on the host when missing (a bind mount needs its mount point), remembering which it made. */
 export function ensureMountPoints(layout: EnvironmentLayout, paths: readonly string[] = KUBELET_FIXED_PATHS): void {
-  const created = recorded(layout);
+  const missing: string[] = [];
   for (const path of paths) {
-    const missing: string[] = [];
-    for (let p: string = path; !existsSync(p); p = dirname(p)) missing.unshift(p);
-    if (missing.length === 0) continue;
-    mkdirSync(path, { recursive: true });
-    created.push(...missing);
+    const made: string[] = [];
+    for (let p: string = path; !existsSync(p); p = dirname(p)) made.unshift(p);
+    if (made.length > 0) mkdirSync(path, { recursive: true });
+    missing.push(...made);
   }
-  writeFileSync(createdRecord(layout), JSON.stringify(created));
+  // Every node start passes here; the record is written only when a folder was made.
+  if (missing.length > 0) writeFileSync(createdRecord(layout), JSON.stringify([...recorded(layout), ...missing]));
 }
 
 /** Removes the host folders the environment created as mount points, deepest first, each only while empty. */
