@@ -195,6 +195,13 @@ export class KubeClient {
     }
   }
 
+  /** Binds a pod to a node (`pods/binding`), as a scheduler does. */
+  async bind(pod: { readonly name: string; readonly namespace: string }, nodeName: string): Promise<void> {
+    const ref = { apiVersion: 'v1', kind: 'Pod', ...pod };
+    const body = { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.name, namespace: pod.namespace }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } };
+    await this.rest.call({ method: 'POST', path: `${await this.pathOf(ref, true)}/binding`, body });
+  }
+
   /** Deletes an object; a missing object is not an error. */
   async delete(ref: ObjectRef, options: { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; gracePeriodSeconds?: number } = {}): Promise<void> {
     try {

@@ -116,6 +116,18 @@ export function cgroupProcesses(path: string): number[] {
   return [...new Set(lines.filter((l) => l !== '').map(Number))];
 }
 
+/**
+ * The processes of one pod of a node whose kubelet uses the cgroupfs driver: they are below the node's cgroup root, in
+ * a folder named `pod<uid>`. Empty while the pod has no process (not started yet, or gone).
+ */
+export function podProcesses(nodeCgroup: string, podUid: string): number[] {
+  for (const hierarchy of cgroupHierarchies()) {
+    const dir = cgroupTree(hierarchy, nodeCgroup).find((d) => d.endsWith(`/pod${podUid}`));
+    if (dir !== undefined) return cgroupProcesses(dir.slice(hierarchy.length + 1));
+  }
+  return [];
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Signals a process; one that is gone already is left alone. */
@@ -209,6 +221,22 @@ export async function ensureNodeNetwork(layout: EnvironmentLayout, node: NodeLay
   await inNodeNetwork(node, ['sysctl', '-q', '-w', 'net.ipv4.ip_forward=1', 'net.bridge.bridge-nf-call-iptables=1']);
   for (const other of layout.nodes.filter((n) => n !== node)) await inNodeNetwork(node, ['ip', 'route', 'replace', other.podCidr, 'via', other.address]);
   await run(['ip', 'route', 'replace', node.podCidr, 'via', node.address, 'dev', layout.bridge]);
+  // Pods reaching past their cluster's pod range (the other cluster's nodes, its NodePorts) go out as the node, as on
+  // a real cluster: the other cluster's nodes have no route back to this one's pods, and the host does not forward.
+  const masquerade = ['POSTROUTING', '-s', node.podCidr, '!', '-d', layout.podCidr, '-o', 'eth0', '-j', 'MASQUERADE'];
+  await inNodeNetwork(node, ['iptables', '-t', 'nat', '-C', ...masquerade]).catch(() => inNodeNetwork(node, ['iptables', '-t', 'nat', '-A', ...masquerade]));
+}
+
+/**
+ * A machine's network when it lives in a virt-launcher pod, as a VM does: the pod's network namespace (through one of
+ * its processes) under the machine's `ip netns` name, with forwarding on for the machine's own pods, and its pod range
+ * routed to it from the host and from the node running the pod (everything else reaches the host by default).
+ */
+export async function attachNodeNetwork(layout: EnvironmentLayout, machine: NodeLayout, pod: { readonly pid: number; readonly node: NodeLayout }): Promise<void> {
+  if (!netnsExists(machine.netns)) await run(['ip', 'netns', 'attach', machine.netns, String(pod.pid)]);
+  await inNodeNetwork(machine, ['sysctl', '-q', '-w', 'net.ipv4.ip_forward=1', 'net.bridge.bridge-nf-call-iptables=1']);
+  await inNodeNetwork(pod.node, ['ip', 'route', 'replace', machine.podCidr, 'via', machine.address]);
+  await run(['ip', 'route', 'replace', machine.podCidr, 'via', pod.node.address, 'dev', layout.bridge]);
 }
 
 /** The host's way to Service addresses: through the first node, whose kube-proxy rules translate them. */

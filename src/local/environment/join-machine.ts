@@ -1,7 +1,7 @@
 /**
  * A machine made of processes that joins a hosted cluster the way a VM does: it follows its user data (the Ignition
  * pointer) to the ignition endpoint, materialises the config it gets into a root folder of its own, and runs that
- * config's kubelet against a containerd in a network namespace on the environment's bridge. It is the join proof of
+ * config's kubelet against a containerd in the network namespace of the virt-launcher pod its VM runs in. It is the join proof of
  * the bootstrap issue and the seed of the `process` machine backend; what the host forces (cgroupfs, cgroup v1, the
  * runtime's private folders, re-rooted paths) is added as a kubelet drop-in and containerd settings, never by editing
  * what the endpoint served.
@@ -12,7 +12,7 @@ import { materialiseIgnition, parseIgnitionPointer, type MaterialisedIgnition } 
 import { NodePaths } from '../../render/ignition/node-config.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { runningPid, startAndWait, startDaemon } from './daemons.ts';
-import { ensureCgroup, ensureNodeNetwork, killCgroup, removeCgroup, run, unmountUnder } from './host.ts';
+import { attachNodeNetwork, ensureCgroup, inNodeNetwork, killCgroup, removeCgroup, run, unmountUnder } from './host.ts';
 import { nodeLayout, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { hostKubeletSettings, nodePaths } from './node-config.ts';
 import { ensureNodeMountNamespace } from './node-mounts.ts';
@@ -40,6 +40,15 @@ export interface JoinMachineOptions {
   /** The user data of the machine's VM (the Ignition pointer). */
   readonly userData: string;
   readonly binaries: { readonly kubelet: string; readonly containerd: string; readonly runc: string };
+  /** The virt-launcher pod the machine lives in: one of its processes, its address, and the node running it. */
+  readonly launcher: LauncherNetwork;
+}
+
+/** Where a machine's network comes from: its virt-launcher pod (a process of it, its address, its node). */
+export interface LauncherNetwork {
+  readonly pid: number;
+  readonly address: string;
+  readonly node: NodeLayout;
 }
 
 const rootOf = (node: NodeLayout): string => join(node.dir, 'root');
@@ -92,7 +101,8 @@ const daemonNames = (node: NodeLayout): { containerd: string; kubelet: string } 
  */
 export async function startJoinMachine(options: JoinMachineOptions): Promise<{ fetchedAt: number; node: NodeLayout }> {
   const { layout, binaries } = options;
-  const node = nodeLayout(layout.stateDir, options.slot);
+  // The machine's address is its pod's, as a VM's is with KubeVirt's masquerade binding.
+  const node = { ...nodeLayout(layout.stateDir, options.slot), address: options.launcher.address };
   const answer = await fetchIgnitionConfig(parseIgnitionPointer(options.userData));
   if (answer.status !== 200) throw new Error(`the ignition endpoint answered ${String(answer.status)}: ${answer.body.trim()}`);
   const fetchedAt = Date.now();
@@ -103,7 +113,7 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   mkdirSync(dropIns, { recursive: true });
   writeFileSync(join(dropIns, '90-hcp-local-host.conf'), hostDropIn(layout, node, root));
   writeRuntimeFiles(layout, node, binaries.runc, true);
-  await ensureNodeNetwork(layout, node);
+  await attachNodeNetwork(layout, node, options.launcher);
   ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
   const names = daemonNames(node);
   const mountNamespace = await ensureNodeMountNamespace(layout, node, node.cgroup);
@@ -116,14 +126,18 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   return { fetchedAt, node };
 }
 
-/** Stops a joining machine and removes everything it made: processes, pods, mounts, network, cgroup, folder. */
-export async function stopJoinMachine(layout: EnvironmentLayout, slot: number): Promise<void> {
+/**
+ * Stops a joining machine and removes everything it made: processes, pods, mounts, its name for the pod's network and
+ * the routes to its pod range (on the host, and on `launcherNode` when known), cgroup, folder.
+ */
+export async function stopJoinMachine(layout: EnvironmentLayout, slot: number, launcherNode?: NodeLayout): Promise<void> {
   const node = nodeLayout(layout.stateDir, slot);
   const cgroup = `${layout.cgroup}/${node.cgroup}`;
   await killCgroup(cgroup, 5_000);
   await unmountUnder(node.dir);
   await run(['ip', 'netns', 'delete', node.netns]).catch(() => undefined);
   await run(['ip', 'route', 'delete', node.podCidr]).catch(() => undefined);
+  if (launcherNode !== undefined) await inNodeNetwork(launcherNode, ['ip', 'route', 'delete', node.podCidr]).catch(() => undefined);
   removeCgroup(cgroup);
   rmSync(node.dir, { recursive: true, force: true });
   for (const name of Object.values(daemonNames(node))) if (runningPid(layout, name) !== undefined) throw new Error(`${name} still runs`);

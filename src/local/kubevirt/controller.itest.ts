@@ -21,9 +21,9 @@ function recordingBackend(): MachineBackend & { started: Map<string, string>; st
   return {
     started,
     stops,
-    start: (key, userData) => {
+    start: (key, userData, launcher) => {
       started.set(key, userData);
-      return Promise.resolve({ nodeName: 'hcp-local-1', address: `10.88.0.${String(10 + [...started.keys()].indexOf(key))}`, startedAt: '2026-11-23T10:00:00Z' });
+      return Promise.resolve({ nodeName: launcher.nodeName, address: launcher.address, startedAt: '2026-11-23T10:00:00Z' });
     },
     stop: (key) => {
       if (started.delete(key)) stops.push(key);
@@ -73,11 +73,53 @@ async function assertForeignImageRefused(ns: string, backend: ReturnType<typeof 
   assert.equal(await refusedVersion(), firstVersion);
 }
 
+type Pod = KubeObject & { metadata: { name: string; namespace: string; labels?: Record<string, string> }; spec: { nodeName?: string }; status?: { phase?: string } };
+
+/**
+ * The test's scheduler and kubelet for launcher pods (the harness runs neither): each new pod in `ns` is bound to
+ * `node-a` and reported Running with an address of its own, and each deleted one is let go, until the returned
+ * function is called.
+ */
+function runLauncherPods(ns: string): () => void {
+  let stopped = false;
+  let next = 10;
+  const playKubelet = async (pod: Pod): Promise<void> => {
+    // A kubelet confirms a graceful deletion once the pod's containers are gone.
+    if (pod.metadata.deletionTimestamp !== undefined) return management.client.delete({ apiVersion: 'v1', kind: 'Pod', ...pod.metadata }, { gracePeriodSeconds: 0 });
+    if (pod.status?.phase === 'Running') return;
+    if (pod.spec.nodeName === undefined) await management.client.bind(pod.metadata, 'node-a');
+    const status = { phase: 'Running', podIP: `10.88.0.${String(next++)}` };
+    await management.client.apply({ apiVersion: 'v1', kind: 'Pod', metadata: { name: pod.metadata.name, namespace: ns }, status }, { fieldManager: 'test-kubelet', subresource: 'status' });
+  };
+  const pass = async (): Promise<void> => {
+    for (const pod of await management.client.list<Pod>('v1', 'Pod', { namespace: ns, labelSelector: 'kubevirt.io=virt-launcher' })) await playKubelet(pod);
+  };
+  const loop = async (): Promise<void> => {
+    while (!stopped) {
+      await pass().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  void loop();
+  return () => {
+    stopped = true;
+  };
+}
+
+/** The machine lives in its launcher pod: KubeVirt's labels and the template's on the pod, its address and node on the VMI. */
+async function assertInLauncherPod(ns: string, vmi: VMI | undefined): Promise<void> {
+  const [launcher] = await management.client.list<Pod>('v1', 'Pod', { namespace: ns, labelSelector: 'kubevirt.io=virt-launcher' });
+  assert.equal(launcher?.metadata.labels?.['hypershift.openshift.io/nodepool-name'], 'example');
+  assert.equal(vmi?.status?.interfaces?.[0]?.ipAddress, '10.88.0.10');
+  assert.equal((vmi?.status as { nodeName?: string } | undefined)?.nodeName, 'node-a');
+}
+
 /** A stand-in with a recording backend for the test's lifetime, and a fresh namespace holding the user data Secret `ud`. */
 async function standInWithUserData(t: TestContext, namespace: string): Promise<{ ns: string; backend: ReturnType<typeof recordingBackend> }> {
   const ns = await management.namespace(namespace);
   const backend = recordingBackend();
   t.after(startKubeVirtStandIn({ client: management.client, backend, clock: realClock, logger: silentLogger }));
+  t.after(runLauncherPods(ns));
   await management.client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ud', namespace: ns }, data: { userdata: Buffer.from('{"ignition":{}}').toString('base64') } });
   return { ns, backend };
 }
@@ -92,7 +134,7 @@ describe('the local KubeVirt stand-in', () => {
 
     await eventually('the instance running', async () => (await vmi())?.status?.phase === 'Running');
     const running = await vmi();
-    assert.equal(running?.status?.interfaces?.[0]?.ipAddress, '10.88.0.10');
+    await assertInLauncherPod(ns, running);
     assert.equal(running?.metadata.labels?.['hypershift.openshift.io/nodepool-name'], 'example');
     assert.equal(backend.started.get(`${ns}/${vm.metadata.name}`), '{"ignition":{}}');
     await eventually('the VM reported Running', async () => (await management.client.get<VMStatus>({ ...ref, kind: 'VirtualMachine' })).status?.printableStatus === 'Running');
@@ -102,6 +144,8 @@ describe('the local KubeVirt stand-in', () => {
     await management.client.mergePatch({ ...ref, kind: 'VirtualMachine' }, { spec: { runStrategy: 'Halted' } });
     await eventually('the machine stopped', async () => backend.stops.includes(`${ns}/${vm.metadata.name}`) && (await vmi()) === undefined);
     await eventually('the VM reported Stopped', async () => (await management.client.get<VMStatus>({ ...ref, kind: 'VirtualMachine' })).status?.printableStatus === 'Stopped');
+
+    await eventually('the launcher pod gone with the machine', async () => (await management.client.list('v1', 'Pod', { namespace: ns, labelSelector: 'kubevirt.io=virt-launcher' })).length === 0);
 
     await assertForeignImageRefused(ns, backend);
 

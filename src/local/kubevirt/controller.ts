@@ -15,12 +15,23 @@ import { Informer } from '../../operator/runtime/informer.ts';
 import type { Logger } from '../../operator/runtime/logger.ts';
 import { Metrics } from '../../operator/runtime/metrics.ts';
 import { dataVolumeNamesOf, dataVolumeOutcome, dataVolumesOfVM, dataVolumeStatus, type DataVolumeLookup, type StoredDataVolume } from './data-volumes.ts';
+import { launcherPodName, launcherState, renderLauncherPod, type LauncherPod } from './launcher-pod.ts';
 import { refusedInstance, runningInstance, STAND_IN_NAME, unsupportedByStandIn, userDataSecretOf, vmStatus, wantsRunning, type MachineFacts } from './instance.ts';
+
+/** The running virt-launcher pod a VM's machine lives in. */
+export interface Launcher {
+  readonly uid: string;
+  readonly nodeName: string;
+  readonly address: string;
+}
 
 /** What runs a VM's machine. Keys are the VMs' `namespace/name`. */
 export interface MachineBackend {
-  /** Starts the machine of a VM from its user data, or returns the one already running; throws when it cannot. */
-  start(key: string, userData: string): Promise<MachineFacts>;
+  /**
+   * Starts the machine of a VM from its user data inside its launcher pod, or returns the one already running in that
+   * pod (one left in a replaced pod is started again); throws when it cannot.
+   */
+  start(key: string, userData: string, launcher: Launcher): Promise<MachineFacts>;
   /** Stops and removes the machine of a VM; nothing when it has none. */
   stop(key: string): Promise<void>;
   /** The VMs that have a machine now. */
@@ -43,7 +54,7 @@ export function splitMachineKey(key: string): { cluster: string; vm: string } {
 export function backendForCluster(backend: MachineBackend, cluster: string): MachineBackend {
   const prefix = `${cluster}${CLUSTER_SEPARATOR}`;
   return {
-    start: (key, userData) => backend.start(prefix + key, userData),
+    start: (key, userData, launcher) => backend.start(prefix + key, userData, launcher),
     stop: (key) => backend.stop(prefix + key),
     running: () => backend.running().filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)),
   };
@@ -65,6 +76,9 @@ const RETRY_MS = 5_000;
  */
 const RESYNC_MS = 30_000;
 const VMI = { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance' } as const;
+const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
+/** The launcher pods this stand-in made (the informer's selector). */
+const LAUNCHER_SELECTOR = `kubevirt.io=virt-launcher,kubevirt.io/created-by=${STAND_IN_NAME}`;
 const DATA_VOLUME = { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume' } as const;
 const FIELD_MANAGER = STAND_IN_NAME;
 
@@ -95,7 +109,19 @@ async function writeStatus(client: KubeClient, vm: StoredVM, status: Record<stri
 type Reported = Map<string, string>;
 
 /** The stand-in's options and what it last reported. */
-type StandIn = StandInOptions & { readonly reported: Reported; readonly dataVolumes: Informer<StoredDataVolume> };
+type StandIn = StandInOptions & { readonly reported: Reported; readonly dataVolumes: Informer<StoredDataVolume>; readonly launchers: Informer<LauncherPod> };
+
+/** The launcher pod of the VM `namespace/name`, from the cache (the newest, if a replaced one is still going). */
+function launcherOf(o: StandIn, key: string): LauncherPod | undefined {
+  const { namespace, name } = refOf(key);
+  return o.launchers.list().filter((p) => p.metadata.namespace === namespace && p.metadata.labels?.['vm.kubevirt.io/name'] === name).at(-1);
+}
+
+/** Deletes the VM's launcher pod, if it has one: its machine has stopped. */
+async function removeLauncher(o: StandIn, key: string): Promise<void> {
+  const pod = launcherOf(o, key);
+  if (pod !== undefined) await o.client.delete({ ...POD, namespace: pod.metadata.namespace, name: pod.metadata.name });
+}
 
 /** Writes a VM's report unless the same one was written last. */
 async function report(reported: Reported, key: string, fingerprint: string, write: () => Promise<void>): Promise<void> {
@@ -108,6 +134,7 @@ async function report(reported: Reported, key: string, fingerprint: string, writ
 async function stopMachine(o: StandIn, key: string, vm: StoredVM | undefined): Promise<void> {
   const { reported } = o;
   await o.backend.stop(key);
+  await removeLauncher(o, key);
   if (vm === undefined || vm.metadata.deletionTimestamp !== undefined) {
     reported.delete(key);
     await o.client.delete({ ...VMI, ...refOf(key) });
@@ -130,6 +157,7 @@ async function admit(o: StandInOptions, vm: StoredVM): Promise<{ problems: strin
 async function refuse(o: StandIn, key: string, vm: StoredVM, why: { problems: readonly string[]; state?: 'refused' | 'disk-failed' }): Promise<void> {
   const { problems, state = 'refused' } = why;
   await o.backend.stop(key);
+  await removeLauncher(o, key);
   await report(o.reported, key, JSON.stringify([state, problems, vm.metadata.generation]), async () => {
     await o.client.apply(refusedInstance(vm, problems, new Date(o.clock.now()).toISOString()), { fieldManager: FIELD_MANAGER });
     await writeStatus(o.client, vm, vmStatus(state, problems.join('; ')));
@@ -157,12 +185,31 @@ async function provisionDisks(o: StandIn, vm: StoredVM): Promise<{ ready: boolea
   return { ready: failures.length === 0 && waiting.length === 0, failures, waiting };
 }
 
-async function startMachine(o: StandInOptions, key: string, userData: string): Promise<MachineFacts> {
+async function startMachine(o: StandInOptions, key: string, userData: string, launcher: Launcher): Promise<MachineFacts> {
   try {
-    return await o.backend.start(key, userData);
+    return await o.backend.start(key, userData, launcher);
   } catch (error) {
     throw new WaitError('MachineNotStarted', `the machine of ${key} did not start: ${error instanceof Error ? error.message : String(error)}`, RETRY_MS);
   }
+}
+
+/**
+ * The VM's running launcher pod, or undefined while there is none: a missing pod is created; a pod that ended
+ * (deleted, evicted, its node gone) takes the machine with it and is replaced, as KubeVirt restarts a VM whose
+ * launcher died; a pending pod is reported as the VM starting (its events bring the VM back).
+ */
+async function ensureLauncher(o: StandIn, key: string, vm: StoredVM): Promise<Launcher | undefined> {
+  const pod = launcherOf(o, key);
+  const launcher = launcherState(pod);
+  if (launcher.state === 'running') return { uid: launcher.uid, nodeName: launcher.nodeName, address: launcher.address };
+  if (launcher.state === 'ended') await o.backend.stop(key);
+  if (launcher.state === 'ended' && pod?.metadata.deletionTimestamp === undefined) await removeLauncher(o, key);
+  if (launcher.state === 'missing' || launcher.state === 'ended') await o.client.create(renderLauncherPod(vm)).catch((error: unknown) => {
+    if (!isAlreadyExists(error)) throw error;
+  });
+  const message = launcher.state === 'pending' ? launcher.message : `virt-launcher pod ${launcherPodName(vm)} is being created`;
+  await report(o.reported, key, JSON.stringify(['starting', message, vm.metadata.generation]), () => writeStatus(o.client, vm, vmStatus('starting', message)));
+  return undefined;
 }
 
 /** Brings one VM's machine and reports in line with the VM; returns when to look again. */
@@ -192,7 +239,9 @@ async function reconcileVM(o: StandIn, informer: Informer<StoredVM>, key: string
     await refuse(o, key, vm, { problems: admitted.problems });
     return admitted.retry ? RETRY_MS : undefined;
   }
-  const machine = await startMachine(o, key, admitted.userData);
+  const launcher = await ensureLauncher(o, key, vm);
+  if (launcher === undefined) return undefined;
+  const machine = await startMachine(o, key, admitted.userData, launcher);
   const instance = runningInstance(vm, machine);
   await report(o.reported, key, JSON.stringify([instance, vm.metadata.generation]), async () => {
     await o.client.apply(instance, { fieldManager: FIELD_MANAGER });
@@ -209,7 +258,8 @@ async function reconcileVM(o: StandIn, informer: Informer<StoredVM>, key: string
 export function startKubeVirtStandIn(o: StandInOptions): () => void {
   const informer = new Informer<StoredVM>(o.client, { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine' }, { clock: o.clock, logger: o.logger });
   const dataVolumes = new Informer<StoredDataVolume>(o.client, DATA_VOLUME, { clock: o.clock, logger: o.logger });
-  const standIn: StandIn = { ...o, reported: new Map(), dataVolumes };
+  const launchers = new Informer<LauncherPod>(o.client, { ...POD, labelSelector: LAUNCHER_SELECTOR }, { clock: o.clock, logger: o.logger });
+  const standIn: StandIn = { ...o, reported: new Map(), dataVolumes, launchers };
   const reconcile = async (key: string): Promise<{ requeueAfterMs?: number }> => {
     const next = await reconcileVM(standIn, informer, key);
     return next === undefined ? {} : { requeueAfterMs: next };
@@ -217,10 +267,12 @@ export function startKubeVirtStandIn(o: StandInOptions): () => void {
   const controller = new Controller({ name: 'kubevirt-standin', clock: o.clock, logger: o.logger, metrics: new Metrics(), workers: 2, reconcile });
   controller.watch(informer, (event) => [`${event.object.metadata.namespace}/${event.object.metadata.name}`]);
   controller.watch(dataVolumes, (event) => ownerVMKeys(event.object));
+  controller.watch(launchers, (event) => [`${event.object.metadata.namespace}/${event.object.metadata.labels?.['vm.kubevirt.io/name'] ?? ''}`]);
   const cdi = startDataVolumeStandIn(o, dataVolumes);
   const abort = new AbortController();
   informer.start();
   dataVolumes.start();
+  launchers.start();
   void controller.run(abort.signal);
   void cdi.run(abort.signal);
   void informer.waitForSync().then(() => {
@@ -230,6 +282,7 @@ export function startKubeVirtStandIn(o: StandInOptions): () => void {
     abort.abort();
     informer.stop();
     dataVolumes.stop();
+    launchers.stop();
   };
 }
 

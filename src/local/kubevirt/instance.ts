@@ -22,9 +22,9 @@ const RUNNING_STRATEGIES = new Set(['Always', 'RerunOnFailure']);
 
 /** The machine behind a running instance. */
 export interface MachineFacts {
-  /** The management node whose network the machine is attached to (the VMI's `nodeName`). */
+  /** The node of the VM's cluster running its virt-launcher pod (the VMI's `nodeName`). */
   readonly nodeName: string;
-  /** The machine's address on that network. */
+  /** The machine's address: its launcher pod's. */
   readonly address: string;
   /** When it started (RFC 3339). */
   readonly startedAt: string;
@@ -100,7 +100,8 @@ export function refusedInstance(vm: VirtualMachine, problems: readonly string[],
 }
 
 /** The VM's status as KubeVirt prints it (`kubectl get vm`): Running, Stopped or a failure. */
-export function vmStatus(state: 'running' | 'stopped' | 'provisioning' | 'refused' | 'disk-failed', message?: string): Record<string, unknown> {
+export function vmStatus(state: 'running' | 'stopped' | 'provisioning' | 'starting' | 'refused' | 'disk-failed', message?: string): Record<string, unknown> {
+  if (state === 'starting') return { printableStatus: 'Starting', ready: false, created: true, conditions: [{ type: 'Ready', status: 'False', reason: 'PodNotReady', message: message ?? '' }] };
   if (state === 'provisioning') return { printableStatus: 'Provisioning', ready: false, created: false, conditions: [{ type: 'Ready', status: 'False', reason: 'Provisioning', message: message ?? '' }] };
   // KubeVirt mirrors the instance's Ready condition on the VM (kubectl's READY column reads it).
   if (state === 'running') return { printableStatus: 'Running', ready: true, created: true, runStrategy: 'Always', conditions: [{ type: 'Ready', status: 'True' }] };

@@ -1,17 +1,17 @@
 /**
  * The `process` machine backend of the KubeVirt stand-in: a VM's machine is the environment's kubelet and containerd
- * in a network namespace of their own on the environment's bridge, configured by the Ignition config the VM's user
+ * in the network namespace of the VM's virt-launcher pod (on whichever node of its cluster the pod was scheduled), configured by the Ignition config the VM's user
  * data leads to (`join-machine.ts`: the same path a VM takes). Which machine runs in which slot is kept in the state
  * folder, so a restarted stand-in finds its machines again; `hcp local down` removes them with the environment.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runningPid } from '../environment/daemons.ts';
-import { inNodeNetwork } from '../environment/host.ts';
-import { startJoinMachine, stopJoinMachine, type JoinMachineOptions } from '../environment/join-machine.ts';
-import { INFRA_FIRST_SLOT, nodeLayout, type EnvironmentLayout } from '../environment/layout.ts';
+import { podProcesses } from '../environment/host.ts';
+import { startJoinMachine, stopJoinMachine, type JoinMachineOptions, type LauncherNetwork } from '../environment/join-machine.ts';
+import { INFRA_FIRST_SLOT, infraLayout, type EnvironmentLayout, type NodeLayout } from '../environment/layout.ts';
 import type { MachineFacts } from './instance.ts';
-import { splitMachineKey, type MachineBackend } from './controller.ts';
+import { splitMachineKey, type Launcher, type MachineBackend } from './controller.ts';
 
 /** Machine slots follow the environment's node numbering: nodes take 1-8, machines 9 and up (address and pod range). */
 export const FIRST_MACHINE_SLOT = 9;
@@ -28,6 +28,8 @@ export const machineNamespaces = (layout: EnvironmentLayout): string[] =>
 interface Record {
   readonly slot: number;
   readonly startedAt: string;
+  /** The virt-launcher pod the machine lives in. */
+  readonly launcher: Launcher;
 }
 
 const recordsFile = (layout: EnvironmentLayout): string => join(layout.stateDir, 'machines.json');
@@ -50,7 +52,7 @@ export interface RecordedMachine {
 
 /** The machines the stand-in runs, as `hcp local status` shows them. */
 export function recordedMachines(layout: EnvironmentLayout): RecordedMachine[] {
-  return [...readRecords(layout)].map(([key, r]) => ({ ...splitMachineKey(key), backend: 'process', address: nodeLayout(layout.stateDir, r.slot).address, running: machineRuns(layout, r.slot) }));
+  return [...readRecords(layout)].map(([key, r]) => ({ ...splitMachineKey(key), backend: 'process', address: r.launcher.address, running: machineRuns(layout, r.slot) }));
 }
 
 const machineRuns = (layout: EnvironmentLayout, slot: number): boolean => runningPid(layout, `kubelet-${String(slot)}`) !== undefined;
@@ -61,23 +63,42 @@ function freeSlot(records: Map<string, Record>): number {
   throw new Error(`every machine slot (${String(LAST_MACHINE_SLOT - FIRST_MACHINE_SLOT + 1)}) is taken`);
 }
 
-/**
- * Routes the pod ranges of a machine and of every other running machine to each other, through their addresses on
- * the bridge: the hosted cluster's pods on different machines reach each other (and Services reach every endpoint)
- * as on a flat node network, without the host forwarding. The routes of a stopped machine go with its namespace.
- */
-async function routeToOtherMachines(layout: EnvironmentLayout, slot: number): Promise<void> {
-  const machine = nodeLayout(layout.stateDir, slot);
-  for (const other of [...readRecords(layout).values()].map((r) => nodeLayout(layout.stateDir, r.slot))) {
-    if (other.index === slot || !machineRuns(layout, other.index)) continue;
-    await inNodeNetwork(machine, ['ip', 'route', 'replace', other.podCidr, 'via', other.address]);
-    await inNodeNetwork(other, ['ip', 'route', 'replace', machine.podCidr, 'via', machine.address]);
-  }
+/** A node of either cluster of the environment, with its kubelet's cgroup root (where its pods' processes are). */
+interface ClusterNode {
+  readonly node: NodeLayout;
+  readonly cgroup: string;
+}
+
+/** The nodes of the management cluster and of the infrastructure cluster, by the name they register with. */
+function clusterNodes(layout: EnvironmentLayout): Map<string, ClusterNode> {
+  const infra = infraLayout(layout);
+  const of = (cluster: EnvironmentLayout): [string, ClusterNode][] => cluster.nodes.map((node) => [node.name, { node, cgroup: `${cluster.cgroup}/${node.cgroup}` }]);
+  return new Map([...of(layout), ...of(infra)]);
+}
+
+/** The network of a machine's launcher pod: one of its processes and the node running it; throws while it has none. */
+function launcherNetwork(nodes: Map<string, ClusterNode>, launcher: Launcher): LauncherNetwork {
+  const host = nodes.get(launcher.nodeName);
+  if (host === undefined) throw new Error(`the virt-launcher pod runs on ${launcher.nodeName}, which is no node of the local environment`);
+  const pid = podProcesses(host.cgroup, launcher.uid)[0];
+  if (pid === undefined) throw new Error(`the virt-launcher pod ${launcher.uid} has no process on ${launcher.nodeName} yet`);
+  return { pid, address: launcher.address, node: host.node };
+}
+
+/** What {@link processMachineBackend}'s `reserve` found: the slot, and whether a machine runs there in the same pod. */
+interface Reservation {
+  readonly slot: number;
+  readonly record: Record;
+  readonly running: boolean;
+  /** The record of a machine that must go first (its processes died, or its launcher pod was replaced). */
+  readonly stale: Record | undefined;
 }
 
 /** Process machines of the environment in `layout`, run with `binaries`; `now` stamps when each started. */
 export function processMachineBackend(layout: EnvironmentLayout, binaries: JoinMachineOptions['binaries'], now: () => Date): MachineBackend {
-  const facts = (slot: number, record: Record): MachineFacts => ({ nodeName: nodeLayout(layout.stateDir, slot).name, address: nodeLayout(layout.stateDir, slot).address, startedAt: record.startedAt });
+  const nodes = clusterNodes(layout);
+  const facts = (record: Record): MachineFacts => ({ nodeName: record.launcher.nodeName, address: record.launcher.address, startedAt: record.startedAt });
+  const stopRecorded = (record: Record): Promise<void> => stopJoinMachine(layout, record.slot, nodes.get(record.launcher.nodeName)?.node);
   // The stand-in works on several VMs at once: slots are chosen and the records file written one at a time.
   let lock: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => T): Promise<T> => {
@@ -85,29 +106,30 @@ export function processMachineBackend(layout: EnvironmentLayout, binaries: JoinM
     lock = next.catch(() => undefined);
     return next;
   };
-  const reserve = (key: string): Promise<{ slot: number; record: Record; running: boolean; stale: boolean }> => exclusive(() => {
+  const reserve = (key: string, launcher: Launcher): Promise<Reservation> => exclusive(() => {
     const records = readRecords(layout);
     const known = records.get(key);
-    if (known !== undefined && machineRuns(layout, known.slot)) return { slot: known.slot, record: known, running: true, stale: false };
-    const record = { slot: known?.slot ?? freeSlot(records), startedAt: now().toISOString() };
+    const samePod = known?.launcher.uid === launcher.uid;
+    if (known !== undefined && samePod && machineRuns(layout, known.slot)) return { slot: known.slot, record: known, running: true, stale: undefined };
+    const record = { slot: known?.slot ?? freeSlot(records), startedAt: now().toISOString(), launcher };
     records.set(key, record);
     writeRecords(layout, records);
-    return { slot: record.slot, record, running: false, stale: known !== undefined };
+    return { slot: record.slot, record, running: false, stale: known };
   });
   return {
-    async start(key, userData) {
-      const { slot, record, running, stale } = await reserve(key);
-      if (running) return facts(slot, record);
-      // A machine whose processes died (or a half-started one) is cleaned up and started again in its slot.
-      if (stale) await stopJoinMachine(layout, slot);
-      await startJoinMachine({ layout, machine: key.slice(key.lastIndexOf('/') + 1), slot, userData, binaries });
-      await routeToOtherMachines(layout, slot);
-      return facts(slot, record);
+    async start(key, userData, launcher) {
+      const network = launcherNetwork(nodes, launcher);
+      const { slot, record, running, stale } = await reserve(key, launcher);
+      if (running) return facts(record);
+      // A machine whose processes died, whose pod was replaced, or a half-started one, is cleaned up and started again.
+      if (stale !== undefined) await stopRecorded(stale);
+      await startJoinMachine({ layout, machine: key.slice(key.lastIndexOf('/') + 1), slot, userData, binaries, launcher: network });
+      return facts(record);
     },
     async stop(key) {
       const known = readRecords(layout).get(key);
       if (known === undefined) return;
-      await stopJoinMachine(layout, known.slot);
+      await stopRecorded(known);
       await exclusive(() => {
         const records = readRecords(layout);
         records.delete(key);
