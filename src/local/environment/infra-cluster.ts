@@ -31,10 +31,29 @@ interface TokenSecret extends KubeObject {
   data?: { token?: string };
 }
 
+/**
+ * The cluster's network configuration as OpenShift publishes it (`networks.config.openshift.io/cluster`): its pod and
+ * Service ranges, which the operator reads to keep the VMs' pods out of them (the virt-launcher NetworkPolicy).
+ */
+export function networkConfig(infra: EnvironmentLayout): KubeObject & Record<string, unknown> {
+  return {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'Network',
+    metadata: { name: 'cluster' },
+    spec: { clusterNetwork: [{ cidr: infra.podCidr, hostPrefix: 24 }], serviceNetwork: [infra.serviceCidr], networkType: 'hcp-local-bridge' },
+  };
+}
+
+/** Publishes the infrastructure cluster's network configuration (its CRD is installed with KubeVirt's). */
+export async function publishNetworkConfig(environment: EnvironmentLayout, admin: KubeClient): Promise<void> {
+  await admin.apply(networkConfig(infraLayout(environment)), { fieldManager: 'hcp-local', force: true });
+}
+
 /** Grants the documented access on the infrastructure cluster (`admin` is its administrator) and writes the user's kubeconfig. */
 export async function grantExternalInfraAccess(environment: EnvironmentLayout, admin: KubeClient): Promise<InfraAccess> {
   const infra = infraLayout(environment);
-  const access = { namespace: INFRA_NAMESPACE };
+  // The cluster publishes its network configuration (publishNetworkConfig), so the page's reader is granted too.
+  const access = { namespace: INFRA_NAMESPACE, networkReader: true };
   for (const object of externalInfraAccessObjects(access)) await admin.apply(object, { fieldManager: 'hcp-local', force: true });
   let token = '';
   // The controller manager's token controller fills the Secret in.

@@ -14,7 +14,7 @@ import { runProcess, type ProcessResult } from '../../testing/process.ts';
 import { locateBinaries } from '../binaries/locate.ts';
 import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
-import { environmentLayout, type NodeLayout } from './layout.ts';
+import { environmentLayout, infraLayout, statePaths, type NodeLayout } from './layout.ts';
 import { localClusterFlags, LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE } from './local-images.ts';
 import { catalogReleaseProvider } from '../../release/catalog.ts';
 import { nodePaths } from './node-config.ts';
@@ -26,6 +26,7 @@ import type { InfraAccess } from './infra-cluster.ts';
 import { volumesDir } from './storage.ts';
 import { WEB, webObjects } from './demo-workload.ts';
 import { hostCleanCheck } from '../../testing/host-clean.ts';
+import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -241,6 +242,7 @@ async function externalInfraAndCheck(): Promise<void> {
       hosted.close();
     }
     process.stderr.write(`e2e: external infrastructure: Available ${available}s, worker Ready ${seconds(started)}s after create\n`);
+    await assertIsolated();
     assert.equal((await vms(infraUser, namespace)).length, 1, 'the VM is on the infrastructure cluster');
     // The boot image imported once into the pool's cache, the VM's disk cloned from it (CDI's phases, stand-in side).
     const disks = await dataVolumes(infraUser, namespace);
@@ -253,6 +255,18 @@ async function externalInfraAndCheck(): Promise<void> {
     await waitFor('the VM, its disks and its machine gone', gone, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
   } finally {
     infraUser.close();
+  }
+}
+
+/** The ext cluster's machine is isolated by the virt-launcher NetworkPolicy on the infrastructure cluster. */
+async function assertIsolated(): Promise<void> {
+  const infra = infraLayout(layout);
+  const admin = KubeClient.fromKubeconfigFile(statePaths(infra).kubeconfig);
+  const server = (parse(readFileSync(hostedKubeconfigFile(), 'utf8')) as { clusters: Array<{ cluster: { server: string } }> }).clusters[0]?.cluster.server ?? '';
+  try {
+    await assertLauncherIsolation({ infra, admin, namespace: infraAccess.namespace, hostedApiServer: server });
+  } finally {
+    admin.close();
   }
 }
 

@@ -11,7 +11,7 @@ import { installCrds } from '../../kube/crds.ts';
 import { ensureBinaries } from '../binaries/build.ts';
 import { CONTAINERD, COREDNS, CRANE, ensureProgram, ensureTool, KONNECTIVITY, LOCAL_PATH_PROVISIONER } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
-import { loadCrds } from '../crds/fetch.ts';
+import { loadCrds, type CrdObject } from '../crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
 import { hasTrueCondition } from '../../lib/conditions.ts';
 import { coreDnsObjects } from './coredns.ts';
@@ -21,7 +21,7 @@ import { ensureNodeMountNamespace } from './node-mounts.ts';
 import { ensureBridge, ensureCgroup, ensureNodeNetwork, ensureServiceRoute } from './host.ts';
 import { publishImage } from './images.ts';
 import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
-import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, type InfraAccess } from './infra-cluster.ts';
+import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, publishNetworkConfig, type InfraAccess } from './infra-cluster.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
 import { recordNodeCount } from './state.ts';
 import { clustersToWatch, STAND_IN_DAEMON, watchedClusters } from '../kubevirt/run.ts';
@@ -83,6 +83,16 @@ const LOCAL_CRDS = THIRD_PARTY_CRDS.filter((source) => source.id !== 'openshift-
 
 /** What the infrastructure cluster serves of them: KubeVirt's and CDI's kinds, and snapshots (the Role names them). */
 const INFRA_CRDS = LOCAL_CRDS.filter((source) => source.id !== 'multus');
+
+/**
+ * The infrastructure cluster's CRDs: {@link INFRA_CRDS}, and OpenShift's Network config, through which it publishes its
+ * pod and Service ranges as an OpenShift cluster does (the operator reads them to isolate the VMs).
+ */
+async function infraCrds(): Promise<CrdObject[]> {
+  const openshift = THIRD_PARTY_CRDS.find((source) => source.id === 'openshift-api');
+  const network = openshift === undefined ? [] : (await loadCrds(openshift)).filter((crd) => crd.metadata?.name === 'networks.config.openshift.io');
+  return [...(await Promise.all(INFRA_CRDS.map(loadCrds))).flat(), ...network];
+}
 
 async function buildEverything(log: (line: string) => void): Promise<DaemonBinaries & ImageBinaries> {
   const kube = await ensureBinaries(log);
@@ -225,7 +235,8 @@ async function upInfraCluster(environment: EnvironmentLayout, bin: DaemonBinarie
       await startControlPlane(infra, bin);
       await Promise.all(infra.nodes.map((node) => startNode(infra, node, bin, client)));
       await startAddOn(client, coreDnsObjects(infra), { name: 'coredns', namespace: 'kube-system' });
-      await installCrds(client, (await Promise.all(INFRA_CRDS.map(loadCrds))).flat());
+      await installCrds(client, await infraCrds());
+      await publishNetworkConfig(environment, client);
     });
     return await report.step(`granting the documented Role to a service account in ${INFRA_NAMESPACE}`, () => grantExternalInfraAccess(environment, client));
   } finally {

@@ -1,7 +1,7 @@
 /**
  * The KubeVirt stand-in as the local environment runs it: a daemon (`hcp local kubevirt-standin`, started by `hcp
  * local up`) over the VirtualMachines of the management cluster and of the infrastructure cluster, running their
- * machines with the `process` backend.
+ * machines with the `process` backend; on the infrastructure cluster it also runs the NetworkPolicy stand-in.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { jsonLogger } from '../../operator/runtime/logger.ts';
 import { joinBinaries } from '../environment/join-machine.ts';
 import { hasInfraCluster } from '../environment/infra-cluster.ts';
 import { infraLayout, statePaths, type EnvironmentLayout } from '../environment/layout.ts';
+import { startNetworkPolicyStandIn } from '../netpol/enforcer.ts';
 import { backendForCluster, startKubeVirtStandIn } from './controller.ts';
 import { processMachineBackend } from './process-backend.ts';
 
@@ -40,7 +41,9 @@ export async function runKubeVirtStandIn(layout: EnvironmentLayout): Promise<voi
   const standIns = clusters.map((cluster) => {
     const client = KubeClient.fromKubeconfigFile(statePaths(cluster.layout).kubeconfig);
     const stop = startKubeVirtStandIn({ client, backend: backendForCluster(backend, cluster.name), clock: realClock, logger: logger.with({ cluster: cluster.name }) });
-    return () => (stop(), client.close());
+    // The infrastructure cluster enforces NetworkPolicies (the VMs' isolation); see netpol/enforcer.ts for why a stand-in.
+    const stopPolicies = cluster.name === INFRA_CLUSTER ? startNetworkPolicyStandIn({ client, layout: cluster.layout, clock: realClock, logger: logger.with({ cluster: cluster.name }) }) : () => undefined;
+    return () => (stop(), stopPolicies(), client.close());
   });
   logger.info('KubeVirt stand-in started', { backend: 'process', stateDir: layout.stateDir, clusters: clusters.map((c) => c.name).join(',') });
   await new Promise<void>((resolve) => {

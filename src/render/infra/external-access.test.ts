@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { toYamlDocuments } from '../../lib/yaml.ts';
 import { assertGolden } from '../../testing/golden.ts';
 import { documentedInfraRole } from '../../testing/infra.ts';
-import { EXTERNAL_INFRA_ROLE, externalInfraAccessObjects } from './external-access.ts';
+import { EXTERNAL_INFRA_ROLE, externalInfraAccessObjects, NETWORK_READER_ROLE } from './external-access.ts';
 
 describe('the access an external infrastructure cluster grants', () => {
   it('When rendered, it should grant exactly the Role the external-infrastructure page documents', () => {
@@ -19,5 +19,13 @@ describe('the access an external infrastructure cluster grants', () => {
     const objects = externalInfraAccessObjects({ namespace: 'hcp-infra' });
     assert.deepEqual(objects.filter((o) => o.kind.startsWith('Cluster')), []);
     assertGolden(join(import.meta.dirname, 'testdata', 'external-access.yaml'), toYamlDocuments(objects));
+  });
+
+  it('When the network reader is asked for, it should add the page\'s ClusterRole (get networks.config.openshift.io) bound to the account, and nothing more', () => {
+    const objects = externalInfraAccessObjects({ namespace: 'hcp-infra', networkReader: true });
+    const clusterWide = objects.filter((o) => o.kind.startsWith('Cluster'));
+    assert.deepEqual(clusterWide.map((o) => [o.kind, o.metadata.name]), [['ClusterRole', NETWORK_READER_ROLE], ['ClusterRoleBinding', 'kv-external-infra-network-reader-binding']]);
+    assert.deepEqual(clusterWide[0]?.['rules'], [{ apiGroups: ['config.openshift.io'], resources: ['networks'], verbs: ['get'] }]);
+    assert.deepEqual(clusterWide[1]?.['subjects'], [{ kind: 'ServiceAccount', name: 'hcp-infra-sa', namespace: 'hcp-infra' }]);
   });
 });
