@@ -12,7 +12,7 @@ import { materialiseIgnition, parseIgnitionPointer, type MaterialisedIgnition } 
 import { NodePaths } from '../../render/ignition/node-config.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { runningPid, startAndWait, startDaemon } from './daemons.ts';
-import { attachNodeNetwork, ensureCgroup, inNodeNetwork, killCgroup, removeCgroup, run, unmountUnder } from './host.ts';
+import { attachNodeNetwork, detachNodeNetwork, ensureCgroup, killCgroup, removeCgroup, run, unmountUnder } from './host.ts';
 import { nodeLayout, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { hostKubeletSettings, nodePaths } from './node-config.ts';
 import { ensureNodeMountNamespace } from './node-mounts.ts';
@@ -49,6 +49,8 @@ export interface LauncherNetwork {
   readonly pid: number;
   readonly address: string;
   readonly node: NodeLayout;
+  /** Every node of the environment (both clusters): each routes the machine's pod range. */
+  readonly nodes: readonly NodeLayout[];
 }
 
 const rootOf = (node: NodeLayout): string => join(node.dir, 'root');
@@ -128,16 +130,15 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
 
 /**
  * Stops a joining machine and removes everything it made: processes, pods, mounts, its name for the pod's network and
- * the routes to its pod range (on the host, and on `launcherNode` when known), cgroup, folder.
+ * the routes to its pod range (on the host and in `nodes`), cgroup, folder.
  */
-export async function stopJoinMachine(layout: EnvironmentLayout, slot: number, launcherNode?: NodeLayout): Promise<void> {
+export async function stopJoinMachine(layout: EnvironmentLayout, slot: number, nodes: readonly NodeLayout[]): Promise<void> {
   const node = nodeLayout(layout.stateDir, slot);
   const cgroup = `${layout.cgroup}/${node.cgroup}`;
   await killCgroup(cgroup, 5_000);
   await unmountUnder(node.dir);
   await run(['ip', 'netns', 'delete', node.netns]).catch(() => undefined);
-  await run(['ip', 'route', 'delete', node.podCidr]).catch(() => undefined);
-  if (launcherNode !== undefined) await inNodeNetwork(launcherNode, ['ip', 'route', 'delete', node.podCidr]).catch(() => undefined);
+  await detachNodeNetwork(node, nodes);
   removeCgroup(cgroup);
   rmSync(node.dir, { recursive: true, force: true });
   for (const name of Object.values(daemonNames(node))) if (runningPid(layout, name) !== undefined) throw new Error(`${name} still runs`);

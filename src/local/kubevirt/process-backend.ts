@@ -82,7 +82,7 @@ function launcherNetwork(nodes: Map<string, ClusterNode>, launcher: Launcher): L
   if (host === undefined) throw new Error(`the virt-launcher pod runs on ${launcher.nodeName}, which is no node of the local environment`);
   const pid = podProcesses(host.cgroup, launcher.uid)[0];
   if (pid === undefined) throw new Error(`the virt-launcher pod ${launcher.uid} has no process on ${launcher.nodeName} yet`);
-  return { pid, address: launcher.address, node: host.node };
+  return { pid, address: launcher.address, node: host.node, nodes: [...nodes.values()].map((n) => n.node) };
 }
 
 /** What {@link processMachineBackend}'s `reserve` found: the slot, and whether a machine runs there in the same pod. */
@@ -98,7 +98,7 @@ interface Reservation {
 export function processMachineBackend(layout: EnvironmentLayout, binaries: JoinMachineOptions['binaries'], now: () => Date): MachineBackend {
   const nodes = clusterNodes(layout);
   const facts = (record: Record): MachineFacts => ({ nodeName: record.launcher.nodeName, address: record.launcher.address, startedAt: record.startedAt });
-  const stopRecorded = (record: Record): Promise<void> => stopJoinMachine(layout, record.slot, nodes.get(record.launcher.nodeName)?.node);
+  const stopRecorded = (record: Record): Promise<void> => stopJoinMachine(layout, record.slot, [...nodes.values()].map((n) => n.node));
   // The stand-in works on several VMs at once: slots are chosen and the records file written one at a time.
   let lock: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => T): Promise<T> => {

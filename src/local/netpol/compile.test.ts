@@ -45,6 +45,12 @@ describe('the NetworkPolicy stand-in\'s compiler', () => {
     assert.equal(linesOf(rules, 'HCP-NP-').length, 0);
   });
 
+  it('When a port is out of range or a range is reversed, it should refuse the policy rather than break the node\'s rules', () => {
+    const withPorts = (ports: object[]): NetworkPolicyObject => ({ metadata: { namespace: 'hcp-infra', name: 'p' }, spec: { podSelector: {}, ingress: [{ ports }] } });
+    for (const ports of [[{ port: 70000 }], [{ port: 90, endPort: 80 }], [{ endPort: 80 }]]) assert.match(compile([withPorts(ports)]).refused[0]?.reason ?? '', /not a port or range within 1-65535/);
+    assert.deepEqual(compile([withPorts([{ port: 80, endPort: 90 }])]).refused, []);
+  });
+
   it('When a policy selects by namespace and pod, it should resolve peers to the selected pods only', () => {
     const toDns = { metadata: { namespace: 'hcp-infra', name: 'dns' }, spec: { podSelector: {}, policyTypes: ['Egress'], egress: [{ to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchExpressions: [{ key: 'k8s-app', operator: 'In', values: ['kube-dns'] }] } }], ports: [{ protocol: 'UDP', port: 53 }, { port: 8000, endPort: 8080 }] }] } };
     const { rules } = compile([toDns], [machineA]);

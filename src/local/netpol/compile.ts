@@ -95,13 +95,27 @@ const typesOf = (p: NetworkPolicyObject): readonly string[] => p.spec.policyType
 const selectorsOf = (p: NetworkPolicyObject): LabelSelector[] =>
   [p.spec.podSelector, ...(['Ingress', 'Egress'] as const).flatMap((d) => rulesOf(p, d).flatMap((r) => peersOf(r, d).flatMap((peer) => [peer.podSelector ?? {}, peer.namespaceSelector ?? {}])))];
 
+const isPortNumber = (n: number | undefined): boolean => n !== undefined && Number.isInteger(n) && n >= 1 && n <= 65535;
+/** Whether a port's number and end are numbers iptables takes (an end needs a start at or below it). */
+function validPorts(port: PolicyPort): boolean {
+  const start = port.port as number | undefined;
+  if (start === undefined) return port.endPort === undefined;
+  return isPortNumber(start) && (port.endPort === undefined || (isPortNumber(port.endPort) && port.endPort >= start));
+}
+
+/** Why a port cannot be honoured, or undefined when it can. */
+function portRefusal(port: PolicyPort): string | undefined {
+  if (typeof port.port === 'string') return `named port ${port.port}: the stand-in does not resolve container port names`;
+  // One bad number would make iptables-restore refuse the node's whole file, taking every policy with it.
+  if (!validPorts(port)) return `port ${String(port.port)}${port.endPort === undefined ? '' : `-${String(port.endPort)}`} is not a port or range within 1-65535`;
+  return PROTOCOLS.has(port.protocol ?? 'TCP') ? undefined : `protocol ${port.protocol ?? ''} is not TCP, UDP or SCTP`;
+}
+
 /** Why a policy cannot be honoured, or undefined when it can. */
 function refusal(p: NetworkPolicyObject): string | undefined {
   const rules = (['Ingress', 'Egress'] as const).flatMap((d) => rulesOf(p, d).map((r) => ({ r, d })));
-  for (const port of rules.flatMap(({ r }) => r.ports ?? [])) {
-    if (typeof port.port === 'string') return `named port ${port.port}: the stand-in does not resolve container port names`;
-    if (!PROTOCOLS.has(port.protocol ?? 'TCP')) return `protocol ${port.protocol ?? ''} is not TCP, UDP or SCTP`;
-  }
+  const badPort = rules.flatMap(({ r }) => r.ports ?? []).map(portRefusal).find((reason) => reason !== undefined);
+  if (badPort !== undefined) return badPort;
   const cidrs = rules.flatMap(({ r, d }) => peersOf(r, d).flatMap((peer) => (peer.ipBlock === undefined ? [] : [peer.ipBlock.cidr, ...(peer.ipBlock.except ?? [])])));
   const bad = cidrs.find((c) => !isV6(c) && !validV4(c));
   if (bad !== undefined) return `${bad} is not an IPv4 CIDR`;
