@@ -170,4 +170,20 @@ describe('the local KubeVirt stand-in', () => {
     await eventually('the VM running once its clone succeeded', async () => (await management.client.get<VMStatus>(vmRef)).status?.printableStatus === 'Running');
     assert.equal(backend.started.size, 1);
   });
+
+  it('When a VM\'s launcher pod is deleted, it should stop the machine and run it again in a new pod, as KubeVirt restarts a VM', async (t) => {
+    const { ns, backend } = await standInWithUserData(t, 'kv-standin-launcher');
+    const vm = aRenderedVM(LOCAL_IMAGE, ns, 'ud');
+    await management.client.create(vm);
+    const vmiRef = { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', namespace: ns, name: vm.metadata.name };
+    const address = async (): Promise<string | undefined> => (await management.client.tryGet<VMI>(vmiRef))?.status?.interfaces?.[0]?.ipAddress;
+    await eventually('the instance running in its first pod', async () => (await address()) !== undefined);
+    const first = await address();
+    const [pod] = await management.client.list<Pod>('v1', 'Pod', { namespace: ns, labelSelector: 'kubevirt.io=virt-launcher' });
+    assert.ok(pod !== undefined);
+    await management.client.delete({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: pod.metadata.name });
+    await eventually('the machine stopped with its pod', () => Promise.resolve(backend.stops.includes(`${ns}/${vm.metadata.name}`)));
+    await eventually('the instance running again in a new pod', async () => ![undefined, first].includes(await address()));
+    assert.equal(backend.started.has(`${ns}/${vm.metadata.name}`), true);
+  });
 });

@@ -202,7 +202,8 @@ async function ensureLauncher(o: StandIn, key: string, vm: StoredVM): Promise<La
   const pod = launcherOf(o, key);
   const launcher = launcherState(pod);
   if (launcher.state === 'running') return { uid: launcher.uid, nodeName: launcher.nodeName, address: launcher.address };
-  if (launcher.state === 'ended') await o.backend.stop(key);
+  // The instance ends with its pod (KubeVirt fails it and starts a new one): no Running report outlives the machine.
+  if (launcher.state === 'ended') await Promise.all([o.backend.stop(key), o.client.delete({ ...VMI, ...refOf(key) })]);
   if (launcher.state === 'ended' && pod?.metadata.deletionTimestamp === undefined) await removeLauncher(o, key);
   if (launcher.state === 'missing' || launcher.state === 'ended') await o.client.create(renderLauncherPod(vm)).catch((error: unknown) => {
     if (!isAlreadyExists(error)) throw error;
