@@ -1,0 +1,47 @@
+#!/bin/bash
+# Builds the local node image for QEMU machines from Debian packages (debootstrap, as root) plus the kubelet and
+# containerd the local environment builds: a kernel, its initrd and a raw ext4 disk in
+# ~/.cache/hcp-kubevirt/node-image/<Kubernetes version>/. It meets the node image contract (docs/node-image.md):
+# systemd, containerd 2 (enabled by the served config, not before it is written), runc, CNI plugins, /usr/bin/kubelet,
+# and a first-boot agent (guest/hcp-ignition-agent) that applies the Ignition config the config drive leads to. The
+# image's containerd pulls through the environment's registry (10.250.0.1:5000), as the process machines do.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+version=${KUBE_VERSION:-v1.36.3}
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/hcp-kubevirt
+out=$cache/node-image/$version
+kubelet=$cache/kube/$version/kubelet
+containerd_dir=$(ls -d "$cache"/tools/containerd-v* | tail -1)
+[ -x "$kubelet" ] && [ -x "$containerd_dir/containerd" ] || { echo "build the local environment first (hcp local up): kubelet or containerd missing" >&2; exit 1; }
+for tool in debootstrap mkfs.ext4; do command -v "$tool" > /dev/null || { echo "missing $tool (apt-get install debootstrap e2fsprogs)" >&2; exit 1; }; done
+if [ -f "$out/disk.raw" ]; then echo "$out (cached)"; exit 0; fi
+
+work=$(mktemp -d /var/tmp/hcp-node-image.XXXXXX)
+trap 'umount "$work/rootfs/proc" 2> /dev/null || true; rm -rf "$work"' EXIT
+root=$work/rootfs
+packages=systemd-sysv,udev,iproute2,iptables,ca-certificates,curl,jq,kmod,conntrack,ethtool,linux-image-cloud-amd64,containernetworking-plugins,runc
+debootstrap --variant=minbase --include=$packages bookworm "$root" http://deb.debian.org/debian
+
+install -m 0755 "$kubelet" "$root/usr/bin/kubelet"
+install -m 0755 "$containerd_dir/containerd" "$containerd_dir/containerd-shim-runc-v2" "$root/usr/bin/"
+mkdir -p "$root/opt/cni" && ln -sfn /usr/lib/cni "$root/opt/cni/bin"
+install -m 0755 "$here/guest/hcp-ignition-agent" "$root/usr/local/bin/"
+install -m 0644 "$here/guest/containerd.service" "$here/guest/hcp-ignition.service" "$root/etc/systemd/system/"
+mkdir -p "$root/etc/systemd/network" "$root/etc/cni/net.d"
+printf '[Match]\nName=en* eth*\n[Network]\nDHCP=ipv4\n' > "$root/etc/systemd/network/80-dhcp.network"
+# Until the hosted cluster brings a network plugin: a bridge with a masqueraded range, private to the machine.
+cat > "$root/etc/cni/net.d/10-hcp-node.conflist" <<'JSON'
+{"cniVersion":"1.0.0","name":"hcp-node","plugins":[{"type":"bridge","bridge":"cni0","isGateway":true,"ipMasq":true,"hairpinMode":true,"ipam":{"type":"host-local","ranges":[[{"subnet":"10.88.0.0/16"}]],"routes":[{"dst":"0.0.0.0/0"}]}},{"type":"portmap","capabilities":{"portMappings":true}},{"type":"loopback"}]}
+JSON
+for registry in registry.k8s.io quay.io docker.io; do
+  upstream=https://$registry; [ "$registry" = docker.io ] && upstream=https://registry-1.docker.io
+  mkdir -p "$root/etc/containerd/certs.d/$registry"
+  printf 'server = "%s"\n\n[host."http://10.250.0.1:5000/v2/%s"]\n  capabilities = ["pull", "resolve"]\n  override_path = true\n' "$upstream" "$registry" > "$root/etc/containerd/certs.d/$registry/hosts.toml"
+done
+chroot "$root" systemctl enable systemd-networkd systemd-networkd-wait-online hcp-ignition.service
+mkdir -p "$out"
+cp "$root"/boot/vmlinuz-* "$out/vmlinuz"
+cp "$root"/boot/initrd.img-* "$out/initrd.img"
+mkfs.ext4 -q -L root -d "$root" "$out/disk.raw.partial" 3G
+mv "$out/disk.raw.partial" "$out/disk.raw"
+echo "$out"
