@@ -13,7 +13,7 @@ import { waitFor } from '../../src/local/cluster/http.ts';
 import type { InfraAccess } from '../../src/local/environment/infra-cluster.ts';
 import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { localClusterFlags } from '../../src/local/environment/local-images.ts';
-import { machineNamespaces } from '../../src/local/kubevirt/process-backend.ts';
+import { machineNamespaces } from '../../src/local/kubevirt/machine-backend.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB, topPrograms } from '../lib/environment-memory.ts';
 

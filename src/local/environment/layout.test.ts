@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { environmentLayout, hostsRegistry, infraLayout, INFRA_FIRST_SLOT, MAX_NODE_COUNT, nodeLayout } from './layout.ts';
-import { FIRST_MACHINE_SLOT } from '../kubevirt/process-backend.ts';
+import { FIRST_MACHINE_SLOT } from '../kubevirt/machine-backend.ts';
 
 describe('the infrastructure cluster beside the management cluster', () => {
   const environment = environmentLayout('/state', MAX_NODE_COUNT);

@@ -173,6 +173,8 @@ export function statePaths(layout: EnvironmentLayout): {
   readonly images: string;
   /** The number of nodes the environment was brought up with. */
   readonly nodeCount: string;
+  /** What new machines run as (`process` or `vm`), as the last `up` chose. */
+  readonly machineBackend: string;
 } {
   const s = layout.stateDir;
   return {
@@ -185,5 +187,6 @@ export function statePaths(layout: EnvironmentLayout): {
     componentKubeconfigs: join(s, 'kubeconfigs'),
     images: join(s, 'images'),
     nodeCount: join(s, 'nodes'),
+    machineBackend: join(s, 'machine-backend'),
   };
 }

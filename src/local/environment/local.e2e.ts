@@ -21,7 +21,7 @@ import { nodePaths } from './node-config.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
 import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
 import { machineOfPool } from '../../testing/node-join.ts';
-import { machineNamespaces } from '../kubevirt/process-backend.ts';
+import { machineNamespaces } from '../kubevirt/machine-backend.ts';
 import type { InfraAccess } from './infra-cluster.ts';
 import { volumesDir } from './storage.ts';
 import { WEB, webObjects } from './demo-workload.ts';

@@ -40,9 +40,18 @@ const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['ldd', 'libc-bin'],
 ];
 
+/** What the `vm` machine backend adds: QEMU, its image tool, and what builds the node image and config drives. */
+const VM_COMMANDS: ReadonlyArray<readonly [string, string]> = [
+  ['qemu-system-x86_64', 'qemu-system-x86'],
+  ['qemu-img', 'qemu-utils'],
+  ['debootstrap', 'debootstrap'],
+  ['mkfs.ext4', 'e2fsprogs'],
+  ['genisoimage', 'genisoimage'],
+];
+
 /** Programs and plugins, each with the Debian package that installs it. */
-function missingPrograms(): MissingPrerequisite[] {
-  const commands = COMMANDS.filter(([command]) => findCommand(command) === undefined).map(([command, pkg]) => ({ what: `the ${command} command`, debianPackage: pkg }));
+function missingPrograms(vmMachines: boolean): MissingPrerequisite[] {
+  const commands = [...COMMANDS, ...(vmMachines ? VM_COMMANDS : [])].filter(([command]) => findCommand(command) === undefined).map(([command, pkg]) => ({ what: `the ${command} command`, debianPackage: pkg }));
   const plugins = CNI_PLUGINS.filter((p) => !isExecutable(join(CNI_BIN_DIR, p)));
   return plugins.length === 0 ? commands : [...commands, { what: `the CNI plugins ${plugins.join(', ')} in ${CNI_BIN_DIR}`, debianPackage: 'containernetworking-plugins' }];
 }
@@ -57,10 +66,10 @@ function missingKernelFeatures(root: boolean): MissingPrerequisite[] {
   return missing;
 }
 
-/** Everything the host lacks for the environment; empty when it can be brought up. */
-export function missingPrerequisites(): MissingPrerequisite[] {
+/** Everything the host lacks for the environment (and for QEMU machines when `vmMachines`); empty when it can be brought up. */
+export function missingPrerequisites(vmMachines = false): MissingPrerequisite[] {
   if (process.platform !== 'linux') return [{ what: 'Linux', hint: 'the local environment runs containers and network namespaces: use a Linux host' }];
-  return [...missingKernelFeatures(process.getuid?.() === 0), ...missingPrograms()];
+  return [...missingKernelFeatures(process.getuid?.() === 0), ...missingPrograms(vmMachines)];
 }
 
 /** The Debian packages that would fix what is missing. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { EnvironmentError } from './errors.ts';
-import { existingLayout, layoutForUp, recordNodeCount } from './state.ts';
+import { existingLayout, layoutForUp, machineBackendForUp, recordMachineBackend, recordNodeCount } from './state.ts';
 
 describe('the node count of an environment', () => {
   it('When up is first given a node count, it should keep it for later commands and refuse another until down', () => {
@@ -33,5 +33,22 @@ describe('the node count of an environment', () => {
   it('When the node count is out of range, it should refuse it', () => {
     assert.throws(() => layoutForUp(join(tmpdir(), 'hcp-state-unused'), 0), /invalid --nodes 0: want 1 to 8/);
     assert.throws(() => layoutForUp(join(tmpdir(), 'hcp-state-unused'), 9), /invalid --nodes 9: want 1 to 8/);
+  });
+});
+
+describe('the machine backend of an environment', () => {
+  it('When up is given a machine backend, it should keep it for later commands and refuse one it does not know', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'hcp-state-')), 'local');
+    try {
+      assert.equal(machineBackendForUp(dir, undefined), 'process');
+      const layout = layoutForUp(dir, 1);
+      recordNodeCount(layout);
+      recordMachineBackend(layout, machineBackendForUp(dir, 'vm'));
+      assert.equal(machineBackendForUp(dir, undefined), 'vm');
+      assert.equal(machineBackendForUp(dir, 'process'), 'process');
+      assert.throws(() => machineBackendForUp(dir, 'kvm'), (e: unknown) => e instanceof EnvironmentError && /invalid --machine-backend "kvm": want process or vm/.test(e.message));
+    } finally {
+      rmSync(join(dir, '..'), { recursive: true, force: true });
+    }
   });
 });

@@ -8,7 +8,8 @@ import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout } from '
 import { apiServerUrl } from './pki.ts';
 import { nodeDaemonNames } from './processes.ts';
 import { STAND_IN_DAEMON } from '../kubevirt/run.ts';
-import { recordedMachines, type RecordedMachine } from '../kubevirt/process-backend.ts';
+import { recordedMachines, type RecordedMachine } from '../kubevirt/machine-backend.ts';
+import { recordedMachineBackend, type MachineBackendKind } from './state.ts';
 
 /** The daemons of a cluster's control plane (the registry where it hosts it), then its nodes', in start order. */
 const clusterDaemonsOf = (layout: EnvironmentLayout): string[] => [
@@ -38,6 +39,8 @@ export interface EnvironmentStatus {
   readonly nodes: number;
   /** Null when they cannot be read (etcd holds data but the API server does not answer). */
   readonly hostedClusters: readonly string[] | null;
+  /** What new machines run as (`up --machine-backend`). */
+  readonly machineBackend: MachineBackendKind;
   /** The VMs the KubeVirt stand-in runs as machines, with their cluster, backend and address. */
   readonly machines: readonly RecordedMachine[];
   /** The infrastructure cluster, when the environment has one (`up --infra-cluster`). */
@@ -85,5 +88,5 @@ export async function environmentStatus(layout: EnvironmentLayout): Promise<Envi
   const infraCluster = infraClusterStatus(layout);
   const network = { bridge: linkExists(layout.bridge), nodeNamespaces: layout.nodes.filter((n) => netnsExists(n.netns)).length };
   const state = overallState(layout, daemons, infraCluster, network);
-  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), nodes: layout.nodes.length, daemons, network, hostedClusters: (await hostedClustersOf(layout)) ?? null, machines: existsSync(layout.stateDir) ? recordedMachines(layout) : [], infraCluster };
+  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), nodes: layout.nodes.length, machineBackend: recordedMachineBackend(layout.stateDir), daemons, network, hostedClusters: (await hostedClustersOf(layout)) ?? null, machines: existsSync(layout.stateDir) ? recordedMachines(layout) : [], infraCluster };
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import type { KubeManifest } from '../../render/manifest.ts';
 import { installCrds } from '../../kube/crds.ts';
@@ -23,8 +23,9 @@ import { publishImage } from './images.ts';
 import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, publishNetworkConfig, type InfraAccess } from './infra-cluster.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
-import { recordNodeCount } from './state.ts';
-import { clustersToWatch, STAND_IN_DAEMON, watchedClusters } from '../kubevirt/run.ts';
+import { recordMachineBackend, recordNodeCount, type MachineBackendKind } from './state.ts';
+import { clustersToWatch, STAND_IN_DAEMON, standInBackend, watchedClusters } from '../kubevirt/run.ts';
+import { ensureNodeImage } from '../vm/node-image.ts';
 import { projectRoot } from '../project-root.ts';
 import { storageObjects, volumesDir } from './storage.ts';
 import { kubeletConfig, kubeProxyConfig, nodePaths } from './node-config.ts';
@@ -57,6 +58,8 @@ export interface UpOptions {
   readonly buildLog: (line: string) => void;
   /** Also bring up the infrastructure cluster (kept once brought up, like the node count). */
   readonly infraCluster?: boolean;
+  /** What new machines run as (see state.ts): `process` when absent. */
+  readonly machineBackend?: MachineBackendKind;
 }
 
 /** What a running environment offers. */
@@ -216,9 +219,11 @@ async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & Im
  * The KubeVirt stand-in daemon (`hcp local kubevirt-standin`), through the same launcher as the command running now,
  * so it runs the same build.
  */
-async function startKubeVirtStandIn(layout: EnvironmentLayout): Promise<void> {
-  // It learns at start which clusters it watches: one started before the infrastructure cluster existed starts again.
-  if (watchedClusters(layout).join() !== clustersToWatch(layout).join()) await stopDaemon(layout, STAND_IN_DAEMON);
+async function startKubeVirtStandIn(layout: EnvironmentLayout, kind: MachineBackendKind): Promise<void> {
+  recordMachineBackend(layout, kind);
+  // It learns at start which clusters it watches and what it runs machines as: one started before the infrastructure
+  // cluster existed, or with the other backend, starts again (its running machines keep theirs).
+  if (watchedClusters(layout).join() !== clustersToWatch(layout).join() || standInBackend(layout) !== kind) await stopDaemon(layout, STAND_IN_DAEMON);
   await startDaemon(layout, { name: STAND_IN_DAEMON, command: [join(projectRoot(), 'bin', 'hcp'), 'local', 'kubevirt-standin', `--state-dir=${layout.stateDir}`] });
 }
 
@@ -251,7 +256,8 @@ async function upInfraCluster(environment: EnvironmentLayout, bin: DaemonBinarie
  */
 export async function upEnvironment(options: UpOptions): Promise<RunningEnvironment> {
   const { layout, report } = options;
-  const missing = missingPrerequisites();
+  const kind = options.machineBackend ?? 'process';
+  const missing = missingPrerequisites(kind === 'vm');
   if (missing.length > 0) throw new EnvironmentError(describeMissing(missing));
   const bin = await report.step('building binaries (first run only: about 12 minutes on 2 cores)', () => buildEverything(options.buildLog));
   const paths = statePaths(layout);
@@ -260,6 +266,10 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
   try {
     const runc = findCommand('runc') as string;
     await report.step('preparing certificates, cgroups and network', () => prepareCluster(layout, runc));
+    if (kind === 'vm') {
+      const log = join(paths.logs, 'node-image.log');
+      await report.step(`building the node image for vm machines (when it changed: about a minute; log ${log})`, () => (mkdirSync(paths.logs, { recursive: true }), ensureNodeImage({ kubelet: bin.kubelet, containerdDir: dirname(bin.containerd) }, log)));
+    }
     await report.step('starting the management control plane and image registry', () => startControlPlane(layout, bin));
     const operatorImageRef = await report.step('publishing images to the registry', () => publishImages(layout, bin, options.operator));
     const nodes = layout.nodes.length === 1 ? 'the node' : `${String(layout.nodes.length)} nodes`;
@@ -273,7 +283,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
       await installCrds(admin(), (await Promise.all(LOCAL_CRDS.map(loadCrds))).flat());
     });
     const infra = options.infraCluster === true || hasInfraCluster(layout) ? await upInfraCluster(layout, bin, report, runc) : undefined;
-    await report.step('starting the KubeVirt stand-in (VMs run as process machines)', () => startKubeVirtStandIn(layout));
+    await report.step(`starting the KubeVirt stand-in (VMs run as ${kind === 'vm' ? 'QEMU virtual machines' : 'process machines'})`, () => startKubeVirtStandIn(layout, kind));
     return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout), operatorImage: operatorImageRef, ...(infra === undefined ? {} : { infra }) };
   } finally {
     client?.close();

@@ -23,7 +23,7 @@ function recordingBackend(): MachineBackend & { started: Map<string, string>; st
     stops,
     start: (key, userData, launcher) => {
       started.set(key, userData);
-      return Promise.resolve({ nodeName: launcher.nodeName, address: launcher.address, startedAt: '2026-11-23T10:00:00Z' });
+      return Promise.resolve({ nodeName: launcher.nodeName, address: launcher.address, startedAt: '2026-11-23T10:00:00Z', backend: 'process' });
     },
     stop: (key) => {
       if (started.delete(key)) stops.push(key);

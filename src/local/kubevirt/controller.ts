@@ -16,7 +16,8 @@ import type { Logger } from '../../operator/runtime/logger.ts';
 import { Metrics } from '../../operator/runtime/metrics.ts';
 import { dataVolumeNamesOf, dataVolumeOutcome, dataVolumesOfVM, dataVolumeStatus, type DataVolumeLookup, type StoredDataVolume } from './data-volumes.ts';
 import { launcherPodName, launcherState, renderLauncherPod, type LauncherPod } from './launcher-pod.ts';
-import { refusedInstance, runningInstance, STAND_IN_NAME, unsupportedByStandIn, userDataSecretOf, vmStatus, wantsRunning, type MachineFacts } from './instance.ts';
+import { machineShape, refusedInstance, runningInstance, STAND_IN_NAME, unsupportedByStandIn, userDataSecretOf, vmStatus, wantsRunning, type MachineFacts } from './instance.ts';
+import type { MachineShape } from '../vm/qemu.ts';
 
 /** The running virt-launcher pod a VM's machine lives in. */
 export interface Launcher {
@@ -31,7 +32,7 @@ export interface MachineBackend {
    * Starts the machine of a VM from its user data inside its launcher pod, or returns the one already running in that
    * pod (one left in a replaced pod is started again); throws when it cannot.
    */
-  start(key: string, userData: string, launcher: Launcher): Promise<MachineFacts>;
+  start(key: string, userData: string, launcher: Launcher, shape: MachineShape): Promise<MachineFacts>;
   /** Stops and removes the machine of a VM; nothing when it has none. */
   stop(key: string): Promise<void>;
   /** The VMs that have a machine now. */
@@ -54,7 +55,7 @@ export function splitMachineKey(key: string): { cluster: string; vm: string } {
 export function backendForCluster(backend: MachineBackend, cluster: string): MachineBackend {
   const prefix = `${cluster}${CLUSTER_SEPARATOR}`;
   return {
-    start: (key, userData, launcher) => backend.start(prefix + key, userData, launcher),
+    start: (key, userData, launcher, shape) => backend.start(prefix + key, userData, launcher, shape),
     stop: (key) => backend.stop(prefix + key),
     running: () => backend.running().filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)),
   };
@@ -185,9 +186,9 @@ async function provisionDisks(o: StandIn, vm: StoredVM): Promise<{ ready: boolea
   return { ready: failures.length === 0 && waiting.length === 0, failures, waiting };
 }
 
-async function startMachine(o: StandInOptions, key: string, userData: string, launcher: Launcher): Promise<MachineFacts> {
+async function startMachine(o: StandInOptions, key: string, vm: { readonly userData: string; readonly shape: MachineShape }, launcher: Launcher): Promise<MachineFacts> {
   try {
-    return await o.backend.start(key, userData, launcher);
+    return await o.backend.start(key, vm.userData, launcher, vm.shape);
   } catch (error) {
     throw new WaitError('MachineNotStarted', `the machine of ${key} did not start: ${error instanceof Error ? error.message : String(error)}`, RETRY_MS);
   }
@@ -242,7 +243,7 @@ async function reconcileVM(o: StandIn, informer: Informer<StoredVM>, key: string
   }
   const launcher = await ensureLauncher(o, key, vm);
   if (launcher === undefined) return undefined;
-  const machine = await startMachine(o, key, admitted.userData, launcher);
+  const machine = await startMachine(o, key, { userData: admitted.userData, shape: machineShape(vm) }, launcher);
   const instance = runningInstance(vm, machine);
   await report(o.reported, key, JSON.stringify([instance, vm.metadata.generation]), async () => {
     await o.client.apply(instance, { fieldManager: FIELD_MANAGER });

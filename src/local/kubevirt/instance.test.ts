@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aRenderedVM } from '../../testing/builders.ts';
 import type { VirtualMachine } from '../../platform/kubevirt/virtual-machine-types.ts';
-import { refusedInstance, runningInstance, unsupportedByStandIn, userDataSecretOf, vmStatus, wantsRunning } from './instance.ts';
+import { BACKEND_ANNOTATION, machineShape, refusedInstance, runningInstance, unsupportedByStandIn, userDataSecretOf, vmStatus, wantsRunning } from './instance.ts';
 
 const renderedVM = (image = 'quay.io/hcp-kubevirt/node:v1.36.3'): VirtualMachine => aRenderedVM(image);
 
@@ -29,7 +29,7 @@ describe('the KubeVirt stand-in, what it accepts and reports', () => {
   });
 
   it('When a machine runs, its instance should carry the template labels, the address, the node and Ready, and say it cannot migrate', () => {
-    const vmi = runningInstance(renderedVM(), { nodeName: 'hcp-local-1', address: '10.88.0.19', startedAt: '2026-11-23T10:00:00Z' }) as unknown as { metadata: { labels: Record<string, string> }; status: { phase: string; nodeName: string; interfaces: Array<{ ipAddress: string }>; conditions: Array<{ type: string; status: string }> } };
+    const vmi = runningInstance(renderedVM(), { nodeName: 'hcp-local-1', address: '10.88.0.19', startedAt: '2026-11-23T10:00:00Z', backend: 'process' }) as unknown as { metadata: { labels: Record<string, string> }; status: { phase: string; nodeName: string; interfaces: Array<{ ipAddress: string }>; conditions: Array<{ type: string; status: string }> } };
     assert.equal(vmi.metadata.labels['hypershift.openshift.io/nodepool-name'], 'example');
     assert.equal(vmi.status.phase, 'Running');
     assert.equal(vmi.status.nodeName, 'hcp-local-1');
@@ -47,5 +47,21 @@ describe('the KubeVirt stand-in, what it accepts and reports', () => {
   it('When a VM runs, stops or is refused, it should carry the Ready condition kubectl shows, as KubeVirt mirrors it', () => {
     const ready = (status: Record<string, unknown>): string | undefined => (status['conditions'] as Array<{ type: string; status: string }>).find((c) => c.type === 'Ready')?.status;
     assert.deepEqual([ready(vmStatus('running')), ready(vmStatus('stopped')), ready(vmStatus('refused', 'no'))], ['True', 'False', 'False']);
+  });
+
+  it('When a VM machine runs, its instance should say so in the backend annotation, the guest OS and the migration message', () => {
+    const vmi = runningInstance(renderedVM(), { nodeName: 'hcp-infra-node-1', address: '10.244.240.7', startedAt: '2026-11-23T10:00:00Z', backend: 'vm' }) as unknown as { metadata: { annotations: Record<string, string> }; status: { guestOSInfo: { id: string }; conditions: Array<{ type: string; message?: string }> } };
+    assert.equal(vmi.metadata.annotations[BACKEND_ANNOTATION], 'vm');
+    assert.equal(vmi.status.guestOSInfo.id, 'debian');
+    assert.match(vmi.status.conditions.find((c) => c.type === 'LiveMigratable')?.message ?? '', /QEMU machine/);
+  });
+
+  it('When a VM names its cores and guest memory, it should get a machine of that size; unreadable memory is refused', () => {
+    const vm = renderedVM();
+    vm.spec.template.spec.domain.cpu = { cores: 2 };
+    vm.spec.template.spec.domain.memory = { guest: '3Gi' };
+    assert.deepEqual(machineShape(vm), { cpus: 2, memoryMiB: 3072 });
+    vm.spec.template.spec.domain.memory = { guest: 'lots' };
+    assert.match(unsupportedByStandIn(vm).join('\n'), /memory quantity "lots"/);
   });
 });

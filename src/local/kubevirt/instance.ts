@@ -6,13 +6,14 @@
  */
 import type { KubeObject } from '../../kube/client.ts';
 import type { VirtualMachine } from '../../platform/kubevirt/virtual-machine-types.ts';
+import { memoryMiB, type MachineShape } from '../vm/qemu.ts';
 
 /** A rendered instance: a Kubernetes object to apply. */
 type Instance = KubeObject & Record<string, unknown>;
 
 /** Who made an object: KubeVirt's own label key, with the stand-in's name as value. */
 export const STAND_IN_NAME = 'hcp-local-kubevirt-standin';
-/** The annotation on a stand-in instance that says which backend runs it (`process`). */
+/** The annotation on a stand-in instance that says which backend runs it (`process` or `vm`). */
 export const BACKEND_ANNOTATION = 'hcp-kubevirt.io/machine-backend';
 /** The boot images a stand-in machine honours: the local environment's node image (any tag). */
 export const LOCAL_NODE_IMAGE_REPOSITORY = 'quay.io/hcp-kubevirt/node';
@@ -28,6 +29,16 @@ export interface MachineFacts {
   readonly address: string;
   /** When it started (RFC 3339). */
   readonly startedAt: string;
+  /** What runs it: a process machine, or a QEMU virtual machine. */
+  readonly backend: 'process' | 'vm';
+}
+
+/** The machine a VM asks for: its cores (1 when unsaid) and its guest memory (or its memory request); throws when it names none it can read. */
+export function machineShape(vm: VirtualMachine): MachineShape {
+  const domain = vm.spec.template.spec.domain;
+  const memory = domain.memory?.guest ?? domain.resources?.requests?.['memory'];
+  if (memory === undefined) throw new Error('no guest memory: neither domain.memory.guest nor domain.resources.requests.memory is set');
+  return { cpus: domain.cpu?.cores ?? 1, memoryMiB: memoryMiB(memory) };
 }
 
 /** Whether the VM should run (`runStrategy`), or be stopped; undefined for a strategy the stand-in does not honour. */
@@ -53,6 +64,11 @@ export function unsupportedByStandIn(vm: VirtualMachine): string[] {
   const otherNetworks = spec.networks.filter((n) => n.pod === undefined).map((n) => n.name);
   if (otherNetworks.length > 0) problems.push(`networks ${otherNetworks.join(', ')} are not the pod network: secondary networks are not available in the local environment`);
   if ((spec.domain.devices.hostDevices ?? []).length > 0) problems.push('host devices cannot be passed to a local machine');
+  try {
+    machineShape(vm);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   if (userDataSecretOf(vm) === undefined) problems.push('no cloudInitConfigDrive volume: a machine needs its user data to join');
   // The boot image itself is judged with the VM's DataVolumes (data-volumes.ts): a clone names it only through its source.
   if (!spec.volumes.some((v) => v.dataVolume !== undefined)) problems.push(`no DataVolume disk: local machines boot the local node image ${LOCAL_NODE_IMAGE_REPOSITORY}:<version> from a DataVolume (hcp create nodepool kubevirt --containerdisk=${LOCAL_NODE_IMAGE_REPOSITORY}:<version>)`);
@@ -62,41 +78,48 @@ export function unsupportedByStandIn(vm: VirtualMachine): string[] {
 type Condition = { type: string; status: 'True' | 'False'; reason?: string; message?: string; lastProbeTime: null; lastTransitionTime: string };
 
 /** An instance of the VM (its template's labels and spec) in `phase` since `since`, with more status fields. */
-function instance(vm: VirtualMachine, phase: 'Running' | 'Failed', since: string, status: Record<string, unknown>): Instance {
+function instance(vm: VirtualMachine, phase: { readonly name: 'Running' | 'Failed'; readonly since: string; readonly backend?: MachineFacts['backend'] }, status: Record<string, unknown>): Instance {
+  const { since, backend } = phase;
   const metadata = {
     name: vm.metadata.name,
     namespace: vm.metadata.namespace,
     labels: { ...vm.spec.template.metadata.labels, 'kubevirt.io/created-by': STAND_IN_NAME },
-    annotations: { ...vm.spec.template.metadata.annotations, [BACKEND_ANNOTATION]: 'process' },
+    annotations: { ...vm.spec.template.metadata.annotations, ...(backend === undefined ? {} : { [BACKEND_ANNOTATION]: backend }) },
   };
-  const phaseTransitionTimestamps = [{ phase, phaseTransitionTimestamp: since }];
-  return { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata, spec: vm.spec.template.spec, status: { phase, ...status, phaseTransitionTimestamps } };
+  const phaseTransitionTimestamps = [{ phase: phase.name, phaseTransitionTimestamp: since }];
+  return { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata, spec: vm.spec.template.spec, status: { phase: phase.name, ...status, phaseTransitionTimestamps } };
 }
+
+/** What the instance says of its machine, per backend: the guest OS, and why it cannot be live-migrated. */
+const BACKEND_FACTS = {
+  process: { guestOSInfo: { id: 'hcp-local', name: 'local process machine' }, notMigratable: 'a process machine of the local environment cannot be live-migrated' },
+  vm: { guestOSInfo: { id: 'debian', name: 'local node image (Debian 12)' }, notMigratable: 'a QEMU machine of the local environment cannot be live-migrated: the KubeVirt stand-in does not migrate' },
+} as const;
 
 /**
  * The VirtualMachineInstance of a running machine, as KubeVirt reports one: phase Running, the pod network interface
- * with the machine's address, the node, Ready, and LiveMigratable False (a process machine cannot move), so the
- * operator's live-migration condition says the truth about it.
+ * with the machine's address, the node, Ready, and LiveMigratable False (the stand-in moves no machine), so the
+ * operator's live-migration condition says the truth about it; which backend runs it is in an annotation.
  */
 export function runningInstance(vm: VirtualMachine, machine: MachineFacts): Instance {
   const since = machine.startedAt;
   const conditions: Condition[] = [
     { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: since },
-    { type: 'LiveMigratable', status: 'False', reason: 'DisksNotLiveMigratable', message: 'a process machine of the local environment cannot be live-migrated', lastProbeTime: null, lastTransitionTime: since },
+    { type: 'LiveMigratable', status: 'False', reason: 'DisksNotLiveMigratable', message: BACKEND_FACTS[machine.backend].notMigratable, lastProbeTime: null, lastTransitionTime: since },
   ];
-  return instance(vm, 'Running', since, {
+  return instance(vm, { name: 'Running', since, backend: machine.backend }, {
     nodeName: machine.nodeName,
     interfaces: [{ name: 'default', interfaceName: 'eth0', ipAddress: machine.address, ipAddresses: [machine.address], infoSource: 'domain, guest-agent' }],
     conditions,
     migrationMethod: 'BlockMigration',
-    guestOSInfo: { id: 'hcp-local', name: 'local process machine' },
+    guestOSInfo: BACKEND_FACTS[machine.backend].guestOSInfo,
   });
 }
 
 /** The instance of a VM the stand-in refuses: phase Failed, with what it cannot honour. */
 export function refusedInstance(vm: VirtualMachine, problems: readonly string[], now: string): Instance {
   const message = `the local KubeVirt stand-in cannot run this VM: ${problems.join('; ')}`;
-  return instance(vm, 'Failed', now, { conditions: [{ type: 'Ready', status: 'False', reason: 'Unsupported', message, lastProbeTime: null, lastTransitionTime: now }] });
+  return instance(vm, { name: 'Failed', since: now }, { conditions: [{ type: 'Ready', status: 'False', reason: 'Unsupported', message, lastProbeTime: null, lastTransitionTime: now }] });
 }
 
 /** The VM's status as KubeVirt prints it (`kubectl get vm`): Running, Stopped or a failure. */

@@ -1,7 +1,8 @@
 /**
  * The KubeVirt stand-in as the local environment runs it: a daemon (`hcp local kubevirt-standin`, started by `hcp
  * local up`) over the VirtualMachines of the management cluster and of the infrastructure cluster, running their
- * machines with the `process` backend; on the infrastructure cluster it also runs the NetworkPolicy stand-in.
+ * machines with the environment's machine backend (`process` or `vm`, read at start); on the infrastructure cluster it
+ * also runs the NetworkPolicy stand-in.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,9 @@ import { hasInfraCluster } from '../environment/infra-cluster.ts';
 import { infraLayout, statePaths, type EnvironmentLayout } from '../environment/layout.ts';
 import { startNetworkPolicyStandIn } from '../netpol/enforcer.ts';
 import { backendForCluster, startKubeVirtStandIn } from './controller.ts';
-import { processMachineBackend } from './process-backend.ts';
+import { localMachineBackend } from './machine-backend.ts';
+import { recordedMachineBackend, type MachineBackendKind } from '../environment/state.ts';
+import { nodeImageBuilt, nodeImageDir, nodeImageFiles } from '../vm/node-image.ts';
 
 /** The prefixes of the machines' keys: which cluster a machine's VM is on. */
 export const MANAGEMENT_CLUSTER = 'management';
@@ -28,16 +31,31 @@ export const clustersToWatch = (layout: EnvironmentLayout): string[] => [MANAGEM
 /** The clusters the running stand-in watches, as it recorded them at start (none recorded: none). */
 export const watchedClusters = (layout: EnvironmentLayout): string[] => (existsSync(watchedFile(layout)) ? (JSON.parse(readFileSync(watchedFile(layout), 'utf8')) as string[]) : []);
 
+/** Where the running stand-in records the backend it starts new machines with (it reads it at start). */
+const backendFile = (layout: EnvironmentLayout): string => join(layout.stateDir, 'kubevirt-standin.backend');
+
+/** The backend the running stand-in starts machines with, as it recorded it at start (undefined: none recorded). */
+export const standInBackend = (layout: EnvironmentLayout): string | undefined => (existsSync(backendFile(layout)) ? readFileSync(backendFile(layout), 'utf8').trim() : undefined);
+
+/** The node image for `vm` machines; the stand-in refuses to start them until `up` has built it. */
+function vmImage(kind: MachineBackendKind): ReturnType<typeof nodeImageFiles> | undefined {
+  if (kind !== 'vm') return undefined;
+  if (!nodeImageBuilt()) throw new Error(`the vm machine backend needs the node image in ${nodeImageDir()}: hcp local up --machine-backend vm builds it`);
+  return nodeImageFiles(nodeImageDir());
+}
+
 /** The daemon's name (its log is `logs/kubevirt-standin.log` in the state folder). */
 export const STAND_IN_DAEMON = 'kubevirt-standin';
 
 /** Runs the stand-in until SIGTERM or SIGINT; its machines keep running (`hcp local down` removes them). */
 export async function runKubeVirtStandIn(layout: EnvironmentLayout): Promise<void> {
   const logger = jsonLogger({ write: (line) => process.stdout.write(line), now: () => Date.now(), level: 'info' });
-  const backend = processMachineBackend(layout, joinBinaries(), () => new Date());
+  const kind = recordedMachineBackend(layout.stateDir);
+  const backend = localMachineBackend(layout, { kind, binaries: joinBinaries(), image: vmImage(kind) }, () => new Date());
   // The clusters whose VMs it runs: the management cluster's, and the infrastructure cluster's when there is one.
   const clusters = clustersToWatch(layout).map((name) => ({ name, layout: name === INFRA_CLUSTER ? infraLayout(layout) : layout }));
   writeFileSync(watchedFile(layout), JSON.stringify(clusters.map((c) => c.name)));
+  writeFileSync(backendFile(layout), kind);
   const standIns = clusters.map((cluster) => {
     const client = KubeClient.fromKubeconfigFile(statePaths(cluster.layout).kubeconfig);
     const stop = startKubeVirtStandIn({ client, backend: backendForCluster(backend, cluster.name), clock: realClock, logger: logger.with({ cluster: cluster.name }) });
@@ -45,7 +63,7 @@ export async function runKubeVirtStandIn(layout: EnvironmentLayout): Promise<voi
     const stopPolicies = cluster.name === INFRA_CLUSTER ? startNetworkPolicyStandIn({ client, layout: cluster.layout, clock: realClock, logger: logger.with({ cluster: cluster.name }) }) : () => undefined;
     return () => (stop(), stopPolicies(), client.close());
   });
-  logger.info('KubeVirt stand-in started', { backend: 'process', stateDir: layout.stateDir, clusters: clusters.map((c) => c.name).join(',') });
+  logger.info('KubeVirt stand-in started', { backend: kind, stateDir: layout.stateDir, clusters: clusters.map((c) => c.name).join(',') });
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);

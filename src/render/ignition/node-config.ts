@@ -20,6 +20,8 @@ export const NodePaths = {
   /** The kubelet reads registry credentials from `config.json` in its root folder and hands them to the runtime. */
   pullSecret: '/var/lib/kubelet/config.json',
   containerdConfig: '/etc/containerd/config.toml',
+  /** Where the node image keeps its registries' `hosts.toml` (mirrors, CAs): the served containerd config points there. */
+  registryHosts: '/etc/containerd/certs.d',
   containerdSocket: '/run/containerd/containerd.sock',
   trustBundle: '/etc/pki/ca-trust/source/anchors/hcp-additional-trust-bundle.pem',
   sysctl: '/etc/sysctl.d/90-hcp-kubernetes.conf',
@@ -101,10 +103,17 @@ function kubeletConfiguration(input: NodeIgnitionInput): string {
   });
 }
 
-/** containerd 2's configuration (version 3): the release's sandbox image and runc under systemd's cgroups. */
+/**
+ * containerd 2's configuration (version 3): the release's sandbox image, the image's registry hosts folder and runc
+ * under systemd's cgroups. The folder is named because containerd's default (`/etc/containerd/certs.d:/etc/docker/certs.d`)
+ * is not split by the transfer service its CRI pulls through, so a node image's mirrors would be silently ignored.
+ */
 function containerdConfig(input: NodeIgnitionInput): string {
   return [
     'version = 3',
+    '',
+    "[plugins.'io.containerd.cri.v1.images'.registry]",
+    `  config_path = ${JSON.stringify(NodePaths.registryHosts)}`,
     '',
     "[plugins.'io.containerd.cri.v1.images'.pinned_images]",
     `  sandbox = ${JSON.stringify(input.sandboxImage)}`,

@@ -21,7 +21,7 @@ import type { EnvironmentLayout } from '../../../local/environment/layout.ts';
 import { LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
 import { layoutForUp } from '../../../local/environment/state.ts';
 import { upEnvironment, type Reporter } from '../../../local/environment/up.ts';
-import { recordedMachines } from '../../../local/kubevirt/process-backend.ts';
+import { recordedMachines } from '../../../local/kubevirt/machine-backend.ts';
 import { projectRoot } from '../../../local/project-root.ts';
 import { catalogReleaseProvider } from '../../../release/catalog.ts';
 import { asUserErrors, installOperator, installPrerequisites, quietContext, readFlags, reporter, seconds, upHostedCluster, workersReady, type HostedClusterResult } from './local-run.ts';

@@ -6,7 +6,7 @@ import type { CommandContext } from '../../framework/command.ts';
 import { throwIfAny, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
 import type { EnvironmentLayout } from '../../../local/environment/layout.ts';
-import { existingLayout, layoutForUp } from '../../../local/environment/state.ts';
+import { existingLayout, layoutForUp, machineBackendForUp, recordedMachineBackend } from '../../../local/environment/state.ts';
 import { upEnvironment, type Reporter, type RunningEnvironment } from '../../../local/environment/up.ts';
 import { EnvironmentError } from '../../../local/environment/errors.ts';
 import { downEnvironment } from '../../../local/environment/down.ts';
@@ -83,13 +83,13 @@ export async function asUserErrors<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Installs the missing Debian packages (`--install-prerequisites`). */
-export async function installPrerequisites(ctx: CommandContext, json: boolean): Promise<void> {
-  const packages = packagesFor(missingPrerequisites());
+export async function installPrerequisites(ctx: CommandContext, json: boolean, vmMachines = false): Promise<void> {
+  const packages = packagesFor(missingPrerequisites(vmMachines));
   if (packages.length === 0) return;
   if (!json) ctx.stderr(`installing ${packages.join(' ')} with apt-get\n`);
   await runHost(['apt-get', 'update', '-qq']);
   await runHost(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...packages]);
-  const still = missingPrerequisites();
+  const still = missingPrerequisites(vmMachines);
   if (still.length > 0) throw new UserError(describeMissing(still));
 }
 
@@ -137,7 +137,7 @@ export async function workersReady(kubeconfigText: string, count: number, stateD
       return ready.length >= count;
     }, { timeoutMs: 5 * 60_000, intervalMs: 1000 });
   } catch {
-    throw new UserError(`${String(count)} worker Node(s) were not Ready within 5 minutes (${String(ready.length)} are): hcp local status --state-dir ${stateDir} lists the machines; their logs are ${join(stateDir, 'logs')}/kubevirt-standin.log and kubelet-<slot>.log`);
+    throw new UserError(`${String(count)} worker Node(s) were not Ready within 5 minutes (${String(ready.length)} are): hcp local status --state-dir ${stateDir} lists the machines; their logs are ${join(stateDir, 'logs')}/kubevirt-standin.log and kubelet-<slot>.log (process machines) or ${join(stateDir, 'node-<slot>')}/console.log (QEMU machines)`);
   } finally {
     hosted.close();
   }
@@ -148,7 +148,7 @@ export async function workersReady(kubeconfigText: string, count: number, stateD
  * Creates the hosted cluster `up --hosted-cluster` names (unless it exists), waits until it is available, writes its
  * kubeconfig into the state folder and waits for its worker machines' Nodes. Services go on NodePorts of the nodes
  * (no load balancer here) and the base domain is set (no OpenShift router to discover one from); the NodePool's VMs
- * boot the local node image, and the environment's KubeVirt stand-in runs them as process machines.
+ * boot the local node image, and the environment's KubeVirt stand-in runs them as process machines or QEMU machines.
  */
 export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconfig: string; infra?: InfraAccess }, cluster: { name: string; workers: number }, report: Reporter, ctx: CommandContext): Promise<HostedClusterResult> {
   const { name, workers } = cluster;
@@ -180,7 +180,7 @@ export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconf
   await runCommand(root, ['create', 'kubeconfig', `--kubeconfig=${kubeconfig}`, `--name=${name}`], { ...quiet, stdout: (text) => void (hostedKubeconfig += text) });
   const file = join(layout.stateDir, `${name}.kubeconfig`);
   writeFileSync(file, hostedKubeconfig, { mode: 0o600 });
-  const nodes = workers === 0 ? [] : await report.step(`waiting for ${String(workers)} worker machine(s) to join (KubeVirt stand-in, process machines)`, () => workersReady(hostedKubeconfig, workers, layout.stateDir));
+  const nodes = workers === 0 ? [] : await report.step(`waiting for ${String(workers)} worker machine(s) to join (KubeVirt stand-in, ${recordedMachineBackend(layout.stateDir) === 'vm' ? 'QEMU' : 'process'} machines)`, () => workersReady(hostedKubeconfig, workers, layout.stateDir));
   return { name, namespace: 'clusters', kubeconfig: file, availabilityPolicy: policy, nodes };
 }
 
@@ -215,11 +215,12 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   const layout = await asUserErrors(() => Promise.resolve(layoutForUp(stateDir, args.set.has('nodes') ? f.number('nodes') : undefined)));
   const report = reporter(ctx, json);
   const started = ctx.now().getTime();
-  if (f.bool('install-prerequisites')) await asUserErrors(() => installPrerequisites(ctx, json));
+  const machineBackend = await asUserErrors(() => Promise.resolve(machineBackendForUp(stateDir, f.string('machine-backend'))));
+  if (f.bool('install-prerequisites')) await asUserErrors(() => installPrerequisites(ctx, json, machineBackend === 'vm'));
   const buildLog = (line: string): void => (json ? undefined : ctx.stderr(`  ${line}\n`));
   const root = projectRoot();
   const env = await asUserErrors(() =>
-    upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root }, infraCluster: f.bool('infra-cluster') }),
+    upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root }, infraCluster: f.bool('infra-cluster'), machineBackend }),
   );
   await asUserErrors(() => installOperator(env.kubeconfig, env.operatorImage, report, ctx));
   const clusterName = f.string('hosted-cluster');
@@ -229,6 +230,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
     kubeconfig: env.kubeconfig,
     server: env.server,
     nodes: layout.nodes.length,
+    machineBackend,
     operatorImage: env.operatorImage,
     releaseImage: LOCAL_RELEASE_IMAGE,
     ...(env.infra === undefined ? {} : { infraCluster: { kubeconfig: env.infra.kubeconfig, namespace: env.infra.namespace } }),
@@ -268,6 +270,7 @@ function describeStatus(s: EnvironmentStatus): string {
     `API server:  ${s.server}`,
     `nodes:       ${String(s.nodes)}`,
     `hosted clusters: ${s.hostedClusters === null ? 'unknown (the API server does not answer)' : s.hostedClusters.length === 0 ? 'none' : s.hostedClusters.join(', ')}`,
+    `machine backend: ${s.machineBackend} (new machines; hcp local up --machine-backend process|vm)`,
     `machines:    ${s.machines.length === 0 ? 'none' : s.machines.map((m) => `${m.vm} on ${m.cluster} (${m.backend}, ${m.address}${m.running ? '' : ', stopped'})`).join(', ')}`,
     'daemons:',
     ...daemons,

@@ -9,8 +9,9 @@ const UP_FLAGS: readonly FlagSpec[] = [
   OUTPUT,
   flag('nodes', 'int32', 3, 'Number of nodes (1-8); three let HighlyAvailable control planes spread as their anti-affinity requires. Kept until down'),
   flag('hosted-cluster', 'string', '', 'Also create a hosted cluster of this name (release of the environment, services on NodePorts), wait until it is available and write its kubeconfig to the state folder'),
-  flag('node-pool-replicas', 'int32', 2, 'With --hosted-cluster: worker machines of its NodePool (0-10), run by the environment\'s KubeVirt stand-in as process machines; waits until their Nodes are Ready'),
+  flag('node-pool-replicas', 'int32', 2, 'With --hosted-cluster: worker machines of its NodePool (0-10), run by the environment\'s KubeVirt stand-in (see --machine-backend); waits until their Nodes are Ready'),
   flag('infra-cluster', 'bool', false, 'Also start an infrastructure cluster (its own control plane and node, KubeVirt and CDI CRDs, a namespace and a service account holding exactly the documented external-infrastructure Role); --hosted-cluster then puts its VMs there through that account. Kept until down'),
+  flag('machine-backend', 'string', '', 'What NodePool VMs run as: process (the environment\'s kubelet and containerd in the VM\'s virt-launcher pod; fast, light) or vm (a QEMU virtual machine booting the local node image in that pod, built on first use; about a minute to a Ready Node under TCG). Kept until changed; running machines keep theirs (default: process)'),
   flag('install-prerequisites', 'bool', false, 'Install the missing Debian packages the environment needs (apt-get, as root) instead of only naming them'),
 ];
 
@@ -19,7 +20,7 @@ const up: Command = {
   name: 'up',
   summary: 'Starts the local environment: a management cluster with a real node, its images and the operator',
   description:
-    'Builds what is missing (Kubernetes, etcd, containerd, konnectivity, CoreDNS and crane from Go modules, cached in ~/.cache/hcp-kubevirt), starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler and an image registry on a bridge of this host, a node (containerd, kubelet, kube-proxy) in a network namespace, publishes the images hosted control planes run under their real names, starts cluster DNS, installs the operator as a Deployment and starts the KubeVirt stand-in that runs NodePool VMs as process machines. Running it again changes nothing.',
+    'Builds what is missing (Kubernetes, etcd, containerd, konnectivity, CoreDNS and crane from Go modules, cached in ~/.cache/hcp-kubevirt), starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler and an image registry on a bridge of this host, a node (containerd, kubelet, kube-proxy) in a network namespace, publishes the images hosted control planes run under their real names, starts cluster DNS, installs the operator as a Deployment and starts the KubeVirt stand-in that runs NodePool VMs as process machines (or QEMU virtual machines, --machine-backend vm). Running it again changes nothing.',
   flags: UP_FLAGS,
   run: async (args, ctx) => (await import('./local-run.ts')).runUp(args, ctx),
 };

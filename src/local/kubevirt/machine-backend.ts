@@ -1,8 +1,11 @@
 /**
- * The `process` machine backend of the KubeVirt stand-in: a VM's machine is the environment's kubelet and containerd
- * in the network namespace of the VM's virt-launcher pod (on whichever node of its cluster the pod was scheduled), configured by the Ignition config the VM's user
- * data leads to (`join-machine.ts`: the same path a VM takes). Which machine runs in which slot is kept in the state
- * folder, so a restarted stand-in finds its machines again; `hcp local down` removes them with the environment.
+ * The machine backends of the KubeVirt stand-in, chosen per environment (`hcp local up --machine-backend`):
+ * - `process`: the environment's kubelet and containerd in the network namespace of the VM's virt-launcher pod (on
+ *   whichever node of its cluster the pod was scheduled), configured by the Ignition config the VM's user data leads
+ *   to (`join-machine.ts`: the same path a VM takes);
+ * - `vm`: a QEMU virtual machine booting the local node image in that pod (`../vm/vm-machine.ts`).
+ * Which machine runs in which slot, and on which backend, is kept in the state folder, so a restarted stand-in finds
+ * its machines again (a machine keeps its backend until it stops); `hcp local down` removes them with the environment.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +15,10 @@ import { startJoinMachine, stopJoinMachine, type JoinMachineOptions, type Launch
 import { INFRA_FIRST_SLOT, infraLayout, type EnvironmentLayout, type NodeLayout } from '../environment/layout.ts';
 import type { MachineFacts } from './instance.ts';
 import { splitMachineKey, type Launcher, type MachineBackend } from './controller.ts';
+import type { NodeImage } from '../vm/node-image.ts';
+import type { MachineBackendKind } from '../environment/state.ts';
+import { startVmMachine, stopVmMachine, vmDaemonName } from '../vm/vm-machine.ts';
+
 
 /** Machine slots follow the environment's node numbering: nodes take 1-8, machines 9 and up (address and pod range). */
 export const FIRST_MACHINE_SLOT = 9;
@@ -30,7 +37,11 @@ interface Record {
   readonly startedAt: string;
   /** The virt-launcher pod the machine lives in. */
   readonly launcher: Launcher;
+  /** Absent in records written before the `vm` backend: `process`. */
+  readonly backend?: MachineBackendKind;
 }
+
+const backendOf = (record: Record): MachineBackendKind => record.backend ?? 'process';
 
 const recordsFile = (layout: EnvironmentLayout): string => join(layout.stateDir, 'machines.json');
 
@@ -45,17 +56,18 @@ const writeRecords = (layout: EnvironmentLayout, records: Map<string, Record>): 
 export interface RecordedMachine {
   readonly cluster: string;
   readonly vm: string;
-  readonly backend: 'process';
+  readonly backend: MachineBackendKind;
   readonly address: string;
   readonly running: boolean;
 }
 
 /** The machines the stand-in runs, as `hcp local status` shows them. */
 export function recordedMachines(layout: EnvironmentLayout): RecordedMachine[] {
-  return [...readRecords(layout)].map(([key, r]) => ({ ...splitMachineKey(key), backend: 'process', address: r.launcher.address, running: machineRuns(layout, r.slot) }));
+  return [...readRecords(layout)].map(([key, r]) => ({ ...splitMachineKey(key), backend: backendOf(r), address: r.launcher.address, running: machineRuns(layout, r) }));
 }
 
-const machineRuns = (layout: EnvironmentLayout, slot: number): boolean => runningPid(layout, `kubelet-${String(slot)}`) !== undefined;
+/** Whether a machine's main process runs: its kubelet (process), its QEMU (vm). */
+const machineRuns = (layout: EnvironmentLayout, record: Record): boolean => runningPid(layout, backendOf(record) === 'vm' ? vmDaemonName(record.slot) : `kubelet-${String(record.slot)}`) !== undefined;
 
 function freeSlot(records: Map<string, Record>): number {
   const taken = new Set([...records.values()].map((r) => r.slot));
@@ -85,7 +97,7 @@ function launcherNetwork(nodes: Map<string, ClusterNode>, launcher: Launcher): L
   return { pid, address: launcher.address, node: host.node, nodes: [...nodes.values()].map((n) => n.node) };
 }
 
-/** What {@link processMachineBackend}'s `reserve` found: the slot, and whether a machine runs there in the same pod. */
+/** What {@link localMachineBackend}'s `reserve` found: the slot, and whether a machine runs there in the same pod. */
 interface Reservation {
   readonly slot: number;
   readonly record: Record;
@@ -94,11 +106,21 @@ interface Reservation {
   readonly stale: Record | undefined;
 }
 
-/** Process machines of the environment in `layout`, run with `binaries`; `now` stamps when each started. */
-export function processMachineBackend(layout: EnvironmentLayout, binaries: JoinMachineOptions['binaries'], now: () => Date): MachineBackend {
+/** What the environment's machines run: the kind new machines are, and what each kind needs. */
+export interface MachineRunners {
+  readonly kind: MachineBackendKind;
+  /** The kubelet, containerd and runc process machines run. */
+  readonly binaries: JoinMachineOptions['binaries'];
+  /** The node image VM machines boot (undefined while the environment runs process machines only). */
+  readonly image: NodeImage | undefined;
+}
+
+/** Machines of the environment in `layout`, new ones of `runners.kind`; `now` stamps when each started. */
+export function localMachineBackend(layout: EnvironmentLayout, runners: MachineRunners, now: () => Date): MachineBackend {
   const nodes = clusterNodes(layout);
-  const facts = (record: Record): MachineFacts => ({ nodeName: record.launcher.nodeName, address: record.launcher.address, startedAt: record.startedAt });
-  const stopRecorded = (record: Record): Promise<void> => stopJoinMachine(layout, record.slot, [...nodes.values()].map((n) => n.node));
+  const facts = (record: Record): MachineFacts => ({ nodeName: record.launcher.nodeName, address: record.launcher.address, startedAt: record.startedAt, backend: backendOf(record) });
+  const allNodes = [...nodes.values()].map((n) => n.node);
+  const stopRecorded = (record: Record): Promise<void> => (backendOf(record) === 'vm' ? stopVmMachine : stopJoinMachine)(layout, record.slot, allNodes);
   // The stand-in works on several VMs at once: slots are chosen and the records file written one at a time.
   let lock: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => T): Promise<T> => {
@@ -110,20 +132,22 @@ export function processMachineBackend(layout: EnvironmentLayout, binaries: JoinM
     const records = readRecords(layout);
     const known = records.get(key);
     const samePod = known?.launcher.uid === launcher.uid;
-    if (known !== undefined && samePod && machineRuns(layout, known.slot)) return { slot: known.slot, record: known, running: true, stale: undefined };
-    const record = { slot: known?.slot ?? freeSlot(records), startedAt: now().toISOString(), launcher };
+    if (known !== undefined && samePod && machineRuns(layout, known)) return { slot: known.slot, record: known, running: true, stale: undefined };
+    const record = { slot: known?.slot ?? freeSlot(records), startedAt: now().toISOString(), launcher, backend: runners.kind };
     records.set(key, record);
     writeRecords(layout, records);
     return { slot: record.slot, record, running: false, stale: known };
   });
   return {
-    async start(key, userData, launcher) {
+    async start(key, userData, launcher, shape) {
       const network = launcherNetwork(nodes, launcher);
       const { slot, record, running, stale } = await reserve(key, launcher);
       if (running) return facts(record);
       // A machine whose processes died, whose pod was replaced, or a half-started one, is cleaned up and started again.
       if (stale !== undefined) await stopRecorded(stale);
-      await startJoinMachine({ layout, machine: key.slice(key.lastIndexOf('/') + 1), slot, userData, binaries, launcher: network });
+      const machine = key.slice(key.lastIndexOf('/') + 1);
+      if (runners.kind === 'process') await startJoinMachine({ layout, machine, slot, userData, binaries: runners.binaries, launcher: network });
+      else await startVmMachine({ layout, machine, slot, userData, launcher: { ...network, uid: launcher.uid }, image: imageOf(runners), shape });
       return facts(record);
     },
     async stop(key) {
@@ -138,4 +162,9 @@ export function processMachineBackend(layout: EnvironmentLayout, binaries: JoinM
     },
     running: () => [...readRecords(layout).keys()],
   };
+}
+
+function imageOf(runners: MachineRunners): NodeImage {
+  if (runners.image === undefined) throw new Error('the node image is not built: hcp local up --machine-backend vm builds it');
+  return runners.image;
 }

@@ -5,16 +5,22 @@
 # systemd, containerd 2 (enabled by the served config, not before it is written), runc, CNI plugins, /usr/bin/kubelet,
 # and a first-boot agent (guest/hcp-ignition-agent) that applies the Ignition config the config drive leads to. The
 # image's containerd pulls through the environment's registry (10.250.0.1:5000), as the process machines do.
+# The machine's network comes from the kernel command line (`ip=`, read by systemd-network-generator) when the
+# stand-in gives the guest its launcher pod's address; DHCP otherwise (a stand-alone boot behind user-mode NAT).
+# `hcp local up --machine-backend vm` runs this; the image is rebuilt when this script or the guest files change.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 version=${KUBE_VERSION:-v1.36.3}
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/hcp-kubevirt
-out=$cache/node-image/$version
-kubelet=$cache/kube/$version/kubelet
-containerd_dir=$(ls -d "$cache"/tools/containerd-v* | tail -1)
+# hcp local up names the exact binaries and folder; by hand, the newest ones in the cache.
+out=${HCP_NODE_IMAGE_DIR:-$cache/node-image/$version}
+kubelet=${HCP_KUBELET:-$cache/kube/$version/kubelet}
+containerd_dir=${HCP_CONTAINERD_DIR:-$(ls -d "$cache"/tools/containerd-v* | tail -1)}
 [ -x "$kubelet" ] && [ -x "$containerd_dir/containerd" ] || { echo "build the local environment first (hcp local up): kubelet or containerd missing" >&2; exit 1; }
 for tool in debootstrap mkfs.ext4; do command -v "$tool" > /dev/null || { echo "missing $tool (apt-get install debootstrap e2fsprogs)" >&2; exit 1; }; done
-if [ -f "$out/disk.raw" ]; then echo "$out (cached)"; exit 0; fi
+stamp=$(cat "$0" "$here"/guest/* "$kubelet" "$containerd_dir/containerd" | sha256sum | cut -c1-16)
+if [ -f "$out/disk.raw" ] && [ "$(cat "$out/stamp" 2> /dev/null)" = "$stamp" ]; then echo "$out (cached)"; exit 0; fi
+rm -rf "$out"
 
 work=$(mktemp -d /var/tmp/hcp-node-image.XXXXXX)
 trap 'umount "$work/rootfs/proc" 2> /dev/null || true; rm -rf "$work"' EXIT
@@ -22,13 +28,17 @@ root=$work/rootfs
 packages=systemd-sysv,udev,iproute2,iptables,ca-certificates,curl,jq,kmod,conntrack,ethtool,linux-image-cloud-amd64,containernetworking-plugins,runc
 debootstrap --variant=minbase --include=$packages bookworm "$root" http://deb.debian.org/debian
 
+# The build host's resolver means nothing in a machine: the kernel command line gives one (see the agent).
+: > "$root/etc/resolv.conf"
 install -m 0755 "$kubelet" "$root/usr/bin/kubelet"
 install -m 0755 "$containerd_dir/containerd" "$containerd_dir/containerd-shim-runc-v2" "$root/usr/bin/"
 mkdir -p "$root/opt/cni" && ln -sfn /usr/lib/cni "$root/opt/cni/bin"
 install -m 0755 "$here/guest/hcp-ignition-agent" "$root/usr/local/bin/"
 install -m 0644 "$here/guest/containerd.service" "$here/guest/hcp-ignition.service" "$root/etc/systemd/system/"
 mkdir -p "$root/etc/systemd/network" "$root/etc/cni/net.d"
-printf '[Match]\nName=en* eth*\n[Network]\nDHCP=ipv4\n' > "$root/etc/systemd/network/80-dhcp.network"
+# DHCP when the kernel command line gives no address (a stand-alone boot); systemd-network-generator writes 90-<nic>.network,
+# which sorts first and so wins when it does.
+printf '[Match]\nName=en* eth*\n[Network]\nDHCP=ipv4\n' > "$root/etc/systemd/network/99-dhcp.network"
 # Until the hosted cluster brings a network plugin: a bridge with a masqueraded range, private to the machine.
 cat > "$root/etc/cni/net.d/10-hcp-node.conflist" <<'JSON'
 {"cniVersion":"1.0.0","name":"hcp-node","plugins":[{"type":"bridge","bridge":"cni0","isGateway":true,"ipMasq":true,"hairpinMode":true,"ipam":{"type":"host-local","ranges":[[{"subnet":"10.88.0.0/16"}]],"routes":[{"dst":"0.0.0.0/0"}]}},{"type":"portmap","capabilities":{"portMappings":true}},{"type":"loopback"}]}
@@ -38,10 +48,14 @@ for registry in registry.k8s.io quay.io docker.io; do
   mkdir -p "$root/etc/containerd/certs.d/$registry"
   printf 'server = "%s"\n\n[host."http://10.250.0.1:5000/v2/%s"]\n  capabilities = ["pull", "resolve"]\n  override_path = true\n' "$upstream" "$registry" > "$root/etc/containerd/certs.d/$registry/hosts.toml"
 done
-chroot "$root" systemctl enable systemd-networkd systemd-networkd-wait-online hcp-ignition.service
+# The serial console is all one sees of a local machine: warnings and errors of every unit go there too.
+mkdir -p "$root/etc/systemd/journald.conf.d"
+printf '[Journal]\nForwardToConsole=yes\nMaxLevelConsole=warning\n' > "$root/etc/systemd/journald.conf.d/90-console.conf"
+chroot "$root" systemctl enable systemd-networkd systemd-networkd-wait-online systemd-network-generator hcp-ignition.service
 mkdir -p "$out"
 cp "$root"/boot/vmlinuz-* "$out/vmlinuz"
 cp "$root"/boot/initrd.img-* "$out/initrd.img"
 mkfs.ext4 -q -L root -d "$root" "$out/disk.raw.partial" 3G
 mv "$out/disk.raw.partial" "$out/disk.raw"
+echo "$stamp" > "$out/stamp"
 echo "$out"

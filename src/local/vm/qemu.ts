@@ -1,0 +1,77 @@
+/**
+ * How the `vm` machine backend runs a VM, pure part: the guest's network (its launcher pod's address, handed to the
+ * guest as KubeVirt's bridge binding does), the kernel command line and the QEMU command.
+ */
+import type { NodeImage } from './node-image.ts';
+
+/** The size of a machine: the VM's cores and guest memory. */
+export interface MachineShape {
+  readonly cpus: number;
+  readonly memoryMiB: number;
+}
+
+/** What the guest's one NIC gets: the launcher pod's address, prefix and gateway, and the pod's MAC address. */
+export interface GuestNetwork {
+  readonly address: string;
+  readonly prefixLength: number;
+  readonly gateway: string;
+  readonly mac: string;
+}
+
+const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+
+/** A Kubernetes memory quantity (`8Gi`, `512Mi`, `2G`, bytes) in MiB, rounded up; throws on anything else. */
+export function memoryMiB(quantity: string): number {
+  const match = /^(\d+(?:\.\d+)?)(k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(quantity.trim());
+  if (match === null) throw new Error(`the memory quantity ${JSON.stringify(quantity)} is not one this stand-in reads (a number with k, M, G, T, Ki, Mi, Gi or Ti)`);
+  return Math.ceil((Number(match[1]) * (UNITS[match[2] ?? ''] ?? 1)) / 1024 ** 2);
+}
+
+/** The pod network of a node (`10.244.3.0/24`): the prefix length and its gateway, the range's first address (the CNI bridge's). */
+export function podNetworkOf(podCidr: string): { prefixLength: number; gateway: string } {
+  const [base, bits] = podCidr.split('/');
+  const octets = (base ?? '').split('.').map(Number);
+  if (octets.length !== 4 || bits === undefined) throw new Error(`${podCidr} is not an IPv4 range`);
+  return { prefixLength: Number(bits), gateway: [...octets.slice(0, 3), (octets[3] ?? 0) + 1].join('.') };
+}
+
+/** A prefix length as a dotted netmask (`24` → `255.255.255.0`), the form the kernel's `ip=` argument takes. */
+export function netmaskOf(prefixLength: number): string {
+  const mask = prefixLength === 0 ? 0 : (0xffffffff << (32 - prefixLength)) >>> 0;
+  return [24, 16, 8, 0].map((shift) => String((mask >>> shift) & 0xff)).join('.');
+}
+
+/**
+ * The guest kernel's command line: the root disk, the serial console, the network (`ip=`, read by the image's
+ * systemd-network-generator, as the DHCP server in a real virt-launcher would answer), a resolver and the pod range
+ * the machine's containers get (read by the image's first-boot agent).
+ */
+export function kernelCommandLine(hostname: string, network: GuestNetwork, podCidr: string): string {
+  const ip = `ip=${network.address}::${network.gateway}:${netmaskOf(network.prefixLength)}:${hostname}:eth0:off`;
+  return ['root=/dev/vda', 'rw', 'console=ttyS0', 'net.ifnames=0', ip, `nameserver=${network.gateway}`, `hcp.pod-cidr=${podCidr}`].join(' ');
+}
+
+/** Where a machine's own files are: its copy-on-write disk, its config drive, its serial console's log. */
+export interface MachineFiles {
+  readonly disk: string;
+  readonly configDrive: string;
+  readonly console: string;
+}
+
+/**
+ * The QEMU command of a machine: TCG (this host's KVM does not boot stock kernels; see the local-environment page),
+ * the image's kernel booted directly, the machine's disk and config drive, and one virtio NIC on the pod's tap device
+ * with the pod's MAC address, so the guest takes the pod's place on the node's network.
+ */
+export function qemuCommand(image: NodeImage, files: MachineFiles, shape: MachineShape, boot: { readonly cmdline: string; readonly tap: string; readonly mac: string }): string[] {
+  return [
+    'qemu-system-x86_64', '-accel', 'tcg', '-m', String(shape.memoryMiB), '-smp', String(shape.cpus),
+    '-display', 'none', '-monitor', 'none', '-no-reboot', '-nodefaults',
+    '-kernel', image.kernel, '-initrd', image.initrd, '-append', boot.cmdline,
+    '-drive', `file=${files.disk},if=virtio,format=qcow2`,
+    '-drive', `file=${files.configDrive},if=virtio,format=raw,readonly=on`,
+    '-netdev', `tap,id=pod,ifname=${boot.tap},script=no,downscript=no`,
+    '-device', `virtio-net-pci,netdev=pod,mac=${boot.mac},romfile=`,
+    '-serial', `file:${files.console}`,
+  ];
+}

@@ -1,0 +1,103 @@
+/**
+ * The `vm` machine backend's machine: a QEMU virtual machine booting the local node image inside its virt-launcher
+ * pod's network namespace, as virt-launcher runs QEMU. The guest takes the pod's place on the network the way
+ * KubeVirt's bridge binding does: the pod's interface is bridged to the VM's tap device and gives up its address and
+ * MAC address to the guest, so the Node the guest's kubelet registers has the VMI's address. The guest reads its
+ * user data from the config drive and applies the Ignition config it leads to (`guest/hcp-ignition-agent`).
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runningPid, startDaemon } from '../environment/daemons.ts';
+import { attachNodeNetwork, detachNodeNetwork, ensureCgroup, inNodeNetwork, killCgroup, removeCgroup, run } from '../environment/host.ts';
+import type { LauncherNetwork } from '../environment/join-machine.ts';
+import { nodeLayout, type EnvironmentLayout, type NodeLayout } from '../environment/layout.ts';
+import type { NodeImage } from './node-image.ts';
+import { kernelCommandLine, podNetworkOf, qemuCommand, type GuestNetwork, type MachineFiles, type MachineShape } from './qemu.ts';
+
+/** The bridge and tap device a machine adds to its launcher pod's network namespace. */
+const POD_BRIDGE = 'k6t-eth0';
+const TAP = 'tap0';
+
+/** What a VM machine is started from. */
+export interface VmMachineOptions {
+  readonly layout: EnvironmentLayout;
+  /** The VM's name: the guest's hostname, which its kubelet registers as. */
+  readonly machine: string;
+  readonly slot: number;
+  readonly userData: string;
+  readonly launcher: LauncherNetwork & { readonly uid: string };
+  readonly image: NodeImage;
+  readonly shape: MachineShape;
+}
+
+/** The daemon running a machine's QEMU (its log is `logs/vm-<slot>.log`; the guest's console is in its folder). */
+export const vmDaemonName = (slot: number): string => `vm-${String(slot)}`;
+
+const filesOf = (node: NodeLayout): MachineFiles => ({ disk: join(node.dir, 'disk.qcow2'), configDrive: join(node.dir, 'config-drive.iso'), console: join(node.dir, 'console.log') });
+
+/** A locally administered MAC address for the pod's own interface once the guest has its MAC (stable per pod). */
+const podSideMac = (podUid: string): string => `02:${(createHash('sha256').update(podUid).digest('hex').slice(0, 10).match(/../g) ?? []).join(':')}`;
+
+/**
+ * Bridges the launcher pod's `eth0` to the machine's tap device and hands the pod's address to the guest (the MAC goes
+ * to the guest's NIC; the pod keeps a new one). A pod bridged before (its machine restarted in it) keeps its bridge,
+ * whose alias remembers the pod's original MAC address.
+ */
+async function bridgePodNetwork(node: NodeLayout, launcher: VmMachineOptions['launcher']): Promise<GuestNetwork> {
+  const { prefixLength, gateway } = podNetworkOf(launcher.node.podCidr);
+  const inPod = (...command: string[]): Promise<string> => inNodeNetwork(node, command);
+  const remembered = (await inPod('cat', `/sys/class/net/${POD_BRIDGE}/ifalias`).catch(() => '')).trim();
+  if (remembered !== '') return { address: launcher.address, prefixLength, gateway, mac: remembered };
+  const mac = (await inPod('cat', '/sys/class/net/eth0/address')).trim();
+  await inPod('ip', 'link', 'add', POD_BRIDGE, 'type', 'bridge');
+  await inPod('ip', 'link', 'set', POD_BRIDGE, 'alias', mac);
+  await inPod('ip', 'tuntap', 'add', 'dev', TAP, 'mode', 'tap');
+  await inPod('ip', 'address', 'flush', 'dev', 'eth0');
+  await inPod('ip', 'link', 'set', 'eth0', 'down');
+  await inPod('ip', 'link', 'set', 'eth0', 'address', podSideMac(launcher.uid));
+  for (const link of ['eth0', TAP]) await inPod('ip', 'link', 'set', link, 'master', POD_BRIDGE);
+  // The node's CNI bridge sends a pod's broadcasts back to it (hairpin mode): learning the guest's MAC from them would
+  // put it behind eth0 and cut the guest off. The guest is always behind the tap device.
+  await inPod('bridge', 'link', 'set', 'dev', 'eth0', 'learning', 'off');
+  await inPod('bridge', 'fdb', 'replace', mac, 'dev', TAP, 'master', 'static');
+  for (const link of [TAP, POD_BRIDGE, 'eth0']) await inPod('ip', 'link', 'set', link, 'up');
+  return { address: launcher.address, prefixLength, gateway, mac };
+}
+
+/** KubeVirt's config drive (label `config-2`): the user data and the VM's name, as an ISO 9660 image. */
+async function writeConfigDrive(dir: string, machine: string, userData: string, iso: string): Promise<void> {
+  const latest = join(dir, 'config-drive', 'openstack', 'latest');
+  mkdirSync(latest, { recursive: true });
+  writeFileSync(join(latest, 'user_data'), userData, { mode: 0o600 });
+  writeFileSync(join(latest, 'meta_data.json'), `${JSON.stringify({ uuid: machine, name: machine, hostname: machine })}\n`);
+  await run(['genisoimage', '-quiet', '-o', iso, '-V', 'config-2', '-J', '-R', join(dir, 'config-drive')]);
+  rmSync(join(dir, 'config-drive'), { recursive: true, force: true });
+}
+
+/** Boots a machine in its launcher pod: the pod's network to the guest, its disk over the image, its config drive, QEMU. */
+export async function startVmMachine(options: VmMachineOptions): Promise<void> {
+  const { layout, launcher } = options;
+  const node = { ...nodeLayout(layout.stateDir, options.slot), address: launcher.address };
+  await attachNodeNetwork(layout, node, launcher);
+  const network = await bridgePodNetwork(node, launcher);
+  const files = filesOf(node);
+  mkdirSync(node.dir, { recursive: true });
+  await run(['qemu-img', 'create', '-q', '-f', 'qcow2', '-F', 'raw', '-b', options.image.disk, files.disk]);
+  await writeConfigDrive(node.dir, options.machine, options.userData, files.configDrive);
+  ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
+  const cmdline = kernelCommandLine(options.machine, network, node.podCidr);
+  await startDaemon(layout, { name: vmDaemonName(options.slot), command: qemuCommand(options.image, files, options.shape, { cmdline, tap: TAP, mac: network.mac }), netns: node.netns, cgroup: node.cgroup });
+}
+
+/** Stops a VM machine and removes what it made: QEMU, its name for the pod's network, the routes to its pod range, its cgroup and folder. */
+export async function stopVmMachine(layout: EnvironmentLayout, slot: number, nodes: readonly NodeLayout[]): Promise<void> {
+  const node = nodeLayout(layout.stateDir, slot);
+  const cgroup = `${layout.cgroup}/${node.cgroup}`;
+  await killCgroup(cgroup, 5_000);
+  await run(['ip', 'netns', 'delete', node.netns]).catch(() => undefined);
+  await detachNodeNetwork(node, nodes);
+  removeCgroup(cgroup);
+  rmSync(node.dir, { recursive: true, force: true });
+  if (runningPid(layout, vmDaemonName(slot)) !== undefined) throw new Error(`${vmDaemonName(slot)} still runs`);
+}
