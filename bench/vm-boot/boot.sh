@@ -1,5 +1,5 @@
 #!/bin/bash
-# Boots one QEMU machine from the local node image (build-node-image.sh) as a KubeVirt VM would boot: the disk (a
+# Boots one QEMU machine from the local node image (src/local/vm/build-node-image.sh), by hand, outside the stand-in, as a KubeVirt VM would boot: the disk (a
 # copy-on-write layer over the image), KubeVirt's config drive (label config-2: user data and the VM's name), one
 # NIC behind user-mode NAT (as KubeVirt's masquerade binding). TCG, because this host's KVM does not boot stock
 # kernels (shared/reference/local-environment.md). Prints the seconds from start to the agent fetching its config, to
@@ -8,8 +8,9 @@
 #   boot.sh NAME USER_DATA_FILE [HOSTED_KUBECONFIG]
 set -euo pipefail
 name=$1 user_data=$2 hosted=${3:-}
-image=${XDG_CACHE_HOME:-$HOME/.cache}/hcp-kubevirt/node-image/${KUBE_VERSION:-v1.36.3}
-[ -f "$image/disk.raw" ] || { echo "no node image in $image: run build-node-image.sh" >&2; exit 1; }
+images=${XDG_CACHE_HOME:-$HOME/.cache}/hcp-kubevirt/node-image/${KUBE_VERSION:-v1.36.3}
+image=$(realpath "$images/current" 2> /dev/null || true)
+[ -n "$image" ] && [ -f "$image/disk.raw" ] || { echo "no node image in $images: run src/local/vm/build-node-image.sh (or hcp local up --machine-backend vm)" >&2; exit 1; }
 work=$(mktemp -d /var/tmp/hcp-vm.XXXXXX)
 qemu=
 cleanup() { [ -n "$qemu" ] && kill "$qemu" 2> /dev/null; wait 2> /dev/null || true; rm -rf "$work"; }

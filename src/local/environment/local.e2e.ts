@@ -27,6 +27,7 @@ import { volumesDir } from './storage.ts';
 import { WEB, webObjects } from './demo-workload.ts';
 import { hostCleanCheck } from '../../testing/host-clean.ts';
 import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
+import { assertVmWorker } from '../../testing/vm-worker.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -347,6 +348,25 @@ async function destroyAndCheck(name: string): Promise<number> {
   return took;
 }
 
+/**
+ * The `vm` backend: up switches the environment to it (building the node image, installing QEMU when missing), a
+ * hosted cluster's one worker boots as a QEMU machine in its launcher pod, joins with the pod's address as its Node's,
+ * runs pods pulled through the environment's registry, and goes with the cluster.
+ */
+async function vmBackendAndCheck(): Promise<void> {
+  const switched = Date.now();
+  const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--machine-backend=vm', '--install-prerequisites', '--output=json'], 15 * MINUTE);
+  assert.equal((JSON.parse(up.stdout) as { machineBackend: string }).machineBackend, 'vm');
+  const [switchedIn, started] = [seconds(switched), Date.now()];
+  await createCluster('vm', 'SingleReplica', localClusterFlags(1));
+  const available = seconds(started);
+  writeFileSync(hostedKubeconfigFile(), (await hcp(['create', 'kubeconfig', '--name=vm'])).stdout);
+  const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfigFile());
+  const ready = await assertVmWorker(management, hosted, 'clusters-vm', () => seconds(started)).finally(() => hosted.close());
+  process.stderr.write(`e2e: vm backend: up ${switchedIn}s; Available ${available}s, QEMU worker Ready ${ready.node}s, its kube-proxy Ready ${ready.pod}s after create\n`);
+  await destroyAndCheck('vm');
+}
+
 const hostCheck = hostCleanCheck(layout);
 
 /** `up` with 3 nodes and the infrastructure cluster, as a newcomer runs it (prerequisites installed when missing). */
@@ -416,6 +436,8 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     await assertHostedApiAnswers('ha');
     await destroyAndCheck('ha');
   });
+
+  it('When the environment switches to the vm backend, a worker should boot as a QEMU machine in its launcher pod, join and go with its cluster', vmBackendAndCheck);
 
   it('When down runs while a hosted cluster exists, it should refuse unless forced, then leave nothing on the host', async () => {
     await createCluster('leftover', 'SingleReplica');

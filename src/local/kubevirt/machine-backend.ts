@@ -120,7 +120,9 @@ export function localMachineBackend(layout: EnvironmentLayout, runners: MachineR
   const nodes = clusterNodes(layout);
   const facts = (record: Record): MachineFacts => ({ nodeName: record.launcher.nodeName, address: record.launcher.address, startedAt: record.startedAt, backend: backendOf(record) });
   const allNodes = [...nodes.values()].map((n) => n.node);
-  const stopRecorded = (record: Record): Promise<void> => (backendOf(record) === 'vm' ? stopVmMachine : stopJoinMachine)(layout, record.slot, allNodes);
+  // A machine started again in a new pod (or after its processes died) keeps a VM's disk, as KubeVirt keeps a VM's volumes.
+  const stopRecorded = (record: Record, restarting = false): Promise<void> =>
+    backendOf(record) === 'vm' ? stopVmMachine(layout, record.slot, allNodes, restarting) : stopJoinMachine(layout, record.slot, allNodes);
   // The stand-in works on several VMs at once: slots are chosen and the records file written one at a time.
   let lock: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => T): Promise<T> => {
@@ -144,7 +146,7 @@ export function localMachineBackend(layout: EnvironmentLayout, runners: MachineR
       const { slot, record, running, stale } = await reserve(key, launcher);
       if (running) return facts(record);
       // A machine whose processes died, whose pod was replaced, or a half-started one, is cleaned up and started again.
-      if (stale !== undefined) await stopRecorded(stale);
+      if (stale !== undefined) await stopRecorded(stale, backendOf(stale) === 'vm' && runners.kind === 'vm');
       const machine = key.slice(key.lastIndexOf('/') + 1);
       if (runners.kind === 'process') await startJoinMachine({ layout, machine, slot, userData, binaries: runners.binaries, launcher: network });
       else await startVmMachine({ layout, machine, slot, userData, launcher: { ...network, uid: launcher.uid }, image: imageOf(runners), shape });

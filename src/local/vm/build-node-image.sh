@@ -13,13 +13,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 version=${KUBE_VERSION:-v1.36.3}
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/hcp-kubevirt
 # hcp local up names the exact binaries and folder; by hand, the newest ones in the cache.
-out=${HCP_NODE_IMAGE_DIR:-$cache/node-image/$version}
+images=${HCP_NODE_IMAGE_DIR:-$cache/node-image/$version}
 kubelet=${HCP_KUBELET:-$cache/kube/$version/kubelet}
 containerd_dir=${HCP_CONTAINERD_DIR:-$(ls -d "$cache"/tools/containerd-v* | tail -1)}
 [ -x "$kubelet" ] && [ -x "$containerd_dir/containerd" ] || { echo "build the local environment first (hcp local up): kubelet or containerd missing" >&2; exit 1; }
 for tool in debootstrap mkfs.ext4; do command -v "$tool" > /dev/null || { echo "missing $tool (apt-get install debootstrap e2fsprogs)" >&2; exit 1; }; done
+# Each build goes to a folder named by what it was built from, and `current` points at the newest: a rebuild never
+# changes the disk under the copy-on-write layers of machines that still run (the build before it is kept for them).
 stamp=$(cat "$0" "$here"/guest/* "$kubelet" "$containerd_dir/containerd" | sha256sum | cut -c1-16)
-if [ -f "$out/disk.raw" ] && [ "$(cat "$out/stamp" 2> /dev/null)" = "$stamp" ]; then echo "$out (cached)"; exit 0; fi
+out=$images/$stamp
+rm -f "$images/vmlinuz" "$images/initrd.img" "$images/disk.raw" "$images/stamp" # the layout before `current`
+if [ -f "$out/disk.raw" ]; then ln -sfn "$stamp" "$images/current"; echo "$out (cached)"; exit 0; fi
 rm -rf "$out"
 
 work=$(mktemp -d /var/tmp/hcp-node-image.XXXXXX)
@@ -57,5 +61,10 @@ cp "$root"/boot/vmlinuz-* "$out/vmlinuz"
 cp "$root"/boot/initrd.img-* "$out/initrd.img"
 mkfs.ext4 -q -L root -d "$root" "$out/disk.raw.partial" 3G
 mv "$out/disk.raw.partial" "$out/disk.raw"
-echo "$stamp" > "$out/stamp"
+previous=$(readlink "$images/current" 2> /dev/null || true)
+ln -sfn "$stamp" "$images/current"
+for old in "$images"/*/; do
+  old=$(basename "$old")
+  [ "$old" = "$stamp" ] || [ "$old" = "$previous" ] || rm -rf "${images:?}/$old"
+done
 echo "$out"

@@ -4,7 +4,7 @@
  * beside the binaries and rebuilt when the script, the guest files or those binaries change.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { tailOfFile } from '../cluster/files.ts';
 import { cacheRoot } from '../binaries/locate.ts';
@@ -21,14 +21,21 @@ export interface NodeImage {
 /** Where the node image of this Kubernetes version is kept. */
 export const nodeImageDir = (env: NodeJS.ProcessEnv = process.env): string => join(cacheRoot(env), 'node-image', KUBE_VERSION);
 
-/** The node image's files in `dir`. */
-export const nodeImageFiles = (dir: string): NodeImage => ({ kernel: join(dir, 'vmlinuz'), initrd: join(dir, 'initrd.img'), disk: join(dir, 'disk.raw') });
+/**
+ * The files of the newest node image in `dir` (`current` points at it), by their real path: a machine's disk layer
+ * names the build it was made from, which a later build leaves in place.
+ */
+export function nodeImageFiles(dir: string): NodeImage {
+  const current = realpathSync(join(dir, 'current'));
+  return { kernel: join(current, 'vmlinuz'), initrd: join(current, 'initrd.img'), disk: join(current, 'disk.raw') };
+}
 
 /** Whether the node image has been built (a machine cannot boot before). */
-export const nodeImageBuilt = (dir: string = nodeImageDir()): boolean => {
+export function nodeImageBuilt(dir: string = nodeImageDir()): boolean {
+  if (!existsSync(join(dir, 'current'))) return false;
   const image = nodeImageFiles(dir);
   return [image.kernel, image.initrd, image.disk].every((file) => existsSync(file));
-};
+}
 
 /** What the image is built from: the environment's kubelet and the folder of its containerd build. */
 export interface NodeImageInputs {

@@ -6,7 +6,7 @@
  * user data from the config drive and applies the Ignition config it leads to (`guest/hcp-ignition-agent`).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runningPid, startDaemon } from '../environment/daemons.ts';
 import { attachNodeNetwork, detachNodeNetwork, ensureCgroup, inNodeNetwork, killCgroup, removeCgroup, run } from '../environment/host.ts';
@@ -83,21 +83,26 @@ export async function startVmMachine(options: VmMachineOptions): Promise<void> {
   const network = await bridgePodNetwork(node, launcher);
   const files = filesOf(node);
   mkdirSync(node.dir, { recursive: true });
-  await run(['qemu-img', 'create', '-q', '-f', 'qcow2', '-F', 'raw', '-b', options.image.disk, files.disk]);
+  // A machine started again keeps its disk, as a VM keeps its DataVolume: it boots as the node it already is.
+  if (!existsSync(files.disk)) await run(['qemu-img', 'create', '-q', '-f', 'qcow2', '-F', 'raw', '-b', options.image.disk, files.disk]);
   await writeConfigDrive(node.dir, options.machine, options.userData, files.configDrive);
   ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
   const cmdline = kernelCommandLine(options.machine, network, node.podCidr);
   await startDaemon(layout, { name: vmDaemonName(options.slot), command: qemuCommand(options.image, files, options.shape, { cmdline, tap: TAP, mac: network.mac }), netns: node.netns, cgroup: node.cgroup });
 }
 
-/** Stops a VM machine and removes what it made: QEMU, its name for the pod's network, the routes to its pod range, its cgroup and folder. */
-export async function stopVmMachine(layout: EnvironmentLayout, slot: number, nodes: readonly NodeLayout[]): Promise<void> {
+/**
+ * Stops a VM machine and removes what it made: QEMU, its name for the pod's network, the routes to its pod range, its
+ * cgroup and folder — but its disk when `keepDisk` (the machine is about to start again, as a restarted VM does).
+ */
+export async function stopVmMachine(layout: EnvironmentLayout, slot: number, nodes: readonly NodeLayout[], keepDisk = false): Promise<void> {
   const node = nodeLayout(layout.stateDir, slot);
   const cgroup = `${layout.cgroup}/${node.cgroup}`;
   await killCgroup(cgroup, 5_000);
   await run(['ip', 'netns', 'delete', node.netns]).catch(() => undefined);
   await detachNodeNetwork(node, nodes);
   removeCgroup(cgroup);
-  rmSync(node.dir, { recursive: true, force: true });
+  if (keepDisk) for (const file of [filesOf(node).configDrive, filesOf(node).console]) rmSync(file, { force: true });
+  else rmSync(node.dir, { recursive: true, force: true });
   if (runningPid(layout, vmDaemonName(slot)) !== undefined) throw new Error(`${vmDaemonName(slot)} still runs`);
 }
