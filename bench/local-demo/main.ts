@@ -3,8 +3,9 @@
 // (HighlyAvailable, the local node image, the VMs on the infrastructure cluster through its limited user) → Available → both worker Nodes Ready, `scale nodepool --replicas 3` → the third Node Ready,
 // `hcp destroy cluster` → nothing of it left (namespace, VMs, machines), and the peak resident memory of the whole
 // environment (every process in its cgroup, sampled each second). Targets (issue 14): Available ≤ 60 s and Nodes
-// Ready ≤ 90 s after create with the `process` backend. Only the `process` backend exists yet; the `vm` backend's
-// line says so. The environment gets a state folder of its own and is torn down at the end, whatever happens.
+// Ready ≤ 90 s after create with the `process` backend. Then `local up --machine-backend vm` and the same sequence with
+// QEMU machines (TCG), and the peak memory again. The environment gets a state folder of its own and is torn down at
+// the end, whatever happens.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +40,7 @@ async function after(since: number, what: string, done: () => Promise<boolean>, 
   return performance.now() - since;
 }
 
-async function processBackend(management: KubeClient, infra: InfraAccess): Promise<string[]> {
+async function demoSequence(kind: 'process' | 'vm', management: KubeClient, infra: InfraAccess): Promise<string[]> {
   const hcRef = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: NAME, namespace: 'clusters' };
   const infraUser = KubeClient.fromKubeconfigFile(infra.kubeconfig);
   const created = performance.now();
@@ -58,10 +59,11 @@ async function processBackend(management: KubeClient, infra: InfraAccess): Promi
     const namespace = `clusters-${NAME}`;
     const vmsLeft = async (): Promise<number> => (await infraUser.list('kubevirt.io/v1', 'VirtualMachine', { namespace: infra.namespace })).length;
     const cleanMs = await after(destroying, 'nothing left', async () => (await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace })) === undefined && (await vmsLeft()) === 0 && machineNamespaces(layout).length === 0);
+    const target = (text: string): string => (kind === 'process' ? ` (target ≤ ${text})` : '');
     return [
-      `process backend: create cluster → Available ${seconds(availableMs)} (target ≤ 60 s); → 2 worker Nodes Ready ${seconds(nodesMs)} (target ≤ 90 s)`,
-      `process backend: scale nodepool 2 → 3, third Node Ready ${seconds(scaleMs)}`,
-      `process backend: destroy cluster → namespace, VMs on the infrastructure cluster and machines gone ${seconds(cleanMs)}`,
+      `${kind} backend: create cluster → Available ${seconds(availableMs)}${target('60 s')}; → 2 worker Nodes Ready ${seconds(nodesMs)}${target('90 s')}`,
+      `${kind} backend: scale nodepool 2 → 3, third Node Ready ${seconds(scaleMs)}`,
+      `${kind} backend: destroy cluster → namespace, VMs on the infrastructure cluster and machines gone ${seconds(cleanMs)}`,
     ];
   } finally {
     hosted.close();
@@ -71,7 +73,23 @@ async function processBackend(management: KubeClient, infra: InfraAccess): Promi
 
 const lines: string[] = [];
 let peakMiB = 0;
-let peakPrograms = '';
+let peakPrograms = '(none sampled)';
+
+/** The demo sequence with process machines, then (after `up --machine-backend vm`) with QEMU machines, each with its peak memory. */
+async function everyBackend(infra: InfraAccess): Promise<void> {
+  const management = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
+  try {
+    for (const kind of ['process', 'vm'] as const) {
+      if (kind === 'vm') await hcp(['local', 'up', `--state-dir=${stateDir}`, '--machine-backend=vm', '--install-prerequisites', '--output=json'], 30 * MINUTE);
+      peakMiB = 0;
+      lines.push(...(await demoSequence(kind, management, infra)));
+      lines.push(`${kind} backend: peak resident memory of the whole environment: ${peakMiB.toFixed(0)} MiB (MiB by program at the peak: ${peakPrograms})`);
+    }
+  } finally {
+    management.close();
+  }
+}
+
 const sampler = setInterval(() => {
   const now = environmentRssMiB(layout);
   if (now > peakMiB) {
@@ -82,14 +100,7 @@ const sampler = setInterval(() => {
 try {
   writeFileSync(pullSecret, '{"auths":{}}');
   const up = JSON.parse(await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--infra-cluster', '--output=json'], 60 * MINUTE)) as { infraCluster: InfraAccess };
-  const management = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
-  try {
-    lines.push(...(await processBackend(management, up.infraCluster)));
-  } finally {
-    management.close();
-  }
-  lines.push(`peak resident memory of the whole environment: ${peakMiB.toFixed(0)} MiB (MiB by program at the peak: ${peakPrograms})`);
-  lines.push('vm backend: not built yet (QEMU machines are a later step of issue 14)');
+  await everyBackend(up.infraCluster);
 } finally {
   clearInterval(sampler);
   await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });

@@ -65,6 +65,6 @@ previous=$(readlink "$images/current" 2> /dev/null || true)
 ln -sfn "$stamp" "$images/current"
 for old in "$images"/*/; do
   old=$(basename "$old")
-  [ "$old" = "$stamp" ] || [ "$old" = "$previous" ] || rm -rf "${images:?}/$old"
+  [ "$old" = current ] || [ "$old" = "$stamp" ] || [ "$old" = "$previous" ] || rm -rf "${images:?}/$old"
 done
 echo "$out"
