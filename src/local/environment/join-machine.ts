@@ -6,7 +6,7 @@
  * runtime's private folders, re-rooted paths) is added as a kubelet drop-in and containerd settings, never by editing
  * what the endpoint served.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path/posix';
 import { materialiseIgnition, parseIgnitionPointer, type MaterialisedIgnition } from '../../render/ignition/materialise.ts';
 import { NodePaths } from '../../render/ignition/node-config.ts';
@@ -111,6 +111,7 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   const config = materialiseIgnition(JSON.parse(answer.body) as Record<string, unknown>);
   const root = rootOf(node);
   writeFiles(root, config);
+  restoreIdentity(layout, options.slot, root);
   const dropIns = join(root, 'etc/kubernetes/kubelet.conf.d');
   mkdirSync(dropIns, { recursive: true });
   writeFileSync(join(dropIns, '90-hcp-local-host.conf'), hostDropIn(layout, node, root));
@@ -128,11 +129,36 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   return { fetchedAt, node };
 }
 
+/** What a machine keeps across a restart, as a VM keeps its disk: its kubelet's client credentials (the node's identity). */
+const IDENTITY = [NodePaths.kubeconfig, NodePaths.certDir] as const;
+const identityStash = (layout: EnvironmentLayout, slot: number): string => join(layout.stateDir, `machine-identity-${String(slot)}`);
+
+/**
+ * A machine started again finds the identity its last run kept: its kubelet goes on as the node it is, instead of
+ * bootstrapping anew (a bootstrap for an existing Node is refused, as OpenShift's machine approver refuses it).
+ */
+function restoreIdentity(layout: EnvironmentLayout, slot: number, root: string): void {
+  const stash = identityStash(layout, slot);
+  if (!existsSync(stash)) return;
+  for (const path of IDENTITY) if (existsSync(join(stash, path))) cpSync(join(stash, path), join(root, path), { recursive: true });
+  rmSync(stash, { recursive: true, force: true });
+}
+
+/** Keeps the machine's identity aside when `keep` (a stash from an earlier stop stays while its root has none); drops it otherwise. */
+function stashIdentity(layout: EnvironmentLayout, node: NodeLayout, keep: boolean): void {
+  const stash = identityStash(layout, node.index);
+  const kept = IDENTITY.filter((path) => existsSync(join(rootOf(node), path)));
+  if (keep && kept.length === 0) return;
+  rmSync(stash, { recursive: true, force: true });
+  if (keep) for (const path of kept) cpSync(join(rootOf(node), path), join(stash, path), { recursive: true });
+}
+
 /**
  * Stops a joining machine and removes everything it made: processes, pods, mounts, its name for the pod's network and
- * the routes to its pod range (on the host and in `nodes`), cgroup, folder.
+ * the routes to its pod range (on the host and in `nodes`), cgroup, folder — but, when `keepIdentity` (it is about to
+ * start again), its kubelet's credentials.
  */
-export async function stopJoinMachine(layout: EnvironmentLayout, slot: number, nodes: readonly NodeLayout[]): Promise<void> {
+export async function stopJoinMachine(layout: EnvironmentLayout, slot: number, nodes: readonly NodeLayout[], keepIdentity = false): Promise<void> {
   const node = nodeLayout(layout.stateDir, slot);
   const cgroup = `${layout.cgroup}/${node.cgroup}`;
   await killCgroup(cgroup, 5_000);
@@ -140,6 +166,7 @@ export async function stopJoinMachine(layout: EnvironmentLayout, slot: number, n
   await run(['ip', 'netns', 'delete', node.netns]).catch(() => undefined);
   await detachNodeNetwork(node, nodes);
   removeCgroup(cgroup);
+  stashIdentity(layout, node, keepIdentity);
   rmSync(node.dir, { recursive: true, force: true });
   for (const name of Object.values(daemonNames(node))) if (runningPid(layout, name) !== undefined) throw new Error(`${name} still runs`);
 }

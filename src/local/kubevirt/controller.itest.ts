@@ -25,8 +25,8 @@ function recordingBackend(): MachineBackend & { started: Map<string, string>; st
       started.set(key, userData);
       return Promise.resolve({ nodeName: launcher.nodeName, address: launcher.address, startedAt: '2026-11-23T10:00:00Z', backend: 'process' });
     },
-    stop: (key) => {
-      if (started.delete(key)) stops.push(key);
+    stop: (key, restarting) => {
+      if (started.delete(key)) stops.push(restarting === true ? `${key} (restarting)` : key);
       return Promise.resolve();
     },
     running: () => [...started.keys()],
@@ -182,7 +182,8 @@ describe('the local KubeVirt stand-in', () => {
     const [pod] = await management.client.list<Pod>('v1', 'Pod', { namespace: ns, labelSelector: 'kubevirt.io=virt-launcher' });
     assert.ok(pod !== undefined);
     await management.client.delete({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: pod.metadata.name });
-    await eventually('the machine stopped with its pod', () => Promise.resolve(backend.stops.includes(`${ns}/${vm.metadata.name}`)));
+    // Stopped as restarting: the machine keeps what a VM keeps across a restart (its disk, its node identity).
+    await eventually('the machine stopped with its pod', () => Promise.resolve(backend.stops.includes(`${ns}/${vm.metadata.name} (restarting)`)));
     await eventually('the instance running again in a new pod', async () => ![undefined, first].includes(await address()));
     assert.equal(backend.started.has(`${ns}/${vm.metadata.name}`), true);
   });

@@ -33,8 +33,11 @@ export interface MachineBackend {
    * pod (one left in a replaced pod is started again); throws when it cannot.
    */
   start(key: string, userData: string, launcher: Launcher, shape: MachineShape): Promise<MachineFacts>;
-  /** Stops and removes the machine of a VM; nothing when it has none. */
-  stop(key: string): Promise<void>;
+  /**
+   * Stops the machine of a VM and removes it; nothing when it has none. With `restarting` (its launcher pod ended and
+   * a new one follows) the machine keeps its slot and what a VM keeps across a restart (its disk, its node identity).
+   */
+  stop(key: string, restarting?: boolean): Promise<void>;
   /** The VMs that have a machine now. */
   running(): string[];
 }
@@ -56,7 +59,7 @@ export function backendForCluster(backend: MachineBackend, cluster: string): Mac
   const prefix = `${cluster}${CLUSTER_SEPARATOR}`;
   return {
     start: (key, userData, launcher, shape) => backend.start(prefix + key, userData, launcher, shape),
-    stop: (key) => backend.stop(prefix + key),
+    stop: (key, restarting) => backend.stop(prefix + key, restarting),
     running: () => backend.running().filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)),
   };
 }
@@ -204,7 +207,7 @@ async function ensureLauncher(o: StandIn, key: string, vm: StoredVM): Promise<La
   const launcher = launcherState(pod);
   if (launcher.state === 'running') return { uid: launcher.uid, nodeName: launcher.nodeName, address: launcher.address };
   // The instance ends with its pod (KubeVirt fails it and starts a new one): no Running report outlives the machine.
-  if (launcher.state === 'ended') await Promise.all([o.backend.stop(key), o.client.delete({ ...VMI, ...refOf(key) })]);
+  if (launcher.state === 'ended') await Promise.all([o.backend.stop(key, true), o.client.delete({ ...VMI, ...refOf(key) })]);
   if (launcher.state === 'ended' && pod?.metadata.deletionTimestamp === undefined) await removeLauncher(o, key);
   if (launcher.state === 'missing' || launcher.state === 'ended') await o.client.create(renderLauncherPod(vm)).catch((error: unknown) => {
     if (!isAlreadyExists(error)) throw error;

@@ -120,9 +120,10 @@ export function localMachineBackend(layout: EnvironmentLayout, runners: MachineR
   const nodes = clusterNodes(layout);
   const facts = (record: Record): MachineFacts => ({ nodeName: record.launcher.nodeName, address: record.launcher.address, startedAt: record.startedAt, backend: backendOf(record) });
   const allNodes = [...nodes.values()].map((n) => n.node);
-  // A machine started again in a new pod (or after its processes died) keeps a VM's disk, as KubeVirt keeps a VM's volumes.
+  // A machine started again in a new pod (or after its processes died) keeps its disk (vm) or its kubelet's identity
+  // (process), as KubeVirt keeps a VM's volumes: it comes back as the node it is.
   const stopRecorded = (record: Record, restarting = false): Promise<void> =>
-    backendOf(record) === 'vm' ? stopVmMachine(layout, record.slot, allNodes, restarting) : stopJoinMachine(layout, record.slot, allNodes);
+    backendOf(record) === 'vm' ? stopVmMachine(layout, record.slot, allNodes, restarting) : stopJoinMachine(layout, record.slot, allNodes, restarting);
   // The stand-in works on several VMs at once: slots are chosen and the records file written one at a time.
   let lock: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => T): Promise<T> => {
@@ -146,16 +147,18 @@ export function localMachineBackend(layout: EnvironmentLayout, runners: MachineR
       const { slot, record, running, stale } = await reserve(key, launcher);
       if (running) return facts(record);
       // A machine whose processes died, whose pod was replaced, or a half-started one, is cleaned up and started again.
-      if (stale !== undefined) await stopRecorded(stale, backendOf(stale) === 'vm' && runners.kind === 'vm');
+      if (stale !== undefined) await stopRecorded(stale, backendOf(stale) === runners.kind);
       const machine = key.slice(key.lastIndexOf('/') + 1);
       if (runners.kind === 'process') await startJoinMachine({ layout, machine, slot, userData, binaries: runners.binaries, launcher: network });
       else await startVmMachine({ layout, machine, slot, userData, launcher: { ...network, uid: launcher.uid }, image: imageOf(runners), shape });
       return facts(record);
     },
-    async stop(key) {
+    async stop(key, restarting = false) {
       const known = readRecords(layout).get(key);
       if (known === undefined) return;
-      await stopRecorded(known);
+      await stopRecorded(known, restarting);
+      // Restarting, the record stays: the next start takes the same slot and finds what the machine kept there.
+      if (restarting) return;
       await exclusive(() => {
         const records = readRecords(layout);
         records.delete(key);
