@@ -2,6 +2,7 @@
  * How the `vm` machine backend runs a VM, pure part: the guest's network (its launcher pod's address, handed to the
  * guest as KubeVirt's bridge binding does), the kernel command line and the QEMU command.
  */
+import { parseQuantity } from '../../lib/quantity.ts';
 import type { NodeImage } from './node-image.ts';
 
 /** The size of a machine: the VM's cores and guest memory. */
@@ -18,13 +19,11 @@ export interface GuestNetwork {
   readonly mac: string;
 }
 
-const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
-
 /** A Kubernetes memory quantity (`8Gi`, `512Mi`, `2G`, bytes) in MiB, rounded up; throws on anything else. */
 export function memoryMiB(quantity: string): number {
-  const match = /^(\d+(?:\.\d+)?)(k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(quantity.trim());
-  if (match === null) throw new Error(`the memory quantity ${JSON.stringify(quantity)} is not one this stand-in reads (a number with k, M, G, T, Ki, Mi, Gi or Ti)`);
-  return Math.ceil((Number(match[1]) * (UNITS[match[2] ?? ''] ?? 1)) / 1024 ** 2);
+  const bytes = parseQuantity(quantity);
+  if (bytes === undefined || bytes <= 0) throw new Error(`the memory quantity ${JSON.stringify(quantity)} is not one this stand-in reads (a positive number with k, M, G, T, Ki, Mi, Gi or Ti)`);
+  return Math.ceil(bytes / 1024 ** 2);
 }
 
 /** The pod network of a node (`10.244.3.0/24`): the prefix length and its gateway, the range's first address (the CNI bridge's). */
