@@ -62,6 +62,7 @@ const GAUGE_TITLES: ReadonlyArray<[keyof CapacityGauges, string]> = [
 ];
 
 const oneDecimal = (value: number): string => (Math.round(value * 10) / 10).toFixed(1);
+const twoDecimals = (value: number): string => (Math.round(value * 100) / 100).toString();
 
 /** The report's rows: a title, then one cell per column. */
 function rows(report: CapacityReport): string[][] {
@@ -71,7 +72,7 @@ function rows(report: CapacityReport): string[][] {
     ['Workers used to host control planes', ...cells(() => String(w.count))],
     ['vCPUs / memory (GiB) / pods, in all', ...cells(() => `${oneDecimal(w.vcpus)} / ${oneDecimal(w.memoryGiB)} / ${String(w.pods)}`)],
     ['API load per control plane (QPS)', ...cells(() => String(report.qps))],
-    ['One control plane: vCPU / memory (GiB) requests, pods', ...cells((c) => `${oneDecimal(c.baseline.cpuRequestPerHCP)} / ${oneDecimal(c.baseline.memoryRequestPerHCP)}, ${String(c.baseline.podsPerHCP)}`)],
+    ['One control plane: vCPU / memory (GiB) requests, pods', ...cells((c) => `${twoDecimals(c.baseline.cpuRequestPerHCP)} / ${twoDecimals(c.baseline.memoryRequestPerHCP)}, ${String(c.baseline.podsPerHCP)}`)],
     ...LIMITS.map((limit) => [ROW_TITLES[limit], ...cells((c) => oneDecimal(c.estimate.perWorker[limit]))]),
     ['Minimum of previously mentioned maximums', ...cells((c) => oneDecimal(c.estimate.minimumPerWorker))],
     ['Limiting factor', ...cells((c) => FACTOR_NAMES[c.estimate.limitingFactor])],

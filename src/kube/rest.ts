@@ -37,20 +37,30 @@ export class RestClient {
 
   /** Sends a request and parses the JSON answer; non-2xx answers throw {@link KubeApiError}. */
   async call<T>(req: RestRequest): Promise<T> {
+    const text = await this.exchange(req, 'application/json');
+    return (text === '' ? {} : JSON.parse(text)) as T;
+  }
+
+  /** GETs a path that answers in text (`/metrics`, in Prometheus' exposition format); non-2xx answers throw. */
+  getText(path: string): Promise<string> {
+    return this.exchange({ method: 'GET', path }, 'text/plain');
+  }
+
+  private async exchange(req: RestRequest, accept: string): Promise<string> {
     const options: RequestOptions = {
       method: req.method,
       protocol: this.server.protocol,
       hostname: this.server.hostname,
       port: this.server.port,
       path: `${this.server.pathname.replace(/\/$/, '')}${req.path}`,
-      headers: { accept: 'application/json', ...(req.body === undefined ? {} : { 'content-type': req.contentType ?? 'application/json' }) },
+      headers: { accept, ...(req.body === undefined ? {} : { 'content-type': req.contentType ?? 'application/json' }) },
       agent: this.agent,
     };
     await this.config.applyToHTTPSOptions(options);
     for (let attempt = 1; ; attempt++) {
       this.onRequest(req.method, req.path);
       const answer = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body));
-      if (answer.status >= 200 && answer.status < 300) return (answer.text === '' ? {} : JSON.parse(answer.text)) as T;
+      if (answer.status >= 200 && answer.status < 300) return answer.text;
       const delayMs = retryDelayMs(req, answer, attempt);
       if (delayMs === undefined) throw errorFrom(answer.status, answer.text, req);
       await new Promise((resolve) => setTimeout(resolve, delayMs));

@@ -1,4 +1,5 @@
 import type { Command } from '../framework/command.ts';
+import { capacity } from './capacity.ts';
 import { createClusterKubevirt } from './create/cluster/kubevirt.ts';
 import { createKubeconfig } from './create/kubeconfig.ts';
 import { createNodePoolKubevirt } from './create/nodepool/kubevirt.ts';
@@ -13,6 +14,7 @@ export const root: Command = {
   summary: 'hcp creates and manages hosted control planes on KubeVirt',
   description: 'The hcp command line interface creates and manages HostedCluster and NodePool resources for hosted control planes on the KubeVirt platform.',
   subcommands: [
+    capacity,
     {
       name: 'create',
       summary: 'Commands for creating HostedClusters',

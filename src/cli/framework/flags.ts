@@ -2,7 +2,7 @@ import { parseDuration } from '../../lib/duration.ts';
 import { UserError } from './errors.ts';
 
 /** The kinds of flag values, after Go's pflag types so upstream scripts parse the same way. */
-export type FlagKind = 'string' | 'bool' | 'int32' | 'uint32' | 'duration' | 'stringArray' | 'stringSlice' | 'stringToString';
+export type FlagKind = 'string' | 'bool' | 'int32' | 'uint32' | 'float64' | 'duration' | 'stringArray' | 'stringSlice' | 'stringToString';
 
 /** The parsed value of a flag of each kind (durations in milliseconds). */
 export interface FlagValueOf {
@@ -10,6 +10,7 @@ export interface FlagValueOf {
   bool: boolean;
   int32: number;
   uint32: number;
+  float64: number;
   duration: number;
   stringArray: string[];
   stringSlice: string[];
@@ -41,6 +42,12 @@ function parseInteger(spec: FlagSpec, raw: string): number {
   return value;
 }
 
+function parseFloat64(spec: FlagSpec, raw: string): number {
+  const value = Number(raw);
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) || !Number.isFinite(value)) throw usage(`invalid value "${raw}" for --${spec.name}: must be a number`);
+  return value;
+}
+
 function parseStringToString(spec: FlagSpec, raw: string, previous: Record<string, string>): Record<string, string> {
   const out = { ...previous };
   for (const pair of raw.split(',')) {
@@ -68,6 +75,7 @@ const converters: Record<FlagKind, (spec: FlagSpec, raw: string, previous: unkno
   bool: parseBool,
   int32: parseInteger,
   uint32: parseInteger,
+  float64: parseFloat64,
   duration: parseDurationFlag,
   stringArray: (_spec, raw, previous) => [...(previous as string[]), raw],
   stringSlice: (_spec, raw, previous) => [...(previous as string[]), ...(raw === '' ? [] : raw.split(','))],

@@ -6,6 +6,7 @@ const TYPE_NAMES: Record<FlagSpec['kind'], string> = {
   bool: '',
   int32: 'int32',
   uint32: 'uint32',
+  float64: 'float',
   duration: 'duration',
   stringArray: 'stringArray',
   stringSlice: 'strings',

@@ -25,7 +25,8 @@ import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, publishNetw
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
 import { recordMachineBackend, recordNodeCount, type MachineBackendKind } from './state.ts';
 import { clustersToWatch, STAND_IN_DAEMON, standInBackend, watchedClusters } from '../kubevirt/run.ts';
-import { ensureNodeImage } from '../vm/node-image.ts';
+import { nodeImagesInUse } from '../kubevirt/machine-backend.ts';
+import { ensureNodeImage, nodeImageDir, pruneNodeImages } from '../vm/node-image.ts';
 import { projectRoot } from '../project-root.ts';
 import { storageObjects, volumesDir } from './storage.ts';
 import { kubeletConfig, kubeProxyConfig, nodePaths } from './node-config.ts';
@@ -268,7 +269,11 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
     await report.step('preparing certificates, cgroups and network', () => prepareCluster(layout, runc));
     if (kind === 'vm') {
       const log = join(paths.logs, 'node-image.log');
-      await report.step(`building the node image for vm machines (when it changed: about a minute; log ${log})`, () => (mkdirSync(paths.logs, { recursive: true }), ensureNodeImage({ kubelet: bin.kubelet, containerdDir: dirname(bin.containerd) }, log)));
+      await report.step(`building the node image for vm machines (when it changed: about a minute; log ${log})`, async () => {
+        mkdirSync(paths.logs, { recursive: true });
+        await ensureNodeImage({ kubelet: bin.kubelet, containerdDir: dirname(bin.containerd) }, log);
+        pruneNodeImages(nodeImageDir(), nodeImagesInUse(layout));
+      });
     }
     await report.step('starting the management control plane and image registry', () => startControlPlane(layout, bin));
     const operatorImageRef = await report.step('publishing images to the registry', () => publishImages(layout, bin, options.operator));

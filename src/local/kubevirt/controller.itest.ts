@@ -25,8 +25,8 @@ function recordingBackend(): MachineBackend & { started: Map<string, string>; st
       started.set(key, userData);
       return Promise.resolve({ nodeName: launcher.nodeName, address: launcher.address, startedAt: '2026-11-23T10:00:00Z', backend: 'process' });
     },
-    stop: (key, restarting) => {
-      if (started.delete(key)) stops.push(restarting === true ? `${key} (restarting)` : key);
+    stop: (key, keep) => {
+      if (started.delete(key)) stops.push(keep === true ? `${key} (kept)` : key);
       return Promise.resolve();
     },
     running: () => [...started.keys()],
@@ -140,9 +140,9 @@ describe('the local KubeVirt stand-in', () => {
     await eventually('the VM reported Running', async () => (await management.client.get<VMStatus>({ ...ref, kind: 'VirtualMachine' })).status?.printableStatus === 'Running');
     await assertDiskImported(vm);
 
-    // Halted: the machine stops and the instance goes; the VM stays, Stopped.
+    // Halted: the machine stops, keeping its disk and identity, and the instance goes; the VM stays, Stopped.
     await management.client.mergePatch({ ...ref, kind: 'VirtualMachine' }, { spec: { runStrategy: 'Halted' } });
-    await eventually('the machine stopped', async () => backend.stops.includes(`${ns}/${vm.metadata.name}`) && (await vmi()) === undefined);
+    await eventually('the machine stopped', async () => backend.stops.includes(`${ns}/${vm.metadata.name} (kept)`) && (await vmi()) === undefined);
     await eventually('the VM reported Stopped', async () => (await management.client.get<VMStatus>({ ...ref, kind: 'VirtualMachine' })).status?.printableStatus === 'Stopped');
 
     await eventually('the launcher pod gone with the machine', async () => (await management.client.list('v1', 'Pod', { namespace: ns, labelSelector: 'kubevirt.io=virt-launcher' })).length === 0);
@@ -154,6 +154,7 @@ describe('the local KubeVirt stand-in', () => {
     await eventually('running again', async () => (await vmi())?.status?.phase === 'Running');
     await management.client.delete({ ...ref, kind: 'VirtualMachine' });
     await eventually('the machine gone with its VM', async () => !backend.started.has(`${ns}/${vm.metadata.name}`) && (await vmi()) === undefined);
+    assert.equal(backend.stops.at(-1), `${ns}/${vm.metadata.name}`, 'a deleted VM keeps nothing');
   });
 
   it('When a VM clones the boot-image cache, it should wait for the cache (Provisioning), then run', async (t) => {
@@ -182,8 +183,8 @@ describe('the local KubeVirt stand-in', () => {
     const [pod] = await management.client.list<Pod>('v1', 'Pod', { namespace: ns, labelSelector: 'kubevirt.io=virt-launcher' });
     assert.ok(pod !== undefined);
     await management.client.delete({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: pod.metadata.name });
-    // Stopped as restarting: the machine keeps what a VM keeps across a restart (its disk, its node identity).
-    await eventually('the machine stopped with its pod', () => Promise.resolve(backend.stops.includes(`${ns}/${vm.metadata.name} (restarting)`)));
+    // Stopped, kept: the machine keeps what a VM keeps across a restart (its disk, its node identity).
+    await eventually('the machine stopped with its pod', () => Promise.resolve(backend.stops.includes(`${ns}/${vm.metadata.name} (kept)`)));
     await eventually('the instance running again in a new pod', async () => ![undefined, first].includes(await address()));
     assert.equal(backend.started.has(`${ns}/${vm.metadata.name}`), true);
   });

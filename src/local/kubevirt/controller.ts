@@ -34,10 +34,11 @@ export interface MachineBackend {
    */
   start(key: string, userData: string, launcher: Launcher, shape: MachineShape): Promise<MachineFacts>;
   /**
-   * Stops the machine of a VM and removes it; nothing when it has none. With `restarting` (its launcher pod ended and
-   * a new one follows) the machine keeps its slot and what a VM keeps across a restart (its disk, its node identity).
+   * Stops the machine of a VM; nothing when it has none. With `keep` (the VM still exists: its launcher pod ended and
+   * a new one follows, or it was halted or refused) the machine keeps its slot and what KubeVirt keeps of a stopped VM
+   * (its disk, its node identity), so it comes back as the node it was; without, everything of it goes.
    */
-  stop(key: string, restarting?: boolean): Promise<void>;
+  stop(key: string, keep?: boolean): Promise<void>;
   /** The VMs that have a machine now. */
   running(): string[];
 }
@@ -59,7 +60,7 @@ export function backendForCluster(backend: MachineBackend, cluster: string): Mac
   const prefix = `${cluster}${CLUSTER_SEPARATOR}`;
   return {
     start: (key, userData, launcher, shape) => backend.start(prefix + key, userData, launcher, shape),
-    stop: (key, restarting) => backend.stop(prefix + key, restarting),
+    stop: (key, keep) => backend.stop(prefix + key, keep),
     running: () => backend.running().filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)),
   };
 }
@@ -137,9 +138,10 @@ async function report(reported: Reported, key: string, fingerprint: string, writ
 /** Stops the machine of a VM that is gone or halted and removes its instance; a halted VM is reported Stopped. */
 async function stopMachine(o: StandIn, key: string, vm: StoredVM | undefined): Promise<void> {
   const { reported } = o;
-  await o.backend.stop(key);
+  const deleted = vm === undefined || vm.metadata.deletionTimestamp !== undefined;
+  await o.backend.stop(key, !deleted);
   await removeLauncher(o, key);
-  if (vm === undefined || vm.metadata.deletionTimestamp !== undefined) {
+  if (deleted) {
     reported.delete(key);
     await o.client.delete({ ...VMI, ...refOf(key) });
     return;
@@ -160,7 +162,8 @@ async function admit(o: StandInOptions, vm: StoredVM): Promise<{ problems: strin
 /** Reports a VM the stand-in cannot run (its machine stopped, if it had one); `state` says whether a disk is to blame. */
 async function refuse(o: StandIn, key: string, vm: StoredVM, why: { problems: readonly string[]; state?: 'refused' | 'disk-failed' }): Promise<void> {
   const { problems, state = 'refused' } = why;
-  await o.backend.stop(key);
+  // The VM still exists: a refusal can be lifted (its user data Secret comes, its spec is fixed) and it comes back.
+  await o.backend.stop(key, true);
   await removeLauncher(o, key);
   await report(o.reported, key, JSON.stringify([state, problems, vm.metadata.generation]), async () => {
     await o.client.apply(refusedInstance(vm, problems, new Date(o.clock.now()).toISOString()), { fieldManager: FIELD_MANAGER });

@@ -4,8 +4,10 @@
  *   whichever node of its cluster the pod was scheduled), configured by the Ignition config the VM's user data leads
  *   to (`join-machine.ts`: the same path a VM takes);
  * - `vm`: a QEMU virtual machine booting the local node image in that pod (`../vm/vm-machine.ts`).
- * Which machine runs in which slot, and on which backend, is kept in the state folder, so a restarted stand-in finds
- * its machines again (a machine keeps its backend until it stops); `hcp local down` removes them with the environment.
+ * Which machine runs in which slot, on which backend (and node image), is kept in the state folder, so a restarted
+ * stand-in finds its machines again. A VM keeps its backend and image until it is deleted: what it kept across a
+ * restart (a disk, a kubelet's credentials) only means something to them. `hcp local down` removes them with the
+ * environment.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,6 +41,8 @@ interface Record {
   readonly launcher: Launcher;
   /** Absent in records written before the `vm` backend: `process`. */
   readonly backend?: MachineBackendKind;
+  /** A `vm` machine's node image: its disk is a layer over that build, which it boots again when restarted. */
+  readonly image?: NodeImage;
 }
 
 const backendOf = (record: Record): MachineBackendKind => record.backend ?? 'process';
@@ -51,6 +55,9 @@ function readRecords(layout: EnvironmentLayout): Map<string, Record> {
 }
 
 const writeRecords = (layout: EnvironmentLayout, records: Map<string, Record>): void => writeFileSync(recordsFile(layout), `${JSON.stringify(Object.fromEntries(records), null, 2)}\n`);
+
+/** The node image builds the environment's VM machines boot (their disks are layers over them): not to be pruned. */
+export const nodeImagesInUse = (layout: EnvironmentLayout): NodeImage[] => [...readRecords(layout).values()].flatMap((r) => (r.image === undefined ? [] : [r.image]));
 
 /** A machine as `hcp local status` shows it: the cluster its VM is on (the prefix of its key), the VM, where it runs. */
 export interface RecordedMachine {
@@ -111,8 +118,15 @@ export interface MachineRunners {
   readonly kind: MachineBackendKind;
   /** The kubelet, containerd and runc process machines run. */
   readonly binaries: JoinMachineOptions['binaries'];
-  /** The node image VM machines boot (undefined while the environment runs process machines only). */
-  readonly image: NodeImage | undefined;
+  /** The node image new VM machines boot, as built now; throws while there is none. */
+  readonly image: () => NodeImage;
+}
+
+/** What a machine keeps from one start to the next: its backend and, for a VM, its node image; a new one takes the environment's. */
+function whatItKeeps(known: Record | undefined, runners: MachineRunners): Pick<Record, 'backend' | 'image'> {
+  const backend = known === undefined ? runners.kind : backendOf(known);
+  if (backend !== 'vm') return { backend };
+  return { backend, image: known?.image ?? runners.image() };
 }
 
 /** Machines of the environment in `layout`, new ones of `runners.kind`; `now` stamps when each started. */
@@ -122,8 +136,8 @@ export function localMachineBackend(layout: EnvironmentLayout, runners: MachineR
   const allNodes = [...nodes.values()].map((n) => n.node);
   // A machine started again in a new pod (or after its processes died) keeps its disk (vm) or its kubelet's identity
   // (process), as KubeVirt keeps a VM's volumes: it comes back as the node it is.
-  const stopRecorded = (record: Record, restarting = false): Promise<void> =>
-    backendOf(record) === 'vm' ? stopVmMachine(layout, record.slot, allNodes, restarting) : stopJoinMachine(layout, record.slot, allNodes, restarting);
+  const stopRecorded = (record: Record, keep: boolean): Promise<void> =>
+    backendOf(record) === 'vm' ? stopVmMachine(layout, record.slot, allNodes, keep) : stopJoinMachine(layout, record.slot, allNodes, keep);
   // The stand-in works on several VMs at once: slots are chosen and the records file written one at a time.
   let lock: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => T): Promise<T> => {
@@ -136,7 +150,7 @@ export function localMachineBackend(layout: EnvironmentLayout, runners: MachineR
     const known = records.get(key);
     const samePod = known?.launcher.uid === launcher.uid;
     if (known !== undefined && samePod && machineRuns(layout, known)) return { slot: known.slot, record: known, running: true, stale: undefined };
-    const record = { slot: known?.slot ?? freeSlot(records), startedAt: now().toISOString(), launcher, backend: runners.kind };
+    const record = { ...whatItKeeps(known, runners), slot: known?.slot ?? freeSlot(records), startedAt: now().toISOString(), launcher };
     records.set(key, record);
     writeRecords(layout, records);
     return { slot: record.slot, record, running: false, stale: known };
@@ -147,18 +161,18 @@ export function localMachineBackend(layout: EnvironmentLayout, runners: MachineR
       const { slot, record, running, stale } = await reserve(key, launcher);
       if (running) return facts(record);
       // A machine whose processes died, whose pod was replaced, or a half-started one, is cleaned up and started again.
-      if (stale !== undefined) await stopRecorded(stale, backendOf(stale) === runners.kind);
+      if (stale !== undefined) await stopRecorded(stale, true);
       const machine = key.slice(key.lastIndexOf('/') + 1);
-      if (runners.kind === 'process') await startJoinMachine({ layout, machine, slot, userData, binaries: runners.binaries, launcher: network });
-      else await startVmMachine({ layout, machine, slot, userData, launcher: { ...network, uid: launcher.uid }, image: imageOf(runners), shape });
+      if (record.image === undefined) await startJoinMachine({ layout, machine, slot, userData, binaries: runners.binaries, launcher: network });
+      else await startVmMachine({ layout, machine, slot, userData, launcher: { ...network, uid: launcher.uid }, image: record.image, shape });
       return facts(record);
     },
-    async stop(key, restarting = false) {
+    async stop(key, keep = false) {
       const known = readRecords(layout).get(key);
       if (known === undefined) return;
-      await stopRecorded(known, restarting);
-      // Restarting, the record stays: the next start takes the same slot and finds what the machine kept there.
-      if (restarting) return;
+      await stopRecorded(known, keep);
+      // Kept, the record stays: the next start takes the same slot, backend and image, and finds what the machine kept.
+      if (keep) return;
       await exclusive(() => {
         const records = readRecords(layout);
         records.delete(key);
@@ -167,9 +181,4 @@ export function localMachineBackend(layout: EnvironmentLayout, runners: MachineR
     },
     running: () => [...readRecords(layout).keys()],
   };
-}
-
-function imageOf(runners: MachineRunners): NodeImage {
-  if (runners.image === undefined) throw new Error('the node image is not built: hcp local up --machine-backend vm builds it');
-  return runners.image;
 }

@@ -15,7 +15,7 @@ import { infraLayout, statePaths, type EnvironmentLayout } from '../environment/
 import { startNetworkPolicyStandIn } from '../netpol/enforcer.ts';
 import { backendForCluster, startKubeVirtStandIn } from './controller.ts';
 import { localMachineBackend } from './machine-backend.ts';
-import { recordedMachineBackend, type MachineBackendKind } from '../environment/state.ts';
+import { recordedMachineBackend } from '../environment/state.ts';
 import { nodeImageBuilt, nodeImageDir, nodeImageFiles } from '../vm/node-image.ts';
 
 /** The prefixes of the machines' keys: which cluster a machine's VM is on. */
@@ -37,9 +37,11 @@ const backendFile = (layout: EnvironmentLayout): string => join(layout.stateDir,
 /** The backend the running stand-in starts machines with, as it recorded it at start (undefined: none recorded). */
 export const standInBackend = (layout: EnvironmentLayout): string | undefined => (existsSync(backendFile(layout)) ? readFileSync(backendFile(layout), 'utf8').trim() : undefined);
 
-/** The node image for `vm` machines; the stand-in refuses to start them until `up` has built it. */
-function vmImage(kind: MachineBackendKind): ReturnType<typeof nodeImageFiles> | undefined {
-  if (kind !== 'vm') return undefined;
+/**
+ * The node image a new `vm` machine boots: the current build, looked up at each start (a rebuild by `up` reaches the
+ * next machine without restarting the stand-in); a machine cannot start before `up` has built one.
+ */
+function currentNodeImage(): ReturnType<typeof nodeImageFiles> {
   if (!nodeImageBuilt()) throw new Error(`the vm machine backend needs the node image in ${nodeImageDir()}: hcp local up --machine-backend vm builds it`);
   return nodeImageFiles(nodeImageDir());
 }
@@ -51,7 +53,7 @@ export const STAND_IN_DAEMON = 'kubevirt-standin';
 export async function runKubeVirtStandIn(layout: EnvironmentLayout): Promise<void> {
   const logger = jsonLogger({ write: (line) => process.stdout.write(line), now: () => Date.now(), level: 'info' });
   const kind = recordedMachineBackend(layout.stateDir);
-  const backend = localMachineBackend(layout, { kind, binaries: joinBinaries(), image: vmImage(kind) }, () => new Date());
+  const backend = localMachineBackend(layout, { kind, binaries: joinBinaries(), image: currentNodeImage }, () => new Date());
   // The clusters whose VMs it runs: the management cluster's, and the infrastructure cluster's when there is one.
   const clusters = clustersToWatch(layout).map((name) => ({ name, layout: name === INFRA_CLUSTER ? infraLayout(layout) : layout }));
   writeFileSync(watchedFile(layout), JSON.stringify(clusters.map((c) => c.name)));

@@ -19,7 +19,7 @@ containerd_dir=${HCP_CONTAINERD_DIR:-$(ls -d "$cache"/tools/containerd-v* | tail
 [ -x "$kubelet" ] && [ -x "$containerd_dir/containerd" ] || { echo "build the local environment first (hcp local up): kubelet or containerd missing" >&2; exit 1; }
 for tool in debootstrap mkfs.ext4; do command -v "$tool" > /dev/null || { echo "missing $tool (apt-get install debootstrap e2fsprogs)" >&2; exit 1; }; done
 # Each build goes to a folder named by what it was built from, and `current` points at the newest: a rebuild never
-# changes the disk under the copy-on-write layers of machines that still run (the build before it is kept for them).
+# changes the disk under the copy-on-write layers of machines (hcp local up prunes the builds no machine uses).
 stamp=$(cat "$0" "$here"/guest/* "$kubelet" "$containerd_dir/containerd" | sha256sum | cut -c1-16)
 out=$images/$stamp
 rm -f "$images/vmlinuz" "$images/initrd.img" "$images/disk.raw" "$images/stamp" # the layout before `current`
@@ -61,10 +61,6 @@ cp "$root"/boot/vmlinuz-* "$out/vmlinuz"
 cp "$root"/boot/initrd.img-* "$out/initrd.img"
 mkfs.ext4 -q -L root -d "$root" "$out/disk.raw.partial" 3G
 mv "$out/disk.raw.partial" "$out/disk.raw"
-previous=$(readlink "$images/current" 2> /dev/null || true)
+# Older builds stay: machines' disks are layers over them. hcp local up prunes those no machine uses.
 ln -sfn "$stamp" "$images/current"
-for old in "$images"/*/; do
-  old=$(basename "$old")
-  [ "$old" = current ] || [ "$old" = "$stamp" ] || [ "$old" = "$previous" ] || rm -rf "${images:?}/$old"
-done
 echo "$out"

@@ -4,8 +4,8 @@
  * beside the binaries and rebuilt when the script, the guest files or those binaries change.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, openSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { tailOfFile } from '../cluster/files.ts';
 import { cacheRoot } from '../binaries/locate.ts';
 import { KUBE_VERSION } from '../binaries/versions.ts';
@@ -63,4 +63,17 @@ export async function ensureNodeImage(inputs: NodeImageInputs, logPath: string):
     closeSync(log);
   }
   return nodeImageFiles(dir);
+}
+
+/**
+ * Removes the builds in `dir` that are neither current nor under a machine's disk (`inUse`): a machine's disk is a
+ * layer over the build it was made from, and a restarted machine boots that build's kernel again. Returns the removed
+ * builds' names.
+ */
+export function pruneNodeImages(dir: string, inUse: readonly NodeImage[]): string[] {
+  if (!existsSync(join(dir, 'current'))) return [];
+  const keep = new Set([basename(realpathSync(join(dir, 'current'))), ...inUse.map((image) => basename(dirname(image.disk)))]);
+  const removed = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !keep.has(entry.name)).map((entry) => entry.name);
+  for (const name of removed) rmSync(join(dir, name), { recursive: true, force: true });
+  return removed;
 }

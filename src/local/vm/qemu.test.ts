@@ -14,6 +14,14 @@ describe('the vm backend, how it runs a VM', () => {
     assert.throws(() => podNetworkOf('fd00::/64'), /not an IPv4 range/);
   });
 
+  it('When a range is written from an address inside it or is out of bounds, the gateway should be its first address, and nonsense refused', () => {
+    assert.equal(podNetworkOf('10.244.8.255/24').gateway, '10.244.8.1');
+    assert.equal(podNetworkOf('10.244.8.0/21').gateway, '10.244.8.1');
+    for (const cidr of ['10.244.8.0/33', '10.244.8.0/x', '10.244.256.0/24', '10.244.8.0/31', '10.244.8/24']) assert.throws(() => podNetworkOf(cidr), /not an IPv4 range/, cidr);
+    for (const bits of [33, -1, Number.NaN, 1.5]) assert.throws(() => netmaskOf(bits), /not an IPv4 prefix length/);
+    assert.throws(() => memoryMiB('0'), /memory quantity "0"/);
+  });
+
   it('When the guest boots, its kernel command line should carry its static address, resolver and pod range', () => {
     const line = kernelCommandLine('example-abcde', { address: '10.244.240.7', prefixLength: 24, gateway: '10.244.240.1', mac: '0a:58:0a:f4:f0:07' }, '10.244.8.0/24');
     assert.match(line, / ip=10\.244\.240\.7::10\.244\.240\.1:255\.255\.255\.0:example-abcde:eth0:off /);

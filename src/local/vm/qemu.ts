@@ -26,18 +26,23 @@ export function memoryMiB(quantity: string): number {
   return Math.ceil(bytes / 1024 ** 2);
 }
 
+const toInt = (octets: readonly number[]): number => octets.reduce((n, octet) => n * 256 + octet, 0);
+const toDotted = (n: number): string => [24, 16, 8, 0].map((shift) => String(Math.floor(n / 2 ** shift) % 256)).join('.');
+
 /** The pod network of a node (`10.244.3.0/24`): the prefix length and its gateway, the range's first address (the CNI bridge's). */
 export function podNetworkOf(podCidr: string): { prefixLength: number; gateway: string } {
   const [base, bits] = podCidr.split('/');
-  const octets = (base ?? '').split('.').map(Number);
-  if (octets.length !== 4 || bits === undefined) throw new Error(`${podCidr} is not an IPv4 range`);
-  return { prefixLength: Number(bits), gateway: [...octets.slice(0, 3), (octets[3] ?? 0) + 1].join('.') };
+  const octets = (base ?? '').split('.').map((o) => (/^\d{1,3}$/.test(o) ? Number(o) : NaN));
+  const prefixLength = /^\d{1,2}$/.test(bits ?? '') ? Number(bits) : NaN;
+  if (octets.length !== 4 || octets.some((o) => !(o <= 255)) || !(prefixLength <= 30)) throw new Error(`${podCidr} is not an IPv4 range with room for a gateway (a.b.c.d/0-30)`);
+  const network = toInt(octets) - (toInt(octets) % 2 ** (32 - prefixLength));
+  return { prefixLength, gateway: toDotted(network + 1) };
 }
 
 /** A prefix length as a dotted netmask (`24` → `255.255.255.0`), the form the kernel's `ip=` argument takes. */
 export function netmaskOf(prefixLength: number): string {
-  const mask = prefixLength === 0 ? 0 : (0xffffffff << (32 - prefixLength)) >>> 0;
-  return [24, 16, 8, 0].map((shift) => String((mask >>> shift) & 0xff)).join('.');
+  if (!Number.isInteger(prefixLength) || prefixLength < 0 || prefixLength > 32) throw new Error(`${String(prefixLength)} is not an IPv4 prefix length (0-32)`);
+  return toDotted(2 ** 32 - 2 ** (32 - prefixLength));
 }
 
 /**

@@ -6,9 +6,9 @@
  * user data from the config drive and applies the Ignition config it leads to (`guest/hcp-ignition-agent`).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runningPid, startDaemon } from '../environment/daemons.ts';
+import { runningPid, startAndWait } from '../environment/daemons.ts';
 import { attachNodeNetwork, detachNodeNetwork, ensureCgroup, inNodeNetwork, killCgroup, removeCgroup, run } from '../environment/host.ts';
 import type { LauncherNetwork } from '../environment/join-machine.ts';
 import { nodeLayout, type EnvironmentLayout, type NodeLayout } from '../environment/layout.ts';
@@ -41,18 +41,19 @@ const podSideMac = (podUid: string): string => `02:${(createHash('sha256').updat
 
 /**
  * Bridges the launcher pod's `eth0` to the machine's tap device and hands the pod's address to the guest (the MAC goes
- * to the guest's NIC; the pod keeps a new one). A pod bridged before (its machine restarted in it) keeps its bridge,
- * whose alias remembers the pod's original MAC address.
+ * to the guest's NIC; the pod keeps a new one). The bridge's alias remembers the pod's original MAC, written before
+ * anything changes; every step can be repeated, so a machine started again in the same pod (or after a half-done
+ * set-up) goes through them all again.
  */
 async function bridgePodNetwork(node: NodeLayout, launcher: VmMachineOptions['launcher']): Promise<GuestNetwork> {
   const { prefixLength, gateway } = podNetworkOf(launcher.node.podCidr);
   const inPod = (...command: string[]): Promise<string> => inNodeNetwork(node, command);
-  const remembered = (await inPod('cat', `/sys/class/net/${POD_BRIDGE}/ifalias`).catch(() => '')).trim();
-  if (remembered !== '') return { address: launcher.address, prefixLength, gateway, mac: remembered };
-  const mac = (await inPod('cat', '/sys/class/net/eth0/address')).trim();
-  await inPod('ip', 'link', 'add', POD_BRIDGE, 'type', 'bridge');
+  const exists = (link: string): Promise<boolean> => inPod('cat', `/sys/class/net/${link}/ifindex`).then(() => true, () => false);
+  const remembered = (await exists(POD_BRIDGE)) ? (await inPod('cat', `/sys/class/net/${POD_BRIDGE}/ifalias`)).trim() : '';
+  const mac = remembered !== '' ? remembered : (await inPod('cat', '/sys/class/net/eth0/address')).trim();
+  if (!(await exists(POD_BRIDGE))) await inPod('ip', 'link', 'add', POD_BRIDGE, 'type', 'bridge');
   await inPod('ip', 'link', 'set', POD_BRIDGE, 'alias', mac);
-  await inPod('ip', 'tuntap', 'add', 'dev', TAP, 'mode', 'tap');
+  if (!(await exists(TAP))) await inPod('ip', 'tuntap', 'add', 'dev', TAP, 'mode', 'tap');
   await inPod('ip', 'address', 'flush', 'dev', 'eth0');
   await inPod('ip', 'link', 'set', 'eth0', 'down');
   await inPod('ip', 'link', 'set', 'eth0', 'address', podSideMac(launcher.uid));
@@ -67,12 +68,19 @@ async function bridgePodNetwork(node: NodeLayout, launcher: VmMachineOptions['la
 
 /** KubeVirt's config drive (label `config-2`): the user data and the VM's name, as an ISO 9660 image. */
 async function writeConfigDrive(dir: string, machine: string, userData: string, iso: string): Promise<void> {
-  const latest = join(dir, 'config-drive', 'openstack', 'latest');
-  mkdirSync(latest, { recursive: true });
-  writeFileSync(join(latest, 'user_data'), userData, { mode: 0o600 });
-  writeFileSync(join(latest, 'meta_data.json'), `${JSON.stringify({ uuid: machine, name: machine, hostname: machine })}\n`);
-  await run(['genisoimage', '-quiet', '-o', iso, '-V', 'config-2', '-J', '-R', join(dir, 'config-drive')]);
-  rmSync(join(dir, 'config-drive'), { recursive: true, force: true });
+  const tree = join(dir, 'config-drive');
+  const latest = join(tree, 'openstack', 'latest');
+  try {
+    mkdirSync(latest, { recursive: true, mode: 0o700 });
+    writeFileSync(join(latest, 'user_data'), userData, { mode: 0o600 });
+    writeFileSync(join(latest, 'meta_data.json'), `${JSON.stringify({ uuid: machine, name: machine, hostname: machine })}\n`);
+    // The user data carries the machine's Ignition token: the image is for QEMU (root) only.
+    writeFileSync(iso, '', { mode: 0o600 });
+    await run(['genisoimage', '-quiet', '-o', iso, '-V', 'config-2', '-J', '-R', tree]);
+    chmodSync(iso, 0o600);
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
 }
 
 /** Boots a machine in its launcher pod: the pod's network to the guest, its disk over the image, its config drive, QEMU. */
@@ -88,8 +96,15 @@ export async function startVmMachine(options: VmMachineOptions): Promise<void> {
   await writeConfigDrive(node.dir, options.machine, options.userData, files.configDrive);
   ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
   const cmdline = kernelCommandLine(options.machine, network, node.podCidr);
-  await startDaemon(layout, { name: vmDaemonName(options.slot), command: qemuCommand(options.image, files, options.shape, { cmdline, tap: TAP, mac: network.mac }), netns: node.netns, cgroup: node.cgroup });
+  const command = qemuCommand(options.image, files, options.shape, { cmdline, tap: TAP, mac: network.mac });
+  // QEMU refuses a bad disk, tap or memory size within a moment of starting: it must outlive that moment to count as
+  // started, or the VMI would report Running while the error sits in the daemon's log.
+  const started = Date.now();
+  await startAndWait(layout, QEMU_SETTLE_MS * 5, { name: vmDaemonName(options.slot), command, netns: node.netns, cgroup: node.cgroup }, () => Promise.resolve(Date.now() - started >= QEMU_SETTLE_MS));
 }
+
+/** How long QEMU must run before its machine counts as started. */
+const QEMU_SETTLE_MS = 2_000;
 
 /**
  * Stops a VM machine and removes what it made: QEMU, its name for the pod's network, the routes to its pod range, its

@@ -16,7 +16,7 @@ interface Kubeconfig {
 }
 
 /** The admin kubeconfig of a HostedCluster, as published in the Secret its status names. */
-async function adminKubeconfig(client: KubeClient, hc: HostedCluster): Promise<string> {
+export async function adminKubeconfig(client: KubeClient, hc: HostedCluster): Promise<string> {
   const secretName = hc.status?.kubeconfig?.name;
   if (secretName === undefined || secretName === '') throw new UserError(`cluster ${hc.metadata.namespace ?? ''}/${hc.metadata.name ?? ''} doesn't report a kubeconfig`);
   const secret = await client.get<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: secretName, namespace: hc.metadata.namespace });
