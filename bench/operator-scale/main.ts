@@ -59,7 +59,7 @@ try {
   const idleAll = requests(afterIdle, '[A-Z]+') - requests(afterConvergence, '[A-Z]+');
   const idleLease = requests(afterIdle, '[A-Z]+', { is: 'leases' }) - requests(afterConvergence, '[A-Z]+', { is: 'leases' });
   process.stdout.write(`write requests during ${String(IDLE_SECONDS)} s idle: ${String(writes(afterIdle) - writes(afterConvergence))} (target 0), besides ${String(leaseWrites(afterIdle) - leaseWrites(afterConvergence))} leader-lease renewals; other requests: ${String(idleAll - idleLease)}\n`);
-  const heapMiB = metric(afterIdle, /^nodejs_heap_used_bytes (\S+)$/gm) / 1048576;
+  const heapMiB = metric(afterIdle, /^nodejs_heap_size_used_bytes (\S+)$/gm) / 1048576;
   const rssMiB = metric(afterIdle, /^process_resident_memory_bytes (\S+)$/gm) / 1048576;
   process.stdout.write(`operator peak resident memory: ${operator.peakMiB().toFixed(0)} MiB (target <= 250); after the idle window: RSS ${rssMiB.toFixed(0)} MiB, V8 heap in use ${heapMiB.toFixed(0)} MiB; CPU seconds: ${metric(afterIdle, /^process_cpu_seconds_total (\S+)$/gm).toFixed(2)}\n`);
 } finally {

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
+import { DEFAULT_SIZING_BASELINE_NAMESPACE } from '../capacity/baseline.ts';
 import { managementClient } from '../kube/kubeconfig.ts';
 import { realClock } from './runtime/clock.ts';
 import { jsonLogger, type LogLevel } from './runtime/logger.ts';
@@ -26,6 +27,8 @@ Flags:
   --watch-namespace string   Reconcile only HostedClusters in this namespace (default: all namespaces)
   --apps-domain string       The management cluster's apps domain, for KubeVirt clusters with baseDomainPassthrough and
                              no base domain (default: discovered through a temporary Route, as upstream does)
+  --sizing-baseline-namespace string
+                             Namespace of the hcp-sizing-baseline ConfigMap behind the capacity gauges (default "local-cluster")
   --log-level string         debug, info or error (default "info")
 `;
 
@@ -44,6 +47,7 @@ const FLAGS = {
   'leader-elect': { type: 'string', default: 'true' },
   'watch-namespace': { type: 'string', default: '' },
   'apps-domain': { type: 'string', default: '' },
+  'sizing-baseline-namespace': { type: 'string', default: DEFAULT_SIZING_BASELINE_NAMESPACE },
   'log-level': { type: 'string', default: 'info' },
   target: { type: 'string', default: '' },
   help: { type: 'boolean', short: 'h', default: false },
@@ -112,6 +116,7 @@ async function main(argv: string[]): Promise<number> {
     version: VERSION,
     watchNamespace: values['watch-namespace'],
     appsDomain: values['apps-domain'],
+    sizingBaselineNamespace: values['sizing-baseline-namespace'],
     ...(process.env[OPERATOR_IMAGE_ENV] ? { image: process.env[OPERATOR_IMAGE_ENV] } : {}),
   });
   logger.info('operator started', { namespace: values.namespace, ports: operator.ports.join(',') });

@@ -1,3 +1,5 @@
+import { DEFAULT_SIZING_BASELINE_NAMESPACE } from '../capacity/baseline.ts';
+import { addCapacityController } from './controllers/capacity/controller.ts';
 import type { KubeClient } from '../kube/client.ts';
 import { resourceOfPath } from '../kube/rest.ts';
 import { SUPPORTED_VERSIONS_CONFIGMAP, supportedVersionsData } from '../release/supported-versions.ts';
@@ -53,6 +55,8 @@ export interface OperatorOptions {
    * components share a stand-in cluster's kube-system. Drift is then checked every 2 s instead of 5 min.
    */
   readonly guestComponentsKubeconfig?: string;
+  /** The namespace of the `hcp-sizing-baseline` ConfigMap behind the capacity gauges (the manual's `local-cluster`). */
+  readonly sizingBaselineNamespace?: string;
   /** Leader election timings (tests shorten them). */
   readonly leaseDurations?: { readonly leaseDurationMs: number; readonly renewDeadlineMs: number; readonly retryPeriodMs: number };
 }
@@ -79,7 +83,7 @@ async function publishSupportedVersions(client: KubeClient, namespace: string, v
 
 /** Starts the operator: informers, controllers (as leader), the supported-versions ConfigMap, probes and metrics. */
 export async function startOperator(o: OperatorOptions): Promise<RunningOperator> {
-  const metrics = new Metrics();
+  const metrics = new Metrics({ process: true });
   o.client.rest.onRequest = (method, path) => metrics.apiRequests.inc({ verb: method, resource: resourceOfPath(path) });
   const leaderElection = o.leaderElect ? { namespace: o.namespace, name: LEADER_ELECTION_LEASE, identity: o.identity, ...o.leaseDurations } : undefined;
   const manager = new Manager({ client: o.client, clock: o.clock, logger: o.logger, metrics, leaderElection });
@@ -89,6 +93,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, infraClients, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
   addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider, watchNamespace: o.watchNamespace, infraClients, ...(o.image === undefined ? {} : { proberImage: o.image }), ...(o.guestComponentsKubeconfig === undefined ? {} : { guestKubeconfig: o.guestComponentsKubeconfig, guestDriftCheckMs: 2_000 }) }, o.logger, metrics);
   addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases: catalogReleaseProvider, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
+  addCapacityController(manager, { clock: o.clock, sizingBaselineNamespace: o.sizingBaselineNamespace ?? DEFAULT_SIZING_BASELINE_NAMESPACE, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };
   const servers = await Promise.all([...new Set(o.listenAddresses)].filter((a) => a !== '').map((address) => serveEndpoints(address, endpoints)));

@@ -54,6 +54,18 @@ export interface TestOperatorOptions {
   readonly image?: string;
   /** Bring the control planes' in-cluster components (DNS, kube-proxy, CSI) into the environment's `guest` cluster. */
   readonly guestComponents?: boolean;
+  /** Where the capacity gauges read the `hcp-sizing-baseline` ConfigMap (default: the manual's `local-cluster`). */
+  readonly sizingBaselineNamespace?: string;
+}
+
+/** The operator options a test sets only when it asks for them. */
+function optionalSettings(options: TestOperatorOptions): Partial<Parameters<typeof startOperator>[0]> {
+  return {
+    ...(options.nodePoolInfraDeleteGraceMs === undefined ? {} : { nodePoolInfraDeleteGraceMs: options.nodePoolInfraDeleteGraceMs }),
+    ...(options.image === undefined ? {} : { image: options.image }),
+    ...(options.sizingBaselineNamespace === undefined ? {} : { sizingBaselineNamespace: options.sizingBaselineNamespace }),
+    ...(options.guestComponents === true ? { guestComponentsKubeconfig: readFileSync(testClusters().guest.adminKubeconfig, 'utf8') } : {}),
+  };
 }
 
 /** Starts an operator with the given service-account kubeconfig; it reconciles only `watchNamespace`. */
@@ -76,10 +88,8 @@ export async function startOperatorAs(account: { namespace: string; kubeconfig: 
     version: '0.1.0',
     watchNamespace,
     appsDomain,
-    ...(options.nodePoolInfraDeleteGraceMs === undefined ? {} : { nodePoolInfraDeleteGraceMs: options.nodePoolInfraDeleteGraceMs }),
     ...(hostedClusterKubeconfig === null ? {} : { hostedClusterKubeconfig }),
-    ...(options.image === undefined ? {} : { image: options.image }),
-    ...(options.guestComponents === true ? { guestComponentsKubeconfig: readFileSync(testClusters().guest.adminKubeconfig, 'utf8') } : {}),
+    ...optionalSettings(options),
   });
   return { operator, namespace: account.namespace, watchNamespace, client };
 }

@@ -1,6 +1,7 @@
-import type { AvailabilityPolicy, HostedCluster } from '../../api/index.ts';
+import { Label, type AvailabilityPolicy, type HostedCluster } from '../../api/index.ts';
 import { HYPERSHIFT_BASELINE, parseBaselineOverrides, SIZING_BASELINE_CONFIGMAP, withOverrides, type BaselineOverrides } from '../../capacity/baseline.ts';
 import { averageQPS, type Workers } from '../../capacity/model.ts';
+import { CONTROL_PLANE_NODE_SELECTOR, workersOfNodes, type SizedNode } from '../../capacity/nodes.ts';
 import { ratePerSecond, requestTotal } from '../../capacity/qps.ts';
 import { capacityReport, formatCapacityReport, type NamedBaseline } from '../../capacity/report.ts';
 import { KubeClient } from '../../kube/client.ts';
@@ -13,9 +14,6 @@ import { invalidFlag, throwIfAny, UserError } from '../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../framework/parse.ts';
 import { withManagementCluster } from './management.ts';
 import { adminKubeconfig } from './create/kubeconfig-run.ts';
-
-/** The label of the management cluster's nodes that host control planes (manual §2.2.4). */
-export const CONTROL_PLANE_NODE_LABEL = 'hypershift.openshift.io/control-plane';
 
 const OFFLINE_FLAGS = ['workers', 'vcpu', 'memory', 'max-pods', 'sizing-baseline-file'] as const;
 const LIVE_FLAGS = ['kubeconfig', 'sizing-baseline-namespace', 'qps-window'] as const;
@@ -64,17 +62,6 @@ function overridesFromFile(path: string, ctx: CommandContext): BaselineOverrides
   return parseBaselineOverrides(data as Record<string, string>);
 }
 
-interface NodeLike {
-  metadata?: { name?: string };
-  status?: { allocatable?: Record<string, string> };
-}
-
-/** The labelled nodes' allocatable CPU, memory and pods, in all. */
-function workersOf(nodes: readonly NodeLike[]): Workers {
-  const sum = (resource: string): number => nodes.reduce((total, n) => total + (parseQuantity(n.status?.allocatable?.[resource] ?? '0') ?? 0), 0);
-  return { count: nodes.length, vcpus: sum('cpu'), memoryGiB: sum('memory') / GIB, pods: sum('pods') };
-}
-
 /** The request rate of each hosted cluster's API server over `windowMs`; one that cannot be read is left out, with a warning. */
 async function measureHostedQPS(client: KubeClient, windowMs: number, ctx: CommandContext): Promise<number[]> {
   const clusters = (await client.list<HostedCluster>('hypershift.openshift.io/v1beta1', 'HostedCluster')).filter((hc) => hc.status?.kubeconfig?.name !== undefined);
@@ -103,13 +90,14 @@ async function measureOne(client: KubeClient, hc: HostedCluster, windowMs: numbe
 /** Live mode: the labelled nodes, the ConfigMap (if any) and the measured load (unless `--qps` is set). */
 async function liveInputs(f: FlagReader, args: ParsedArgs, ctx: CommandContext): Promise<Inputs> {
   return withManagementCluster(f.string('kubeconfig'), ctx, 'failed to read the management cluster', async (client) => {
-    const nodes = await client.list<NodeLike & { apiVersion: string; kind: string }>('v1', 'Node', { labelSelector: `${CONTROL_PLANE_NODE_LABEL},${CONTROL_PLANE_NODE_LABEL}!=false` });
-    if (nodes.length === 0) throw new UserError(`no node of the management cluster is labelled ${CONTROL_PLANE_NODE_LABEL}: label the workers that host control planes (oc label node <name> ${CONTROL_PLANE_NODE_LABEL}=true), or size offline with --workers, --vcpu and --memory`);
+    const nodes = await client.list<SizedNode & { apiVersion: string; kind: string }>('v1', 'Node', { labelSelector: CONTROL_PLANE_NODE_SELECTOR });
+    const workers = workersOfNodes(nodes);
+    if (workers.count === 0) throw new UserError(`no node of the management cluster is labelled ${Label.ControlPlane}: label the workers that host control planes (oc label node <name> ${Label.ControlPlane}=true), or size offline with --workers, --vcpu and --memory`);
     const namespace = f.string('sizing-baseline-namespace');
     const configMap = await client.tryGet<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', name: SIZING_BASELINE_CONFIGMAP, namespace });
     if (configMap === undefined) ctx.stderr(`configmap ${namespace}/${SIZING_BASELINE_CONFIGMAP} not found: using the default sizing baseline\n`);
     const measuredQPS = args.set.has('qps') ? [] : await measureHostedQPS(client, f.number('qps-window'), ctx);
-    return { workers: workersOf(nodes), overrides: parseBaselineOverrides(configMap?.data), measuredQPS };
+    return { workers, overrides: parseBaselineOverrides(configMap?.data), measuredQPS };
   });
 }
 

@@ -47,7 +47,13 @@ export class Controller {
   constructor(options: ControllerOptions) {
     this.o = options;
     this.name = options.name;
-    this.queue = new WorkQueue({ clock: options.clock, onDepth: (depth) => options.metrics.queueDepth.set(depth, { name: options.name }) });
+    const labels = { name: options.name, controller: options.name };
+    this.queue = new WorkQueue({
+      clock: options.clock,
+      onDepth: (depth) => options.metrics.queueDepth.set(labels, depth),
+      onAdd: () => options.metrics.queueAdds.inc(labels),
+      onRetry: () => options.metrics.queueRetries.inc(labels),
+    });
   }
 
   /** Enqueues the keys `map` derives from each event of `informer` (by default the object's own key). */
@@ -61,7 +67,9 @@ export class Controller {
   /** Runs the workers until `signal` aborts; resolves when every worker has finished its current key. */
   async run(signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    const workers = Array.from({ length: this.o.workers ?? 2 }, () => this.work());
+    const count = this.o.workers ?? 2;
+    this.o.metrics.maxConcurrentReconciles.set({ controller: this.name }, count);
+    const workers = Array.from({ length: count }, () => this.work());
     await Promise.all(workers);
   }
 
@@ -69,11 +77,12 @@ export class Controller {
     for (;;) {
       const item = await this.queue.get();
       if (item === undefined) return;
-      this.o.metrics.queueAdds.inc({ name: this.name });
-      this.o.metrics.queueLatency.observe(item.waitedMs / 1000, { name: this.name });
+      this.o.metrics.queueLatency.observe({ name: this.name, controller: this.name }, item.waitedMs / 1000);
+      const finished = this.o.metrics.startWork(this.name);
       try {
         await this.reconcileOne(item.key);
       } finally {
+        finished();
         this.queue.done(item.key);
       }
     }
@@ -91,7 +100,7 @@ export class Controller {
     } catch (error) {
       this.handleFailure(key, error, logger);
     } finally {
-      this.o.metrics.reconcileTime.observe((this.o.clock.now() - started) / 1000, labels);
+      this.o.metrics.reconcileTime.observe(labels, (this.o.clock.now() - started) / 1000);
     }
   }
 
@@ -107,6 +116,7 @@ export class Controller {
     this.o.metrics.reconcileTotal.inc({ ...labels, result: 'error' });
     this.o.metrics.reconcileErrors.inc(labels);
     if (error instanceof TerminalError) {
+      this.o.metrics.terminalReconcileErrors.inc(labels);
       this.queue.forget(key);
       logger.error('reconcile failed; not retrying until the object changes', { reason: error.reason, message: error.message });
       return;

@@ -1,33 +1,51 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Counter, Histogram, Metrics } from './metrics.ts';
+import { Metrics, RECONCILE_TIME_BUCKETS, WORKQUEUE_BUCKETS } from './metrics.ts';
 
 describe('metrics', () => {
-  it('When counting with labels, it should render Prometheus text with escaped, sorted labels', () => {
-    const c = new Counter('x_total', 'Things.');
-    c.inc({ b: '2', a: 'say "hi"' });
-    c.inc({ b: '2', a: 'say "hi"' });
-    assert.deepEqual(c.render(), ['# HELP x_total Things.', '# TYPE x_total counter', 'x_total{a="say \\"hi\\"",b="2"} 2']);
+  it("When a reconcile is counted and timed, it should render controller-runtime's names, labels and buckets", async () => {
+    const metrics = new Metrics();
+    metrics.reconcileTotal.inc({ controller: 'hostedcluster', result: 'success' });
+    metrics.reconcileTime.observe({ controller: 'hostedcluster' }, 0.12);
+    const text = await metrics.render();
+    assert.match(text, /^controller_runtime_reconcile_total\{controller="hostedcluster",result="success"\} 1$/m);
+    assert.match(text, /^controller_runtime_reconcile_time_seconds_bucket\{le="0\.1",controller="hostedcluster"\} 0$/m);
+    assert.match(text, /^controller_runtime_reconcile_time_seconds_bucket\{le="0\.15",controller="hostedcluster"\} 1$/m);
+    assert.equal(RECONCILE_TIME_BUCKETS.length, 40);
+    assert.deepEqual([WORKQUEUE_BUCKETS[0], WORKQUEUE_BUCKETS.at(-1)], [1e-8, 1000]);
   });
 
-  it('When observing, it should fill cumulative buckets, the sum and the count', () => {
-    const h = new Histogram('t_seconds', 'Time.', [0.1, 1]);
-    h.observe(0.05);
-    h.observe(0.5);
-    assert.deepEqual(h.render().slice(2), ['t_seconds_bucket{le="0.1"} 1', 't_seconds_bucket{le="1"} 2', 't_seconds_bucket{le="+Inf"} 2', 't_seconds_sum 0.55', 't_seconds_count 2']);
+  it('When work is in flight, it should report the active workers, the unfinished work and the longest runner, then the work duration', async () => {
+    let now = 1_000;
+    const metrics = new Metrics({ now: () => now });
+    const first = metrics.startWork('nodepool');
+    now += 2_000;
+    metrics.startWork('nodepool');
+    now += 1_000;
+    let text = await metrics.render();
+    assert.match(text, /^controller_runtime_active_workers\{controller="nodepool"\} 2$/m);
+    assert.match(text, /^workqueue_unfinished_work_seconds\{name="nodepool",controller="nodepool"\} 4$/m);
+    assert.match(text, /^workqueue_longest_running_processor_seconds\{name="nodepool",controller="nodepool"\} 3$/m);
+    first();
+    text = await metrics.render();
+    assert.match(text, /^workqueue_work_duration_seconds_count\{name="nodepool",controller="nodepool"\} 1$/m);
+    assert.match(text, /^workqueue_longest_running_processor_seconds\{name="nodepool",controller="nodepool"\} 1$/m);
   });
 
-  it('When rendering all metrics, it should include the process metrics', () => {
-    assert.match(new Metrics().render(), /^process_resident_memory_bytes \d+$/m);
+  it('When asked for the process metrics, it should export them; otherwise not', async () => {
+    assert.match(await new Metrics({ process: true }).render(), /^process_resident_memory_bytes \d+$/m);
+    assert.doesNotMatch(await new Metrics().render(), /process_resident_memory_bytes/);
   });
-});
 
-describe('Counter.sum', () => {
-  it('When summing with a label filter, it should add only the matching series', () => {
-    const c = new Counter('r_total', 'Requests.');
+  it('When summing with a label filter, it should add only the matching series', async () => {
+    const metrics = new Metrics();
+    const c = metrics.apiRequests;
     c.inc({ verb: 'PUT', resource: 'leases' }, 5);
     c.inc({ verb: 'PATCH', resource: 'hostedclusters/status' }, 2);
     c.inc({ verb: 'GET', resource: 'secrets' }, 7);
-    assert.equal(c.sum((l) => l['verb'] !== 'GET' && l['resource'] !== 'leases'), 2);
+    assert.equal(await metrics.sum(c, (l) => ['PUT', 'PATCH'].includes(l['verb'] ?? '') && l['resource'] !== 'leases'), 2);
+    assert.equal(await metrics.sum(c), 14);
+    assert.equal(await metrics.value(c, { verb: 'GET', resource: 'secrets' }), 7);
+    assert.equal(await metrics.value(c, { verb: 'GET' }), 0);
   });
 });

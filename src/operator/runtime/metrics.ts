@@ -1,132 +1,110 @@
-import { cpuUsage, memoryUsage } from 'node:process';
+/**
+ * The operator's metrics on prom-client, under controller-runtime's and client-go's names and labels, so the usual
+ * controller dashboards and alerts work unchanged: reconciles (count, errors, duration histogram, active workers),
+ * work queues (depth, adds, retries, queue and work duration histograms, unfinished work), API requests, leadership,
+ * and the process. Each instance has its own registry (tests and the local stand-ins run several in one process).
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+
+/** controller-runtime's buckets for `controller_runtime_reconcile_time_seconds`. */
+export const RECONCILE_TIME_BUCKETS: readonly number[] = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8,
+  9, 10, 15, 20, 25, 30, 40, 50, 60,
+];
+
+/** client-go's work queue buckets: 10 ns to 1000 s, ten times apart (`ExponentialBuckets(10e-9, 10, 12)`). */
+export const WORKQUEUE_BUCKETS: readonly number[] = Array.from({ length: 12 }, (_, i) => Number((1e-8 * 10 ** i).toPrecision(1)));
 
 type Labels = Readonly<Record<string, string>>;
 
-const labelKey = (labels: Labels): string =>
-  Object.keys(labels)
-    .sort()
-    .map((k) => `${k}="${(labels[k] ?? '').replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
-    .join(',');
-
-const parseLabelKey = (key: string): Record<string, string> =>
-  Object.fromEntries([...key.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1] ?? '', (m[2] ?? '').replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c))]));
-
-const line = (name: string, key: string, value: number): string => `${name}${key === '' ? '' : `{${key}}`} ${String(value)}`;
-
-interface Metric {
-  render(): string[];
+/** Options of {@link Metrics}. */
+export interface MetricsOptions {
+  /** Export the process and Node.js runtime metrics (the operator does; a stand-in in a test process need not). */
+  readonly process?: boolean;
+  /** The clock of in-flight work (`workqueue_unfinished_work_seconds`); milliseconds. */
+  readonly now?: () => number;
 }
 
-/** A metric family: a name, its help text and one value per label set. */
-abstract class Family implements Metric {
-  protected readonly values = new Map<string, number>();
-  readonly name: string;
-  readonly help: string;
-  protected abstract readonly type: 'counter' | 'gauge';
-  constructor(name: string, help: string) {
-    this.name = name;
-    this.help = help;
-  }
-  get(labels: Labels = {}): number {
-    return this.values.get(labelKey(labels)) ?? 0;
-  }
-  /** The sum over every label set that `match` accepts. */
-  sum(match: (labels: Readonly<Record<string, string>>) => boolean): number {
-    let total = 0;
-    for (const [key, value] of this.values) if (match(parseLabelKey(key))) total += value;
-    return total;
-  }
-  render(): string[] {
-    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} ${this.type}`, ...[...this.values].map(([k, v]) => line(this.name, k, v))];
-  }
+/** A reconcile in progress: its controller and when its worker took the key. */
+interface InFlight {
+  readonly controller: string;
+  readonly since: number;
 }
 
-/** A monotonically increasing count per label set. */
-export class Counter extends Family {
-  protected readonly type = 'counter';
-  inc(labels: Labels = {}, by = 1): void {
-    const key = labelKey(labels);
-    this.values.set(key, (this.values.get(key) ?? 0) + by);
-  }
-}
-
-/** A value that goes up and down, per label set. */
-export class Gauge extends Family {
-  protected readonly type = 'gauge';
-  set(value: number, labels: Labels = {}): void {
-    this.values.set(labelKey(labels), value);
-  }
-}
-
-/** Observations counted into cumulative buckets (seconds), per label set. */
-export class Histogram implements Metric {
-  private readonly series = new Map<string, { buckets: number[]; sum: number; count: number }>();
-  readonly name: string;
-  readonly help: string;
-  readonly bounds: readonly number[];
-  constructor(name: string, help: string, bounds: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]) {
-    this.name = name;
-    this.help = help;
-    this.bounds = bounds;
-  }
-  observe(value: number, labels: Labels = {}): void {
-    const key = labelKey(labels);
-    const s = this.series.get(key) ?? { buckets: this.bounds.map(() => 0), sum: 0, count: 0 };
-    this.bounds.forEach((bound, i) => {
-      if (value <= bound) s.buckets[i] = (s.buckets[i] ?? 0) + 1;
-    });
-    s.sum += value;
-    s.count += 1;
-    this.series.set(key, s);
-  }
-  count(labels: Labels = {}): number {
-    return this.series.get(labelKey(labels))?.count ?? 0;
-  }
-  render(): string[] {
-    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    for (const [key, s] of this.series) {
-      const sep = key === '' ? '' : ',';
-      this.bounds.forEach((bound, i) => out.push(`${this.name}_bucket{${key}${sep}le="${String(bound)}"} ${String(s.buckets[i] ?? 0)}`));
-      out.push(`${this.name}_bucket{${key}${sep}le="+Inf"} ${String(s.count)}`, line(`${this.name}_sum`, key, s.sum), line(`${this.name}_count`, key, s.count));
-    }
-    return out;
-  }
-}
-
-/** The operator's metrics, in Prometheus text format (controller-runtime's names, so existing dashboards work). */
+/** The metrics of one operator process (or one stand-in), in a registry of their own. */
 export class Metrics {
-  readonly reconcileTotal = new Counter('controller_runtime_reconcile_total', 'Total number of reconciliations per controller and result.');
-  readonly reconcileErrors = new Counter('controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller.');
-  readonly reconcileTime = new Histogram('controller_runtime_reconcile_time_seconds', 'Length of time per reconciliation per controller.');
-  readonly queueDepth = new Gauge('workqueue_depth', 'Current depth of the work queue.');
-  readonly queueAdds = new Counter('workqueue_adds_total', 'Total number of keys handed to workers.');
-  readonly queueLatency = new Histogram('workqueue_queue_duration_seconds', 'How long a key waits in the queue before a worker takes it.');
-  readonly apiRequests = new Counter('rest_client_requests_total', 'Requests to the API server by HTTP method (WATCH for watches) and resource.');
-  readonly leader = new Gauge('leader_election_master_status', 'Whether this replica is the leader (1) or not (0).');
-  private readonly startSeconds = Date.now() / 1000;
+  readonly registry = new Registry();
+  readonly reconcileTotal = this.counter('controller_runtime_reconcile_total', 'Total number of reconciliations per controller', ['controller', 'result']);
+  readonly reconcileErrors = this.counter('controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller', ['controller']);
+  readonly terminalReconcileErrors = this.counter('controller_runtime_terminal_reconcile_errors_total', 'Total number of terminal reconciliation errors per controller', ['controller']);
+  readonly reconcileTime = this.histogram('controller_runtime_reconcile_time_seconds', 'Length of time per reconciliation per controller', ['controller'], RECONCILE_TIME_BUCKETS);
+  readonly maxConcurrentReconciles = this.gauge('controller_runtime_max_concurrent_reconciles', 'Maximum number of concurrent reconciles per controller', ['controller']);
+  readonly activeWorkers = this.gauge('controller_runtime_active_workers', 'Number of currently used workers per controller', ['controller']);
+  readonly queueDepth = this.gauge('workqueue_depth', 'Current depth of workqueue', ['name', 'controller']);
+  readonly queueAdds = this.counter('workqueue_adds_total', 'Total number of adds handled by workqueue', ['name', 'controller']);
+  readonly queueRetries = this.counter('workqueue_retries_total', 'Total number of retries handled by workqueue', ['name', 'controller']);
+  readonly queueLatency = this.histogram('workqueue_queue_duration_seconds', 'How long in seconds an item stays in workqueue before being requested', ['name', 'controller'], WORKQUEUE_BUCKETS);
+  readonly workDuration = this.histogram('workqueue_work_duration_seconds', 'How long in seconds processing an item from workqueue takes.', ['name', 'controller'], WORKQUEUE_BUCKETS);
+  readonly apiRequests = this.counter('rest_client_requests_total', 'Number of HTTP requests, partitioned by method (WATCH for watches) and resource.', ['verb', 'resource']);
+  readonly leader = this.gauge('leader_election_master_status', 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master.', []);
+  private readonly inFlight = new Set<InFlight>();
+  private readonly now: () => number;
 
-  /** Every metric, process metrics included, as the `/metrics` endpoint serves them. */
-  render(): string {
-    const own: Metric[] = [this.reconcileTotal, this.reconcileErrors, this.reconcileTime, this.queueDepth, this.queueAdds, this.queueLatency, this.apiRequests, this.leader];
-    return `${[...own.flatMap((m) => m.render()), ...this.processMetrics()].join('\n')}\n`;
+  constructor(options: MetricsOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.inFlightGauge('workqueue_unfinished_work_seconds', 'How many seconds of work has been done that is in progress and hasn\'t been observed by work_duration.', (ages) => ages.reduce((a, b) => a + b, 0));
+    this.inFlightGauge('workqueue_longest_running_processor_seconds', 'How many seconds has the longest running processor for workqueue been running.', (ages) => Math.max(0, ...ages));
+    if (options.process === true) collectDefaultMetrics({ register: this.registry });
   }
 
-  private processMetrics(): string[] {
-    const cpu = cpuUsage();
-    const memory = memoryUsage();
-    return [
-      '# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.',
-      '# TYPE process_cpu_seconds_total counter',
-      `process_cpu_seconds_total ${String((cpu.user + cpu.system) / 1e6)}`,
-      '# HELP process_resident_memory_bytes Resident memory size in bytes.',
-      '# TYPE process_resident_memory_bytes gauge',
-      `process_resident_memory_bytes ${String(memory.rss)}`,
-      '# HELP process_start_time_seconds Start time of the process since unix epoch in seconds.',
-      '# TYPE process_start_time_seconds gauge',
-      `process_start_time_seconds ${String(this.startSeconds)}`,
-      '# HELP nodejs_heap_used_bytes V8 heap in use, in bytes.',
-      '# TYPE nodejs_heap_used_bytes gauge',
-      `nodejs_heap_used_bytes ${String(memory.heapUsed)}`,
-    ];
+  /** Marks a key taken by a worker of `controller`; the returned function marks it done (work duration observed). */
+  startWork(controller: string): () => void {
+    const work = { controller, since: this.now() };
+    this.inFlight.add(work);
+    this.activeWorkers.inc({ controller });
+    return () => {
+      this.inFlight.delete(work);
+      this.activeWorkers.dec({ controller });
+      this.workDuration.observe({ name: controller, controller }, (this.now() - work.since) / 1000);
+    };
+  }
+
+  /** Every metric in Prometheus' text format, as `/metrics` serves it. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  /** The sum of a counter's or gauge's series whose labels `match` accepts. */
+  async sum(metric: Metric, match: (labels: Labels) => boolean = () => true): Promise<number> {
+    const { values } = await metric.get();
+    return values.filter((v) => match(v.labels as Labels)).reduce((total, v) => total + v.value, 0);
+  }
+
+  /** The value of a counter's or gauge's series with exactly `labels` (0 when it has none). */
+  async value(metric: Metric, labels: Labels = {}): Promise<number> {
+    const same = (l: Labels): boolean => Object.keys(l).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => l[k] === v);
+    return this.sum(metric, same);
+  }
+
+  /** A gauge of in-flight work per controller (`name` and `controller` both the controller's name), computed when scraped. */
+  private inFlightGauge(name: string, help: string, combine: (ages: number[]) => number): void {
+    const gauge: Gauge = this.gauge(name, help, ['name', 'controller'], () => {
+      gauge.reset();
+      const byController = new Map<string, number[]>();
+      for (const work of this.inFlight) byController.set(work.controller, [...(byController.get(work.controller) ?? []), (this.now() - work.since) / 1000]);
+      for (const [controller, ages] of byController) gauge.set({ name: controller, controller }, combine(ages));
+    });
+  }
+
+  private counter(name: string, help: string, labelNames: string[]): Counter {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  private gauge(name: string, help: string, labelNames: string[], collect?: () => void): Gauge {
+    return new Gauge({ name, help, labelNames, registers: [this.registry], ...(collect === undefined ? {} : { collect }) });
+  }
+
+  private histogram(name: string, help: string, labelNames: string[], buckets: readonly number[]): Histogram {
+    return new Histogram({ name, help, labelNames, buckets: [...buckets], registers: [this.registry] });
   }
 }

@@ -70,8 +70,12 @@ describe('operator runtime against a real API server', () => {
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(attempts.get(`${namespace}/flaky`), 4, 'no retry after success');
       assert.equal(attempts.get(`${namespace}/periodic`), 3, 'no requeue once the reconcile stops asking');
-      assert.equal(metrics.reconcileErrors.get({ controller: 'test' }), 3);
-      assert.match(metrics.render(), /controller_runtime_reconcile_total\{controller="test",result="error"\} 3/);
+      assert.equal(await metrics.value(metrics.reconcileErrors, { controller: 'test' }), 3);
+      const text = await metrics.render();
+      assert.match(text, /controller_runtime_reconcile_total\{controller="test",result="error"\} 3/);
+      assert.match(text, /workqueue_retries_total\{name="test",controller="test"\} 3/);
+      assert.match(text, /controller_runtime_reconcile_time_seconds_bucket\{le="0\.15",controller="test"\} \d+/);
+      assert.match(text, /controller_runtime_max_concurrent_reconciles\{controller="test"\} \d/);
     } finally {
       stop.abort();
       assert.equal(await running, 'stopped');

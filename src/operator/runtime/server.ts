@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 /** What the probe/metrics server answers. */
 export interface Endpoints {
   /** Prometheus text for `/metrics`. */
-  metrics(): string;
+  metrics(): string | Promise<string>;
   /** Liveness (`/healthz`): the process is working. */
   live(): boolean;
   /** Readiness (`/readyz`): caches are synced. */
@@ -32,7 +32,10 @@ export async function serveEndpoints(address: string, endpoints: Endpoints): Pro
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/metrics') {
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(endpoints.metrics());
+      Promise.resolve(endpoints.metrics()).then(
+        (text) => res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(text),
+        (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`collecting metrics failed: ${(error as Error).message}\n`),
+      );
       return;
     }
     const check = path === '/healthz' || path === '/livez' ? endpoints.live() : path === '/readyz' ? endpoints.ready() : undefined;

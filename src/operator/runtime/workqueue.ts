@@ -9,6 +9,10 @@ export interface WorkQueueOptions {
   readonly maxDelayMs?: number;
   /** Called whenever the number of waiting keys changes (for the queue-depth metric). */
   readonly onDepth?: (depth: number) => void;
+  /** Called for each key that enters the queue (a key already waiting does not), for `workqueue_adds_total`. */
+  readonly onAdd?: () => void;
+  /** Called for each retry after a failure ({@link WorkQueue.addRateLimited}), for `workqueue_retries_total`. */
+  readonly onRetry?: () => void;
 }
 
 /**
@@ -21,6 +25,8 @@ export class WorkQueue {
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly onDepth: (depth: number) => void;
+  private readonly onAdd: () => void;
+  private readonly onRetry: () => void;
   private readonly queue: string[] = [];
   private readonly waiting = new Set<string>();
   private readonly processing = new Set<string>();
@@ -38,6 +44,8 @@ export class WorkQueue {
     this.baseDelayMs = options.baseDelayMs ?? 5;
     this.maxDelayMs = options.maxDelayMs ?? 1_000_000;
     this.onDepth = options.onDepth ?? ((): void => undefined);
+    this.onAdd = options.onAdd ?? ((): void => undefined);
+    this.onRetry = options.onRetry ?? ((): void => undefined);
   }
 
   /** Number of keys waiting to be handed out. */
@@ -47,7 +55,8 @@ export class WorkQueue {
 
   /** Queues a key now, unless it is already waiting. */
   add(key: string): void {
-    if (this.stopped || this.waiting.has(key)) return;
+    if (this.stopped || this.waiting.has(key) || this.dirty.has(key)) return;
+    this.onAdd();
     if (this.processing.has(key)) {
       this.dirty.add(key);
       return;
@@ -82,6 +91,7 @@ export class WorkQueue {
   addRateLimited(key: string): void {
     const failures = this.failures.get(key) ?? 0;
     this.failures.set(key, failures + 1);
+    this.onRetry();
     this.addAfter(key, this.backoffDelay(failures));
   }
 

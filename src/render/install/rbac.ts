@@ -28,6 +28,8 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   },
   // Control-plane namespaces and what lives in them: copied secrets, PKI, kubeconfigs, configuration, services, etcd volumes.
   { apiGroups: [''], resources: ['namespaces', 'secrets', 'configmaps', 'services', 'serviceaccounts', 'persistentvolumeclaims'], verbs: MANAGE },
+  // The capacity gauges: the nodes labelled to host control planes, their allocatable resources.
+  { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
   // Readiness is read from workload status; pods only to report why a component is not ready.
   { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },

@@ -105,22 +105,23 @@ describe('HostedCluster controller', () => {
     // HostedControlPlane reconciles may follow kube-controller-manager's status updates of the workloads (cache
     // reads only), and on a loaded machine those can come late; once both controllers have been quiet for 1.5 s,
     // nothing should wake the HostedCluster controller.
-    const reconciles = (): number => op.operator.metrics.reconcileTotal.sum((l) => l['controller'] === 'hostedcluster');
-    const allReconciles = (): number => op.operator.metrics.reconcileTotal.sum(() => true);
+    const { metrics } = op.operator;
+    const reconciles = (): Promise<number> => metrics.sum(metrics.reconcileTotal, (l) => l['controller'] === 'hostedcluster');
+    const allReconciles = (): Promise<number> => metrics.sum(metrics.reconcileTotal);
     await eventually('the controllers to settle', async () => {
-      const start = allReconciles();
+      const start = await allReconciles();
       await new Promise((r) => setTimeout(r, 1500));
-      return allReconciles() === start;
+      return (await allReconciles()) === start;
     });
     const before = await versions(refs);
-    const reconcilesBefore = reconciles();
+    const reconcilesBefore = await reconciles();
     // Lease renewals are the leader's heartbeat; every other write counts.
-    const writes = (): number => op.operator.metrics.apiRequests.sum((l) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(l['verb'] ?? '') && l['resource'] !== 'leases');
-    const writesBefore = writes();
+    const writes = (): Promise<number> => metrics.sum(metrics.apiRequests, (l) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(l['verb'] ?? '') && l['resource'] !== 'leases');
+    const writesBefore = await writes();
     await new Promise((r) => setTimeout(r, 3000));
-    assert.equal(writes(), writesBefore, 'no write request while idle');
+    assert.equal(await writes(), writesBefore, 'no write request while idle');
     assert.deepEqual(await versions(refs), before, 'no object changed while idle');
-    assert.equal(reconciles(), reconcilesBefore, 'no HostedCluster reconcile while idle');
+    assert.equal(await reconciles(), reconcilesBefore, 'no HostedCluster reconcile while idle');
   });
 
   it('When paused, it should stop writing; when resumed, it should catch up; deleting should leave nothing behind', async (t) => {
@@ -214,11 +215,11 @@ describe('HostedCluster controller', () => {
     after(() => Promise.all(replicas.map((r) => r.operator.stop())));
     await createCluster(ns, 'seven');
     await eventually('the components', async () => (await client.list('apps/v1', 'Deployment', { namespace: `${ns}-seven` })).length === 3, 20_000);
-    const writes = (op: TestOperator): number => op.operator.metrics.apiRequests.sum((l) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(l['verb'] ?? '') && l['resource'] !== 'leases');
+    const writes = (op: TestOperator): Promise<number> => op.operator.metrics.sum(op.operator.metrics.apiRequests, (l) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(l['verb'] ?? '') && l['resource'] !== 'leases');
     const leaders = replicas.filter((r) => r.operator.manager.isLeader());
     assert.equal(leaders.length, 1, 'exactly one leader');
     const follower = replicas.find((r) => !r.operator.manager.isLeader());
-    assert.ok(leaders[0] !== undefined && writes(leaders[0]) > 0);
-    assert.equal(follower === undefined ? -1 : writes(follower), 0, 'the follower wrote nothing but its lease attempts');
+    assert.ok(leaders[0] !== undefined && (await writes(leaders[0])) > 0);
+    assert.equal(follower === undefined ? -1 : await writes(follower), 0, 'the follower wrote nothing but its lease attempts');
   });
 });

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { realClock } from '../../runtime/clock.ts';
+import { silentLogger } from '../../runtime/logger.ts';
+import { Metrics } from '../../runtime/metrics.ts';
+import { CapacityGaugeSet } from './gauges.ts';
+import { LoadSampler } from './load-sampler.ts';
+
+const DASHBOARD = join(import.meta.dirname, '..', '..', '..', '..', 'deploy', 'grafana', 'hcp-kubevirt-dashboard.json');
+
+interface Panel {
+  id: number;
+  type: string;
+  title: string;
+  targets?: Array<{ expr: string }>;
+}
+
+/** The metric names an expression reads (PromQL functions and label names aside). */
+const metricsOf = (expr: string): string[] => [...expr.matchAll(/\b([a-z][a-z0-9_]*)\s*(?=[{[)]|$)/g)].map((m) => m[1] ?? '').filter((name) => name.includes('_') && !['histogram_quantile'].includes(name));
+
+describe('the Grafana dashboard', () => {
+  const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: Panel[] };
+
+  it('When it charts a metric, the operator should export that metric (a renamed metric cannot leave an empty panel behind)', async () => {
+    const metrics = new Metrics({ process: true });
+    new CapacityGaugeSet(metrics, new LoadSampler({ servers: () => [], clock: realClock, logger: silentLogger }));
+    const exported = new Set(metrics.registry.getMetricsAsArray().map((m) => m.name));
+    const charted = dashboard.panels.flatMap((p) => (p.targets ?? []).flatMap((t) => metricsOf(t.expr)));
+    assert.ok(charted.length >= 25, `only ${String(charted.length)} metrics found in the panels`);
+    const missing = charted.filter((name) => !exported.has(name.replace(/_(bucket|sum|count)$/, '')));
+    assert.deepEqual(missing, []);
+    await metrics.render();
+  });
+
+  it('When loaded, its panels should have unique ids and every chart a query', () => {
+    const ids = dashboard.panels.map((p) => p.id);
+    assert.equal(new Set(ids).size, ids.length);
+    for (const panel of dashboard.panels.filter((p) => p.type !== 'row')) assert.ok((panel.targets ?? []).length > 0, panel.title);
+  });
+});
