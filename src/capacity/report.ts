@@ -21,18 +21,21 @@ export interface BaselineColumn extends NamedBaseline {
 export interface CapacityReport {
   readonly workers: Workers;
   readonly qps: number;
-  /** The API rates measured per hosted control plane (live mode), behind the average-QPS gauge. */
-  readonly measuredQPS: readonly number[];
+  /**
+   * The API rates measured per hosted control plane (live mode), behind the average-QPS estimate; absent when nothing
+   * was measured (offline, or `--qps` given), and that estimate then assumes the low load.
+   */
+  readonly measuredQPS?: readonly number[];
   readonly columns: readonly BaselineColumn[];
 }
 
 /** Sizes `workers` at `qps` with each baseline. */
-export function capacityReport(workers: Workers, qps: number, baselines: readonly NamedBaseline[], measuredQPS: readonly number[] = []): CapacityReport {
+export function capacityReport(workers: Workers, qps: number, baselines: readonly NamedBaseline[], measuredQPS?: readonly number[]): CapacityReport {
   return {
     workers,
     qps,
-    measuredQPS,
-    columns: baselines.map((b) => ({ ...b, estimate: estimateCapacity(workers, qps, b.baseline), gauges: capacityGauges(workers, b.baseline, measuredQPS) })),
+    ...(measuredQPS === undefined ? {} : { measuredQPS }),
+    columns: baselines.map((b) => ({ ...b, estimate: estimateCapacity(workers, qps, b.baseline), gauges: capacityGauges(workers, b.baseline, measuredQPS ?? []) })),
   };
 }
 
@@ -77,7 +80,7 @@ function rows(report: CapacityReport): string[][] {
     ['Minimum of previously mentioned maximums', ...cells((c) => oneDecimal(c.estimate.minimumPerWorker))],
     ['Limiting factor', ...cells((c) => FACTOR_NAMES[c.estimate.limitingFactor])],
     ['Maximum number of hosted control planes within a management cluster', ...cells((c) => String(c.estimate.maxHostedControlPlanes))],
-    ...GAUGE_TITLES.map(([key, title]) => [title, ...cells((c) => String(c.gauges[key]))]),
+    ...GAUGE_TITLES.map(([key, title]) => [title, ...cells((c) => (key === 'averageQPS' && report.measuredQPS === undefined ? 'n/a' : String(c.gauges[key])))]),
   ];
 }
 

@@ -41,12 +41,15 @@ export class RestClient {
     return (text === '' ? {} : JSON.parse(text)) as T;
   }
 
-  /** GETs a path that answers in text (`/metrics`, in Prometheus' exposition format); non-2xx answers throw. */
-  getText(path: string): Promise<string> {
-    return this.exchange({ method: 'GET', path }, 'text/plain');
+  /**
+   * GETs a path that answers in text (`/metrics`, in Prometheus' exposition format); non-2xx answers throw, and so
+   * does an answer not complete within `timeoutMs` (the request is then abandoned, its socket closed).
+   */
+  getText(path: string, options: { timeoutMs?: number } = {}): Promise<string> {
+    return this.exchange({ method: 'GET', path }, 'text/plain', options.timeoutMs);
   }
 
-  private async exchange(req: RestRequest, accept: string): Promise<string> {
+  private async exchange(req: RestRequest, accept: string, timeoutMs?: number): Promise<string> {
     const options: RequestOptions = {
       method: req.method,
       protocol: this.server.protocol,
@@ -55,6 +58,7 @@ export class RestClient {
       path: `${this.server.pathname.replace(/\/$/, '')}${req.path}`,
       headers: { accept, ...(req.body === undefined ? {} : { 'content-type': req.contentType ?? 'application/json' }) },
       agent: this.agent,
+      ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     };
     await this.config.applyToHTTPSOptions(options);
     for (let attempt = 1; ; attempt++) {

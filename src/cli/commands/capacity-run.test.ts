@@ -13,6 +13,13 @@ describe('hcp capacity', () => {
     assert.deepEqual(row(stdout, 'Maximum hosted control planes per worker based on vCPU usage'), ['5.4', '6.3']);
     assert.deepEqual(row(stdout, 'Maximum number of hosted control planes within a management cluster'), ['16', '18']);
     assert.deepEqual(row(stdout, 'One control plane: vCPU / memory (GiB) requests, pods'), ['5 / 18, 75', '1.15 / 3.32, 15']);
+    assert.deepEqual(row(stdout, 'Capacity at the measured average load (average_qps_based)'), ['n/a', 'n/a'], 'nothing was measured offline');
+  });
+
+  it('When memory is a plain number, exponent or not, it should be GiB', async () => {
+    const { code, stdout } = await runHcp(['capacity', '--workers', '1', '--vcpu', '4', '--memory', '1e3', '--output', 'json']);
+    assert.equal(code, 0);
+    assert.equal((JSON.parse(stdout) as { workers: { memoryGiB: number } }).workers.memoryGiB, 1000);
   });
 
   it('When memory is a quantity and the output JSON, it should read the quantity and print the report as data', async () => {
@@ -40,6 +47,8 @@ describe('hcp capacity', () => {
     ['offline and live flags are mixed', ['--workers', '3', '--vcpu', '4', '--memory', '8', '--kubeconfig', 'k'], /--workers \(offline\) and --kubeconfig \(live\) cannot be used together/, 2],
     ['the baseline is unknown', ['--workers', '1', '--vcpu', '4', '--memory', '8', '--baseline', 'openshift'], /invalid --baseline "openshift": must be one of hypershift, ours/, 1],
     ['the policy is unknown', ['--workers', '1', '--vcpu', '4', '--memory', '8', '--availability-policy', 'Triple'], /invalid --availability-policy "Triple"/, 1],
+    ['the measuring window is out of range', ['--qps-window', '0s'], /invalid --qps-window "0s": must be between 1s and 10m/, 1],
+    ['a live run names an unknown baseline', ['--kubeconfig', '/nonexistent', '--baseline', 'foo'], /^invalid --baseline "foo": must be one of hypershift, ours$/, 1],
     ['the output is unknown', ['--workers', '1', '--vcpu', '4', '--memory', '8', '--output', 'table'], /invalid --output "table": must be one of text, json, yaml/, 1],
   ];
   for (const [what, argv, message, exitCode] of refusals) {

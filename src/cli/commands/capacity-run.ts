@@ -25,12 +25,19 @@ const OUTPUTS = ['text', 'json', 'yaml'] as const;
 interface Inputs {
   readonly workers: Workers;
   readonly overrides: BaselineOverrides;
-  readonly measuredQPS: readonly number[];
+  /** Absent when nothing was measured. */
+  readonly measuredQPS?: readonly number[];
 }
+
+/** How long one read of a hosted API server's `/metrics` may take before that cluster is left out. */
+const READ_TIMEOUT_MS = 10_000;
+/** The accepted `--qps-window`: long enough to count requests, short enough to wait for. */
+const WINDOW_RANGE_MS = { min: 1_000, max: 600_000 } as const;
 
 /** `--memory` as GiB: a plain number is GiB (the manual's unit), anything else a Kubernetes quantity. */
 function memoryGiB(raw: string): number | undefined {
-  const value = /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : (parseQuantity(raw) ?? NaN) / GIB;
+  const plain = /^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw.trim());
+  const value = plain ? Number(raw) : (parseQuantity(raw) ?? NaN) / GIB;
   return Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
@@ -77,10 +84,10 @@ async function measureHostedQPS(client: KubeClient, windowMs: number, ctx: Comma
 async function measureOne(client: KubeClient, hc: HostedCluster, windowMs: number): Promise<number> {
   const hosted = KubeClient.fromKubeconfigText(await adminKubeconfig(client, hc));
   try {
-    const before = requestTotal(await hosted.rest.getText('/metrics'));
+    const before = requestTotal(await hosted.rest.getText('/metrics', { timeoutMs: READ_TIMEOUT_MS }));
     const started = Date.now();
     await new Promise((resolve) => setTimeout(resolve, windowMs));
-    const after = requestTotal(await hosted.rest.getText('/metrics'));
+    const after = requestTotal(await hosted.rest.getText('/metrics', { timeoutMs: READ_TIMEOUT_MS }));
     return ratePerSecond(before, after, (Date.now() - started) / 1000);
   } finally {
     hosted.close();
@@ -96,19 +103,30 @@ async function liveInputs(f: FlagReader, args: ParsedArgs, ctx: CommandContext):
     const namespace = f.string('sizing-baseline-namespace');
     const configMap = await client.tryGet<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', name: SIZING_BASELINE_CONFIGMAP, namespace });
     if (configMap === undefined) ctx.stderr(`configmap ${namespace}/${SIZING_BASELINE_CONFIGMAP} not found: using the default sizing baseline\n`);
-    const measuredQPS = args.set.has('qps') ? [] : await measureHostedQPS(client, f.number('qps-window'), ctx);
-    return { workers, overrides: parseBaselineOverrides(configMap?.data), measuredQPS };
+    const overrides = parseBaselineOverrides(configMap?.data);
+    if (args.set.has('qps')) return { workers, overrides };
+    return { workers, overrides, measuredQPS: await measureHostedQPS(client, f.number('qps-window'), ctx) };
   });
+}
+
+/** Checks the flags both modes share, before anything is read or measured; every problem at once. */
+function checkCommonFlags(f: FlagReader): void {
+  const output = f.string('output');
+  const window = f.number('qps-window');
+  const policy = f.string('availability-policy') as AvailabilityPolicy;
+  throwIfAny([
+    ...((OUTPUTS as readonly string[]).includes(output) ? [] : [invalidFlag('output', output, `must be one of ${OUTPUTS.join(', ')}`)]),
+    ...(f.number('qps') < 0 ? [invalidFlag('qps', String(f.number('qps')), 'must be 0 or more')] : []),
+    ...(window < WINDOW_RANGE_MS.min || window > WINDOW_RANGE_MS.max ? [invalidFlag('qps-window', `${String(window / 1000)}s`, 'must be between 1s and 10m')] : []),
+    ...f.strings('baseline').filter((n) => !(BASELINES as readonly string[]).includes(n)).map((n) => invalidFlag('baseline', n, `must be one of ${BASELINES.join(', ')}`)),
+    ...(POLICIES.includes(policy) ? [] : [invalidFlag('availability-policy', policy, `must be one of ${POLICIES.join(', ')}`)]),
+  ]);
 }
 
 /** The baselines asked for, in the order given; ours for the chosen availability policy. */
 function baselinesOf(f: FlagReader, overrides: BaselineOverrides): NamedBaseline[] {
   const names = f.strings('baseline');
   const policy = f.string('availability-policy') as AvailabilityPolicy;
-  throwIfAny([
-    ...names.filter((n) => !(BASELINES as readonly string[]).includes(n)).map((n) => invalidFlag('baseline', n, `must be one of ${BASELINES.join(', ')}`)),
-    ...(POLICIES.includes(policy) ? [] : [invalidFlag('availability-policy', policy, `must be one of ${POLICIES.join(', ')}`)]),
-  ]);
   const shared = withOverrides(HYPERSHIFT_BASELINE, overrides.values);
   return [...new Set(names.length === 0 ? BASELINES : names)].map((name) => (name === 'hypershift' ? { name: 'HyperShift', baseline: shared } : { name: `ours (${policy})`, baseline: ourBaseline(policy, shared) }));
 }
@@ -125,14 +143,13 @@ function checkMode(args: ParsedArgs): 'offline' | 'live' {
 /** Runs `hcp capacity`. */
 export async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const f = new FlagReader(args.values);
-  const output = f.string('output');
-  if (!(OUTPUTS as readonly string[]).includes(output)) throw invalidFlag('output', output, `must be one of ${OUTPUTS.join(', ')}`);
-  if (f.number('qps') < 0) throw invalidFlag('qps', String(f.number('qps')), 'must be 0 or more');
+  checkCommonFlags(f);
   const mode = checkMode(args);
-  const inputs: Inputs = mode === 'offline' ? { workers: offlineWorkers(f), overrides: overridesFromFile(f.string('sizing-baseline-file'), ctx), measuredQPS: [] } : await liveInputs(f, args, ctx);
+  const inputs: Inputs = mode === 'offline' ? { workers: offlineWorkers(f), overrides: overridesFromFile(f.string('sizing-baseline-file'), ctx) } : await liveInputs(f, args, ctx);
   for (const problem of inputs.overrides.problems) ctx.stderr(`warning: ${problem}\n`);
   const baselines = baselinesOf(f, inputs.overrides);
-  const qps = mode === 'live' && !args.set.has('qps') ? averageQPS(inputs.measuredQPS, withOverrides(HYPERSHIFT_BASELINE, inputs.overrides.values)) : f.number('qps');
+  const qps = inputs.measuredQPS === undefined ? f.number('qps') : averageQPS(inputs.measuredQPS, withOverrides(HYPERSHIFT_BASELINE, inputs.overrides.values));
+  const output = f.string('output');
   const report = capacityReport(inputs.workers, qps, baselines, inputs.measuredQPS);
   if (output === 'json') ctx.stdout(`${JSON.stringify(report, null, 2)}\n`);
   else if (output === 'yaml') ctx.stdout(toYaml(report));

@@ -27,6 +27,24 @@ describe('WorkQueue', () => {
     assert.equal(await keyOf(q), 'a');
   });
 
+  it('When a key is added while processed, it should count one add and one retry per failure, and time its wait from that add', async () => {
+    const clock = new FakeClock();
+    let adds = 0;
+    let retries = 0;
+    const q = new WorkQueue({ clock, onAdd: () => adds++, onRetry: () => retries++ });
+    q.add('a');
+    await keyOf(q);
+    q.add('a');
+    q.add('a');
+    clock.advance(300);
+    q.done('a');
+    clock.advance(200);
+    assert.equal((await q.get())?.waitedMs, 500);
+    assert.equal(adds, 2, 'the add while processing counts once, the re-queue on done not again');
+    q.addRateLimited('a');
+    assert.equal(retries, 1);
+  });
+
   it('When failures repeat, it should back off exponentially from 5 ms up to 1000 s', () => {
     const q = new WorkQueue({ clock: new FakeClock() });
     assert.deepEqual([0, 1, 2, 3].map((n) => q.backoffDelay(n)), [5, 10, 20, 40]);

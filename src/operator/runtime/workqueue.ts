@@ -58,11 +58,18 @@ export class WorkQueue {
     if (this.stopped || this.waiting.has(key) || this.dirty.has(key)) return;
     this.onAdd();
     if (this.processing.has(key)) {
+      // Queued when its worker is done, having waited since now (client-go counts it and times it from here).
       this.dirty.add(key);
+      this.addedAt.set(key, this.clock.now());
       return;
     }
+    this.enqueue(key, this.clock.now());
+  }
+
+  /** Puts a key in line (or straight to a waiting worker), waiting since `since`. */
+  private enqueue(key: string, since: number): void {
     this.waiting.add(key);
-    this.addedAt.set(key, this.clock.now());
+    this.addedAt.set(key, since);
     const getter = this.getters.shift();
     if (getter !== undefined) {
       getter(key);
@@ -124,7 +131,7 @@ export class WorkQueue {
   /** Marks a key's processing finished; re-queues it if it was added meanwhile. */
   done(key: string): void {
     this.processing.delete(key);
-    if (this.dirty.delete(key)) this.add(key);
+    if (this.dirty.delete(key) && !this.stopped) this.enqueue(key, this.addedAt.get(key) ?? this.clock.now());
   }
 
   /** Stops handing out keys, cancels timers and releases waiting workers. */

@@ -57,6 +57,18 @@ function inputsOf(workers: Workers, configMap: ConfigMap | undefined, namespace:
   return { workers, hypershift, ours: { HighlyAvailable: ourBaseline('HighlyAvailable', hypershift), SingleReplica: ourBaseline('SingleReplica', hypershift) } };
 }
 
+/** The inputs of the gauges, recomputed (and logged) only when the workers or the ConfigMap's data changed. */
+function computeOnChange(): (workers: Workers, configMap: ConfigMap | undefined, namespace: string, logger: Logger) => CapacityInputs | undefined {
+  let last = '';
+  return (workers, configMap, namespace, logger) => {
+    // Every status update of a labelled Node is an event; most change nothing sizing reads.
+    const fingerprint = JSON.stringify([workers, configMap === undefined ? null : (configMap.data ?? {})]);
+    if (fingerprint === last) return undefined;
+    last = fingerprint;
+    return inputsOf(workers, configMap, namespace, logger);
+  };
+}
+
 /** The ready control planes' API servers, each through its admin kubeconfig (or the tests' stand-in). */
 function hostedAPIServers(planes: Informer<HostedControlPlane>, secrets: Informer<Secret>, override: string | undefined): HostedAPIServer[] {
   const kubeconfigOf = (hcp: HostedControlPlane): string | undefined => {
@@ -78,9 +90,11 @@ export function addCapacityController(manager: Manager, deps: CapacityController
   const secrets = manager.informer<Secret>(controlPlaneSecretsSelector);
   const sampler = new LoadSampler({ servers: () => hostedAPIServers(planes, secrets, deps.hostedClusterKubeconfig), clock: deps.clock, logger: logger.with({ controller: 'capacity' }) });
   const gauges = new CapacityGaugeSet(metrics, sampler);
+  const compute = computeOnChange();
   const reconcile = (_key: string, log: Logger): Promise<Record<string, never>> => {
     const configMap = configMaps.get(`${deps.sizingBaselineNamespace}/${SIZING_BASELINE_CONFIGMAP}`);
-    gauges.update(inputsOf(workersOfNodes(nodes.list()), configMap, deps.sizingBaselineNamespace, log));
+    const inputs = compute(workersOfNodes(nodes.list()), configMap, deps.sizingBaselineNamespace, log);
+    if (inputs !== undefined) gauges.update(inputs);
     return Promise.resolve({});
   };
   const controller = new Controller({ name: 'capacity', clock: deps.clock, logger, metrics, workers: 1, reconcile });

@@ -42,13 +42,16 @@ export class CapacityGaugeSet {
     const registers = [metrics.registry];
     // The registry collects its metrics concurrently: each gauge that shows the average load waits for the scrape's
     // one sample (shared by the sampler) and sets all of them, so none is collected before it is set.
-    const average = { collect: async (): Promise<void> => this.collectAverage(await sampler.sample()) };
+    const average = { collect: async (): Promise<void> => (this.inputs === undefined ? undefined : this.collectAverage(await sampler.sample())) };
     for (const [estimate, kind, basis] of KINDS) {
       const collect = estimate === 'averageQPS' ? average : {};
       this.mce.set(estimate, new Gauge({ name: `mce_hs_addon_${kind}_hcp_capacity_gauge`, help: `Cluster's capacity to host hosted control planes based on ${basis}`, registers, ...collect }));
       this.ours.set(estimate, new Gauge({ name: `hcp_kubevirt_${kind}_hcp_capacity_gauge`, help: `Capacity to host this operator's hosted control planes, per availability policy, based on ${basis}`, labelNames: ['availability_policy'], registers, ...collect }));
     }
     this.qps = new Gauge({ name: 'mce_hs_addon_qps_gauge', help: 'API server request rates (QPS) used for HCP sizing calculations', labelNames: ['rate'], registers, ...average });
+    // A gauge without labels starts at 0, which would read "room for no control plane" on a replica that is not the
+    // leader (it runs no controller): none is exported until the first computation.
+    for (const gauge of this.mce.values()) gauge.remove();
   }
 
   /** Sets the gauges that depend only on the workers and the baselines. */
@@ -63,7 +66,7 @@ export class CapacityGaugeSet {
     for (const [rate, qps] of [['low', minimumQPSPerHCP], ['medium', mediumQPSPerHCP], ['high', highQPSPerHCP]] as const) this.qps.set({ rate }, qps);
   }
 
-  /** Sets the average-load gauges from the rates sampled for this scrape (before the first update: nothing to size). */
+  /** Sets the average-load gauges from the rates sampled for this scrape. */
   private collectAverage(rates: readonly number[]): void {
     const inputs = this.inputs;
     if (inputs === undefined) return;

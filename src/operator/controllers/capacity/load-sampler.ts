@@ -5,7 +5,7 @@
  * Prometheus for `rate(apiserver_request_total[2m])`).
  */
 import { ratePerSecond, requestTotal } from '../../../capacity/qps.ts';
-import type { Clock, Timer } from '../../runtime/clock.ts';
+import type { Clock } from '../../runtime/clock.ts';
 import { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import type { Logger } from '../../runtime/logger.ts';
 
@@ -30,6 +30,8 @@ export class LoadSampler {
   private readonly clients = new KubeconfigClients('guest');
   private readonly readings = new Map<string, Reading>();
   private readonly rates = new Map<string, number>();
+  /** Every control plane asked about since it appeared (its client lives until it goes). */
+  private readonly known = new Set<string>();
   private last: { at: number; rates: Promise<number[]> } | undefined;
   private readonly o: { servers: () => readonly HostedAPIServer[]; clock: Clock; logger: Logger };
 
@@ -49,7 +51,8 @@ export class LoadSampler {
   private async readAll(now: number): Promise<number[]> {
     const servers = this.o.servers();
     const present = new Set(servers.map((s) => s.owner));
-    for (const owner of [...this.readings.keys()].filter((o) => !present.has(o))) this.forget(owner);
+    for (const owner of [...this.known].filter((o) => !present.has(o))) this.forget(owner);
+    for (const owner of present) this.known.add(owner);
     await Promise.all(servers.map((server) => this.readOne(server, now)));
     return [...this.rates.values()];
   }
@@ -58,9 +61,11 @@ export class LoadSampler {
     let total: number;
     try {
       const client = this.clients.clientFor(server.owner, server.kubeconfig);
-      total = requestTotal(await withTimeout(client.rest.getText('/metrics'), READ_TIMEOUT_MS, this.o.clock));
+      total = requestTotal(await client.rest.getText('/metrics', { timeoutMs: READ_TIMEOUT_MS }));
     } catch (error) {
       this.o.logger.info('the API load of a hosted control plane could not be read; left out of the average', { owner: server.owner, message: (error as Error).message });
+      this.rates.delete(server.owner);
+      this.readings.delete(server.owner);
       return;
     }
     const before = this.readings.get(server.owner);
@@ -69,17 +74,9 @@ export class LoadSampler {
   }
 
   private forget(owner: string): void {
+    this.known.delete(owner);
     this.readings.delete(owner);
     this.rates.delete(owner);
     this.clients.forget(owner);
   }
-}
-
-/** `work`, or a rejection when it has not settled after `ms` on `clock`. */
-function withTimeout<T>(work: Promise<T>, ms: number, clock: Clock): Promise<T> {
-  let timer: Timer | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = clock.after(ms, () => reject(new Error(`no answer in ${String(ms / 1000)}s`)));
-  });
-  return Promise.race([work, timeout]).finally(() => timer?.cancel());
 }
