@@ -41,7 +41,8 @@ async function assertPassthroughObjects(hc: HostedCluster, cpns: string): Promis
 }
 
 async function assertRoute(hc: HostedCluster, cpns: string, generateID: string): Promise<void> {
-  const route = await client.get<KubeDocument & { spec: { host: string; wildcardPolicy: string; tls: { termination: string } } }>({ apiVersion: 'route.openshift.io/v1', kind: 'Route', name: `default-ingress-passthrough-route-${generateID}`, namespace: cpns });
+  // The Route is applied after the Service, in the same reconcile: it may come a moment later.
+  const route = await eventually('the passthrough Route', () => client.tryGet<KubeDocument & { spec: { host: string; wildcardPolicy: string; tls: { termination: string } } }>({ apiVersion: 'route.openshift.io/v1', kind: 'Route', name: `default-ingress-passthrough-route-${generateID}`, namespace: cpns }));
   assert.equal(route.spec.host, `https.apps.pass.${hc.spec.dns?.baseDomain ?? ''}`);
   assert.deepEqual([route.spec.wildcardPolicy, route.spec.tls.termination], ['Subdomain', 'passthrough']);
 }
