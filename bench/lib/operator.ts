@@ -46,12 +46,19 @@ export async function startBenchOperator(kubeconfig: string): Promise<BenchOpera
 /** The sum of every sample of a metric matching `pattern` (its first group is the value). */
 export const metric = (text: string, pattern: RegExp): number => [...text.matchAll(pattern)].reduce((sum, m) => sum + Number(m[1]), 0);
 
+/** The API request series of a scrape: verb, resource and count, whatever order the labels come in. */
+function requestSeries(text: string): Array<{ verb: string; res: string; value: number }> {
+  return [...text.matchAll(/^rest_client_requests_total\{([^}]*)\} (\S+)$/gm)].map((m) => {
+    const labels = new Map([...(m[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1] ?? '', l[2] ?? '']));
+    return { verb: labels.get('verb') ?? '', res: labels.get('resource') ?? '', value: Number(m[2]) };
+  });
+}
+
 /** Requests whose method matches `verbs` and whose resource is (or, with `not`, is not) `resource`. */
 export function requests(text: string, verbs: string, resource: { readonly is?: string; readonly not?: string } = {}): number {
-  const series = [...text.matchAll(/^rest_client_requests_total\{resource="([^"]*)",verb="([^"]*)"\} (\S+)$/gm)].map((m) => ({ res: m[1] ?? '', verb: m[2] ?? '', value: Number(m[3]) }));
   const verbPattern = new RegExp(`^(?:${verbs})$`);
   const wanted = (res: string): boolean => (resource.is === undefined || res === resource.is) && (resource.not === undefined || res !== resource.not);
-  return series.filter((s) => verbPattern.test(s.verb) && wanted(s.res)).reduce((sum, s) => sum + s.value, 0);
+  return requestSeries(text).filter((s) => verbPattern.test(s.verb) && wanted(s.res)).reduce((sum, s) => sum + s.value, 0);
 }
 
 /** Write requests between two scrapes by verb and resource (leases apart), to explain a non-zero idle figure. */
@@ -61,13 +68,10 @@ export function writesByResource(before: string, after: string): string {
 
 /** Requests of the given verbs (a regular expression) between two scrapes, by verb and resource, leases apart. */
 export function requestsByResource(before: string, after: string, verbs: string): string {
-  const pattern = new RegExp(`^rest_client_requests_total\\{resource="([^"]*)",verb="(${verbs})"\\} (\\S+)$`, 'gm');
+  const verbPattern = new RegExp(`^(?:${verbs})$`);
   const count = (text: string): Map<string, number> => {
     const byResource = new Map<string, number>();
-    for (const m of text.matchAll(pattern)) {
-      const key = `${m[2] ?? ''} ${m[1] ?? ''}`;
-      byResource.set(key, (byResource.get(key) ?? 0) + Number(m[3]));
-    }
+    for (const s of requestSeries(text).filter((r) => verbPattern.test(r.verb))) byResource.set(`${s.verb} ${s.res}`, (byResource.get(`${s.verb} ${s.res}`) ?? 0) + s.value);
     return byResource;
   };
   const old = count(before);
