@@ -92,8 +92,8 @@ export function controlPlaneFootprint(policy: AvailabilityPolicy): ControlPlaneF
 }
 
 /**
- * Our baseline: requests and pods from our rendered control plane. Its idle use is estimated as its requests (a
- * request is what a component is expected to use at rest; no load test of ours has measured it yet), and the
+ * Our baseline: requests and pods from our rendered control plane. Its idle use is estimated as its requests, on the
+ * safe side (`bench/capacity` measured an HA control plane at rest at under a third of them), and the
  * per-1000-QPS increments and load levels are `shared`'s, the manual's or the ConfigMap's: the same kube-apiserver
  * and etcd serve the load.
  */

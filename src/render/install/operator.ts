@@ -8,7 +8,7 @@ export const OPERATOR_COMMAND = ['hcp-operator'] as const;
 const podLabels = { name: OPERATOR_NAME, app: OPERATOR_NAME, [OperatorLabel.Component]: OPERATOR_NAME };
 
 /** Resource requests of the operator: measured peak for 50 hosted clusters stays under this (bench/operator-scale). */
-export const OPERATOR_REQUESTS = { cpu: '10m', memory: '150Mi' } as const;
+export const OPERATOR_REQUESTS = { cpu: '10m', memory: '160Mi' } as const;
 
 function operatorArgs(): string[] {
   return ['run', '--namespace=$(MY_NAMESPACE)', '--pod-name=$(MY_NAME)', `--metrics-addr=:${String(OPERATOR_PORTS.metrics)}`, `--health-addr=:${String(OPERATOR_PORTS.health)}`];

@@ -1,0 +1,110 @@
+// Benchmark: what one of our HighlyAvailable control planes really uses at rest, beside what it requests — the
+// figure our sizing baseline takes as its idle use (docs/capacity.md) — and the capacity answers of a real cluster.
+// A warm `local up --nodes 3` with its nodes labelled hypershift.openshift.io/control-plane, then a HighlyAvailable
+// hosted cluster with no workers; once Available and settled, each control-plane pod's CPU (over a 60 s window) and
+// memory working set are read from the kubelets' /metrics/resource, and its requests from its spec. Then
+// `hcp capacity` live (the hosted API server's measured load) and the operator's capacity gauges from its /metrics.
+// The environment gets a state folder of its own and is torn down at the end, whatever happens.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Label } from '../../src/api/index.ts';
+import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
+import { waitFor } from '../../src/local/cluster/http.ts';
+import { localClusterFlags } from '../../src/local/environment/local-images.ts';
+import { parseQuantity } from '../../src/lib/quantity.ts';
+import { runHcpBinary } from '../../src/testing/artifacts.ts';
+
+const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-capacity-'));
+const pullSecret = `${stateDir}-pull-secret.json`;
+const MINUTE = 60_000;
+const NAME = 'sizing';
+const NAMESPACE = `clusters-${NAME}`;
+const WINDOW_SECONDS = Number(process.env['WINDOW_SECONDS'] ?? 60);
+
+async function hcp(args: readonly string[], timeoutMs = 10 * MINUTE): Promise<string> {
+  const result = await runHcpBinary(args, { env: { ...process.env, KUBECONFIG: join(stateDir, 'kubeconfig') }, timeoutMs });
+  if (result.code !== 0) throw new Error(`hcp ${args.join(' ')} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+type Pod = KubeObject & { spec: { nodeName?: string; containers: Array<{ resources?: { requests?: Record<string, string> } }> } };
+type Conditioned = KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } };
+
+/** Per pod of the control-plane namespace: CPU seconds used so far and memory working set, from every kubelet. */
+async function podUsage(client: KubeClient, nodes: readonly string[]): Promise<Map<string, { cpuSeconds: number; memoryBytes: number }>> {
+  const usage = new Map<string, { cpuSeconds: number; memoryBytes: number }>();
+  for (const node of nodes) {
+    const text = await client.rest.getText(`/api/v1/nodes/${node}/proxy/metrics/resource`);
+    for (const m of text.matchAll(/^pod_(cpu_usage_seconds_total|memory_working_set_bytes)\{([^}]*)\} (\S+)/gm)) {
+      const labels = new Map([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1] ?? '', l[2] ?? '']));
+      if (labels.get('namespace') !== NAMESPACE) continue;
+      const pod = labels.get('pod') ?? '';
+      const entry = usage.get(pod) ?? { cpuSeconds: 0, memoryBytes: 0 };
+      if (m[1] === 'cpu_usage_seconds_total') entry.cpuSeconds = Number(m[3]);
+      else entry.memoryBytes = Number(m[3]);
+      usage.set(pod, entry);
+    }
+  }
+  return usage;
+}
+
+/** The sum of the control-plane pods' container requests: vCPUs and GiB. */
+async function requested(client: KubeClient): Promise<{ pods: number; vcpus: number; gib: number }> {
+  const pods = await client.list<Pod>('v1', 'Pod', { namespace: NAMESPACE });
+  const sum = (resource: string): number => pods.flatMap((p) => p.spec.containers).reduce((total, c) => total + (parseQuantity(c.resources?.requests?.[resource] ?? '0') ?? 0), 0);
+  return { pods: pods.length, vcpus: sum('cpu'), gib: sum('memory') / 2 ** 30 };
+}
+
+async function measure(management: KubeClient, nodes: readonly string[]): Promise<string[]> {
+  const before = await podUsage(management, nodes);
+  await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000));
+  const after = await podUsage(management, nodes);
+  const cpu = [...after].reduce((total, [pod, u]) => total + (u.cpuSeconds - (before.get(pod)?.cpuSeconds ?? u.cpuSeconds)), 0) / WINDOW_SECONDS;
+  const memoryGiB = [...after.values()].reduce((total, u) => total + u.memoryBytes, 0) / 2 ** 30;
+  const asked = await requested(management);
+  return [
+    `HighlyAvailable control plane at rest (${String(asked.pods)} pods, this release: no KubeVirt cloud provider or CSI images): CPU ${cpu.toFixed(3)} vCPU over ${String(WINDOW_SECONDS)} s, memory working set ${memoryGiB.toFixed(2)} GiB`,
+    `its requests: ${asked.vcpus.toFixed(3)} vCPU, ${asked.gib.toFixed(2)} GiB (our baseline's idle use is its requests); HyperShift's idle use: 2.9 vCPU, 11.1 GiB`,
+  ];
+}
+
+/** The operator's capacity gauges, read through the API server's pod proxy. */
+async function operatorGauges(management: KubeClient): Promise<string> {
+  const pods = await management.list<KubeObject & { status?: { phase?: string } }>('v1', 'Pod', { namespace: 'hypershift', labelSelector: 'app=operator' });
+  const running = pods.filter((p) => p.status?.phase === 'Running');
+  const lines = await Promise.all(running.map(async (p) => (await management.rest.getText(`/api/v1/namespaces/hypershift/pods/${p.metadata?.name ?? ''}:9000/proxy/metrics`)).split('\n')));
+  return lines.flat().filter((l) => /^(mce_hs_addon_\w+_hcp_capacity_gauge|hcp_kubevirt_\w+_hcp_capacity_gauge\{availability_policy="HighlyAvailable"\}|mce_hs_addon_qps_gauge\{rate="average"\}) /.test(l)).join('\n    ');
+}
+
+const lines: string[] = [];
+try {
+  writeFileSync(pullSecret, '{"auths":{}}');
+  await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--output=json'], 60 * MINUTE);
+  const management = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
+  try {
+    const nodes = (await management.list('v1', 'Node')).map((n) => n.metadata?.name ?? '');
+    for (const node of nodes) await management.mergePatch({ apiVersion: 'v1', kind: 'Node', name: node }, { metadata: { labels: { [Label.ControlPlane]: 'true' } } });
+    const created = performance.now();
+    await hcp(['create', 'cluster', 'kubevirt', `--name=${NAME}`, `--pull-secret=${pullSecret}`, '--control-plane-availability-policy=HighlyAvailable', ...localClusterFlags(0)]);
+    const hc = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: NAME, namespace: 'clusters' };
+    await waitFor('Available', async () => (await management.tryGet<Conditioned>(hc))?.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') === true, { timeoutMs: 10 * MINUTE, intervalMs: 500 });
+    lines.push(`HighlyAvailable hosted cluster Available ${((performance.now() - created) / 1000).toFixed(1)} s after create; settling 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    lines.push(...(await measure(management, nodes)));
+    const live = JSON.parse(await hcp(['capacity', '--output=json', '--qps-window=20s'])) as { workers: unknown; qps: number; measuredQPS: number[]; columns: Array<{ name: string; estimate: { maxHostedControlPlanes: number; limitingFactor: string } }> };
+    lines.push(`hcp capacity, live: workers ${JSON.stringify(live.workers)}; measured API load ${live.measuredQPS.map((q) => q.toFixed(1)).join(', ')} QPS (sized at ${live.qps.toFixed(1)}); ${live.columns.map((c) => `${c.name}: ${String(c.estimate.maxHostedControlPlanes)} (${c.estimate.limitingFactor})`).join('; ')}`);
+    // Two scrapes, so the average-load gauges have a measured rate.
+    await operatorGauges(management);
+    await new Promise((resolve) => setTimeout(resolve, 15_000));
+    lines.push(`operator /metrics:\n    ${await operatorGauges(management)}`);
+    await hcp(['destroy', 'cluster', 'kubevirt', `--name=${NAME}`]);
+  } finally {
+    management.close();
+  }
+} finally {
+  await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
+  rmSync(stateDir, { recursive: true, force: true });
+  rmSync(pullSecret, { force: true });
+}
+process.stdout.write(`capacity (this machine, warm caches)\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
