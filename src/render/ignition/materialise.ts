@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../lib/objects.ts';
+import { asList as list, asRecord as record } from '../../lib/objects.ts';
 
 /** One file an Ignition config writes, decoded. */
 export interface IgnitionFile {
@@ -36,8 +36,6 @@ export function decodeDataURL(source: string): string {
 }
 
 type Json = Record<string, unknown>;
-const record = (value: unknown): Json => (isPlainObject(value) ? value : {});
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 function filesOf(config: Json): IgnitionFile[] {
   return list(record(config['storage'])['files']).map((entry) => {
