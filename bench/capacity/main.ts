@@ -12,7 +12,7 @@ import { Label } from '../../src/api/index.ts';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
 import { localClusterFlags } from '../../src/local/environment/local-images.ts';
-import { parseQuantity } from '../../src/lib/quantity.ts';
+import { GIB, parseQuantity } from '../../src/lib/quantity.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-capacity-'));
@@ -53,7 +53,7 @@ async function podUsage(client: KubeClient, nodes: readonly string[]): Promise<M
 async function requested(client: KubeClient): Promise<{ pods: number; vcpus: number; gib: number }> {
   const pods = await client.list<Pod>('v1', 'Pod', { namespace: NAMESPACE });
   const sum = (resource: string): number => pods.flatMap((p) => p.spec.containers).reduce((total, c) => total + (parseQuantity(c.resources?.requests?.[resource] ?? '0') ?? 0), 0);
-  return { pods: pods.length, vcpus: sum('cpu'), gib: sum('memory') / 2 ** 30 };
+  return { pods: pods.length, vcpus: sum('cpu'), gib: sum('memory') / GIB };
 }
 
 async function measure(management: KubeClient, nodes: readonly string[]): Promise<string[]> {
@@ -61,7 +61,7 @@ async function measure(management: KubeClient, nodes: readonly string[]): Promis
   await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000));
   const after = await podUsage(management, nodes);
   const cpu = [...after].reduce((total, [pod, u]) => total + (u.cpuSeconds - (before.get(pod)?.cpuSeconds ?? u.cpuSeconds)), 0) / WINDOW_SECONDS;
-  const memoryGiB = [...after.values()].reduce((total, u) => total + u.memoryBytes, 0) / 2 ** 30;
+  const memoryGiB = [...after.values()].reduce((total, u) => total + u.memoryBytes, 0) / GIB;
   const asked = await requested(management);
   return [
     `HighlyAvailable control plane at rest (${String(asked.pods)} pods, this release: no KubeVirt cloud provider or CSI images): CPU ${cpu.toFixed(3)} vCPU over ${String(WINDOW_SECONDS)} s, memory working set ${memoryGiB.toFixed(2)} GiB`,

@@ -48,7 +48,7 @@ const ROW_TITLES: Readonly<Record<Limit, string>> = {
 };
 
 /** The limiting factor as the manual names it ("vCPU limiting factor", "maxPods limiting factor"). */
-export const FACTOR_NAMES: Readonly<Record<Limit, string>> = {
+const FACTOR_NAMES: Readonly<Record<Limit, string>> = {
   'vcpu-requests': 'vCPU requests',
   'vcpu-usage': 'vCPU',
   'memory-requests': 'memory requests',

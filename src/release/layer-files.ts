@@ -13,7 +13,7 @@ export class LayerError extends Error {
   override readonly name = 'LayerError';
 }
 
-const normalise = (path: string): string => path.replace(/^\.?\/+/, '').replace(/^\.\//, '');
+const normalise = (path: string): string => path.replace(/^\.?\/+/, '');
 
 /** The wanted files found in a layer (by normalised path); files not in the layer are simply absent. */
 export async function filesInLayer(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, wanted: readonly string[]): Promise<Map<string, Buffer>> {

@@ -67,8 +67,19 @@ function podRequest(spec: Workload['spec']['template']['spec'], resource: 'cpu' 
   return Math.max(running, ...init.filter((c) => c.restartPolicy !== 'Always').map((c) => requestOf(c, resource)));
 }
 
+// The sample is fixed, so each policy's footprint is too: rendered once per process, not on every capacity change.
+const footprints = new Map<AvailabilityPolicy, ControlPlaneFootprint>();
+
 /** The footprint of our control plane under `policy`, every component rendered (the ignition endpoint included). */
 export function controlPlaneFootprint(policy: AvailabilityPolicy): ControlPlaneFootprint {
+  const known = footprints.get(policy);
+  if (known !== undefined) return known;
+  const footprint = renderedFootprint(policy);
+  footprints.set(policy, footprint);
+  return footprint;
+}
+
+function renderedFootprint(policy: AvailabilityPolicy): ControlPlaneFootprint {
   const release = catalogReleaseProvider.lookup(SAMPLE_RELEASE) as ReleaseInfo;
   const configHashes = Object.fromEntries(COMPONENTS.map((c) => [c, ''])) as Record<ComponentName, string>;
   const objects = renderControlPlane({
