@@ -2,6 +2,7 @@
 // and management-cluster client, runs until SIGTERM/SIGINT (graceful: finish current work, release the lease) and
 // exits non-zero when leadership is lost, so the pod restarts as a fresh candidate.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SIZING_BASELINE_NAMESPACE } from '../capacity/baseline.ts';
@@ -29,10 +30,14 @@ Flags:
                              no base domain (default: discovered through a temporary Route, as upstream does)
   --sizing-baseline-namespace string
                              Namespace of the hcp-sizing-baseline ConfigMap behind the capacity gauges (default "local-cluster")
+  --registry-ca-file string  PEM CAs trusted for release registries besides the system's (a private or mirror registry)
   --log-level string         debug, info or error (default "info")
 `;
 
 const VERSION = '0.1.0';
+
+/** The registry CAs of `--registry-ca-file`, read at start so a wrong path fails the operator at once. */
+const registryCA = (path: string): { registryCA?: string } => (path === '' ? {} : { registryCA: readFileSync(path, 'utf8') });
 
 function options(argv: string[]): ReturnType<typeof parseArgs<{ options: typeof FLAGS; strict: true; allowPositionals: true }>> {
   return parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: true });
@@ -48,6 +53,7 @@ const FLAGS = {
   'watch-namespace': { type: 'string', default: '' },
   'apps-domain': { type: 'string', default: '' },
   'sizing-baseline-namespace': { type: 'string', default: DEFAULT_SIZING_BASELINE_NAMESPACE },
+  'registry-ca-file': { type: 'string', default: '' },
   'log-level': { type: 'string', default: 'info' },
   target: { type: 'string', default: '' },
   help: { type: 'boolean', short: 'h', default: false },
@@ -117,6 +123,7 @@ async function main(argv: string[]): Promise<number> {
     watchNamespace: values['watch-namespace'],
     appsDomain: values['apps-domain'],
     sizingBaselineNamespace: values['sizing-baseline-namespace'],
+    ...registryCA(values['registry-ca-file']),
     ...(process.env[OPERATOR_IMAGE_ENV] ? { image: process.env[OPERATOR_IMAGE_ENV] } : {}),
   });
   logger.info('operator started', { namespace: values.namespace, ports: operator.ports.join(',') });

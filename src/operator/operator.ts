@@ -6,6 +6,10 @@ import { SUPPORTED_VERSIONS_CONFIGMAP, supportedVersionsData } from '../release/
 import { OPERATOR_FIELD_MANAGER } from '../render/hostedcluster/names.ts';
 import { generateKeyPair } from '../pki/keys.ts';
 import { catalogReleaseProvider } from '../release/catalog.ts';
+import { withCatalogFallback } from '../release/fallback.ts';
+import type { ReleaseProvider } from '../release/provider.ts';
+import { RegistryReleaseProvider } from '../registry/release-provider.ts';
+import { Transport } from '../registry/transport.ts';
 import { addHostedClusterController } from './controllers/hostedcluster/controller.ts';
 import { addHostedControlPlaneController } from './controllers/hostedcontrolplane/controller.ts';
 import { KubeconfigClients } from './runtime/kubeconfig-clients.ts';
@@ -57,6 +61,14 @@ export interface OperatorOptions {
   readonly guestComponentsKubeconfig?: string;
   /** The namespace of the `hcp-sizing-baseline` ConfigMap behind the capacity gauges (the manual's `local-cluster`). */
   readonly sizingBaselineNamespace?: string;
+  /**
+   * How release images are resolved (tests inject the catalog or a provider of their own). By default, payloads are
+   * read from their registries, trusting `registryCA` besides Node's roots, with the catalog standing in only when no
+   * registry answers.
+   */
+  readonly releases?: ReleaseProvider;
+  /** Extra PEM CAs trusted for registries (a private or mirror registry's). */
+  readonly registryCA?: string;
   /** Leader election timings (tests shorten them). */
   readonly leaseDurations?: { readonly leaseDurationMs: number; readonly renewDeadlineMs: number; readonly retryPeriodMs: number };
 }
@@ -75,6 +87,17 @@ export interface RunningOperator {
 /** The name of the leader-election Lease (upstream's). */
 export const LEADER_ELECTION_LEASE = 'hypershift-operator-leader-elect';
 
+/** Go's name of this process's architecture: the payload read is the management cluster's. */
+const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', arm64: 'arm64', s390x: 's390x', ppc64: 'ppc64le' };
+
+/** The release provider every controller shares (and so its payload cache). */
+function releaseProvider(o: OperatorOptions): ReleaseProvider {
+  if (o.releases !== undefined) return o.releases;
+  const now = (): number => o.clock.now();
+  const payloads = new RegistryReleaseProvider({ transport: new Transport(o.registryCA === undefined ? {} : { extraCA: o.registryCA }), architecture: GO_ARCH[process.arch] ?? process.arch, now });
+  return withCatalogFallback(payloads, catalogReleaseProvider, now);
+}
+
 async function publishSupportedVersions(client: KubeClient, namespace: string, version: string): Promise<void> {
   const data = supportedVersionsData(version);
   const metadata = { name: SUPPORTED_VERSIONS_CONFIGMAP.name, namespace, labels: { [SUPPORTED_VERSIONS_CONFIGMAP.label]: 'true' } };
@@ -90,9 +113,10 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const events = new KubeEventRecorder({ client: o.client, component: 'hypershift-operator', clock: o.clock, logger: o.logger });
   // One client per external infrastructure cluster, shared: the HostedCluster controller validates it, NodePools use it.
   const infraClients = new KubeconfigClients('infra');
-  addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, infraClients, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
-  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases: catalogReleaseProvider, watchNamespace: o.watchNamespace, infraClients, ...(o.image === undefined ? {} : { proberImage: o.image }), ...(o.guestComponentsKubeconfig === undefined ? {} : { guestKubeconfig: o.guestComponentsKubeconfig, guestDriftCheckMs: 2_000 }) }, o.logger, metrics);
-  addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases: catalogReleaseProvider, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
+  const releases = releaseProvider(o);
+  addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
+  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases, watchNamespace: o.watchNamespace, infraClients, ...(o.image === undefined ? {} : { proberImage: o.image }), ...(o.guestComponentsKubeconfig === undefined ? {} : { guestKubeconfig: o.guestComponentsKubeconfig, guestDriftCheckMs: 2_000 }) }, o.logger, metrics);
+  addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
   addCapacityController(manager, { clock: o.clock, sizingBaselineNamespace: o.sizingBaselineNamespace ?? DEFAULT_SIZING_BASELINE_NAMESPACE, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };

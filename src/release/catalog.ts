@@ -1,3 +1,5 @@
+import { ReleaseError, type ReleaseProvider } from './provider.ts';
+
 /** The images of the control-plane components one release runs. */
 export interface ComponentImages {
   readonly etcd: string;
@@ -42,14 +44,24 @@ export interface CSISidecarImages {
 export interface ReleaseInfo {
   /** The OpenShift version, e.g. `4.17.0`. */
   readonly version: string;
-  /** The Kubernetes version its control plane runs. */
-  readonly kubernetesVersion: string;
+  /**
+   * The Kubernetes version its control plane runs, when known: the catalog's own, or a payload's
+   * `io.openshift.build.versions: kubernetes=…` annotation.
+   */
+  readonly kubernetesVersion?: string;
   readonly images: ComponentImages;
   /**
    * The release's CoreOS boot images by architecture name (`x86_64`, `s390x`), from its CoreOS stream metadata;
    * absent when the provider cannot read that metadata.
    */
   readonly coreOS?: Readonly<Record<string, CoreOSBootImages>>;
+  /**
+   * Where this was read, for conditions: the payload's digest and the reference it was pulled through, or the
+   * catalog and why the payload was not read. Absent for the catalog's own answers.
+   */
+  readonly source?: string;
+  /** Set when the catalog stood in for a registry that did not answer: resolve again later. */
+  readonly provisional?: true;
 }
 
 /** The boot images of one architecture in a release's CoreOS stream metadata. */
@@ -60,11 +72,9 @@ export interface CoreOSBootImages {
   readonly openstackQcow2?: { readonly location: string; readonly sha256: string };
 }
 
-/** Resolves a release image to its components; reading real OCI release payloads is a later implementation. */
-export interface ReleaseProvider {
+/** The built-in catalog: a synchronous lookup (renderers and tests use it directly) and a {@link ReleaseProvider}. */
+export interface ReleaseCatalog extends ReleaseProvider {
   lookup(releaseImage: string): ReleaseInfo | undefined;
-  /** A human list of what this provider knows, for error messages. */
-  describe(): string;
 }
 
 /** OpenShift minor → the upstream Kubernetes patch release its control plane corresponds to. */
@@ -160,8 +170,13 @@ function lookupOpenShiftRelease(releaseImage: string): ReleaseInfo | undefined {
  * Kubernetes-native release (`…/kube-release:v1.36.3`) names its Kubernetes version directly. Digest references
  * cannot be resolved without reading the payload and are reported as unknown.
  */
-export const catalogReleaseProvider: ReleaseProvider = {
+export const catalogReleaseProvider: ReleaseCatalog = {
   lookup: (releaseImage) => lookupKubernetesRelease(releaseImage) ?? lookupOpenShiftRelease(releaseImage),
+  resolve: ({ image }) => {
+    const info = catalogReleaseProvider.lookup(image);
+    if (info !== undefined) return Promise.resolve(info);
+    return Promise.reject(new ReleaseError('Unknown', `release image ${image} is not in the built-in catalog; it knows ${catalogReleaseProvider.describe()}`));
+  },
   describe: () =>
     `release images tagged with an OpenShift ${Object.keys(KUBERNETES_FOR_MINOR).join(', ')} version (e.g. quay.io/openshift-release-dev/ocp-release:4.17.0-multi) ` +
     `and Kubernetes releases ${Object.keys(KUBERNETES_RELEASES).map(kubernetesReleaseImage).join(', ')}`,

@@ -29,7 +29,7 @@ export type Manifest = { readonly kind: 'index'; readonly manifests: readonly De
 
 /** The error of a manifest this reader cannot use, naming what is wrong. */
 export class ManifestError extends Error {
-  override readonly name = 'ManifestError';
+  override readonly name: string = 'ManifestError';
 }
 
 function descriptorOf(value: unknown): Descriptor {
@@ -71,6 +71,11 @@ export function parseManifest(body: string, contentType = ''): Manifest {
   throw new ManifestError(`manifests of type ${mediaType === '' ? '(none given)' : mediaType} are not read here (schema 1 and artifacts are not release images)`);
 }
 
+/** The error of an index with no manifest for the wanted platform (upstream's `PayloadArchNotFound`). */
+export class PlatformNotFoundError extends ManifestError {
+  override readonly name: string = 'PlatformNotFoundError';
+}
+
 /** The Go architecture name of a CoreOS (uname) one: a NodePool's `x86_64` is an image's `amd64`. */
 const GO_ARCH: Readonly<Record<string, string>> = { x86_64: 'amd64', aarch64: 'arm64', s390x: 's390x', ppc64le: 'ppc64le', amd64: 'amd64', arm64: 'arm64' };
 
@@ -83,5 +88,5 @@ export function selectPlatform(index: Extract<Manifest, { kind: 'index' }>, arch
   const found = index.manifests.find((m) => m.platform?.os === 'linux' && m.platform.architecture === wanted);
   if (found !== undefined) return found;
   const offered = index.manifests.map((m) => (m.platform === undefined ? 'unknown' : `${m.platform.os}/${m.platform.architecture}`)).join(', ');
-  throw new ManifestError(`the image has no linux/${wanted} manifest (it has: ${offered === '' ? 'none' : offered})`);
+  throw new PlatformNotFoundError(`the image has no linux/${wanted} manifest (it has: ${offered === '' ? 'none' : offered})`);
 }

@@ -33,8 +33,9 @@ const bootImagesYaml = (data: object): string => `apiVersion: v1\nkind: ConfigMa
 
 describe('release payload files', () => {
   it('When image-references is an ImageStream, it should give its version and its images by tag name (DockerImage tags only)', () => {
-    const { version, images } = parseImageReferences(imageReferences());
+    const { version, images, kubernetesVersion } = parseImageReferences(imageReferences());
     assert.equal(version, '4.17.0');
+    assert.equal(kubernetesVersion, '1.30.4');
     assert.deepEqual([...images.keys()], ['hyperkube', 'etcd']);
     assert.equal(images.get('etcd'), `quay.io/openshift-release-dev/ocp-v4.0-art-dev@${D('2')}`);
   });

@@ -18,7 +18,7 @@ export const PAYLOAD_FILES = {
 
 /** The error of a payload file that does not say what a release must, naming the file and what is missing. */
 export class PayloadError extends Error {
-  override readonly name = 'PayloadError';
+  override readonly name: string = 'PayloadError';
 }
 
 type Json = Record<string, unknown>;
@@ -31,19 +31,37 @@ function parseJson(text: string, file: string): Json {
   }
 }
 
+/** `1.30.4` from a tag's `io.openshift.build.versions: kubernetes=1.30.4,…` annotation. */
+function kubernetesVersionOf(tag: Json): string | undefined {
+  const versions = record(tag['annotations'])['io.openshift.build.versions'];
+  return typeof versions === 'string' ? /(?:^|,)\s*kubernetes=v?(\d+\.\d+\.\d+)/.exec(versions)?.[1] : undefined;
+}
+
+/** A tag's name and image, when it names a DockerImage. */
+function dockerImageOf(tag: Json): Array<[string, string]> {
+  const from = record(tag['from']);
+  return typeof tag['name'] === 'string' && typeof from['name'] === 'string' && from['kind'] === 'DockerImage' ? [[tag['name'], from['name']]] : [];
+}
+
+/** What `image-references` says: the version, the component images (tag name → image), the Kubernetes version. */
+export interface ImageReferences {
+  readonly version: string;
+  readonly images: ReadonlyMap<string, string>;
+  /** From the first tag annotated with it (OpenShift annotates `hyperkube`); undefined when none is. */
+  readonly kubernetesVersion?: string;
+}
+
 /** The release's version and component images (tag name → image) from `image-references`. */
-export function parseImageReferences(text: string): { version: string; images: ReadonlyMap<string, string> } {
+export function parseImageReferences(text: string): ImageReferences {
   const stream = parseJson(text, PAYLOAD_FILES.imageReferences);
   if (stream['kind'] !== 'ImageStream' || stream['apiVersion'] !== 'image.openshift.io/v1') throw new PayloadError(`${PAYLOAD_FILES.imageReferences} is not an image.openshift.io/v1 ImageStream`);
   const version = record(stream['metadata'])['name'];
   if (typeof version !== 'string' || version === '') throw new PayloadError(`${PAYLOAD_FILES.imageReferences} names no version (metadata.name)`);
-  const images = new Map<string, string>();
-  for (const tag of list(record(stream['spec'])['tags']).map(record)) {
-    const from = record(tag['from']);
-    if (typeof tag['name'] === 'string' && typeof from['name'] === 'string' && from['kind'] === 'DockerImage') images.set(tag['name'], from['name']);
-  }
+  const tags = list(record(stream['spec'])['tags']).map(record);
+  const images = new Map(tags.flatMap(dockerImageOf));
+  const kubernetesVersion = tags.map(kubernetesVersionOf).find((v) => v !== undefined);
   if (images.size === 0) throw new PayloadError(`${PAYLOAD_FILES.imageReferences} lists no component image`);
-  return { version, images };
+  return { version, images, ...(kubernetesVersion === undefined ? {} : { kubernetesVersion }) };
 }
 
 /** The version in `release-metadata` (Cincinnati metadata, kind `cincinnati-metadata-v0`). */

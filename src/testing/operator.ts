@@ -1,3 +1,5 @@
+import { catalogReleaseProvider } from '../release/catalog.ts';
+import type { ReleaseProvider } from '../release/provider.ts';
 import { readFileSync } from 'node:fs';
 import { after } from 'node:test';
 import { KubeClient } from '../kube/client.ts';
@@ -56,6 +58,8 @@ export interface TestOperatorOptions {
   readonly guestComponents?: boolean;
   /** Where the capacity gauges read the `hcp-sizing-baseline` ConfigMap (default: the manual's `local-cluster`). */
   readonly sizingBaselineNamespace?: string;
+  /** How release images resolve: by default the built-in catalog alone, so tests never reach out to a registry. */
+  readonly releases?: ReleaseProvider;
 }
 
 /** The operator options a test sets only when it asks for them. */
@@ -64,6 +68,7 @@ function optionalSettings(options: TestOperatorOptions): Partial<Parameters<type
     ...(options.nodePoolInfraDeleteGraceMs === undefined ? {} : { nodePoolInfraDeleteGraceMs: options.nodePoolInfraDeleteGraceMs }),
     ...(options.image === undefined ? {} : { image: options.image }),
     ...(options.sizingBaselineNamespace === undefined ? {} : { sizingBaselineNamespace: options.sizingBaselineNamespace }),
+    releases: options.releases ?? catalogReleaseProvider,
     ...(options.guestComponents === true ? { guestComponentsKubeconfig: readFileSync(testClusters().guest.adminKubeconfig, 'utf8') } : {}),
   };
 }

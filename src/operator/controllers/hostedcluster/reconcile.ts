@@ -12,13 +12,14 @@ import { finalizerPhase } from './phases/finalizer.ts';
 import { networkPolicyPhase } from './phases/network-policy.ts';
 import { pausePhase } from './phases/pause.ts';
 import { kubeadminPasswordPhase, kubeconfigPhase } from './phases/publish.ts';
+import { releasePhase } from './phases/release.ts';
 import { validatePhase } from './phases/validate.ts';
 import { controlPlaneOf, type HostedClusterDeps, type Phase, type PhaseOutcome, type Scope } from './scope.ts';
 import { computeStatus } from './status.ts';
 import { runOrderedPhases } from '../run-phases.ts';
 
 /** The phases of a HostedCluster that is not being deleted, in order. */
-export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, baseDomainPhase, defaultsPhase, controlPlaneObjectsPhase, networkPolicyPhase, kubeconfigPhase, kubeadminPasswordPhase, ingressDNSPhase];
+export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, releasePhase, baseDomainPhase, defaultsPhase, controlPlaneObjectsPhase, networkPolicyPhase, kubeconfigPhase, kubeadminPasswordPhase, ingressDNSPhase];
 
 const runPhases = (scope: Scope): Promise<PhaseOutcome> => runOrderedPhases(PHASES, scope);
 

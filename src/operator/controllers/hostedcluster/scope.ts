@@ -1,6 +1,7 @@
 import type { ServiceStatus } from '../hostedcontrolplane/scope.ts';
 import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
 import type { IngressDNSCheck } from './phases/ingress-dns.ts';
+import type { ReleaseProvider } from '../../../release/provider.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import { HostedClusterNames } from '../../../render/hostedcluster/names.ts';
@@ -18,6 +19,8 @@ export interface HostedClusterDeps {
   /** Cryptographically random bytes (IDs, encryption keys). */
   readonly random: (n: number) => Uint8Array;
   readonly events: EventRecorder;
+  /** Reads release payloads (shared with the other controllers, and so is its cache). */
+  readonly releases: ReleaseProvider;
   /** The HostedControlPlane cache, by `namespace/name`. */
   readonly hostedControlPlane: (key: string) => HostedControlPlane | undefined;
   /** The cached NodePools of a HostedCluster (same namespace, `spec.clusterName`). */

@@ -2,7 +2,7 @@ import type { HostedControlPlane } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { MANAGED_BY } from '../../../controlplane/common/placement.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
-import type { ReleaseProvider } from '../../../release/catalog.ts';
+import type { ReleaseProvider } from '../../../release/provider.ts';
 import type { KeyGenerator } from '../../../pki/keys.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';

@@ -123,7 +123,7 @@ describe('HostedControlPlane controller', () => {
       const current = await client.tryGet<HostedControlPlane>({ apiVersion: HC.apiVersion, kind: 'HostedControlPlane', name: 'old', namespace: cpns });
       return current?.status?.conditions?.find((c) => c.type === 'ValidReleaseImage')?.status === 'False' ? current : undefined;
     });
-    assert.match(hcp.status?.conditions?.find((c) => c.type === 'ValidReleaseImage')?.message ?? '', /release image quay\.io\/openshift-release-dev\/ocp-release:4\.9\.0-x86_64 is unknown to this operator; it knows release images tagged with an OpenShift 4\.14, 4\.15, 4\.16, 4\.17 version/);
+    assert.match(hcp.status?.conditions?.find((c) => c.type === 'ValidReleaseImage')?.message ?? '', /release image quay\.io\/openshift-release-dev\/ocp-release:4\.9\.0-x86_64 is not in the built-in catalog; it knows release images tagged with an OpenShift 4\.14, 4\.15, 4\.16, 4\.17 version/);
     assert.deepEqual(await workloads(cpns), []);
   });
 });

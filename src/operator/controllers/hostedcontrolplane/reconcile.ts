@@ -1,5 +1,8 @@
 import type { HostedControlPlane } from '../../../api/index.ts';
-import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
+import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
+import { UNREACHABLE_RETRY_MS } from '../../../release/fallback.ts';
+import { ReleaseError } from '../../../release/provider.ts';
+import { dockerConfigOf, provisionalNote, readPullSecret, releaseImageReason, retriable } from '../release.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
 import { TerminalError, WaitError } from '../../runtime/errors.ts';
@@ -23,16 +26,34 @@ function paused(scope: Scope): ReconcileResult | undefined {
   return decision.requeueAfterMs === undefined ? {} : { requeueAfterMs: decision.requeueAfterMs };
 }
 
-/** The release's components from the release provider; an unknown release is reported, not retried. */
-function resolveRelease(scope: Scope): boolean {
-  scope.release = scope.deps.releases.lookup(scope.hcp.spec.releaseImage);
-  if (scope.release !== undefined) {
-    setCondition(scope, { type: Type.ValidReleaseImage.value, status: 'True', reason: Reason.AsExpected.value, message: `Release ${scope.release.version}` });
-    return true;
+/** The pull secret the HostedCluster controller copied into the namespace; from the cache, read on a miss. */
+async function pullSecret(scope: Scope): Promise<string | undefined> {
+  const name = scope.hcp.spec.pullSecret.name;
+  return dockerConfigOf(scope.deps.secret(inNamespace(scope, name ?? ''))) ?? (await readPullSecret(scope.deps.client, scope.hcp.metadata.namespace, name));
+}
+
+/**
+ * The release's components from its payload. A release that cannot be read, or lacks components, stops the reconcile
+ * before anything is applied (what runs keeps running) and is retried with back-off; only the catalog alone not
+ * knowing the image waits for a spec change. Answers the requeue a provisional (catalog) release asks for.
+ */
+async function resolveRelease(scope: Scope): Promise<{ requeueAfterMs?: number }> {
+  const { spec } = scope.hcp;
+  const secret = await pullSecret(scope);
+  let release;
+  try {
+    release = await scope.deps.releases.resolve({ image: spec.releaseImage, ...(secret === undefined ? {} : { pullSecret: secret }), ...(spec.imageContentSources === undefined ? {} : { imageContentSources: spec.imageContentSources }) });
+  } catch (error) {
+    if (!(error instanceof ReleaseError)) throw error;
+    const missing = error.reason === 'MissingReleaseImages';
+    setCondition(scope, missing ? { type: Type.ValidReleaseImage.value, status: 'True', reason: Reason.AsExpected.value, message: 'Release image is valid' } : { type: Type.ValidReleaseImage.value, status: 'False', reason: releaseImageReason(error.reason), message: error.message });
+    setCondition(scope, missing ? { type: Type.ValidReleaseInfo.value, status: 'False', reason: Reason.MissingReleaseImages.value, message: error.message } : { type: Type.ValidReleaseInfo.value, status: 'Unknown', reason: Reason.StatusUnknown.value, message: 'The release payload has not been read' });
+    throw error;
   }
-  const message = `release image ${scope.hcp.spec.releaseImage} is unknown to this operator; it knows ${scope.deps.releases.describe()}`;
-  setCondition(scope, { type: Type.ValidReleaseImage.value, status: 'False', reason: Reason.InvalidImage.value, message });
-  return false;
+  scope.release = release;
+  setCondition(scope, { type: Type.ValidReleaseImage.value, status: 'True', reason: Reason.AsExpected.value, message: `Release ${release.version}${provisionalNote(release)}` });
+  setCondition(scope, { type: Type.ValidReleaseInfo.value, status: 'True', reason: Reason.AsExpected.value, message: ALL_IS_WELL_MESSAGE });
+  return release.provisional === true ? { requeueAfterMs: UNREACHABLE_RETRY_MS } : {};
 }
 
 /** The AES-CBC key the HostedCluster controller copied into the namespace (base64); from the cache, read on a miss. */
@@ -62,6 +83,9 @@ async function reconcileComponents(scope: Scope): Promise<number | undefined> {
   return reconcileGuestComponents(scope);
 }
 
+/** The sooner of two optional delays. */
+const minDefined = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
+
 /**
  * The HostedControlPlane reconcile: pause → release → PKI and kubeconfigs → kubeadmin → components → what lives inside
  * the hosted cluster, then status (always). There is no finalizer: everything a control plane owns lives in its namespace, which the HostedCluster
@@ -76,14 +100,19 @@ export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup
     }
     const scope: Scope = { deps, logger, hcp, now: new Date(deps.clock.now()), conditions: [], pki: new Map() };
     const pause = paused(scope);
-    if (pause !== undefined || !resolveRelease(scope)) {
+    if (pause !== undefined) {
       await writeStatus(scope, undefined);
-      return pause ?? {};
+      return pause;
     }
     let requeueAfterMs: number | undefined;
     try {
-      requeueAfterMs = await reconcileComponents(scope);
+      const release = await resolveRelease(scope);
+      requeueAfterMs = minDefined(await reconcileComponents(scope), release.requeueAfterMs);
     } catch (error) {
+      if (error instanceof ReleaseError && !retriable(error)) {
+        await writeStatus(scope, undefined);
+        return {};
+      }
       if (error instanceof TerminalError) setCondition(scope, { type: Type.ValidHostedControlPlaneConfiguration.value, status: 'False', reason: error.reason, message: error.message });
       await writeStatus(scope, error instanceof WaitError ? undefined : error).catch((e: unknown) => logger.error('could not write status', { reason: String(e) }));
       throw error;

@@ -5,7 +5,7 @@ import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import type { KubeObject } from '../../../kube/client.ts';
 import { providerIDOf, VM_NODEPOOL_ANNOTATION } from '../../../platform/kubevirt/virtual-machine.ts';
 import { BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
-import type { ReleaseProvider } from '../../../release/catalog.ts';
+import type { ReleaseProvider } from '../../../release/provider.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import { controlPlaneSecretsSelector, HostedClusterNames } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';

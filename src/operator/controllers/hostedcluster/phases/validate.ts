@@ -24,7 +24,6 @@ function checkSpec(scope: Scope): boolean {
     setCondition(scope, { type: Type.ValidReleaseImage.value, status: 'False', reason: Reason.InvalidImage.value, message: 'spec.release.image is empty: set it to an OpenShift release image' });
     return false;
   }
-  setCondition(scope, { type: Type.ValidReleaseImage.value, status: 'True', reason: Reason.AsExpected.value, message: 'Release image is valid' });
   return true;
 }
 
@@ -92,8 +91,9 @@ async function checkInfraCredentials(scope: Scope): Promise<boolean> {
 }
 
 /**
- * Validation: the platform and release (terminal: reported, not retried), then the referenced Secrets (waited for:
- * retried until they exist). ValidConfiguration tells the user what to change.
+ * Validation: the platform and an empty release (terminal: reported, not retried), then the referenced Secrets
+ * (waited for: retried until they exist). ValidConfiguration tells the user what to change; the release phase then
+ * reads the payload.
  */
 export const validatePhase: Phase = {
   name: 'validate',

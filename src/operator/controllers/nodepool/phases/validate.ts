@@ -3,6 +3,9 @@ import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from
 import type { ConditionUpdate } from '../../../../lib/conditions.ts';
 import { BootImageError, bootImageMessage, resolveBootImage } from '../../../../platform/kubevirt/boot-image.ts';
 import { kubevirtPlatformProblems, platformValidationMessage } from '../../../../platform/kubevirt/platform-validation.ts';
+import type { ReleaseInfo } from '../../../../release/catalog.ts';
+import { ReleaseError } from '../../../../release/provider.ts';
+import { readPullSecret, retriable } from '../../release.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
 type Check = Omit<ConditionUpdate, 'observedGeneration'> & { readonly blocking: boolean };
@@ -51,19 +54,35 @@ function compareMinor(a: string, b: string): number {
   return aMajor - bMajor || aMinor - bMinor;
 }
 
-/** The release must be known, and no newer than the control plane's (the manual: "must not surpass"). */
-function releaseChecks(scope: Scope): Check[] {
+/** A release resolved with the HostedCluster's pull secret and mirrors. */
+async function resolveWithClusterSecrets(scope: Scope, image: string): Promise<ReleaseInfo> {
+  const { hc } = scope;
+  const pullSecret = await readPullSecret(scope.deps.client, hc?.metadata.namespace, hc?.spec.pullSecret.name);
+  const imageContentSources = hc?.spec.imageContentSources;
+  return scope.deps.releases.resolve({ image, ...(pullSecret === undefined ? {} : { pullSecret }), ...(imageContentSources === undefined ? {} : { imageContentSources }) });
+}
+
+/**
+ * The release must be readable, and no newer than the control plane's (the manual: "must not surpass"). A release
+ * that could not be read is reported and, unless only a spec change can fix it, retried with back-off.
+ */
+async function releaseChecks(scope: Scope): Promise<{ checks: Check[]; retry?: ReleaseError }> {
   const image = scope.np.spec.release.image;
-  scope.release = scope.deps.releases.lookup(image);
-  if (scope.release === undefined) {
-    return [failed(Type.ValidReleaseImage.value, `Failed to get release image: "${image}" is not a release this operator knows; it knows ${scope.deps.releases.describe()}`)];
+  try {
+    scope.release = await resolveWithClusterSecrets(scope, image);
+  } catch (error) {
+    if (!(error instanceof ReleaseError)) throw error;
+    return { checks: [failed(Type.ValidReleaseImage.value, `Failed to get release image: ${error.message}`)], ...(retriable(error) ? { retry: error } : {}) };
   }
-  const controlPlaneVersion = scope.deps.releases.lookup(scope.hc?.spec.release.image ?? '')?.version;
+  const controlPlaneVersion = await resolveWithClusterSecrets(scope, scope.hc?.spec.release.image ?? '').then(
+    (info) => info.version,
+    () => undefined,
+  );
   const version = scope.release.version;
   if (controlPlaneVersion !== undefined && compareMinor(version, controlPlaneVersion) > 0) {
-    return [ok(Type.ValidReleaseImage.value, `Using release image: ${image}`), failed(Type.SupportedVersionSkew.value, `the NodePool version ${version} is newer than the control plane version ${controlPlaneVersion}; a node pool version must not surpass the hosted control plane version`, Reason.UnsupportedSkew.value)];
+    return { checks: [ok(Type.ValidReleaseImage.value, `Using release image: ${image}`), failed(Type.SupportedVersionSkew.value, `the NodePool version ${version} is newer than the control plane version ${controlPlaneVersion}; a node pool version must not surpass the hosted control plane version`, Reason.UnsupportedSkew.value)] };
   }
-  return [ok(Type.ValidReleaseImage.value, `Using release image: ${image}`), ok(Type.SupportedVersionSkew.value)];
+  return { checks: [ok(Type.ValidReleaseImage.value, `Using release image: ${image}`), ok(Type.SupportedVersionSkew.value)] };
 }
 
 function bootImageCheck(scope: Scope): Check {
@@ -83,11 +102,13 @@ function bootImageCheck(scope: Scope): Check {
  */
 export const validatePhase: Phase = {
   name: 'validate',
-  run(scope) {
+  async run(scope) {
     const { np } = scope;
-    const checks = [archCheck(np), machineConfigCheck(np), managementCheck(np), autoscalingCheck(np), ...releaseChecks(scope)];
+    const release = await releaseChecks(scope);
+    const checks = [archCheck(np), machineConfigCheck(np), managementCheck(np), autoscalingCheck(np), ...release.checks];
     if (!checks.some((c) => c.blocking)) checks.push(bootImageCheck(scope));
     for (const check of checks) setCondition(scope, { type: check.type, status: check.status, reason: check.reason, message: check.message });
-    return Promise.resolve(checks.some((c) => c.blocking) ? { stop: true } : undefined);
+    if (release.retry !== undefined) throw release.retry;
+    return checks.some((c) => c.blocking) ? { stop: true } : undefined;
   },
 };

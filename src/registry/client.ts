@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { formatImageReference, type ImageReference } from '../release/image-reference.ts';
+import { MANIFEST_ACCEPT, ManifestError, parseManifest, type Descriptor, type Manifest } from '../release/oci-manifest.ts';
+import { credentialsFor, parseChallenge, tokenURL, type RegistryCredentials } from '../release/registry-auth.ts';
+import { RegistryError, registryErrorText } from './errors.ts';
+import { drain, textOf, type Answer, type Exchange, type Transport } from './transport.ts';
+
+/** A manifest as fetched: its digest (checked against the reference's, when it has one), media type and body. */
+export interface FetchedManifest {
+  readonly digest: string;
+  readonly mediaType: string;
+  readonly body: string;
+  readonly manifest: Manifest;
+}
+
+/** What a registry client needs. */
+export interface RegistryClientOptions {
+  readonly transport: Transport;
+  /** A `.dockerconfigjson`; its entry for a registry authenticates to it. */
+  readonly pullSecret?: string;
+  /** Called before every HTTP request with its method and URL (no credentials in it): traffic metrics and tests. */
+  readonly onRequest?: (method: string, url: string) => void;
+}
+
+type Action = 'pull' | 'pull,push';
+
+/** Docker Hub's API host; every other registry serves its API at its own name. */
+const apiHost = (registry: string): string => (registry === 'docker.io' ? 'registry-1.docker.io' : registry);
+const sha256Of = (data: Buffer | string): string => `sha256:${createHash('sha256').update(data).digest('hex')}`;
+const basic = (c: RegistryCredentials): string => `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
+const MAX_REDIRECTS = 5;
+
+/**
+ * The OCI distribution API, as much as release payloads need: manifests and blobs by tag or digest (pull) and blob and
+ * manifest uploads (push, for publishing test and local payloads). Authenticates on the registry's challenge: a bearer
+ * token from its realm (with the pull secret's credentials when it has some) or basic credentials; tokens are kept
+ * per registry, repository and action. Contents are checked against their digests.
+ */
+export class RegistryClient {
+  private readonly options: RegistryClientOptions;
+  private readonly authorization = new Map<string, string>();
+
+  constructor(options: RegistryClientOptions) {
+    this.options = options;
+  }
+
+  /** The manifest `ref` names (its digest, else its tag). */
+  async getManifest(ref: ImageReference, reference: string = ref.digest ?? ref.tag ?? 'latest'): Promise<FetchedManifest> {
+    const answer = await this.call(ref, 'pull', { method: 'GET', url: this.url(ref, `manifests/${reference}`), headers: { accept: MANIFEST_ACCEPT } });
+    const body = await textOf(answer);
+    const digest = sha256Of(body);
+    if (reference.startsWith('sha256:') && digest !== reference) throw new RegistryError('invalid', `${formatImageReference(ref)}: the manifest's content has digest ${digest}, not ${reference}`);
+    const mediaType = String(answer.headers['content-type'] ?? '');
+    try {
+      return { digest, mediaType, body, manifest: parseManifest(body, mediaType) };
+    } catch (error) {
+      if (error instanceof ManifestError) throw new RegistryError('invalid', `${formatImageReference(ref)}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** A blob's bytes as they arrive; the stream throws at its end if they do not match the descriptor's digest. */
+  async *blob(ref: ImageReference, descriptor: Pick<Descriptor, 'digest'>): AsyncGenerator<Buffer> {
+    const answer = await this.call(ref, 'pull', { method: 'GET', url: this.url(ref, `blobs/${descriptor.digest}`), headers: {} });
+    const hash = createHash('sha256');
+    for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      yield chunk;
+    }
+    const digest = `sha256:${hash.digest('hex')}`;
+    if (digest !== descriptor.digest) throw new RegistryError('invalid', `${ref.registry}/${ref.repository}: blob ${descriptor.digest} arrived with digest ${digest}`);
+  }
+
+  /** Uploads a blob unless the repository has it; answers its digest and size. */
+  async pushBlob(ref: ImageReference, data: Buffer): Promise<{ digest: string; size: number }> {
+    const digest = sha256Of(data);
+    const head = await this.call(ref, 'pull,push', { method: 'HEAD', url: this.url(ref, `blobs/${digest}`), headers: {} }, [200, 404]);
+    drain(head);
+    if (head.status === 200) return { digest, size: data.length };
+    const started = await this.call(ref, 'pull,push', { method: 'POST', url: this.url(ref, 'blobs/uploads/'), headers: { 'content-length': '0' } }, [202]);
+    drain(started);
+    const location = new URL(String(started.headers.location ?? ''), this.url(ref, ''));
+    location.searchParams.set('digest', digest);
+    const put = await this.call(ref, 'pull,push', { method: 'PUT', url: location, headers: { 'content-type': 'application/octet-stream', 'content-length': String(data.length) }, body: data }, [201]);
+    drain(put);
+    return { digest, size: data.length };
+  }
+
+  /** Uploads a manifest under a tag (or its digest); answers its digest. */
+  async pushManifest(ref: ImageReference, reference: string, body: string, mediaType: string): Promise<string> {
+    const data = Buffer.from(body);
+    const answer = await this.call(ref, 'pull,push', { method: 'PUT', url: this.url(ref, `manifests/${reference}`), headers: { 'content-type': mediaType, 'content-length': String(data.length) }, body: data }, [201]);
+    drain(answer);
+    return sha256Of(data);
+  }
+
+  private url(ref: ImageReference, path: string): URL {
+    return new URL(`https://${apiHost(ref.registry)}/v2/${ref.repository}/${path}`);
+  }
+
+  /** One authorised call: answers with a wanted status, or throws {@link RegistryError} saying what the registry said. */
+  private async call(ref: ImageReference, action: Action, exchange: Exchange, wanted: readonly number[] = [200]): Promise<Answer> {
+    const answer = await this.authorised(ref, action, exchange);
+    if (wanted.includes(answer.status)) return answer;
+    const said = registryErrorText(await textOf(answer).catch(() => ''));
+    const where = `${exchange.method} ${formatImageReference(ref)} (${exchange.url.pathname})`;
+    if (answer.status === 404) throw new RegistryError('not-found', `${where}: not found${said === '' ? '' : ` (${said})`}`);
+    if (answer.status === 401 || answer.status === 403) throw new RegistryError('unauthorized', `${where}: ${this.refusal(ref)}${said === '' ? '' : ` (${said})`}`);
+    throw new RegistryError('refused', `${where}: HTTP ${String(answer.status)}${said === '' ? '' : ` (${said})`}`);
+  }
+
+  /** Sends with what authorised this repository before; on a challenge, authorises and sends once more. */
+  private async authorised(ref: ImageReference, action: Action, exchange: Exchange): Promise<Answer> {
+    const key = `${ref.registry}/${ref.repository} ${action}`;
+    const first = await this.follow(exchange, this.authorization.get(key));
+    if (first.status !== 401) return first;
+    drain(first);
+    const authorization = await this.authorise(ref, action, String(first.headers['www-authenticate'] ?? ''));
+    this.authorization.set(key, authorization);
+    return this.follow(exchange, authorization);
+  }
+
+  /** The Authorization header a challenge asks for: the credentials themselves (basic) or a token for them (bearer). */
+  private async authorise(ref: ImageReference, action: Action, header: string): Promise<string> {
+    const challenge = parseChallenge(header);
+    const credentials = this.options.pullSecret === undefined ? undefined : credentialsFor(this.options.pullSecret, ref.registry);
+    if (challenge === undefined) throw new RegistryError('unauthorized', `${ref.registry} asks for authentication this client does not speak (${header.split(' ')[0] ?? 'none'})`);
+    if (challenge.scheme === 'basic') return basic(this.required(ref, credentials));
+    const scope = `repository:${ref.repository}:${action}`;
+    const url = new URL(tokenURL({ ...challenge, scope }, ref.repository));
+    const answer = await this.follow({ method: 'GET', url, headers: {} }, credentials === undefined ? undefined : basic(credentials));
+    const text = await textOf(answer);
+    if (answer.status === 401 || answer.status === 403) throw new RegistryError('unauthorized', `${formatImageReference(ref)}: ${url.origin}${url.pathname} refused a token: ${this.refusal(ref)}`);
+    if (answer.status !== 200) throw new RegistryError('refused', `${url.origin}${url.pathname}: HTTP ${String(answer.status)} for a token`);
+    const token = tokenOf(text);
+    if (token === undefined) throw new RegistryError('invalid', `${url.origin}${url.pathname}: the token answer has no token`);
+    return `Bearer ${token}`;
+  }
+
+  /** The credentials a basic challenge asks for; without any, the refusal says the pull secret has none. */
+  private required(ref: ImageReference, credentials: RegistryCredentials | undefined): RegistryCredentials {
+    if (credentials === undefined) throw new RegistryError('unauthorized', `${formatImageReference(ref)}: ${this.refusal(ref)}`);
+    return credentials;
+  }
+
+  /** Why a registry would refuse us: the pull secret's credentials, or that it has none for this registry. */
+  private refusal(ref: ImageReference): string {
+    const has = this.options.pullSecret !== undefined && credentialsFor(this.options.pullSecret, ref.registry) !== undefined;
+    return has ? `the registry refused the pull secret's credentials for ${ref.registry}` : `the registry requires credentials and the pull secret has none for ${ref.registry}`;
+  }
+
+  /** Sends, following redirects; the Authorization header goes only to the registry's own host (blob stores get none). */
+  private async follow(exchange: Exchange, authorization: string | undefined): Promise<Answer> {
+    let url = exchange.url;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const sameHost = url.host === exchange.url.host;
+      this.options.onRequest?.(exchange.method, url.toString());
+      const answer = await this.options.transport.send({ ...exchange, url, headers: { ...exchange.headers, ...(sameHost && authorization !== undefined ? { authorization } : {}) } });
+      const location = answer.headers.location;
+      if (![301, 302, 303, 307, 308].includes(answer.status) || location === undefined || exchange.method === 'POST') return answer;
+      drain(answer);
+      url = new URL(location, url);
+    }
+    throw new RegistryError('refused', `${exchange.url.toString()}: more than ${String(MAX_REDIRECTS)} redirects`);
+  }
+}
+
+function tokenOf(text: string): string | undefined {
+  try {
+    const parsed = JSON.parse(text) as { token?: unknown; access_token?: unknown };
+    const token = parsed.token ?? parsed.access_token;
+    return typeof token === 'string' && token !== '' ? token : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Why a registry request failed, as callers act on it: `unreachable` (no answer: DNS, connection, TLS, timeout; the
+ * catalog may stand in and the request is retried), `unauthorized` (the credentials were refused or are missing),
+ * `not-found` (no such repository, tag or digest), `refused` (any other error status) and `invalid` (an answer that
+ * is not what the protocol promises, or whose content does not match its digest).
+ */
+export type RegistryErrorKind = 'unreachable' | 'unauthorized' | 'not-found' | 'refused' | 'invalid';
+
+/** A failed registry request; the message names the URL (never the credentials) and what went wrong. */
+export class RegistryError extends Error {
+  override readonly name = 'RegistryError';
+  readonly kind: RegistryErrorKind;
+  constructor(kind: RegistryErrorKind, message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+/** The registry's own error codes and messages from an error body (`{"errors":[{"code":…,"message":…}]}`). */
+export function registryErrorText(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { errors?: Array<{ code?: unknown; message?: unknown }> };
+    const texts = (parsed.errors ?? []).map((e) => [e.code, e.message].filter((p) => typeof p === 'string' && p !== '').join(': '));
+    return texts.filter((t) => t !== '').join('; ');
+  } catch {
+    return body.trim().slice(0, 200);
+  }
+}

@@ -1,0 +1,130 @@
+import { filesInLayer, LayerError } from '../release/layer-files.ts';
+import { formatImageReference, ImageReferenceError, parseImageReference, type ImageReference } from '../release/image-reference.ts';
+import { pullCandidates } from '../release/mirrors.ts';
+import { ManifestError, PlatformNotFoundError, selectPlatform, type Manifest } from '../release/oci-manifest.ts';
+import { PayloadError } from '../release/payload.ts';
+import { MissingComponentsError } from '../release/components.ts';
+import { ReleaseError, type ReleaseFailure, type ReleaseProvider, type ReleaseRequest } from '../release/provider.ts';
+import { PullSecretError } from '../release/registry-auth.ts';
+import { releaseInfoFromPayload, REQUIRED_PAYLOAD_FILES, WANTED_PAYLOAD_FILES } from '../release/release-info.ts';
+import type { ReleaseInfo } from '../release/catalog.ts';
+import { RegistryClient, type FetchedManifest } from './client.ts';
+import { RegistryError, type RegistryErrorKind } from './errors.ts';
+import type { Transport } from './transport.ts';
+
+/** What the registry provider needs. */
+export interface RegistryReleaseProviderOptions {
+  readonly transport: Transport;
+  /** The architecture whose payload is read (the management cluster's): `amd64`, `arm64`. */
+  readonly architecture: string;
+  /** Milliseconds since the epoch (the operator's clock). */
+  readonly now: () => number;
+  /** How long a tag is taken to point where it last did, before its manifest is asked for again. @default 10 min */
+  readonly tagTtlMs?: number;
+  /** Payloads kept (by digest); releases are few, so the oldest read is dropped past this. @default 32 */
+  readonly maxPayloads?: number;
+  /** Every HTTP request's method and URL: traffic metrics, and tests proving a cache hit sends none. */
+  readonly onRequest?: (method: string, url: string) => void;
+}
+
+const FAILURE_OF: Readonly<Record<RegistryErrorKind, ReleaseFailure>> = { unreachable: 'Unreachable', unauthorized: 'Unauthorized', 'not-found': 'InvalidImage', refused: 'InvalidImage', invalid: 'InvalidImage' };
+
+/** The release failure a lower error stands for; unexpected errors are rethrown as they are. */
+function failureOf(error: unknown): ReleaseFailure {
+  if (error instanceof RegistryError) return FAILURE_OF[error.kind];
+  if (error instanceof MissingComponentsError) return 'MissingReleaseImages';
+  if (error instanceof PlatformNotFoundError) return 'PayloadArchNotFound';
+  if (error instanceof PullSecretError) return 'Unauthorized';
+  if (error instanceof PayloadError || error instanceof ManifestError || error instanceof LayerError || error instanceof ImageReferenceError) return 'InvalidImage';
+  throw error;
+}
+
+/** The failure of a release tried at several places: unreachable only if nowhere answered, else the first answer's. */
+function combined(image: string, failures: ReadonlyArray<{ where: string; error: unknown }>): ReleaseError {
+  const reasons = failures.map((f) => failureOf(f.error));
+  const reason = reasons.find((r) => r !== 'Unreachable') ?? 'Unreachable';
+  const detail = failures.length === 1 ? (failures[0]?.error as Error).message : failures.map((f) => `${f.where}: ${(f.error as Error).message}`).join('; ');
+  return new ReleaseError(reason, `release image ${image}: ${detail}`);
+}
+
+/**
+ * Release payloads read from OCI registries: the image (or each mirror of it, in order, then the image) is asked for
+ * its manifest; an index gives the wanted architecture's; its layers are read last to first until `release-manifests/`
+ * has been found. Payloads are kept by digest for every cluster on that release, so a digest reference already read
+ * sends no request at all, and a tag sends none until its TTL lapses (then one manifest request, and no payload read
+ * while the digest is unchanged). Concurrent resolves of one payload share one read.
+ */
+export class RegistryReleaseProvider implements ReleaseProvider {
+  private readonly options: RegistryReleaseProviderOptions;
+  private readonly payloads = new Map<string, Promise<ReleaseInfo>>();
+  private readonly tags = new Map<string, { digest: string; at: number }>();
+
+  constructor(options: RegistryReleaseProviderOptions) {
+    this.options = options;
+  }
+
+  describe(): string {
+    return 'release payloads read from their registries';
+  }
+
+  async resolve(request: ReleaseRequest): Promise<ReleaseInfo> {
+    let ref: ImageReference;
+    try {
+      ref = parseImageReference(request.image);
+    } catch (error) {
+      throw new ReleaseError('InvalidImage', `release image ${request.image}: ${(error as Error).message}`);
+    }
+    const known = this.cachedDigest(ref);
+    const hit = known === undefined ? undefined : this.payloads.get(known);
+    if (hit !== undefined) return hit;
+    const client = new RegistryClient({ transport: this.options.transport, ...(request.pullSecret === undefined ? {} : { pullSecret: request.pullSecret }), ...(this.options.onRequest === undefined ? {} : { onRequest: this.options.onRequest }) });
+    const failures: Array<{ where: string; error: unknown }> = [];
+    for (const candidate of pullCandidates(ref, request.imageContentSources ?? [])) {
+      try {
+        return await this.readAt(client, ref, candidate);
+      } catch (error) {
+        failureOf(error);
+        failures.push({ where: formatImageReference(candidate), error });
+      }
+    }
+    throw combined(request.image, failures);
+  }
+
+  /** The digest a reference is known to name: its own, or its tag's while the TTL runs. */
+  private cachedDigest(ref: ImageReference): string | undefined {
+    if (ref.digest !== undefined) return ref.digest;
+    const tag = this.tags.get(formatImageReference(ref));
+    return tag !== undefined && this.options.now() - tag.at < (this.options.tagTtlMs ?? 600_000) ? tag.digest : undefined;
+  }
+
+  /** The payload at one candidate location: its top manifest, then the payload by that digest (read once). */
+  private async readAt(client: RegistryClient, ref: ImageReference, candidate: ImageReference): Promise<ReleaseInfo> {
+    const top = await client.getManifest(candidate);
+    if (ref.digest === undefined) this.tags.set(formatImageReference(ref), { digest: top.digest, at: this.options.now() });
+    const cached = this.payloads.get(top.digest);
+    if (cached !== undefined) return cached;
+    const reading = this.readPayload(client, candidate, top).then((info) => ({ ...info, source: `payload ${top.digest} read from ${formatImageReference(candidate)}` }));
+    this.remember(top.digest, reading);
+    reading.catch(() => this.payloads.delete(top.digest));
+    return reading;
+  }
+
+  private remember(digest: string, reading: Promise<ReleaseInfo>): void {
+    this.payloads.set(digest, reading);
+    const oldest = this.payloads.keys().next().value;
+    if (this.payloads.size > (this.options.maxPayloads ?? 32) && oldest !== undefined) this.payloads.delete(oldest);
+  }
+
+  /** Index → the architecture's manifest → layers last to first, until the required files are found. */
+  private async readPayload(client: RegistryClient, at: ImageReference, top: FetchedManifest): Promise<ReleaseInfo> {
+    const image: Manifest = top.manifest.kind === 'index' ? (await client.getManifest(at, selectPlatform(top.manifest, this.options.architecture).digest)).manifest : top.manifest;
+    if (image.kind !== 'image') throw new RegistryError('invalid', `${formatImageReference(at)}: the index's entry for ${this.options.architecture} is another index`);
+    const files = new Map<string, Buffer>();
+    for (const layer of [...image.layers].reverse()) {
+      const wanted = WANTED_PAYLOAD_FILES.filter((file) => !files.has(file));
+      for (const [path, data] of await filesInLayer(client.blob(at, layer), wanted)) files.set(path, data);
+      if (REQUIRED_PAYLOAD_FILES.every((file) => files.has(file))) break;
+    }
+    return releaseInfoFromPayload(files);
+  }
+}

@@ -1,0 +1,37 @@
+import type { ReleaseCatalog, ReleaseInfo } from './catalog.ts';
+import { ReleaseError, type ReleaseProvider, type ReleaseRequest } from './provider.ts';
+
+/** How long a release whose registry did not answer is served from the catalog before the registry is asked again. */
+export const UNREACHABLE_RETRY_MS = 60_000;
+
+/**
+ * A provider that reads payloads, with the built-in catalog standing in only when no registry answered at all (an
+ * offline machine, a registry down): then the catalog's release, if it knows the image, marked `provisional` with the
+ * reason in `source`, and the registry is not asked again for that image until {@link UNREACHABLE_RETRY_MS} passed.
+ * A registry that answers always wins: a refused pull secret, a missing tag or a broken payload is an error, never
+ * papered over by the catalog.
+ */
+export function withCatalogFallback(payloads: ReleaseProvider, catalog: ReleaseCatalog, now: () => number): ReleaseProvider {
+  const unreachable = new Map<string, { at: number; error: ReleaseError }>();
+  const standIn = (image: string, error: ReleaseError): ReleaseInfo => {
+    const info = catalog.lookup(image);
+    if (info === undefined) throw error;
+    return { ...info, provisional: true, source: `the built-in catalog, as no registry answered (${error.message})` };
+  };
+  return {
+    describe: () => `${payloads.describe()}, or when no registry answers, the built-in catalog of ${catalog.describe()}`,
+    async resolve(request: ReleaseRequest): Promise<ReleaseInfo> {
+      const recent = unreachable.get(request.image);
+      if (recent !== undefined && now() - recent.at < UNREACHABLE_RETRY_MS) return standIn(request.image, recent.error);
+      try {
+        const info = await payloads.resolve(request);
+        unreachable.delete(request.image);
+        return info;
+      } catch (error) {
+        if (!(error instanceof ReleaseError) || error.reason !== 'Unreachable') throw error;
+        unreachable.set(request.image, { at: now(), error });
+        return standIn(request.image, error);
+      }
+    },
+  };
+}

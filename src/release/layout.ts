@@ -1,0 +1,49 @@
+import type { CoreOSBootImages, ReleaseInfo } from './catalog.ts';
+import { COMPONENT_TAGS, KUBEVIRT_TAGS } from './components.ts';
+import { PAYLOAD_FILES } from './payload.ts';
+
+/** One payload component: its tag in `image-references` and its image. */
+type Tag = readonly [name: string, image: string];
+
+/** Our layout's tags: the first (our own) name of each component, and the KubeVirt set when the release has it. */
+function tagsOf(release: Pick<ReleaseInfo, 'images'>): Tag[] {
+  const { images } = release;
+  const core = Object.entries(COMPONENT_TAGS).map(([field, names]): Tag => [names[0], images[field as keyof typeof COMPONENT_TAGS]]);
+  const ccm: Tag[] = images.kubevirtCloudControllerManager === undefined ? [] : [[KUBEVIRT_TAGS.cloudControllerManager, images.kubevirtCloudControllerManager]];
+  const csi = images.kubevirtCSI;
+  const csiTags: Tag[] =
+    csi === undefined ? [] : [[KUBEVIRT_TAGS.csiDriver, csi.driver], ...Object.entries(KUBEVIRT_TAGS.csiSidecars).map(([field, name]): Tag => [name, csi.sidecars[field as keyof typeof csi.sidecars]])];
+  return [...core, ...ccm, ...csiTags];
+}
+
+/** The CoreOS stream ConfigMap of the boot images given, as OpenShift's installer ships it. */
+function bootImagesConfigMap(coreOS: Readonly<Record<string, CoreOSBootImages>>): string {
+  const architectures = Object.fromEntries(
+    Object.entries(coreOS).map(([arch, images]) => [
+      arch,
+      {
+        ...(images.kubevirtDigestRef === undefined ? {} : { images: { kubevirt: { 'digest-ref': images.kubevirtDigestRef } } }),
+        ...(images.openstackQcow2 === undefined ? {} : { artifacts: { openstack: { formats: { 'qcow2.gz': { disk: images.openstackQcow2 } } } } }),
+      },
+    ]),
+  );
+  const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coreos-bootimages', namespace: 'openshift-machine-config-operator' }, data: { stream: JSON.stringify({ stream: 'custom', architectures }) } };
+  return `${JSON.stringify(configMap, null, 2)}\n`;
+}
+
+/**
+ * The `release-manifests/` files of a release in our Kubernetes-native layout (pure): an `image-references`
+ * ImageStream with one tag per component under our names, annotated with the Kubernetes version; the Cincinnati
+ * `release-metadata`; and, when boot images are given, the CoreOS stream ConfigMap. Put these files in an image's
+ * last layer and push it: the provider reads it like an OpenShift payload (docs/releases.md).
+ */
+export function kubernetesPayloadFiles(release: Pick<ReleaseInfo, 'version' | 'images' | 'kubernetesVersion' | 'coreOS'>): Record<string, string> {
+  const annotations = release.kubernetesVersion === undefined ? {} : { annotations: { 'io.openshift.build.versions': `kubernetes=${release.kubernetesVersion}` } };
+  const tags = tagsOf(release).map(([name, image]) => ({ name, ...annotations, from: { kind: 'DockerImage', name: image } }));
+  const imageReferences = { kind: 'ImageStream', apiVersion: 'image.openshift.io/v1', metadata: { name: release.version }, spec: { tags } };
+  return {
+    [PAYLOAD_FILES.imageReferences]: `${JSON.stringify(imageReferences, null, 2)}\n`,
+    [PAYLOAD_FILES.releaseMetadata]: `${JSON.stringify({ kind: 'cincinnati-metadata-v0', version: release.version, previous: [], metadata: {} }, null, 2)}\n`,
+    ...(release.coreOS === undefined ? {} : { [PAYLOAD_FILES.bootImages]: bootImagesConfigMap(release.coreOS) }),
+  };
+}

@@ -1,0 +1,37 @@
+import type { ImageContentSource } from '../api/index.ts';
+import type { ReleaseInfo } from './catalog.ts';
+
+/** What a release is resolved with: the image, the pull secret that reaches it and the mirrors that may serve it. */
+export interface ReleaseRequest {
+  readonly image: string;
+  /** The pull secret's `.dockerconfigjson`. */
+  readonly pullSecret?: string;
+  readonly imageContentSources?: readonly ImageContentSource[];
+}
+
+/**
+ * Why a release could not be resolved, as conditions report it: `InvalidImage` (not an image reference, not in the
+ * registry, not a release payload, or an answer that breaks the protocol), `Unauthorized` (the pull secret was refused
+ * or has no entry), `Unreachable` (no registry answered), `MissingReleaseImages` (the payload lacks components this
+ * control plane runs), `PayloadArchNotFound` (no manifest for the wanted architecture), `Unknown` (the catalog alone
+ * was asked and does not know the image).
+ */
+export type ReleaseFailure = 'InvalidImage' | 'Unauthorized' | 'Unreachable' | 'MissingReleaseImages' | 'PayloadArchNotFound' | 'Unknown';
+
+/** A release that could not be resolved; the message names the image and what failed. */
+export class ReleaseError extends Error {
+  override readonly name = 'ReleaseError';
+  readonly reason: ReleaseFailure;
+  constructor(reason: ReleaseFailure, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+/** Resolves release images to what they carry. */
+export interface ReleaseProvider {
+  /** The release `request.image` names; throws {@link ReleaseError}. */
+  resolve(request: ReleaseRequest): Promise<ReleaseInfo>;
+  /** A human list of what this provider reads, for messages. */
+  describe(): string;
+}
