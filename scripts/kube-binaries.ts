@@ -1,6 +1,7 @@
-// Builds (or finds) kube-apiserver, kube-controller-manager, kubectl and etcd, and fetches the third-party CRDs,
+// Builds (or finds) kube-apiserver, kube-controller-manager, kubectl, etcd and the distribution registry, and fetches the third-party CRDs,
 // caching both outside the repository (`./dev binaries`). Honours HCP_KUBE_BINARIES and KUBEBUILDER_ASSETS.
 import { ensureBinaries } from '../src/local/binaries/build.ts';
+import { DISTRIBUTION, ensureTool } from '../src/local/binaries/tools.ts';
 import { loadCrds } from '../src/local/crds/fetch.ts';
 import { THIRD_PARTY_CRDS, UPSTREAM_HYPERSHIFT_CRDS } from '../src/local/crds/sources.ts';
 
@@ -10,6 +11,9 @@ try {
   const started = Date.now();
   const paths = await ensureBinaries(say);
   for (const [name, path] of Object.entries(paths)) process.stdout.write(`${name.padEnd(24)} ${path}\n`);
+  // The integration tests' OCI registry (release payloads are read from it with TLS and authentication on).
+  const { registry } = await ensureTool(DISTRIBUTION, say);
+  process.stdout.write(`${'registry'.padEnd(24)} ${registry ?? ''}\n`);
   for (const source of [...THIRD_PARTY_CRDS, UPSTREAM_HYPERSHIFT_CRDS]) {
     const crds = await loadCrds(source);
     process.stdout.write(`${`crds/${source.id}`.padEnd(24)} ${crds.length} CRD(s) from ${source.module}@${source.version}\n`);

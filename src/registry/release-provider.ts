@@ -8,6 +8,7 @@ import { ReleaseError, type ReleaseFailure, type ReleaseProvider, type ReleaseRe
 import { PullSecretError } from '../release/registry-auth.ts';
 import { releaseInfoFromPayload, REQUIRED_PAYLOAD_FILES, WANTED_PAYLOAD_FILES } from '../release/release-info.ts';
 import type { ReleaseInfo } from '../release/catalog.ts';
+import { sha256Hex } from '../lib/hash.ts';
 import { RegistryClient, type FetchedManifest } from './client.ts';
 import { RegistryError, type RegistryErrorKind } from './errors.ts';
 import type { Transport } from './transport.ts';
@@ -26,6 +27,9 @@ export interface RegistryReleaseProviderOptions {
   /** Every HTTP request's method and URL: traffic metrics, and tests proving a cache hit sends none. */
   readonly onRequest?: (method: string, url: string) => void;
 }
+
+/** Pull secrets whose clients are kept (one per HostedCluster that resolved recently). */
+const MAX_CLIENTS = 64;
 
 const FAILURE_OF: Readonly<Record<RegistryErrorKind, ReleaseFailure>> = { unreachable: 'Unreachable', unauthorized: 'Unauthorized', 'not-found': 'InvalidImage', refused: 'InvalidImage', invalid: 'InvalidImage' };
 
@@ -58,6 +62,8 @@ export class RegistryReleaseProvider implements ReleaseProvider {
   private readonly options: RegistryReleaseProviderOptions;
   private readonly payloads = new Map<string, Promise<ReleaseInfo>>();
   private readonly tags = new Map<string, { digest: string; at: number }>();
+  /** One client per pull secret (by hash), so its tokens and basic credentials outlive one resolve. */
+  private readonly clients = new Map<string, RegistryClient>();
 
   constructor(options: RegistryReleaseProviderOptions) {
     this.options = options;
@@ -77,7 +83,7 @@ export class RegistryReleaseProvider implements ReleaseProvider {
     const known = this.cachedDigest(ref);
     const hit = known === undefined ? undefined : this.payloads.get(known);
     if (hit !== undefined) return hit;
-    const client = new RegistryClient({ transport: this.options.transport, ...(request.pullSecret === undefined ? {} : { pullSecret: request.pullSecret }), ...(this.options.onRequest === undefined ? {} : { onRequest: this.options.onRequest }) });
+    const client = this.clientFor(request.pullSecret);
     const failures: Array<{ where: string; error: unknown }> = [];
     for (const candidate of pullCandidates(ref, request.imageContentSources ?? [])) {
       try {
@@ -88,6 +94,18 @@ export class RegistryReleaseProvider implements ReleaseProvider {
       }
     }
     throw combined(request.image, failures);
+  }
+
+  /** The client of a pull secret, kept for the next resolve with it (a few secrets at most: the oldest goes first). */
+  private clientFor(pullSecret: string | undefined): RegistryClient {
+    const key = sha256Hex(pullSecret ?? '');
+    const kept = this.clients.get(key);
+    if (kept !== undefined) return kept;
+    const client = new RegistryClient({ transport: this.options.transport, ...(pullSecret === undefined ? {} : { pullSecret }), ...(this.options.onRequest === undefined ? {} : { onRequest: this.options.onRequest }) });
+    this.clients.set(key, client);
+    const oldest = this.clients.keys().next().value;
+    if (this.clients.size > MAX_CLIENTS && oldest !== undefined) this.clients.delete(oldest);
+    return client;
   }
 
   /** The digest a reference is known to name: its own, or its tag's while the TTL runs. */

@@ -76,6 +76,17 @@ export const LOCAL_PATH_PROVISIONER: GoTool = {
   binaries: { 'local-path-provisioner': 'github.com/rancher/local-path-provisioner' },
 };
 
+/**
+ * The CNCF distribution registry: a real OCI registry with TLS and authentication (htpasswd or tokens), which crane's
+ * development server lacks. Release payloads are published to it for the integration tests and the local environment.
+ */
+export const DISTRIBUTION: GoTool = {
+  name: 'distribution',
+  module: 'github.com/distribution/distribution/v3',
+  version: 'v3.1.2',
+  binaries: { registry: 'github.com/distribution/distribution/v3/cmd/registry' },
+};
+
 /** Every tool the local environment builds from a published module. */
 export const LOCAL_TOOLS: readonly GoTool[] = [CONTAINERD, KONNECTIVITY, COREDNS, CRANE, LOCAL_PATH_PROVISIONER];
 
@@ -97,7 +108,8 @@ async function buildTool(tool: GoTool, dir: string, report: (line: string) => vo
   try {
     writeFileSync(join(work, 'go.mod'), `module local/hcp-${tool.name}\n`);
     report(`building ${tool.name} ${tool.version} from ${tool.module} into ${dir}`);
-    await runGo(['get', `${tool.module}@${tool.version}`], { cwd: work });
+    // Named by package: `go get` of a bare module may leave out the go.sum entries its commands need.
+    await runGo(['get', ...Object.values(tool.binaries).map((pkg) => `${pkg}@${tool.version}`)], { cwd: work });
     mkdirSync(staging, { recursive: true });
     for (const [name, pkg] of Object.entries(tool.binaries)) {
       const tags = tool.tags === undefined ? [] : [`-tags=${tool.tags.join(',')}`];

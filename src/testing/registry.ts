@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import bcrypt from 'bcryptjs';
+import { issue, toPem } from '../local/cluster/certificates.ts';
+import { freePort } from '../local/cluster/ports.ts';
+import { DISTRIBUTION, ensureTool } from '../local/binaries/tools.ts';
+import { eventually } from './eventually.ts';
+
+/** A running CNCF distribution registry with TLS and htpasswd authentication, for tests. */
+export interface TestRegistry {
+  /** `127.0.0.1:<port>`: the registry part of image references. */
+  readonly host: string;
+  /** The CA that signed its serving certificate (PEM). */
+  readonly ca: string;
+  /** A `.dockerconfigjson` for this registry with the given credentials (by default the accepted ones). */
+  pullSecret(username?: string, password?: string): string;
+  /** How many requests the registry has answered so far (from its own request log). */
+  requestsServed(): number;
+  stop(): Promise<void>;
+}
+
+export const REGISTRY_USER = 'release-reader';
+const REGISTRY_PASSWORD = 'correct-horse-battery-staple';
+
+function registryConfig(dir: string, port: number): string {
+  return [
+    'version: 0.1',
+    'log:',
+    '  level: info',
+    '  formatter: json',
+    'storage:',
+    '  filesystem:',
+    `    rootdirectory: ${join(dir, 'data')}`,
+    'http:',
+    `  addr: 127.0.0.1:${String(port)}`,
+    '  tls:',
+    `    certificate: ${join(dir, 'tls.crt')}`,
+    `    key: ${join(dir, 'tls.key')}`,
+    'auth:',
+    '  htpasswd:',
+    '    realm: hcp-test-registry',
+    `    path: ${join(dir, 'htpasswd')}`,
+    '',
+  ].join('\n');
+}
+
+/** Whether the registry answers its API root (401 without credentials: it is up and enforcing them). */
+function answers(port: number, ca: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/v2/', ca, timeout: 1_000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 401);
+    });
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
+
+/** Builds (once) and starts the distribution registry on a free loopback port, with a fresh CA and one user. */
+export async function startTestRegistry(): Promise<TestRegistry> {
+  const { registry } = await ensureTool(DISTRIBUTION, () => undefined);
+  const dir = mkdtempSync(join(tmpdir(), 'hcp-registry-'));
+  const port = await freePort();
+  const ca = await issue({ commonName: 'hcp test registry CA', usage: 'ca' });
+  const serving = await toPem(await issue({ commonName: 'hcp test registry', usage: 'server', issuer: ca, dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] }));
+  const caPem = (await toPem(ca)).cert;
+  writeFileSync(join(dir, 'tls.crt'), serving.cert);
+  writeFileSync(join(dir, 'tls.key'), serving.key, { mode: 0o600 });
+  writeFileSync(join(dir, 'htpasswd'), `${REGISTRY_USER}:${bcrypt.hashSync(REGISTRY_PASSWORD, 10)}\n`);
+  writeFileSync(join(dir, 'config.yml'), registryConfig(dir, port));
+  const log = join(dir, 'registry.log');
+  const child: ChildProcess = spawn('sh', ['-c', `exec "$0" serve "$1" >>"$2" 2>&1`, registry ?? 'registry', join(dir, 'config.yml'), log], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    await eventually('the test registry to answer', () => answers(port, caPem), 30_000, 100);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}: ${readFileSync(log, 'utf8').slice(-2_000)}`, { cause: error });
+  }
+  const host = `127.0.0.1:${String(port)}`;
+  return {
+    host,
+    ca: caPem,
+    pullSecret: (username = REGISTRY_USER, password = REGISTRY_PASSWORD) => JSON.stringify({ auths: { [host]: { auth: Buffer.from(`${username}:${password}`).toString('base64') } } }),
+    requestsServed: () => readFileSync(log, 'utf8').split('\n').filter((line) => line.includes('"msg":"response completed"')).length,
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
