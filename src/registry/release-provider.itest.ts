@@ -82,9 +82,21 @@ describe('release payloads from a real registry (distribution, TLS, htpasswd)', 
     assert.deepEqual([...requests], ['GET /v2/ocp/release/manifests/4.17.0-multi']);
   });
 
-  it('When the pull secret has a wrong password, it should fail Unauthorized naming the image and the registry', async () => {
+  it('When another cluster with its own pull secret resolves a payload already read, it should check its access with one manifest request and read no layer', async () => {
+    const releases = provider();
+    await releases.resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret() });
+    const other = JSON.stringify({ auths: { ...(JSON.parse(registry.pullSecret()) as { auths: object }).auths, 'quay.io': { auth: Buffer.from('a:b').toString('base64') } } });
+    requests.length = 0;
+    const info = await releases.resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: other });
+    assert.equal(info.version, '4.17.0');
+    assert.ok(requests.every((r) => r === 'GET /v2/ocp/release/manifests/4.17.0-multi'), requests.join(', '));
+  });
+
+  it('When the pull secret has a wrong password, it should fail Unauthorized naming the image and the registry, even once another secret read the payload', async () => {
+    const releases = provider();
+    await releases.resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret() });
     await assert.rejects(
-      provider().resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret('release-reader', 'wrong') }),
+      releases.resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret('release-reader', 'wrong') }),
       rejectsWith('Unauthorized', new RegExp(`^release image ${registry.host}/ocp/release:4\\.17\\.0-multi: .*the registry refused the pull secret's credentials for ${registry.host}`)),
     );
   });

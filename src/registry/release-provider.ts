@@ -20,13 +20,22 @@ export interface RegistryReleaseProviderOptions {
   readonly architecture: string;
   /** Milliseconds since the epoch (the operator's clock). */
   readonly now: () => number;
-  /** How long a tag is taken to point where it last did, before its manifest is asked for again. @default 10 min */
-  readonly tagTtlMs?: number;
+  /**
+   * How long a pull secret's read of a reference is trusted (the tag taken to point where it did, the registry to
+   * still let these credentials read it) before its manifest is asked for again. @default 10 min
+   */
+  readonly accessTtlMs?: number;
   /** Payloads kept (by digest); releases are few, so the oldest read is dropped past this. @default 32 */
   readonly maxPayloads?: number;
   /** Every HTTP request's method and URL: traffic metrics, and tests proving a cache hit sends none. */
   readonly onRequest?: (method: string, url: string) => void;
 }
+
+/** The access checks remembered (pull secret × reference): beyond, the oldest is asked again. */
+const MAX_VERIFIED = 1024;
+
+/** Who reads what: the pull secret, the mirrors and the reference, hashed (the secret is never kept in clear). */
+const accessKey = (request: ReleaseRequest, ref: ImageReference): string => sha256Hex(JSON.stringify([request.pullSecret ?? '', request.imageContentSources ?? [], formatImageReference(ref)]));
 
 /** Pull secrets whose clients are kept (one per HostedCluster that resolved recently). */
 const MAX_CLIENTS = 64;
@@ -54,14 +63,17 @@ function combined(image: string, failures: ReadonlyArray<{ where: string; error:
 /**
  * Release payloads read from OCI registries: the image (or each mirror of it, in order, then the image) is asked for
  * its manifest; an index gives the wanted architecture's; its layers are read last to first until `release-manifests/`
- * has been found. Payloads are kept by digest for every cluster on that release, so a digest reference already read
- * sends no request at all, and a tag sends none until its TTL lapses (then one manifest request, and no payload read
- * while the digest is unchanged). Concurrent resolves of one payload share one read.
+ * has been found. Payloads are kept by digest for every cluster on that release and read once (concurrent resolves
+ * share the read). Access is not shared: each pull secret must have read the reference's manifest itself, so a
+ * refused secret is refused even when another cluster's secret already read the payload. A pull secret that read a
+ * reference sends no request for it until the access TTL lapses; then one manifest request, and no payload read while
+ * the digest is unchanged.
  */
 export class RegistryReleaseProvider implements ReleaseProvider {
   private readonly options: RegistryReleaseProviderOptions;
   private readonly payloads = new Map<string, Promise<ReleaseInfo>>();
-  private readonly tags = new Map<string, { digest: string; at: number }>();
+  /** What each pull secret (with its mirrors) was let read, by reference: the digest found and when. */
+  private readonly verified = new Map<string, { digest: string; at: number }>();
   /** One client per pull secret (by hash), so its tokens and basic credentials outlive one resolve. */
   private readonly clients = new Map<string, RegistryClient>();
 
@@ -80,14 +92,15 @@ export class RegistryReleaseProvider implements ReleaseProvider {
     } catch (error) {
       throw new ReleaseError('InvalidImage', `release image ${request.image}: ${(error as Error).message}`);
     }
-    const known = this.cachedDigest(ref);
+    const access = accessKey(request, ref);
+    const known = this.verifiedDigest(access);
     const hit = known === undefined ? undefined : this.payloads.get(known);
     if (hit !== undefined) return hit;
     const client = this.clientFor(request.pullSecret);
     const failures: Array<{ where: string; error: unknown }> = [];
     for (const candidate of pullCandidates(ref, request.imageContentSources ?? [])) {
       try {
-        return await this.readAt(client, ref, candidate);
+        return await this.readAt(client, access, candidate);
       } catch (error) {
         failureOf(error);
         failures.push({ where: formatImageReference(candidate), error });
@@ -108,17 +121,19 @@ export class RegistryReleaseProvider implements ReleaseProvider {
     return client;
   }
 
-  /** The digest a reference is known to name: its own, or its tag's while the TTL runs. */
-  private cachedDigest(ref: ImageReference): string | undefined {
-    if (ref.digest !== undefined) return ref.digest;
-    const tag = this.tags.get(formatImageReference(ref));
-    return tag !== undefined && this.options.now() - tag.at < (this.options.tagTtlMs ?? 600_000) ? tag.digest : undefined;
+  /** The digest these credentials were let read at this reference, while the TTL runs. */
+  private verifiedDigest(access: string): string | undefined {
+    const seen = this.verified.get(access);
+    return seen !== undefined && this.options.now() - seen.at < (this.options.accessTtlMs ?? 600_000) ? seen.digest : undefined;
   }
 
-  /** The payload at one candidate location: its top manifest, then the payload by that digest (read once). */
-  private async readAt(client: RegistryClient, ref: ImageReference, candidate: ImageReference): Promise<ReleaseInfo> {
+  /** The payload at one candidate location: its top manifest (with the credentials), then the payload by that digest (read once). */
+  private async readAt(client: RegistryClient, access: string, candidate: ImageReference): Promise<ReleaseInfo> {
     const top = await client.getManifest(candidate);
-    if (ref.digest === undefined) this.tags.set(formatImageReference(ref), { digest: top.digest, at: this.options.now() });
+    this.verified.delete(access);
+    this.verified.set(access, { digest: top.digest, at: this.options.now() });
+    const oldest = this.verified.keys().next().value;
+    if (this.verified.size > MAX_VERIFIED && oldest !== undefined) this.verified.delete(oldest);
     const cached = this.payloads.get(top.digest);
     if (cached !== undefined) return cached;
     const reading = this.readPayload(client, candidate, top).then((info) => ({ ...info, source: `payload ${top.digest} read from ${formatImageReference(candidate)}` }));

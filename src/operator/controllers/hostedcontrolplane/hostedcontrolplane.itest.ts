@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { HostedControlPlane } from '../../../api/index.ts';
+import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
 import type { KubeDocument } from '../../../kube/client.ts';
 import { x509 } from '../../../pki/x509.ts';
 import { runHcp } from '../../../testing/cli.ts';
@@ -110,7 +110,7 @@ describe('HostedControlPlane controller', () => {
     });
   });
 
-  it('When the release image is unknown, it should say so in ValidReleaseImage and create no workload', async () => {
+  it('When the release image is unknown, the HostedCluster should say so in ValidReleaseImage and no control plane be made', async () => {
     const ns = await management.namespace('hcp-release');
     await startTestOperator(management, ns);
     const out = await runHcp(['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, '--name=old', '--pull-secret=/ps', '--release-image=quay.io/openshift-release-dev/ocp-release:4.9.0-x86_64'], {
@@ -119,11 +119,12 @@ describe('HostedControlPlane controller', () => {
     });
     assert.equal(out.code, 0, out.stderr);
     const cpns = `${ns}-old`;
-    const hcp = await eventually('ValidReleaseImage False', async () => {
-      const current = await client.tryGet<HostedControlPlane>({ apiVersion: HC.apiVersion, kind: 'HostedControlPlane', name: 'old', namespace: cpns });
+    const hc = await eventually('ValidReleaseImage False', async () => {
+      const current = await client.tryGet<HostedCluster>({ ...HC, name: 'old', namespace: ns });
       return current?.status?.conditions?.find((c) => c.type === 'ValidReleaseImage')?.status === 'False' ? current : undefined;
     });
-    assert.match(hcp.status?.conditions?.find((c) => c.type === 'ValidReleaseImage')?.message ?? '', /release image quay\.io\/openshift-release-dev\/ocp-release:4\.9\.0-x86_64 is not in the built-in catalog; it knows release images tagged with an OpenShift 4\.14, 4\.15, 4\.16, 4\.17 version/);
+    assert.equal(await client.tryGet({ apiVersion: HC.apiVersion, kind: 'HostedControlPlane', name: 'old', namespace: cpns }), undefined);
+    assert.match(hc.status?.conditions?.find((c) => c.type === 'ValidReleaseImage')?.message ?? '', /release image quay\.io\/openshift-release-dev\/ocp-release:4\.9\.0-x86_64 is not in the built-in catalog; it knows release images tagged with an OpenShift 4\.14, 4\.15, 4\.16, 4\.17 version/);
     assert.deepEqual(await workloads(cpns), []);
   });
 });
