@@ -47,7 +47,8 @@ const esm = {
 const withoutClusterClient: Plugin = {
   name: 'without-cluster-client',
   setup(b) {
-    b.onResolve({ filter: /^@kubernetes\/client-node$|(^|\/)kube\/[^/]+\.ts$/ }, (args) => ({ path: args.path, namespace: NEEDS_FULL_BUNDLE }));
+    // Registries (release payloads) too: like the cluster client, network code a render with --release-image never needs.
+    b.onResolve({ filter: /^@kubernetes\/client-node$|(^|\/)(kube|registry)\/[^/]+\.ts$/ }, (args) => ({ path: args.path, namespace: NEEDS_FULL_BUNDLE }));
     // The local environment (src/local/) drives processes and the cluster client: never a snapshot's business.
     b.onResolve({ filter: /(^|\/)local\/.+\.ts$/ }, (args) =>
       resolvePath(args.resolveDir, args.path).startsWith(join(root, 'src', 'local') + sep) ? { path: args.path, namespace: NEEDS_FULL_BUNDLE } : undefined,

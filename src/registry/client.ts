@@ -59,6 +59,19 @@ export class RegistryClient {
     }
   }
 
+  /** Every tag of `ref`'s repository, following the registry's `Link` pages (at most 20 of 1000). */
+  async listTags(ref: ImageReference): Promise<string[]> {
+    const tags: string[] = [];
+    let url: URL | undefined = this.url(ref, 'tags/list?n=1000');
+    for (let page = 0; url !== undefined && page < 20; page++) {
+      const answer = await this.call(ref, 'pull', { method: 'GET', url, headers: { accept: 'application/json' } });
+      const next = /<([^>]+)>;\s*rel="next"/.exec(String(answer.headers.link ?? ''))?.[1];
+      tags.push(...tagsOf(await textOf(answer)));
+      url = next === undefined ? undefined : new URL(next, url);
+    }
+    return tags;
+  }
+
   /** A blob's bytes as they arrive; the stream throws at its end if they do not match the descriptor's digest. */
   async *blob(ref: ImageReference, descriptor: Pick<Descriptor, 'digest'>): AsyncGenerator<Buffer> {
     const answer = await this.call(ref, 'pull', { method: 'GET', url: this.url(ref, `blobs/${descriptor.digest}`), headers: {} });
@@ -162,6 +175,15 @@ export class RegistryClient {
       url = new URL(location, url);
     }
     throw new RegistryError('refused', `${exchange.url.toString()}: more than ${String(MAX_REDIRECTS)} redirects`);
+  }
+}
+
+function tagsOf(text: string): string[] {
+  try {
+    const parsed = JSON.parse(text) as { tags?: unknown };
+    return Array.isArray(parsed.tags) ? parsed.tags.filter((t): t is string => typeof t === 'string') : [];
+  } catch {
+    throw new RegistryError('invalid', 'the tag list is not JSON');
   }
 }
 

@@ -1,10 +1,10 @@
 import { filesInLayer, LayerError } from '../release/layer-files.ts';
-import { formatImageReference, ImageReferenceError, parseImageReference, type ImageReference } from '../release/image-reference.ts';
+import { formatImageReference, ImageReferenceError, parseImageReference, parseRepository, type ImageReference } from '../release/image-reference.ts';
 import { pullCandidates } from '../release/mirrors.ts';
 import { ManifestError, PlatformNotFoundError, selectPlatform, type Manifest } from '../release/oci-manifest.ts';
 import { PayloadError } from '../release/payload.ts';
 import { MissingComponentsError } from '../release/components.ts';
-import { ReleaseError, type ReleaseFailure, type ReleaseProvider, type ReleaseRequest } from '../release/provider.ts';
+import { ReleaseError, type ReleaseFailure, type ReleaseLookup, type ReleaseRequest } from '../release/provider.ts';
 import { PullSecretError } from '../release/registry-auth.ts';
 import { releaseInfoFromPayload, REQUIRED_PAYLOAD_FILES, WANTED_PAYLOAD_FILES } from '../release/release-info.ts';
 import type { ReleaseInfo } from '../release/catalog.ts';
@@ -69,7 +69,7 @@ function combined(image: string, failures: ReadonlyArray<{ where: string; error:
  * reference sends no request for it until the access TTL lapses; then one manifest request, and no payload read while
  * the digest is unchanged.
  */
-export class RegistryReleaseProvider implements ReleaseProvider {
+export class RegistryReleaseProvider implements ReleaseLookup {
   private readonly options: RegistryReleaseProviderOptions;
   private readonly payloads = new Map<string, Promise<ReleaseInfo>>();
   /** What each pull secret (with its mirrors) was let read, by reference: the digest found and when. */
@@ -83,6 +83,14 @@ export class RegistryReleaseProvider implements ReleaseProvider {
 
   describe(): string {
     return 'release payloads read from their registries';
+  }
+
+  async listTags(repository: string, pullSecret?: string): Promise<string[]> {
+    try {
+      return await this.clientFor(pullSecret).listTags({ ...parseRepository(repository), tag: 'latest' });
+    } catch (error) {
+      throw new ReleaseError(failureOf(error), `repository ${repository}: ${(error as Error).message}`);
+    }
   }
 
   async resolve(request: ReleaseRequest): Promise<ReleaseInfo> {

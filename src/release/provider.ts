@@ -35,3 +35,9 @@ export interface ReleaseProvider {
   /** A human list of what this provider reads, for messages. */
   describe(): string;
 }
+
+/** A provider that can also list a repository's tags (for picking a default release). */
+export interface ReleaseLookup extends ReleaseProvider {
+  /** The tags of `repository` (`quay.io/openshift-release-dev/ocp-release`); throws {@link ReleaseError}. */
+  listTags(repository: string, pullSecret?: string): Promise<string[]>;
+}

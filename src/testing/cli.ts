@@ -2,6 +2,7 @@ import { root } from '../cli/commands/root.ts';
 import type { CommandContext } from '../cli/framework/command.ts';
 import { exitCodeOf } from '../cli/framework/errors.ts';
 import { runCommand } from '../cli/framework/run.ts';
+import { ReleaseError, type ReleaseLookup } from '../release/provider.ts';
 
 /** What an in-process hcp run printed and returned. */
 export interface HcpResult {
@@ -19,7 +20,16 @@ export interface RunHcpOptions {
   readonly randomByte?: number;
   /** Use the real clock (for commands that wait) instead of a fixed date. */
   readonly realClock?: boolean;
+  /** Registries the command reads releases from; by default none answers (tests never reach the network). */
+  readonly releases?: ReleaseLookup;
 }
+
+/** A release lookup for which no registry answers: the CLI then falls back to the built-in catalog, as offline. */
+export const NO_REGISTRY: ReleaseLookup = {
+  describe: () => 'no registry (tests)',
+  listTags: (repository) => Promise.reject(new ReleaseError('Unreachable', `repository ${repository}: tests reach no registry`)),
+  resolve: ({ image }) => Promise.reject(new ReleaseError('Unreachable', `release image ${image}: tests reach no registry`)),
+};
 
 /** Runs hcp in-process with an in-memory file system and deterministic randomness. */
 export async function runHcp(argv: readonly string[], options: RunHcpOptions = {}): Promise<HcpResult> {
@@ -39,6 +49,7 @@ export async function runHcp(argv: readonly string[], options: RunHcpOptions = {
     writeFile: (path, content) => void written.set(path, content),
     randomBytes: (n) => new Uint8Array(n).fill(options.randomByte ?? 7),
     now: () => (options.realClock === true ? new Date() : new Date('2026-11-21T00:00:00Z')),
+    releases: options.releases ?? NO_REGISTRY,
   };
   try {
     await runCommand(root, argv, ctx);

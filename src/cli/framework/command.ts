@@ -1,3 +1,4 @@
+import type { ReleaseLookup } from '../../release/provider.ts';
 import type { FlagSpec } from './flags.ts';
 import type { ParsedArgs } from './parse.ts';
 
@@ -12,6 +13,8 @@ export interface CommandContext {
   readonly now: () => Date;
   /** Whether stderr is a terminal, where long operations may redraw a live progress line. */
   readonly terminal?: boolean;
+  /** Reads release payloads and tags (tests give one that reaches no registry); absent: the real registries. */
+  readonly releases?: ReleaseLookup;
 }
 
 /** One command of the tree. A command has either subcommands or a `run`. */

@@ -6,6 +6,7 @@ import { FlagReader, type ParsedArgs } from '../../../framework/parse.ts';
 import { CREATE_CLUSTER_KUBEVIRT_FLAGS } from '../../../options/cluster-flags.ts';
 import { refuseInvalidRendered } from '../../rendered.ts';
 import { completeCreateCluster, readClusterFiles } from './complete.ts';
+import { withDefaultRelease } from './default-release.ts';
 import { clusterFiles, validateCreateCluster } from './validate.ts';
 
 async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
@@ -16,7 +17,7 @@ async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   throwIfAny([...errors, ...files.errors]);
   if (options === undefined) return;
   for (const w of options.warnings) ctx.stderr(`WARNING: ${w}\n`);
-  const completed = completeCreateCluster(options, files.contents, ctx, options.generateSsh ? await (await import('./ssh.ts')).generateSshKey() : undefined);
+  const completed = await withDefaultRelease(completeCreateCluster(options, files.contents, ctx, options.generateSsh ? await (await import('./ssh.ts')).generateSshKey() : undefined), flags.string('release-stream'), ctx);
   // A NodePort address left to be found on the cluster is only known once connected; everything else is checked now.
   const addressPending = completed.servicePublishing.type === 'NodePort' && completed.servicePublishing.address === '';
   const objects = addressPending ? [] : renderCluster(completed);
