@@ -40,6 +40,8 @@ export interface PublishOptions {
   readonly index?: boolean;
   /** Docker v2 media types instead of OCI's (as older mirrors hold them). */
   readonly dockerMediaTypes?: boolean;
+  /** The files of the base layer (an OS image's, under a real payload); by default one small file. */
+  readonly base?: Readonly<Record<string, string>>;
 }
 
 /** What was published: the digest the reference now names, and the per-architecture manifests' digests. */
@@ -63,7 +65,7 @@ export async function publishPayload(client: RegistryClient, ref: ImageReference
   const architectures = options.architectures ?? ['amd64'];
   const types = mediaTypesOf(options.dockerMediaTypes === true);
   const tag = ref.tag ?? 'latest';
-  const layers = [payloadLayer({ 'etc/os-release': 'ID=hcp-test\n' }), payloadLayer(files)];
+  const layers = [payloadLayer(options.base ?? { 'etc/os-release': 'ID=hcp-test\n' }), payloadLayer(files)];
   const layerDescriptors = await Promise.all(layers.map(async (l) => ({ mediaType: types.layer, ...(await client.pushBlob(ref, l.data)) })));
   const single = architectures.length === 1 && options.index !== true;
   const manifests: Record<string, string> = {};

@@ -92,6 +92,15 @@ describe('release payloads from a real registry (distribution, TLS, htpasswd)', 
     assert.ok(requests.every((r) => r === 'GET /v2/ocp/release/manifests/4.17.0-multi'), requests.join(', '));
   });
 
+  it('When many clusters resolve one release at once, cold, they should share one resolve', async () => {
+    const releases = provider();
+    requests.length = 0;
+    const infos = await Promise.all(Array.from({ length: 20 }, () => releases.resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret() })));
+    assert.ok(infos.every((info) => info.version === '4.17.0'));
+    assert.equal(requests.filter((r) => r.includes('/blobs/')).length, 1, requests.join(', '));
+    assert.equal(requests.filter((r) => r.endsWith('/manifests/4.17.0-multi')).length, 2, 'one challenge, one authenticated read');
+  });
+
   it('When the pull secret has a wrong password, it should fail Unauthorized naming the image and the registry, even once another secret read the payload', async () => {
     const releases = provider();
     await releases.resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret() });

@@ -74,6 +74,8 @@ export class RegistryReleaseProvider implements ReleaseLookup {
   private readonly payloads = new Map<string, Promise<ReleaseInfo>>();
   /** What each pull secret (with its mirrors) was let read, by reference: the digest found and when. */
   private readonly verified = new Map<string, { digest: string; at: number }>();
+  /** Resolves under way, by access key: concurrent resolves of one reference with one secret share one. */
+  private readonly inflight = new Map<string, Promise<ReleaseInfo>>();
   /** One client per pull secret (by hash), so its tokens and basic credentials outlive one resolve. */
   private readonly clients = new Map<string, RegistryClient>();
 
@@ -102,8 +104,15 @@ export class RegistryReleaseProvider implements ReleaseLookup {
     }
     const access = accessKey(request, ref);
     const known = this.verifiedDigest(access);
-    const hit = known === undefined ? undefined : this.payloads.get(known);
+    const hit = (known === undefined ? undefined : this.payloads.get(known)) ?? this.inflight.get(access);
     if (hit !== undefined) return hit;
+    const resolving = this.resolveAnywhere(request, ref, access).finally(() => this.inflight.delete(access));
+    this.inflight.set(access, resolving);
+    return resolving;
+  }
+
+  /** The payload at the first candidate location that serves it; the combined failure when none does. */
+  private async resolveAnywhere(request: ReleaseRequest, ref: ImageReference, access: string): Promise<ReleaseInfo> {
     const client = this.clientFor(request.pullSecret);
     const failures: Array<{ where: string; error: unknown }> = [];
     for (const candidate of pullCandidates(ref, request.imageContentSources ?? [])) {

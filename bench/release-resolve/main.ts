@@ -1,0 +1,108 @@
+// Benchmark: resolving a release payload from a real registry (the CNCF distribution registry, TLS and htpasswd on,
+// on loopback), cold and cached. The payload is OpenShift-sized: a base layer of 24 MiB (never read: layers are walked
+// last to first) and a last layer with release-manifests/ of ~900 manifests (~9 MiB) beside image-references,
+// release-metadata and the CoreOS stream, published as an amd64/s390x index.
+//
+//   ./dev bench release-resolve [--runs N]
+//
+// Cases: cold (a new provider, the operator's first cluster on the release); cached (the same pull secret again,
+// within the access TTL: no request); another pull secret on a payload already read (one manifest request, no layer);
+// 50 clusters resolving one release at once, cold (one resolve shared). Prints median, min and max per case and the
+// requests each sent. The registry checks htpasswd's bcrypt on every request with credentials: ~60 ms of each
+// figure that sends one is the registry's, not the client's.
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:https';
+import { parseArgs } from 'node:util';
+import { parseImageReference } from '../../src/release/image-reference.ts';
+import { RegistryClient } from '../../src/registry/client.ts';
+import { publishPayload } from '../../src/registry/publish.ts';
+import { RegistryReleaseProvider } from '../../src/registry/release-provider.ts';
+import { Transport } from '../../src/registry/transport.ts';
+import { startTestRegistry } from '../../src/testing/registry.ts';
+import { openshiftPayloadFiles } from '../../src/testing/release-payloads.ts';
+
+const { values } = parseArgs({ options: { runs: { type: 'string' } } });
+const RUNS = Number(values.runs ?? process.env['RUNS'] ?? 15);
+
+/** ~900 manifests of ~10 KiB each, as a 4.17 payload's release-manifests/ holds. */
+function manifests(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 900; i++) files[`release-manifests/0000_50_component-${String(i).padStart(3, '0')}_deployment.yaml`] = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: c${String(i)}\n# ${randomBytes(3_800).toString('base64')}\n`;
+  return files;
+}
+
+const stats = (samples: number[]): string => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const fmt = (ms: number): string => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(1)} ms`);
+  return `median ${fmt(median)}, min ${fmt(sorted[0] ?? 0)}, max ${fmt(sorted.at(-1) ?? 0)} (${String(samples.length)} runs)`;
+};
+
+/** One GET /v2/ with basic credentials: what the registry spends checking them (htpasswd's bcrypt). */
+function authenticatedPing(host: string, ca: string, credentials: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: host.split(':')[0], port: Number(host.split(':')[1]), path: '/v2/', ca, headers: { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` } }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`GET /v2/: ${String(res.statusCode)}`))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+const registry = await startTestRegistry();
+const transport = new Transport({ extraCA: registry.ca });
+try {
+  const image = `${registry.host}/ocp/release:4.17.0-multi`;
+  const publisher = new RegistryClient({ transport, pullSecret: registry.pullSecret() });
+  const files = { ...openshiftPayloadFiles('4.17.0'), ...manifests() };
+  const base = { 'usr/lib/os-image.bin': randomBytes(18 * 1024 * 1024).toString('base64') };
+  const published = await publishPayload(publisher, parseImageReference(image), files, { architectures: ['amd64', 's390x'], base });
+  process.stdout.write(`payload ${published.digest} published (release-manifests/: ${String(Object.keys(files).length)} files)\n`);
+  const requests: string[] = [];
+  const provider = (): RegistryReleaseProvider => new RegistryReleaseProvider({ transport, architecture: 'amd64', now: () => Date.now(), onRequest: (method, url) => requests.push(`${method} ${new URL(url).pathname}`) });
+  const secret = registry.pullSecret();
+  const other = JSON.stringify({ auths: { ...(JSON.parse(secret) as { auths: object }).auths, 'quay.io': { auth: 'YTpi' } } });
+
+  const cold: number[] = [];
+  for (let i = 0; i < RUNS; i++) cold.push(await timed(() => provider().resolve({ image, pullSecret: secret })));
+  requests.length = 0;
+  await provider().resolve({ image, pullSecret: secret });
+  const coldRequests = [...requests];
+  process.stdout.write(`cold:            ${stats(cold)}; ${String(coldRequests.length)} requests (${String(coldRequests.filter((r) => r.includes('/blobs/')).length)} layer)\n`);
+
+  const warm = provider();
+  await warm.resolve({ image, pullSecret: secret });
+  requests.length = 0;
+  const cached: number[] = [];
+  for (let i = 0; i < RUNS * 100; i++) cached.push(await timed(() => warm.resolve({ image, pullSecret: secret })));
+  process.stdout.write(`cached:          ${stats(cached)}; ${String(requests.length)} requests\n`);
+
+  const access: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const shared = provider();
+    await shared.resolve({ image, pullSecret: secret });
+    requests.length = 0;
+    access.push(await timed(() => shared.resolve({ image, pullSecret: other })));
+  }
+  process.stdout.write(`another secret:  ${stats(access)}; ${String(requests.length)} requests (${requests.filter((r) => r.includes('/blobs/')).length === 0 ? 'no layer' : 'layers read'})\n`);
+
+  const [user, password] = Buffer.from((JSON.parse(secret) as { auths: Record<string, { auth: string }> }).auths[registry.host]?.auth ?? '', 'base64').toString().split(':');
+  const check: number[] = [];
+  for (let i = 0; i < RUNS; i++) check.push(await timed(() => authenticatedPing(registry.host, registry.ca, `${user ?? ''}:${password ?? ''}`)));
+  process.stdout.write(`registry's own bcrypt check (GET /v2/ with credentials): ${stats(check)}\n`);
+
+  const crowd = provider();
+  requests.length = 0;
+  const crowdMs = await timed(() => Promise.all(Array.from({ length: 50 }, () => crowd.resolve({ image, pullSecret: secret }))));
+  process.stdout.write(`50 at once, cold: ${crowdMs.toFixed(1)} ms; ${String(requests.length)} requests (${String(requests.filter((r) => r.includes('/blobs/')).length)} layer)\n`);
+} finally {
+  transport.close();
+  await registry.stop();
+}
