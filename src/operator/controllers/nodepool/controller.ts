@@ -160,6 +160,8 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   });
   controller.watch(configMaps, (event) => (changes(event, (cm) => cm.data) ? poolsReferring(event.object, pools.list(), (key) => clusters.get(key)) : []));
   manager.addLeaderTask(async (signal) => {
+    infraCaches.open();
+    guestClusters.open();
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
     infraCaches.stopAll();
     guestClusters.stopAll();

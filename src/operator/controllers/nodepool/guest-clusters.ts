@@ -76,6 +76,7 @@ const stopInformers = (guest: GuestCluster): void => {
  */
 export class GuestClusters {
   private readonly guests = new Map<string, GuestCluster>();
+  private closed = false;
   private readonly clients = new KubeconfigClients('guest');
   private readonly o: GuestClustersOptions;
 
@@ -90,6 +91,7 @@ export class GuestClusters {
 
   /** The hosted cluster of HostedCluster `owner` (its uid), reached with `kubeconfig`; throws when it cannot be read. */
   forCluster(owner: string, kubeconfig: string): GuestCluster {
+    if (this.closed) throw new Error('the hosted-cluster informers are stopped: this replica no longer leads');
     const client = this.clients.clientFor(owner, kubeconfig);
     const existing = this.guests.get(owner);
     if (existing?.client === client) return existing;
@@ -117,8 +119,14 @@ export class GuestClusters {
     this.clients.forget(owner);
   }
 
-  /** Stops every informer and closes every client (the operator stops leading). */
+  /** Lets hosted clusters be reached (the operator leads). */
+  open(): void {
+    this.closed = false;
+  }
+
+  /** Stops every informer and closes every client, and reaches no other cluster until {@link open} (the operator stops leading). */
   stopAll(): void {
+    this.closed = true;
     for (const owner of [...this.guests.keys()]) this.forget(owner);
   }
 }

@@ -92,8 +92,11 @@ export interface Scope {
   release?: ReleaseInfo;
   bootImage?: BootImage;
   infra?: InfraTarget;
-  /** The boot-image cache DataVolume in use, when caching is on. */
-  cacheName?: string;
+  /**
+   * The boot-image cache DataVolume in use; null once the cache phase ran with caching off. Undefined (the phase did not
+   * run: an earlier phase stopped) keeps what status said, so deletion still finds a cache the informer cannot list.
+   */
+  cacheName?: string | null;
   bootstrap?: Bootstrap;
   generation?: Generation;
   /** The hosted cluster, once its control plane has an admin kubeconfig. */

@@ -107,7 +107,7 @@ describe('hcp create cluster kubevirt with external infrastructure', () => {
     for (const [kubeconfig, infraNamespace, expected] of cases) {
       const ns = await management.namespace('extfail');
       const before = await snapshot(ns);
-      const out = await create([`--namespace=${ns}`, '--name=example', '--infra-kubeconfig-file=/infra', `--infra-namespace=${infraNamespace}`], { '/infra': kubeconfig });
+      const out = await create([`--namespace=${ns}`, '--name=example', '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', '--infra-kubeconfig-file=/infra', `--infra-namespace=${infraNamespace}`], { '/infra': kubeconfig });
       assert.equal(out.code, 1);
       assert.match(out.stderr, expected);
       assert.equal(out.stderr.trim().split('\n').length, 1, out.stderr);
