@@ -94,7 +94,8 @@ const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', arm64: 'arm64'
 function releaseProvider(o: OperatorOptions): ReleaseProvider {
   if (o.releases !== undefined) return o.releases;
   const now = (): number => o.clock.now();
-  const payloads = new RegistryReleaseProvider({ transport: new Transport(o.registryCA === undefined ? {} : { extraCA: o.registryCA }), architecture: GO_ARCH[process.arch] ?? process.arch, now });
+  const withOurs = (bundle?: string): Transport => new Transport({ extraCA: [o.registryCA ?? '', bundle ?? ''].join('\n') });
+  const payloads = new RegistryReleaseProvider({ transport: o.registryCA === undefined ? new Transport() : withOurs(), trusting: withOurs, architecture: GO_ARCH[process.arch] ?? process.arch, now });
   return withCatalogFallback(payloads, catalogReleaseProvider, now);
 }
 

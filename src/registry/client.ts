@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { formatImageReference, type ImageReference } from '../release/image-reference.ts';
 import { MANIFEST_ACCEPT, ManifestError, parseManifest, type Descriptor, type Manifest } from '../release/oci-manifest.ts';
 import { credentialsFor, parseChallenge, tokenURL, type RegistryCredentials } from '../release/registry-auth.ts';
-import { RegistryError, registryErrorText } from './errors.ts';
-import { drain, textOf, type Answer, type Exchange, type Transport } from './transport.ts';
+import { afterAnswer, RegistryError, registryErrorText } from './errors.ts';
+import { bytesOf, chunksOf, drain, textOf, type Answer, type Exchange, type Transport } from './transport.ts';
 
 /** A manifest as fetched: its digest (checked against the reference's, when it has one), media type and body. */
 export interface FetchedManifest {
@@ -26,9 +26,10 @@ type Action = 'pull' | 'pull,push';
 
 /** Docker Hub's API host; every other registry serves its API at its own name. */
 const apiHost = (registry: string): string => (registry === 'docker.io' ? 'registry-1.docker.io' : registry);
-const sha256Of = (data: Buffer | string): string => `sha256:${createHash('sha256').update(data).digest('hex')}`;
+const sha256Of = (data: Buffer): string => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 const basic = (c: RegistryCredentials): string => `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
 const MAX_REDIRECTS = 5;
+const MAX_TAG_PAGES = 50;
 
 /**
  * The OCI distribution API, as much as release payloads need: manifests and blobs by tag or digest (pull) and blob and
@@ -46,28 +47,24 @@ export class RegistryClient {
 
   /** The manifest `ref` names (its digest, else its tag). */
   async getManifest(ref: ImageReference, reference: string = ref.digest ?? ref.tag ?? 'latest'): Promise<FetchedManifest> {
+    const pinned = reference.includes(':');
+    if (pinned && !reference.startsWith('sha256:')) throw new RegistryError('invalid', `${formatImageReference(ref)}: only sha256 digests can be verified here, not ${reference.split(':')[0] ?? ''}`);
     const answer = await this.call(ref, 'pull', { method: 'GET', url: this.url(ref, `manifests/${reference}`), headers: { accept: MANIFEST_ACCEPT } });
-    const body = await textOf(answer);
-    const digest = sha256Of(body);
-    if (reference.startsWith('sha256:') && digest !== reference) throw new RegistryError('invalid', `${formatImageReference(ref)}: the manifest's content has digest ${digest}, not ${reference}`);
-    const mediaType = String(answer.headers['content-type'] ?? '');
-    try {
-      return { digest, mediaType, body, manifest: parseManifest(body, mediaType) };
-    } catch (error) {
-      if (error instanceof ManifestError) throw new RegistryError('invalid', `${formatImageReference(ref)}: ${error.message}`);
-      throw error;
-    }
+    const bytes = await bytesOf(answer, `${formatImageReference(ref)} manifest`);
+    const digest = sha256Of(bytes);
+    if (pinned && digest !== reference) throw new RegistryError('invalid', `${formatImageReference(ref)}: the manifest's content has digest ${digest}, not ${reference}`);
+    return manifestOf(ref, digest, bytes.toString('utf8'), String(answer.headers['content-type'] ?? ''));
   }
 
-  /** Every tag of `ref`'s repository, following the registry's `Link` pages (at most 20 of 1000). */
+  /** Every tag of `ref`'s repository, following the registry's `Link` pages on its own origin (at most 50). */
   async listTags(ref: ImageReference): Promise<string[]> {
     const tags: string[] = [];
     let url: URL | undefined = this.url(ref, 'tags/list?n=1000');
-    for (let page = 0; url !== undefined && page < 20; page++) {
+    for (let page = 0; url !== undefined; page++) {
+      if (page === MAX_TAG_PAGES) throw new RegistryError('invalid', `${ref.registry}/${ref.repository}: more than ${String(MAX_TAG_PAGES)} pages of tags`);
       const answer = await this.call(ref, 'pull', { method: 'GET', url, headers: { accept: 'application/json' } });
-      const next = /<([^>]+)>;\s*rel="next"/.exec(String(answer.headers.link ?? ''))?.[1];
-      tags.push(...tagsOf(await textOf(answer)));
-      url = next === undefined ? undefined : new URL(next, url);
+      tags.push(...tagsOf(await textOf(answer, `${ref.registry}/${ref.repository} tags`)));
+      url = nextPage(answer, url);
     }
     return tags;
   }
@@ -76,7 +73,7 @@ export class RegistryClient {
   async *blob(ref: ImageReference, descriptor: Pick<Descriptor, 'digest'>): AsyncGenerator<Buffer> {
     const answer = await this.call(ref, 'pull', { method: 'GET', url: this.url(ref, `blobs/${descriptor.digest}`), headers: {} });
     const hash = createHash('sha256');
-    for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+    for await (const chunk of chunksOf(answer, `${ref.registry}/${ref.repository} blob ${descriptor.digest}`)) {
       hash.update(chunk);
       yield chunk;
     }
@@ -115,7 +112,7 @@ export class RegistryClient {
   private async call(ref: ImageReference, action: Action, exchange: Exchange, wanted: readonly number[] = [200]): Promise<Answer> {
     const answer = await this.authorised(ref, action, exchange);
     if (wanted.includes(answer.status)) return answer;
-    const said = registryErrorText(await textOf(answer).catch(() => ''));
+    const said = registryErrorText(await textOf(answer, formatImageReference(ref)).catch(() => ''));
     const where = `${exchange.method} ${formatImageReference(ref)} (${exchange.url.pathname})`;
     if (answer.status === 404) throw new RegistryError('not-found', `${where}: not found${said === '' ? '' : ` (${said})`}`);
     if (answer.status === 401 || answer.status === 403) throw new RegistryError('unauthorized', `${where}: ${this.refusal(ref)}${said === '' ? '' : ` (${said})`}`);
@@ -140,9 +137,12 @@ export class RegistryClient {
     if (challenge === undefined) throw new RegistryError('unauthorized', `${ref.registry} asks for authentication this client does not speak (${header.split(' ')[0] ?? 'none'})`);
     if (challenge.scheme === 'basic') return basic(this.required(ref, credentials));
     const scope = `repository:${ref.repository}:${action}`;
-    const url = new URL(tokenURL({ ...challenge, scope }, ref.repository));
-    const answer = await this.follow({ method: 'GET', url, headers: {} }, credentials === undefined ? undefined : basic(credentials));
-    const text = await textOf(answer);
+    const url = parsedURL(tokenURL({ ...challenge, scope }, ref.repository), `${ref.registry}'s token realm`);
+    // The registry answered (with its challenge): a token service that does not is no reason for the catalog to stand in.
+    const answer = await this.follow({ method: 'GET', url, headers: {} }, credentials === undefined ? undefined : basic(credentials)).catch((error: unknown) => {
+      throw afterAnswer(error, `${formatImageReference(ref)}: the token service of ${ref.registry}`);
+    });
+    const text = await textOf(answer, `${url.origin}${url.pathname}`);
     if (answer.status === 401 || answer.status === 403) throw new RegistryError('unauthorized', `${formatImageReference(ref)}: ${url.origin}${url.pathname} refused a token: ${this.refusal(ref)}`);
     if (answer.status !== 200) throw new RegistryError('refused', `${url.origin}${url.pathname}: HTTP ${String(answer.status)} for a token`);
     const token = tokenOf(text);
@@ -167,14 +167,43 @@ export class RegistryClient {
     let url = exchange.url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const sameHost = url.host === exchange.url.host;
-      this.options.onRequest?.(exchange.method, url.toString());
+      // Origin and path only: a blob store's pre-signed query string is a credential.
+      this.options.onRequest?.(exchange.method, `${url.origin}${url.pathname}`);
       const answer = await this.options.transport.send({ ...exchange, url, headers: { ...exchange.headers, ...(sameHost && authorization !== undefined ? { authorization } : {}) } });
       const location = answer.headers.location;
       if (![301, 302, 303, 307, 308].includes(answer.status) || location === undefined || exchange.method === 'POST') return answer;
       drain(answer);
-      url = new URL(location, url);
+      url = parsedURL(location, `a redirect from ${url.origin}`, url);
     }
     throw new RegistryError('refused', `${exchange.url.toString()}: more than ${String(MAX_REDIRECTS)} redirects`);
+  }
+}
+
+/** A fetched manifest, parsed; one that cannot be read is the registry's `invalid` answer. */
+function manifestOf(ref: ImageReference, digest: string, body: string, mediaType: string): FetchedManifest {
+  try {
+    return { digest, mediaType, body, manifest: parseManifest(body, mediaType) };
+  } catch (error) {
+    if (error instanceof ManifestError) throw new RegistryError('invalid', `${formatImageReference(ref)}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The next page of a tag list (`Link: <…>; rel="next"`), only on the same origin: credentials go nowhere else. */
+function nextPage(answer: Answer, current: URL): URL | undefined {
+  const next = /<([^>]+)>;\s*rel="next"/.exec(String(answer.headers.link ?? ''))?.[1];
+  if (next === undefined) return undefined;
+  const url = parsedURL(next, `${current.origin}'s tag list`, current);
+  if (url.origin !== current.origin) throw new RegistryError('invalid', `${current.origin}: the tag list's next page is on another origin (${url.origin})`);
+  return url;
+}
+
+/** A URL a registry gave, or an `invalid` error naming where it came from. */
+function parsedURL(text: string, from: string, base?: URL): URL {
+  try {
+    return new URL(text, base);
+  } catch {
+    throw new RegistryError('invalid', `${from} is not a URL`);
   }
 }
 

@@ -1,10 +1,12 @@
 /**
- * Why a registry request failed, as callers act on it: `unreachable` (no answer: DNS, connection, TLS, timeout; the
- * catalog may stand in and the request is retried), `unauthorized` (the credentials were refused or are missing),
+ * Why a registry request failed, as callers act on it: `unreachable` (no answer: DNS, connection, timeout; the
+ * catalog may stand in and the request is retried), `untrusted` (a TLS certificate that does not verify: a missing CA,
+ * never papered over), `interrupted` (the registry answered, then stopped: a body cut short, a token service or blob
+store that does not answer), `unauthorized` (the credentials were refused or are missing),
  * `not-found` (no such repository, tag or digest), `refused` (any other error status) and `invalid` (an answer that
  * is not what the protocol promises, or whose content does not match its digest).
  */
-export type RegistryErrorKind = 'unreachable' | 'unauthorized' | 'not-found' | 'refused' | 'invalid';
+export type RegistryErrorKind = 'unreachable' | 'untrusted' | 'interrupted' | 'unauthorized' | 'not-found' | 'refused' | 'invalid';
 
 /** A failed registry request; the message names the URL (never the credentials) and what went wrong. */
 export class RegistryError extends Error {
@@ -25,4 +27,10 @@ export function registryErrorText(body: string): string {
   } catch {
     return body.trim().slice(0, 200);
   }
+}
+
+/** The same failure, as one that came after the registry had answered: no longer "unreachable". */
+export function afterAnswer(error: unknown, what: string): Error {
+  if (!(error instanceof RegistryError) || error.kind !== 'unreachable') return error instanceof Error ? error : new Error(String(error));
+  return new RegistryError('interrupted', `${what}: ${error.message}`);
 }

@@ -7,7 +7,7 @@ import { kubernetesPayloadFiles } from '../release/layout.ts';
 import { PAYLOAD_FILES } from '../release/payload.ts';
 import { ReleaseError, type ReleaseFailure } from '../release/provider.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
-import { startTestRegistry, type TestRegistry } from '../testing/registry.ts';
+import { SECOND_USER, startTestRegistry, type TestRegistry } from '../testing/registry.ts';
 import { kubernetesRelease, OPENSHIFT_BOOT_IMAGE, OPENSHIFT_TAGS, openshiftPayloadFiles } from '../testing/release-payloads.ts';
 import { RegistryClient } from './client.ts';
 import { publishPayload, type Published } from './publish.ts';
@@ -82,14 +82,13 @@ describe('release payloads from a real registry (distribution, TLS, htpasswd)', 
     assert.deepEqual([...requests], ['GET /v2/ocp/release/manifests/4.17.0-multi']);
   });
 
-  it('When another cluster with its own pull secret resolves a payload already read, it should check its access with one manifest request and read no layer', async () => {
+  it('When another cluster with its own pull secret resolves a payload already read, it should check its access with a manifest read and read no layer', async () => {
     const releases = provider();
     await releases.resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret() });
-    const other = JSON.stringify({ auths: { ...(JSON.parse(registry.pullSecret()) as { auths: object }).auths, 'quay.io': { auth: Buffer.from('a:b').toString('base64') } } });
     requests.length = 0;
-    const info = await releases.resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: other });
+    const info = await releases.resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret(SECOND_USER.username, SECOND_USER.password) });
     assert.equal(info.version, '4.17.0');
-    assert.ok(requests.every((r) => r === 'GET /v2/ocp/release/manifests/4.17.0-multi'), requests.join(', '));
+    assert.deepEqual([...requests], ['GET /v2/ocp/release/manifests/4.17.0-multi', 'GET /v2/ocp/release/manifests/4.17.0-multi'], 'a challenge and an authenticated read of the manifest, no layer');
   });
 
   it('When many clusters resolve one release at once, cold, they should share one resolve', async () => {
@@ -114,8 +113,13 @@ describe('release payloads from a real registry (distribution, TLS, htpasswd)', 
     await assert.rejects(provider().resolve({ image: image('ocp/release:4.17.0-multi') }), rejectsWith('Unauthorized', /the registry requires credentials and the pull secret has none for 127\.0\.0\.1:\d+/));
   });
 
-  it('When the image has no release metadata, it should fail InvalidImage naming the missing file', async () => {
-    await assert.rejects(provider().resolve({ image: image('ocp/not-a-release:1'), pullSecret: registry.pullSecret() }), rejectsWith('InvalidImage', /not a release payload: it has no release-manifests\/release-metadata$/));
+  it('When the image has no release metadata, it should fail InvalidImage naming the missing file, and a retry should not download it again', async () => {
+    const releases = provider();
+    const request = { image: image('ocp/not-a-release:1'), pullSecret: registry.pullSecret() };
+    await assert.rejects(releases.resolve(request), rejectsWith('InvalidImage', /not a release payload: it has no release-manifests\/release-metadata$/));
+    requests.length = 0;
+    await assert.rejects(releases.resolve(request), rejectsWith('InvalidImage', /not a release payload/));
+    assert.equal(requests.length, 0, requests.join(', '));
   });
 
   it('When the tag does not exist, it should fail InvalidImage with what the registry said', async () => {
@@ -137,14 +141,28 @@ describe('release payloads from a real registry (distribution, TLS, htpasswd)', 
   });
 
   it('When no registry answers, it should fail Unreachable; the catalog stands in only for an image it knows, marked provisional', async () => {
-    const closed = `127.0.0.1:1/hcp/kube-release:v1.36.3`;
+    // A closed port stands for a registry that does not answer; the catalog knows Kubernetes-native releases by tag.
+    const closed = '127.0.0.1:1/hcp-kubevirt/kube-release:v1.36.3';
     await assert.rejects(provider().resolve({ image: closed }), rejectsWith('Unreachable', /ECONNREFUSED/));
     const fallback = withCatalogFallback(provider(), catalogReleaseProvider, () => clock.now());
-    const known = 'quay.io/hcp-kubevirt/kube-release:v1.36.3';
-    const info = await fallback.resolve({ image: known, imageContentSources: [{ source: 'quay.io/hcp-kubevirt', mirrors: ['127.0.0.1:1/hcp'] }] });
+    const info = await fallback.resolve({ image: closed });
     assert.equal(info.provisional, true);
     assert.match(info.source ?? '', /^the built-in catalog, as no registry answered/);
     await assert.rejects(fallback.resolve({ image: '127.0.0.1:1/hcp/unknown-release:1' }), rejectsWith('Unreachable', /ECONNREFUSED/));
+  });
+
+  it('When the registry certificate is not trusted, it should say so (InvalidImage), and the catalog should not stand in', async () => {
+    const untrusting = new RegistryReleaseProvider({ transport: new Transport(), architecture: 'amd64', now: () => clock.now() });
+    const known = 'quay.io/hcp-kubevirt/kube-release:v1.36.3';
+    const fallback = withCatalogFallback(untrusting, catalogReleaseProvider, () => clock.now());
+    await assert.rejects(
+      fallback.resolve({ image: known, pullSecret: registry.pullSecret(), imageContentSources: [{ source: 'quay.io/hcp-kubevirt', mirrors: [`${registry.host}/hcp`] }] }),
+      rejectsWith('InvalidImage', /the registry's certificate is not trusted/),
+    );
+    const trusting = new RegistryReleaseProvider({ transport: new Transport(), trusting: (bundle) => new Transport({ extraCA: bundle }), architecture: 'amd64', now: () => clock.now() });
+    const info = await trusting.resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret(), trustBundle: registry.ca });
+    assert.equal(info.version, '4.17.0');
+    trusting.close();
   });
 
   it('When a registry answers with an error, the catalog should not stand in even for an image it knows', async () => {
@@ -153,6 +171,39 @@ describe('release payloads from a real registry (distribution, TLS, htpasswd)', 
     await assert.rejects(
       fallback.resolve({ image: known, pullSecret: registry.pullSecret('release-reader', 'wrong'), imageContentSources: [{ source: 'quay.io/hcp-kubevirt', mirrors: [`${registry.host}/hcp`] }] }),
       rejectsWith('Unauthorized', /refused the pull secret's credentials/),
+    );
+  });
+});
+
+describe('release payloads from a real registry with token authentication (bearer)', () => {
+  let registry: TestRegistry;
+  let transport: Transport;
+  const image = (path: string): string => `${registry.host}/${path}`;
+  const provider = (): RegistryReleaseProvider => new RegistryReleaseProvider({ transport, architecture: 'amd64', now: () => Date.now() });
+
+  before(async () => {
+    registry = await startTestRegistry({ auth: 'token' });
+    transport = new Transport({ extraCA: registry.ca });
+    const publisher = new RegistryClient({ transport, pullSecret: registry.pullSecret() });
+    await publishPayload(publisher, parseImageReference(image('ocp/release:4.17.0-multi')), openshiftPayloadFiles('4.17.0'), { architectures: ['amd64', 's390x'] });
+  });
+  after(async () => {
+    transport.close();
+    await registry.stop();
+  });
+
+  it('When the registry challenges with Bearer, it should get a pull-only token for the repository from the realm with the pull secret, and read the payload', async () => {
+    const before = registry.tokens?.issued.length ?? 0;
+    const info = await provider().resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret(SECOND_USER.username, SECOND_USER.password) });
+    assert.equal(info.version, '4.17.0');
+    const asked = registry.tokens?.issued.slice(before) ?? [];
+    assert.deepEqual(asked, [{ user: SECOND_USER.username, scopes: ['repository:ocp/release:pull'] }], 'one token, reused for every request of the repository');
+  });
+
+  it('When the token service refuses the pull secret, it should fail Unauthorized saying the realm refused a token', async () => {
+    await assert.rejects(
+      provider().resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret(SECOND_USER.username, 'wrong') }),
+      rejectsWith('Unauthorized', /\/token refused a token: the registry refused the pull secret's credentials for 127\.0\.0\.1:\d+/),
     );
   });
 });

@@ -1,8 +1,7 @@
-import { filesInLayer, LayerError } from '../release/layer-files.ts';
-import { formatImageReference, ImageReferenceError, parseImageReference, parseRepository, type ImageReference } from '../release/image-reference.ts';
+import { filesInLayer } from '../release/layer-files.ts';
+import { formatImageReference, parseImageReference, parseRepository, type ImageReference } from '../release/image-reference.ts';
 import { pullCandidates } from '../release/mirrors.ts';
-import { ManifestError, PlatformNotFoundError, selectPlatform, type Manifest } from '../release/oci-manifest.ts';
-import { PayloadError } from '../release/payload.ts';
+import { PlatformNotFoundError, selectPlatform, type Manifest } from '../release/oci-manifest.ts';
 import { MissingComponentsError } from '../release/components.ts';
 import { ReleaseError, type ReleaseFailure, type ReleaseLookup, type ReleaseRequest } from '../release/provider.ts';
 import { PullSecretError } from '../release/registry-auth.ts';
@@ -10,12 +9,18 @@ import { releaseInfoFromPayload, REQUIRED_PAYLOAD_FILES, WANTED_PAYLOAD_FILES } 
 import type { ReleaseInfo } from '../release/catalog.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { RegistryClient, type FetchedManifest } from './client.ts';
-import { RegistryError, type RegistryErrorKind } from './errors.ts';
+import { afterAnswer, RegistryError, type RegistryErrorKind } from './errors.ts';
 import type { Transport } from './transport.ts';
 
 /** What the registry provider needs. */
 export interface RegistryReleaseProviderOptions {
+  /** The transport of requests without a trust bundle of their own. */
   readonly transport: Transport;
+  /**
+   * A transport that also trusts a request's `trustBundle` (the operator adds it to its own `--registry-ca-file`);
+   * without it, trust bundles are ignored.
+   */
+  readonly trusting?: (bundle: string) => Transport;
   /** The architecture whose payload is read (the management cluster's): `amd64`, `arm64`. */
   readonly architecture: string;
   /** Milliseconds since the epoch (the operator's clock). */
@@ -34,23 +39,28 @@ export interface RegistryReleaseProviderOptions {
 /** The access checks remembered (pull secret × reference): beyond, the oldest is asked again. */
 const MAX_VERIFIED = 1024;
 
-/** Who reads what: the pull secret, the mirrors and the reference, hashed (the secret is never kept in clear). */
-const accessKey = (request: ReleaseRequest, ref: ImageReference): string => sha256Hex(JSON.stringify([request.pullSecret ?? '', request.imageContentSources ?? [], formatImageReference(ref)]));
+/** Who reads what: the pull secret, the mirrors, the trust bundle and the reference, hashed (the secret is never kept in clear). */
+const accessKey = (request: ReleaseRequest, ref: ImageReference): string => sha256Hex(JSON.stringify([request.pullSecret ?? '', request.imageContentSources ?? [], request.trustBundle ?? '', formatImageReference(ref)]));
 
 /** Pull secrets whose clients are kept (one per HostedCluster that resolved recently). */
 const MAX_CLIENTS = 64;
 
-const FAILURE_OF: Readonly<Record<RegistryErrorKind, ReleaseFailure>> = { unreachable: 'Unreachable', unauthorized: 'Unauthorized', 'not-found': 'InvalidImage', refused: 'InvalidImage', invalid: 'InvalidImage' };
+const FAILURE_OF: Readonly<Record<RegistryErrorKind, ReleaseFailure>> = { unreachable: 'Unreachable', untrusted: 'InvalidImage', interrupted: 'InvalidImage', unauthorized: 'Unauthorized', 'not-found': 'InvalidImage', refused: 'InvalidImage', invalid: 'InvalidImage' };
 
-/** The release failure a lower error stands for; unexpected errors are rethrown as they are. */
+/**
+ * The release failure a lower error stands for. Anything unforeseen (a library's own error) is `InvalidImage` too:
+ * it is reported in the condition and retried, never an unclassified error that skips the remaining mirrors.
+ */
 function failureOf(error: unknown): ReleaseFailure {
   if (error instanceof RegistryError) return FAILURE_OF[error.kind];
   if (error instanceof MissingComponentsError) return 'MissingReleaseImages';
   if (error instanceof PlatformNotFoundError) return 'PayloadArchNotFound';
   if (error instanceof PullSecretError) return 'Unauthorized';
-  if (error instanceof PayloadError || error instanceof ManifestError || error instanceof LayerError || error instanceof ImageReferenceError) return 'InvalidImage';
-  throw error;
+  return 'InvalidImage';
 }
+
+/** Whether a payload's failure may differ on the next read (the network's doing), or is the content's, for good. */
+const transient = (error: unknown): boolean => error instanceof RegistryError;
 
 /** The failure of a release tried at several places: unreachable only if nowhere answered, else the first answer's. */
 function combined(image: string, failures: ReadonlyArray<{ where: string; error: unknown }>): ReleaseError {
@@ -76,8 +86,10 @@ export class RegistryReleaseProvider implements ReleaseLookup {
   private readonly verified = new Map<string, { digest: string; at: number }>();
   /** Resolves under way, by access key: concurrent resolves of one reference with one secret share one. */
   private readonly inflight = new Map<string, Promise<ReleaseInfo>>();
-  /** One client per pull secret (by hash), so its tokens and basic credentials outlive one resolve. */
+  /** One client per pull secret and trust bundle (by hash), so its tokens and basic credentials outlive one resolve. */
   private readonly clients = new Map<string, RegistryClient>();
+  /** One transport per trust bundle (by hash), the oldest forgotten past {@link MAX_CLIENTS}. */
+  private readonly transports = new Map<string, Transport>();
 
   constructor(options: RegistryReleaseProviderOptions) {
     this.options = options;
@@ -87,9 +99,9 @@ export class RegistryReleaseProvider implements ReleaseLookup {
     return 'release payloads read from their registries';
   }
 
-  async listTags(repository: string, pullSecret?: string): Promise<string[]> {
+  async listTags(repository: string, pullSecret?: string, trustBundle?: string): Promise<string[]> {
     try {
-      return await this.clientFor(pullSecret).listTags({ ...parseRepository(repository), tag: 'latest' });
+      return await this.clientFor(pullSecret, trustBundle).listTags({ ...parseRepository(repository), tag: 'latest' });
     } catch (error) {
       throw new ReleaseError(failureOf(error), `repository ${repository}: ${(error as Error).message}`);
     }
@@ -104,8 +116,11 @@ export class RegistryReleaseProvider implements ReleaseLookup {
     }
     const access = accessKey(request, ref);
     const known = this.verifiedDigest(access);
-    const hit = (known === undefined ? undefined : this.payloads.get(known)) ?? this.inflight.get(access);
-    if (hit !== undefined) return hit;
+    const payload = known === undefined ? undefined : this.payloads.get(known);
+    // A payload kept by digest may be a content failure: reported as a release error like the first time.
+    if (payload !== undefined) return payload.catch((error: unknown) => Promise.reject(combined(request.image, [{ where: known ?? '', error }])));
+    const inflight = this.inflight.get(access);
+    if (inflight !== undefined) return inflight;
     const resolving = this.resolveAnywhere(request, ref, access).finally(() => this.inflight.delete(access));
     this.inflight.set(access, resolving);
     return resolving;
@@ -113,29 +128,49 @@ export class RegistryReleaseProvider implements ReleaseLookup {
 
   /** The payload at the first candidate location that serves it; the combined failure when none does. */
   private async resolveAnywhere(request: ReleaseRequest, ref: ImageReference, access: string): Promise<ReleaseInfo> {
-    const client = this.clientFor(request.pullSecret);
+    const client = this.clientFor(request.pullSecret, request.trustBundle);
     const failures: Array<{ where: string; error: unknown }> = [];
     for (const candidate of pullCandidates(ref, request.imageContentSources ?? [])) {
       try {
         return await this.readAt(client, access, candidate);
       } catch (error) {
-        failureOf(error);
         failures.push({ where: formatImageReference(candidate), error });
       }
     }
     throw combined(request.image, failures);
   }
 
-  /** The client of a pull secret, kept for the next resolve with it (a few secrets at most: the oldest goes first). */
-  private clientFor(pullSecret: string | undefined): RegistryClient {
-    const key = sha256Hex(pullSecret ?? '');
+  /** The client of a pull secret and trust bundle, kept for the next resolve with them (the oldest goes first). */
+  private clientFor(pullSecret: string | undefined, trustBundle: string | undefined): RegistryClient {
+    const key = sha256Hex(JSON.stringify([pullSecret ?? '', trustBundle ?? '']));
     const kept = this.clients.get(key);
     if (kept !== undefined) return kept;
-    const client = new RegistryClient({ transport: this.options.transport, ...(pullSecret === undefined ? {} : { pullSecret }), ...(this.options.onRequest === undefined ? {} : { onRequest: this.options.onRequest }) });
+    const client = new RegistryClient({ transport: this.transportFor(trustBundle), ...(pullSecret === undefined ? {} : { pullSecret }), ...(this.options.onRequest === undefined ? {} : { onRequest: this.options.onRequest }) });
     this.clients.set(key, client);
     const oldest = this.clients.keys().next().value;
     if (this.clients.size > MAX_CLIENTS && oldest !== undefined) this.clients.delete(oldest);
     return client;
+  }
+
+  /** The transport that trusts `bundle` too (the default one without a bundle, or without a way to add it). */
+  private transportFor(bundle: string | undefined): Transport {
+    const { trusting } = this.options;
+    if (bundle === undefined || bundle.trim() === '' || trusting === undefined) return this.options.transport;
+    const key = sha256Hex(bundle);
+    const kept = this.transports.get(key);
+    if (kept !== undefined) return kept;
+    const transport = trusting(bundle);
+    this.transports.set(key, transport);
+    // Past the bound the oldest is forgotten, not closed: a kept client may still use it (its idle sockets time out).
+    const oldest = this.transports.keys().next().value;
+    if (this.transports.size > MAX_CLIENTS && oldest !== undefined) this.transports.delete(oldest);
+    return transport;
+  }
+
+  /** Closes every transport this provider made (the default one is its owner's). */
+  close(): void {
+    for (const transport of this.transports.values()) transport.close();
+    this.transports.clear();
   }
 
   /** The digest these credentials were let read at this reference, while the TTL runs. */
@@ -153,9 +188,16 @@ export class RegistryReleaseProvider implements ReleaseLookup {
     if (this.verified.size > MAX_VERIFIED && oldest !== undefined) this.verified.delete(oldest);
     const cached = this.payloads.get(top.digest);
     if (cached !== undefined) return cached;
-    const reading = this.readPayload(client, candidate, top).then((info) => ({ ...info, source: `payload ${top.digest} read from ${formatImageReference(candidate)}` }));
+    const reading = this.readPayload(client, candidate, top).then(
+      (info) => ({ ...info, source: `payload ${top.digest} read from ${formatImageReference(candidate)}` }),
+      (error: unknown) => Promise.reject(afterAnswer(error, `${formatImageReference(candidate)} (${top.digest})`)),
+    );
     this.remember(top.digest, reading);
-    reading.catch(() => this.payloads.delete(top.digest));
+    // A content failure (not a payload, a missing component) is kept like a payload: its digest will not change, so
+    // retries do not download it again. A network one is forgotten.
+    reading.catch((error: unknown) => {
+      if (transient(error)) this.payloads.delete(top.digest);
+    });
     return reading;
   }
 

@@ -42,6 +42,8 @@ export interface DefaultReleaseRequest {
   readonly flavour: string;
   readonly pullSecret?: string;
   readonly imageContentSources?: readonly ImageContentSource[];
+  /** PEM CAs trusted besides the system's (`--additional-trust-bundle`). */
+  readonly trustBundle?: string;
   readonly repository?: string;
 }
 
@@ -52,19 +54,23 @@ export interface DefaultRelease {
   readonly why: string;
 }
 
-/** The tags of the repository at its first location that answers (mirrors first), or why none did. */
+/**
+ * The tags of the repository at its first location that lists them (mirrors first, then the source, as payloads are
+ * read); when none does: unreachable if none answered, else the first answer's failure.
+ */
 async function tagsAnywhere(lookup: ReleaseLookup, repository: string, request: DefaultReleaseRequest): Promise<{ tags: string[] } | { unreachable: ReleaseError }> {
-  let last: ReleaseError | undefined;
+  const failures: ReleaseError[] = [];
   for (const at of pullCandidates(parseImageReference(`${repository}:latest`), request.imageContentSources ?? [])) {
     try {
-      return { tags: await lookup.listTags(`${at.registry}/${at.repository}`, request.pullSecret) };
+      return { tags: await lookup.listTags(`${at.registry}/${at.repository}`, request.pullSecret, request.trustBundle) };
     } catch (error) {
       if (!(error instanceof ReleaseError)) throw error;
-      if (error.reason !== 'Unreachable') throw error;
-      last = error;
+      failures.push(error);
     }
   }
-  return { unreachable: last ?? new ReleaseError('Unreachable', `${repository}: no location to ask`) };
+  const answered = failures.find((f) => f.reason !== 'Unreachable');
+  if (answered !== undefined) throw answered;
+  return { unreachable: failures[0] ?? new ReleaseError('Unreachable', `${repository}: no location to ask`) };
 }
 
 /**
@@ -84,7 +90,8 @@ export async function chooseDefaultRelease(lookup: ReleaseLookup, request: Defau
   for (const tag of candidates.slice(0, TRIES)) {
     const image = formatImageReference({ ...parseImageReference(repository), tag });
     try {
-      const info = await lookup.resolve({ image, ...(request.pullSecret === undefined ? {} : { pullSecret: request.pullSecret }), ...(request.imageContentSources === undefined ? {} : { imageContentSources: request.imageContentSources }) });
+      const { pullSecret, imageContentSources, trustBundle } = request;
+      const info = await lookup.resolve({ image, ...(pullSecret === undefined ? {} : { pullSecret }), ...(imageContentSources === undefined ? {} : { imageContentSources }), ...(trustBundle === undefined ? {} : { trustBundle }) });
       return { image, version: info.version, why: `the newest supported release of ${repository} (${request.flavour}) that could be read` };
     } catch (error) {
       if (!(error instanceof ReleaseError)) throw error;

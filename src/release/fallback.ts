@@ -4,6 +4,9 @@ import { ReleaseError, type ReleaseProvider, type ReleaseRequest } from './provi
 /** How long a release whose registry did not answer is served from the catalog before the registry is asked again. */
 export const UNREACHABLE_RETRY_MS = 60_000;
 
+/** Unreachable releases remembered at most (the oldest forgotten first). */
+const MAX_REMEMBERED = 256;
+
 /**
  * A provider that reads payloads, with the built-in catalog standing in only when no registry answered at all (an
  * offline machine, a registry down): then the catalog's release, if it knows the image, marked `provisional` with the
@@ -12,7 +15,16 @@ export const UNREACHABLE_RETRY_MS = 60_000;
  * papered over by the catalog.
  */
 export function withCatalogFallback(payloads: ReleaseProvider, catalog: ReleaseCatalog, now: () => number): ReleaseProvider {
+  // By everything a request reads with, so one cluster's unreachable mirror never answers for another's registry; only
+  // images the catalog knows are kept, and only so many.
   const unreachable = new Map<string, { at: number; error: ReleaseError }>();
+  const keyOf = (request: ReleaseRequest): string => JSON.stringify([request.image, request.pullSecret ?? '', request.imageContentSources ?? [], request.trustBundle ?? '']);
+  const remember = (key: string, error: ReleaseError): void => {
+    unreachable.delete(key);
+    unreachable.set(key, { at: now(), error });
+    const oldest = unreachable.keys().next().value;
+    if (unreachable.size > MAX_REMEMBERED && oldest !== undefined) unreachable.delete(oldest);
+  };
   const standIn = (image: string, error: ReleaseError): ReleaseInfo => {
     const info = catalog.lookup(image);
     if (info === undefined) throw error;
@@ -21,16 +33,18 @@ export function withCatalogFallback(payloads: ReleaseProvider, catalog: ReleaseC
   return {
     describe: () => `${payloads.describe()}, or when no registry answers, the built-in catalog of ${catalog.describe()}`,
     async resolve(request: ReleaseRequest): Promise<ReleaseInfo> {
-      const recent = unreachable.get(request.image);
+      const key = keyOf(request);
+      const recent = unreachable.get(key);
       if (recent !== undefined && now() - recent.at < UNREACHABLE_RETRY_MS) return standIn(request.image, recent.error);
       try {
         const info = await payloads.resolve(request);
-        unreachable.delete(request.image);
+        unreachable.delete(key);
         return info;
       } catch (error) {
         if (!(error instanceof ReleaseError) || error.reason !== 'Unreachable') throw error;
-        unreachable.set(request.image, { at: now(), error });
-        return standIn(request.image, error);
+        const info = standIn(request.image, error);
+        remember(key, error);
+        return info;
       }
     },
   };

@@ -24,4 +24,17 @@ describe('reading files from a layer', () => {
   it('When the layer is not a tar, it should say so', async () => {
     await assert.rejects(filesInLayer([Buffer.from('not a tar at all '.repeat(64))], WANTED), /the layer is not a readable tar/);
   });
+
+  it('When a streamed layer turns out not to be a tar, it should fail at once and stop reading, with nothing left unhandled', async () => {
+    let served = 0;
+    async function* endless(): AsyncGenerator<Buffer> {
+      for (;;) {
+        served++;
+        await new Promise((resolve) => setImmediate(resolve));
+        yield Buffer.from('not a tar at all '.repeat(64));
+      }
+    }
+    await assert.rejects(filesInLayer(endless(), WANTED), /the layer is not a readable tar/);
+    assert.ok(served < 10, `read ${String(served)} chunks after the failure`);
+  });
 });

@@ -32,14 +32,29 @@ export async function filesInLayer(chunks: AsyncIterable<Uint8Array> | Iterable<
       pending.push(entry.concat().then((data: Buffer) => void found.set(path, data)));
     },
   });
-  const done = new Promise<void>((resolve, reject) => {
+  // Settled by the parser; watched from the start, so a failure mid-stream is seen at the next chunk (and never left
+  // unhandled while the layer still streams in).
+  let parseError: LayerError | undefined;
+  const done = new Promise<void>((resolve) => {
     parser.on('end', resolve);
-    parser.on('error', (error: Error) => reject(new LayerError(`the layer is not a readable tar: ${error.message}`)));
+    parser.on('error', (error: Error) => {
+      parseError = new LayerError(`the layer is not a readable tar: ${error.message}`);
+      resolve();
+    });
   });
-  for await (const chunk of chunks) parser.write(Buffer.from(chunk));
+  const stopped = (): Error | undefined => failure ?? parseError;
+  for await (const chunk of chunks) {
+    // Leaving the loop ends the source (a download stream is destroyed), so a bad layer is not read to its end.
+    if (stopped() !== undefined) break;
+    parser.write(Buffer.from(chunk));
+  }
+  // A failure before the end is final: the parser is not waited for (a cut-short tar may never finish its entries).
+  const early = stopped();
+  if (early !== undefined) throw early;
   parser.end();
   await done;
+  const late = stopped();
+  if (late !== undefined) throw late;
   await Promise.all(pending);
-  if (failure !== undefined) throw failure;
   return found;
 }

@@ -7,6 +7,11 @@ export interface ReleaseRequest {
   /** The pull secret's `.dockerconfigjson`. */
   readonly pullSecret?: string;
   readonly imageContentSources?: readonly ImageContentSource[];
+  /**
+   * PEM CAs trusted for this release's registries besides the operator's own (the HostedCluster's
+   * `additionalTrustBundle`: a disconnected cluster's mirror registry is usually signed by the same private CA).
+   */
+  readonly trustBundle?: string;
 }
 
 /**
@@ -39,5 +44,5 @@ export interface ReleaseProvider {
 /** A provider that can also list a repository's tags (for picking a default release). */
 export interface ReleaseLookup extends ReleaseProvider {
   /** The tags of `repository` (`quay.io/openshift-release-dev/ocp-release`); throws {@link ReleaseError}. */
-  listTags(repository: string, pullSecret?: string): Promise<string[]>;
+  listTags(repository: string, pullSecret?: string, trustBundle?: string): Promise<string[]>;
 }

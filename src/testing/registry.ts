@@ -8,6 +8,7 @@ import { issue, toPem } from '../local/cluster/certificates.ts';
 import { freePort } from '../local/cluster/ports.ts';
 import { DISTRIBUTION, ensureTool } from '../local/binaries/tools.ts';
 import { eventually } from './eventually.ts';
+import { startTokenService, type TokenService } from './registry-token-service.ts';
 
 /** A running CNCF distribution registry with TLS and htpasswd authentication, for tests. */
 export interface TestRegistry {
@@ -17,6 +18,8 @@ export interface TestRegistry {
   readonly ca: string;
   /** A `.dockerconfigjson` for this registry with the given credentials (by default the accepted ones). */
   pullSecret(username?: string, password?: string): string;
+  /** The token service, when the registry authenticates with tokens. */
+  readonly tokens?: TokenService;
   /** How many requests the registry has answered so far (from its own request log). */
   requestsServed(): number;
   stop(): Promise<void>;
@@ -24,8 +27,19 @@ export interface TestRegistry {
 
 export const REGISTRY_USER = 'release-reader';
 const REGISTRY_PASSWORD = 'correct-horse-battery-staple';
+/** A second user with its own password, for tests of one payload read by several pull secrets. */
+export const SECOND_USER = { username: 'second-reader', password: 'another-horse-battery-staple' } as const;
 
-function registryConfig(dir: string, port: number): string {
+/** The `auth` section: htpasswd (basic), or a token service whose signer's CA the registry trusts (bearer). */
+function authConfig(dir: string, realm: string | undefined): string[] {
+  if (realm === undefined) return ['auth:', '  htpasswd:', '    realm: hcp-test-registry', `    path: ${join(dir, 'htpasswd')}`];
+  return ['auth:', '  token:', `    realm: ${realm}`, `    service: ${TOKEN_SERVICE}`, `    issuer: ${TOKEN_ISSUER}`, `    rootcertbundle: ${join(dir, 'token-ca.crt')}`];
+}
+
+const TOKEN_SERVICE = 'hcp-test-registry';
+const TOKEN_ISSUER = 'hcp-test-token-issuer';
+
+function registryConfig(dir: string, port: number, realm: string | undefined): string {
   return [
     'version: 0.1',
     'log:',
@@ -39,10 +53,7 @@ function registryConfig(dir: string, port: number): string {
     '  tls:',
     `    certificate: ${join(dir, 'tls.crt')}`,
     `    key: ${join(dir, 'tls.key')}`,
-    'auth:',
-    '  htpasswd:',
-    '    realm: hcp-test-registry',
-    `    path: ${join(dir, 'htpasswd')}`,
+    ...authConfig(dir, realm),
     '',
   ].join('\n');
 }
@@ -59,8 +70,19 @@ function answers(port: number, ca: string): Promise<boolean> {
   });
 }
 
-/** Builds (once) and starts the distribution registry on a free loopback port, with a fresh CA and one user. */
-export async function startTestRegistry(): Promise<TestRegistry> {
+/** Starts the token service of a registry with token authentication, its signer issued by a CA the registry trusts. */
+async function tokenServiceFor(dir: string, serving: { cert: string; key: string }): Promise<TokenService> {
+  const tokenCA = await issue({ commonName: 'hcp test token CA', usage: 'ca' });
+  const signer = await toPem(await issue({ commonName: 'hcp test token signer', usage: 'client', issuer: tokenCA }));
+  writeFileSync(join(dir, 'token-ca.crt'), (await toPem(tokenCA)).cert);
+  return startTokenService({ serving, signer, issuer: TOKEN_ISSUER, service: TOKEN_SERVICE, users: { [REGISTRY_USER]: REGISTRY_PASSWORD, [SECOND_USER.username]: SECOND_USER.password } });
+}
+
+/**
+ * Builds (once) and starts the distribution registry on a free loopback port, with a fresh CA and two users; with
+ * `auth: 'token'`, a token service beside it answers the registry's bearer challenges.
+ */
+export async function startTestRegistry(options: { auth?: 'htpasswd' | 'token' } = {}): Promise<TestRegistry> {
   const { registry } = await ensureTool(DISTRIBUTION, () => undefined);
   const dir = mkdtempSync(join(tmpdir(), 'hcp-registry-'));
   const port = await freePort();
@@ -69,8 +91,9 @@ export async function startTestRegistry(): Promise<TestRegistry> {
   const caPem = (await toPem(ca)).cert;
   writeFileSync(join(dir, 'tls.crt'), serving.cert);
   writeFileSync(join(dir, 'tls.key'), serving.key, { mode: 0o600 });
-  writeFileSync(join(dir, 'htpasswd'), `${REGISTRY_USER}:${bcrypt.hashSync(REGISTRY_PASSWORD, 10)}\n`);
-  writeFileSync(join(dir, 'config.yml'), registryConfig(dir, port));
+  writeFileSync(join(dir, 'htpasswd'), `${REGISTRY_USER}:${bcrypt.hashSync(REGISTRY_PASSWORD, 10)}\n${SECOND_USER.username}:${bcrypt.hashSync(SECOND_USER.password, 10)}\n`);
+  const tokens = options.auth === 'token' ? await tokenServiceFor(dir, serving) : undefined;
+  writeFileSync(join(dir, 'config.yml'), registryConfig(dir, port, tokens?.realm));
   const log = join(dir, 'registry.log');
   const child: ChildProcess = spawn('sh', ['-c', `exec "$0" serve "$1" >>"$2" 2>&1`, registry ?? 'registry', join(dir, 'config.yml'), log], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -78,6 +101,7 @@ export async function startTestRegistry(): Promise<TestRegistry> {
     await eventually('the test registry to answer', () => answers(port, caPem), 30_000, 100);
   } catch (error) {
     child.kill('SIGKILL');
+    await tokens?.stop();
     throw new Error(`${(error as Error).message}: ${readFileSync(log, 'utf8').slice(-2_000)}`, { cause: error });
   }
   const host = `127.0.0.1:${String(port)}`;
@@ -85,11 +109,13 @@ export async function startTestRegistry(): Promise<TestRegistry> {
     host,
     ca: caPem,
     pullSecret: (username = REGISTRY_USER, password = REGISTRY_PASSWORD) => JSON.stringify({ auths: { [host]: { auth: Buffer.from(`${username}:${password}`).toString('base64') } } }),
+    ...(tokens === undefined ? {} : { tokens }),
     requestsServed: () => readFileSync(log, 'utf8').split('\n').filter((line) => line.includes('"msg":"response completed"')).length,
     async stop() {
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       child.kill('SIGKILL');
+      await tokens?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

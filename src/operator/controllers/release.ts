@@ -1,7 +1,8 @@
 import { HostedClusterConditionReason as Reason } from '../../api/v1beta1/conditions.ts';
 import type { KubeClient } from '../../kube/client.ts';
 import { fromBase64 } from '../../lib/base64.ts';
-import type { ReleaseError, ReleaseFailure } from '../../release/provider.ts';
+import type { HostedCluster } from '../../api/index.ts';
+import type { ReleaseError, ReleaseFailure, ReleaseRequest } from '../../release/provider.ts';
 
 /** The `.dockerconfigjson` of a pull secret's data (base64, as read); undefined when it has none. */
 export function dockerConfigOf(secret: { data?: Record<string, string> } | undefined): string | undefined {
@@ -13,6 +14,23 @@ export function dockerConfigOf(secret: { data?: Record<string, string> } | undef
 export async function readPullSecret(client: KubeClient, namespace: string | undefined, name: string | undefined): Promise<string | undefined> {
   if (namespace === undefined || name === undefined || name === '') return undefined;
   return dockerConfigOf(await client.tryGet<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name, namespace }));
+}
+
+/** The PEM of a trust-bundle ConfigMap (`ca-bundle.crt`, as `hcp create cluster --additional-trust-bundle` writes it). */
+export async function readTrustBundle(client: KubeClient, namespace: string | undefined, name: string | undefined): Promise<string | undefined> {
+  if (namespace === undefined || name === undefined || name === '') return undefined;
+  const configMap = await client.tryGet<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace });
+  return configMap?.data?.['ca-bundle.crt'];
+}
+
+/** What a release is read with for a HostedCluster: its pull secret, mirrors and trust bundle (all from its namespace). */
+export async function releaseAccessOf(client: KubeClient, hc: HostedCluster, pullSecret: string | undefined): Promise<Omit<ReleaseRequest, 'image'>> {
+  const trustBundle = await readTrustBundle(client, hc.metadata.namespace, hc.spec.additionalTrustBundle?.name);
+  return {
+    ...(pullSecret === undefined ? {} : { pullSecret }),
+    ...(hc.spec.imageContentSources === undefined ? {} : { imageContentSources: hc.spec.imageContentSources }),
+    ...(trustBundle === undefined ? {} : { trustBundle }),
+  };
 }
 
 /** The `ValidReleaseImage` reason of a failure: upstream's `PayloadArchNotFound` for the architecture, else `InvalidImage`. */

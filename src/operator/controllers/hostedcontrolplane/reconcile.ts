@@ -1,9 +1,9 @@
 import type { HostedControlPlane } from '../../../api/index.ts';
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { UNREACHABLE_RETRY_MS } from '../../../release/fallback.ts';
-import { ReleaseError } from '../../../release/provider.ts';
-import { dockerConfigOf, provisionalNote, readPullSecret, releaseImageReason, retriable } from '../release.ts';
-import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import { ReleaseError, type ReleaseRequest } from '../../../release/provider.ts';
+import { dockerConfigOf, provisionalNote, readPullSecret, readTrustBundle, releaseImageReason, retriable } from '../release.ts';
+import { CLUSTER_ANNOTATION, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
 import { TerminalError, WaitError } from '../../runtime/errors.ts';
 import type { Logger } from '../../runtime/logger.ts';
@@ -32,17 +32,30 @@ async function pullSecret(scope: Scope): Promise<string | undefined> {
   return dockerConfigOf(scope.deps.secret(inNamespace(scope, name ?? ''))) ?? (await readPullSecret(scope.deps.client, scope.hcp.metadata.namespace, name));
 }
 
+/** The release with its access: the pull secret copy, the mirrors, and the trust bundle in the HostedCluster's namespace. */
+async function releaseRequest(scope: Scope): Promise<ReleaseRequest> {
+  const { spec, metadata } = scope.hcp;
+  const secret = await pullSecret(scope);
+  const clusterNamespace = (metadata.annotations?.[CLUSTER_ANNOTATION] ?? '').split('/')[0];
+  const trustBundle = await readTrustBundle(scope.deps.client, clusterNamespace, spec.additionalTrustBundle?.name);
+  return {
+    image: spec.releaseImage,
+    ...(secret === undefined ? {} : { pullSecret: secret }),
+    ...(spec.imageContentSources === undefined ? {} : { imageContentSources: spec.imageContentSources }),
+    ...(trustBundle === undefined ? {} : { trustBundle }),
+  };
+}
+
 /**
  * The release's components from its payload. A release that cannot be read, or lacks components, stops the reconcile
  * before anything is applied (what runs keeps running) and is retried with back-off; only the catalog alone not
  * knowing the image waits for a spec change. Answers the requeue a provisional (catalog) release asks for.
  */
 async function resolveRelease(scope: Scope): Promise<{ requeueAfterMs?: number }> {
-  const { spec } = scope.hcp;
-  const secret = await pullSecret(scope);
+  const request = await releaseRequest(scope);
   let release;
   try {
-    release = await scope.deps.releases.resolve({ image: spec.releaseImage, ...(secret === undefined ? {} : { pullSecret: secret }), ...(spec.imageContentSources === undefined ? {} : { imageContentSources: spec.imageContentSources }) });
+    release = await scope.deps.releases.resolve(request);
   } catch (error) {
     if (!(error instanceof ReleaseError)) throw error;
     const missing = error.reason === 'MissingReleaseImages';

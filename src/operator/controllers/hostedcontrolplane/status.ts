@@ -110,7 +110,8 @@ function kubeadminField(scope: Scope): Partial<Status> {
 
 /** The status computed at the end of a reconcile; `endpoint` is where the API is published, once known. */
 export function computeStatus(scope: Scope, endpoint: Endpoint, error: unknown): Status {
-  const available = scope.release !== undefined && readiness(scope);
+  // From what runs, whether or not this reconcile could read the release: a registry outage changes nothing deployed.
+  const available = readiness(scope);
   ignitionCondition(scope);
   degradedCondition(scope);
   const mtu = infraNetworkMTUCondition(scope.hcp);

@@ -14,10 +14,12 @@ import { openshiftPayloadFiles } from '../../../../testing/release-payloads.ts';
 describe('hcp create cluster without --release-image (a real registry as the mirror of quay.io)', () => {
   let registry: TestRegistry;
   let transport: Transport;
+  const bare = new Transport();
   const render = (files: Record<string, string>, extra: readonly string[] = []): ReturnType<typeof runHcp> =>
-    runHcp(['create', 'cluster', 'kubevirt', '--render', '--name=pick', '--pull-secret=/ps', '--image-content-sources=/ics', ...extra], {
-      files,
-      releases: new RegistryReleaseProvider({ transport, architecture: 'amd64', now: () => Date.now() }),
+    runHcp(['create', 'cluster', 'kubevirt', '--render', '--name=pick', '--pull-secret=/ps', '--image-content-sources=/ics', '--additional-trust-bundle=/ca', ...extra], {
+      files: { '/ca': registry.ca, ...files },
+      // Trusting only what --additional-trust-bundle brings, as the CLI does.
+      releases: new RegistryReleaseProvider({ transport: bare, trusting: (bundle) => new Transport({ extraCA: bundle }), architecture: 'amd64', now: () => Date.now() }),
     });
   const ics = (): string => `- source: quay.io/openshift-release-dev/ocp-release\n  mirrors:\n  - ${registry.host}/mirror/ocp-release\n`;
 
@@ -34,6 +36,7 @@ describe('hcp create cluster without --release-image (a real registry as the mir
   });
   after(async () => {
     transport.close();
+    bare.close();
     await registry.stop();
   });
 

@@ -9,12 +9,12 @@ import { UserError } from '../../../framework/errors.ts';
 async function registryLookup(): Promise<ReleaseLookup> {
   const [{ RegistryReleaseProvider }, { Transport }] = await Promise.all([import('../../../../registry/release-provider.ts'), import('../../../../registry/transport.ts')]);
   const architecture = ({ x64: 'amd64', arm64: 'arm64', s390x: 's390x', ppc64: 'ppc64le' } as Record<string, string>)[process.arch] ?? process.arch;
-  return new RegistryReleaseProvider({ transport: new Transport(), architecture, now: () => Date.now() });
+  return new RegistryReleaseProvider({ transport: new Transport(), trusting: (bundle) => new Transport({ extraCA: bundle }), architecture, now: () => Date.now() });
 }
 
 /**
  * Without `--release-image`, the newest supported release that can be read with the pull secret (through the mirrors
- * of `--image-content-sources`), in the flavour of `--release-stream`; said on stderr. Upstream renders an empty image
+ * of `--image-content-sources`, trusting `--additional-trust-bundle`), in the flavour of `--release-stream`; said on stderr. Upstream renders an empty image
  * then, which the operator refuses.
  */
 export async function withDefaultRelease(input: ClusterInput, releaseStream: string, ctx: CommandContext): Promise<ClusterInput> {
@@ -28,6 +28,7 @@ export async function withDefaultRelease(input: ClusterInput, releaseStream: str
       flavour: flavourOfStream(releaseStream),
       ...(pullSecret === undefined ? {} : { pullSecret }),
       ...(input.imageContentSources === undefined ? {} : { imageContentSources: input.imageContentSources }),
+      ...(input.additionalTrustBundle === undefined ? {} : { trustBundle: input.additionalTrustBundle }),
     });
     ctx.stderr(`Using release image ${chosen.image} (${chosen.version}): ${chosen.why}\n`);
     return { ...input, releaseImage: chosen.image };

@@ -5,7 +5,8 @@ import { BootImageError, bootImageMessage, resolveBootImage } from '../../../../
 import { kubevirtPlatformProblems, platformValidationMessage } from '../../../../platform/kubevirt/platform-validation.ts';
 import type { ReleaseInfo } from '../../../../release/catalog.ts';
 import { ReleaseError } from '../../../../release/provider.ts';
-import { readPullSecret, retriable } from '../../release.ts';
+import { UNREACHABLE_RETRY_MS } from '../../../../release/fallback.ts';
+import { provisionalNote, readPullSecret, releaseAccessOf, retriable } from '../../release.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
 type Check = Omit<ConditionUpdate, 'observedGeneration'> & { readonly blocking: boolean };
@@ -54,19 +55,19 @@ function compareMinor(a: string, b: string): number {
   return aMajor - bMajor || aMinor - bMinor;
 }
 
-/** A release resolved with the HostedCluster's pull secret and mirrors. */
+/** A release resolved with the HostedCluster's pull secret, mirrors and trust bundle. */
 async function resolveWithClusterSecrets(scope: Scope, image: string): Promise<ReleaseInfo> {
   const { hc } = scope;
-  const pullSecret = await readPullSecret(scope.deps.client, hc?.metadata.namespace, hc?.spec.pullSecret.name);
-  const imageContentSources = hc?.spec.imageContentSources;
-  return scope.deps.releases.resolve({ image, ...(pullSecret === undefined ? {} : { pullSecret }), ...(imageContentSources === undefined ? {} : { imageContentSources }) });
+  if (hc === undefined) return scope.deps.releases.resolve({ image });
+  const pullSecret = await readPullSecret(scope.deps.client, hc.metadata.namespace, hc.spec.pullSecret.name);
+  return scope.deps.releases.resolve({ image, ...(await releaseAccessOf(scope.deps.client, hc, pullSecret)) });
 }
 
 /**
  * The release must be readable, and no newer than the control plane's (the manual: "must not surpass"). A release
  * that could not be read is reported and, unless only a spec change can fix it, retried with back-off.
  */
-async function releaseChecks(scope: Scope): Promise<{ checks: Check[]; retry?: ReleaseError }> {
+async function releaseChecks(scope: Scope): Promise<{ checks: Check[]; retry?: ReleaseError; requeueAfterMs?: number }> {
   const image = scope.np.spec.release.image;
   try {
     scope.release = await resolveWithClusterSecrets(scope, image);
@@ -74,15 +75,24 @@ async function releaseChecks(scope: Scope): Promise<{ checks: Check[]; retry?: R
     if (!(error instanceof ReleaseError)) throw error;
     return { checks: [failed(Type.ValidReleaseImage.value, `Failed to get release image: ${error.message}`)], ...(retriable(error) ? { retry: error } : {}) };
   }
-  const controlPlaneVersion = await resolveWithClusterSecrets(scope, scope.hc?.spec.release.image ?? '').then(
-    (info) => info.version,
-    () => undefined,
-  );
-  const version = scope.release.version;
-  if (controlPlaneVersion !== undefined && compareMinor(version, controlPlaneVersion) > 0) {
-    return { checks: [ok(Type.ValidReleaseImage.value, `Using release image: ${image}`), failed(Type.SupportedVersionSkew.value, `the NodePool version ${version} is newer than the control plane version ${controlPlaneVersion}; a node pool version must not surpass the hosted control plane version`, Reason.UnsupportedSkew.value)] };
+  const using = ok(Type.ValidReleaseImage.value, `Using release image: ${image}${provisionalNote(scope.release)}`);
+  const later = scope.release.provisional === true ? { requeueAfterMs: UNREACHABLE_RETRY_MS } : {};
+  return { checks: [using, await skewCheck(scope, scope.release.version)], ...later };
+}
+
+/** The pool's version against the control plane's; Unknown (not blocking) while the control plane's release cannot be read. */
+async function skewCheck(scope: Scope, version: string): Promise<Check> {
+  let controlPlaneVersion: string;
+  try {
+    controlPlaneVersion = (await resolveWithClusterSecrets(scope, scope.hc?.spec.release.image ?? '')).version;
+  } catch (error) {
+    if (!(error instanceof ReleaseError)) throw error;
+    return { type: Type.SupportedVersionSkew.value, status: 'Unknown', reason: Reason.ValidationFailed.value, message: `the control plane's release could not be read to compare versions: ${error.message}`, blocking: false };
   }
-  return { checks: [ok(Type.ValidReleaseImage.value, `Using release image: ${image}`), ok(Type.SupportedVersionSkew.value)] };
+  if (compareMinor(version, controlPlaneVersion) > 0) {
+    return failed(Type.SupportedVersionSkew.value, `the NodePool version ${version} is newer than the control plane version ${controlPlaneVersion}; a node pool version must not surpass the hosted control plane version`, Reason.UnsupportedSkew.value);
+  }
+  return ok(Type.SupportedVersionSkew.value);
 }
 
 function bootImageCheck(scope: Scope): Check {
@@ -109,6 +119,7 @@ export const validatePhase: Phase = {
     if (!checks.some((c) => c.blocking)) checks.push(bootImageCheck(scope));
     for (const check of checks) setCondition(scope, { type: check.type, status: check.status, reason: check.reason, message: check.message });
     if (release.retry !== undefined) throw release.retry;
-    return checks.some((c) => c.blocking) ? { stop: true } : undefined;
+    if (checks.some((c) => c.blocking)) return { stop: true };
+    return release.requeueAfterMs === undefined ? undefined : { requeueAfterMs: release.requeueAfterMs };
   },
 };
