@@ -65,7 +65,8 @@ async function assertForeignImageRefused(ns: string, backend: ReturnType<typeof 
     return refused?.status?.phase === 'Failed' && /registry image quay\.io\/containerdisks\/rhcos:4\.17 cannot be imported here/.test(refused.status.conditions?.[0]?.message ?? '');
   });
   assert.equal(backend.started.has(`${ns}/foreign`), false);
-  assert.equal((await management.client.get<VMStatus>({ ...ref, kind: 'VirtualMachine' })).status?.printableStatus, 'DataVolumeError');
+  // The VM's status is written after its instance's: waited for, not read once.
+  await eventually('the VM reported DataVolumeError', async () => (await management.client.get<VMStatus>({ ...ref, kind: 'VirtualMachine' })).status?.printableStatus === 'DataVolumeError');
   // Refused once: nothing is written again until the VM changes (no rewrite on a timer).
   const refusedVersion = async (): Promise<string | undefined> => (await management.client.get<VMI>({ ...ref, kind: 'VirtualMachineInstance' })).metadata?.resourceVersion;
   const firstVersion = await refusedVersion();

@@ -1,12 +1,13 @@
-import type { NodePool } from '../../../../api/index.ts';
+import type { HostedCluster, NodePool } from '../../../../api/index.ts';
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import type { ConditionUpdate } from '../../../../lib/conditions.ts';
 import { BootImageError, bootImageMessage, resolveBootImage } from '../../../../platform/kubevirt/boot-image.ts';
 import { kubevirtPlatformProblems, platformValidationMessage } from '../../../../platform/kubevirt/platform-validation.ts';
 import type { ReleaseInfo } from '../../../../release/catalog.ts';
-import { ReleaseError } from '../../../../release/provider.ts';
+import { ReleaseError, type ReleaseRequest } from '../../../../release/provider.ts';
 import { UNREACHABLE_RETRY_MS } from '../../../../release/fallback.ts';
-import { provisionalNote, readPullSecret, releaseAccessOf, retriable } from '../../release.ts';
+import { dockerConfigOf, provisionalNote, readPullSecret, readTrustBundle, retriable } from '../../release.ts';
+import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
 type Check = Omit<ConditionUpdate, 'observedGeneration'> & { readonly blocking: boolean };
@@ -55,12 +56,34 @@ function compareMinor(a: string, b: string): number {
   return aMajor - bMajor || aMinor - bMinor;
 }
 
-/** A release resolved with the HostedCluster's pull secret, mirrors and trust bundle. */
+/** The cluster's trust bundle: from the ConfigMap cache, read on a miss. */
+async function trustBundleOf(scope: Scope, hc: HostedCluster): Promise<string | undefined> {
+  const name = hc.spec.additionalTrustBundle?.name;
+  if (name === undefined || name === '') return undefined;
+  return scope.deps.configMap(`${hc.metadata.namespace ?? ''}/${name}`)?.data?.['ca-bundle.crt'] ?? (await readTrustBundle(scope.deps.client, hc.metadata.namespace, name));
+}
+
+/**
+ * What the HostedCluster's releases are read with: its pull secret (the copy in the control-plane namespace, from
+ * the shared cache; read on a miss), mirrors and trust bundle.
+ */
+async function clusterAccess(scope: Scope): Promise<Omit<ReleaseRequest, 'image'>> {
+  const { hc, deps } = scope;
+  if (hc === undefined) return {};
+  const copy = dockerConfigOf(deps.controlPlaneSecret(`${HostedClusterNames.controlPlaneNamespace(hc)}/${HostedClusterNames.pullSecret}`));
+  const pullSecret = copy ?? (await readPullSecret(deps.client, hc.metadata.namespace, hc.spec.pullSecret.name));
+  const trustBundle = await trustBundleOf(scope, hc);
+  return {
+    ...(pullSecret === undefined ? {} : { pullSecret }),
+    ...(hc.spec.imageContentSources === undefined ? {} : { imageContentSources: hc.spec.imageContentSources }),
+    ...(trustBundle === undefined ? {} : { trustBundle }),
+  };
+}
+
+/** A release resolved with the HostedCluster's access (computed once per reconcile). */
 async function resolveWithClusterSecrets(scope: Scope, image: string): Promise<ReleaseInfo> {
-  const { hc } = scope;
-  if (hc === undefined) return scope.deps.releases.resolve({ image });
-  const pullSecret = await readPullSecret(scope.deps.client, hc.metadata.namespace, hc.spec.pullSecret.name);
-  return scope.deps.releases.resolve({ image, ...(await releaseAccessOf(scope.deps.client, hc, pullSecret)) });
+  scope.releaseAccess ??= await clusterAccess(scope);
+  return scope.deps.releases.resolve({ image, ...scope.releaseAccess });
 }
 
 /**
