@@ -87,15 +87,12 @@ export interface RunningOperator {
 /** The name of the leader-election Lease (upstream's). */
 export const LEADER_ELECTION_LEASE = 'hypershift-operator-leader-elect';
 
-/** Go's name of this process's architecture: the payload read is the management cluster's. */
-const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', arm64: 'arm64', s390x: 's390x', ppc64: 'ppc64le' };
-
 /** The release provider every controller shares (and so its payload cache). */
 function releaseProvider(o: OperatorOptions): ReleaseProvider {
   if (o.releases !== undefined) return o.releases;
   const now = (): number => o.clock.now();
   const withOurs = (bundle?: string): Transport => new Transport({ extraCA: [o.registryCA ?? '', bundle ?? ''].join('\n') });
-  const payloads = new RegistryReleaseProvider({ transport: o.registryCA === undefined ? new Transport() : withOurs(), trusting: withOurs, architecture: GO_ARCH[process.arch] ?? process.arch, now });
+  const payloads = new RegistryReleaseProvider({ transport: o.registryCA === undefined ? new Transport() : withOurs(), trusting: withOurs, architecture: process.arch, now });
   return withCatalogFallback(payloads, catalogReleaseProvider, now);
 }
 

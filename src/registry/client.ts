@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { contentDigest } from '../lib/hash.ts';
 import { formatImageReference, type ImageReference } from '../release/image-reference.ts';
 import { MANIFEST_ACCEPT, ManifestError, parseManifest, type Descriptor, type Manifest } from '../release/oci-manifest.ts';
 import { credentialsFor, parseChallenge, tokenURL, type RegistryCredentials } from '../release/registry-auth.ts';
@@ -26,7 +27,6 @@ type Action = 'pull' | 'pull,push';
 
 /** Docker Hub's API host; every other registry serves its API at its own name. */
 const apiHost = (registry: string): string => (registry === 'docker.io' ? 'registry-1.docker.io' : registry);
-const sha256Of = (data: Buffer): string => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 const basic = (c: RegistryCredentials): string => `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
 const MAX_REDIRECTS = 5;
 const MAX_TAG_PAGES = 50;
@@ -51,7 +51,7 @@ export class RegistryClient {
     if (pinned && !reference.startsWith('sha256:')) throw new RegistryError('invalid', `${formatImageReference(ref)}: only sha256 digests can be verified here, not ${reference.split(':')[0] ?? ''}`);
     const answer = await this.call(ref, 'pull', { method: 'GET', url: this.url(ref, `manifests/${reference}`), headers: { accept: MANIFEST_ACCEPT } });
     const bytes = await bytesOf(answer, `${formatImageReference(ref)} manifest`);
-    const digest = sha256Of(bytes);
+    const digest = contentDigest(bytes);
     if (pinned && digest !== reference) throw new RegistryError('invalid', `${formatImageReference(ref)}: the manifest's content has digest ${digest}, not ${reference}`);
     return manifestOf(ref, digest, bytes.toString('utf8'), String(answer.headers['content-type'] ?? ''));
   }
@@ -83,7 +83,7 @@ export class RegistryClient {
 
   /** Uploads a blob unless the repository has it; answers its digest and size. */
   async pushBlob(ref: ImageReference, data: Buffer): Promise<{ digest: string; size: number }> {
-    const digest = sha256Of(data);
+    const digest = contentDigest(data);
     const head = await this.call(ref, 'pull,push', { method: 'HEAD', url: this.url(ref, `blobs/${digest}`), headers: {} }, [200, 404]);
     drain(head);
     if (head.status === 200) return { digest, size: data.length };
@@ -101,7 +101,7 @@ export class RegistryClient {
     const data = Buffer.from(body);
     const answer = await this.call(ref, 'pull,push', { method: 'PUT', url: this.url(ref, `manifests/${reference}`), headers: { 'content-type': mediaType, 'content-length': String(data.length) }, body: data }, [201]);
     drain(answer);
-    return sha256Of(data);
+    return contentDigest(data);
   }
 
   private url(ref: ImageReference, path: string): URL {

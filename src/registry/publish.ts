@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { create } from 'tar';
+import { contentDigest } from '../lib/hash.ts';
 import { formatImageReference, type ImageReference } from '../release/image-reference.ts';
 import { MEDIA_TYPES } from '../release/oci-manifest.ts';
 import type { RegistryClient } from './client.ts';
 
-const sha256 = (data: Buffer): string => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 const LAYER_TYPE = 'application/vnd.oci.image.layer.v1.tar+gzip';
 const CONFIG_TYPE = 'application/vnd.oci.image.config.v1+json';
 
@@ -27,7 +26,7 @@ export function payloadLayer(files: Readonly<Record<string, string>>): { readonl
     const roots = [...new Set(Object.keys(files).map((path) => path.split('/')[0] ?? path))].sort();
     create({ sync: true, file: tarFile, cwd: join(dir, 'root'), portable: true, mtime: new Date(0), noDirRecurse: false }, roots);
     const tar = readFileSync(tarFile);
-    return { data: gzipSync(tar), diffId: sha256(tar) };
+    return { data: gzipSync(tar), diffId: contentDigest(tar) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -73,7 +72,7 @@ export async function publishPayload(client: RegistryClient, ref: ImageReference
   for (const architecture of architectures) {
     const config = Buffer.from(JSON.stringify({ architecture, os: 'linux', config: { Labels: { 'io.openshift.release': formatImageReference(ref) } }, rootfs: { type: 'layers', diff_ids: layers.map((l) => l.diffId) } }));
     const body = JSON.stringify({ schemaVersion: 2, mediaType: types.manifest, config: { mediaType: types.config, ...(await client.pushBlob(ref, config)) }, layers: layerDescriptors });
-    const digest = await client.pushManifest(ref, single ? tag : sha256(Buffer.from(body)), body, types.manifest);
+    const digest = await client.pushManifest(ref, single ? tag : contentDigest(Buffer.from(body)), body, types.manifest);
     manifests[architecture] = digest;
     entries.push({ mediaType: types.manifest, digest, size: Buffer.byteLength(body), platform: { os: 'linux', architecture } });
   }

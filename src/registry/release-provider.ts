@@ -7,6 +7,7 @@ import { ReleaseError, type ReleaseFailure, type ReleaseLookup, type ReleaseRequ
 import { PullSecretError } from '../release/registry-auth.ts';
 import { releaseInfoFromPayload, REQUIRED_PAYLOAD_FILES, WANTED_PAYLOAD_FILES } from '../release/release-info.ts';
 import type { ReleaseInfo } from '../release/catalog.ts';
+import { setBounded } from '../lib/bounded-map.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { RegistryClient, type FetchedManifest } from './client.ts';
 import { afterAnswer, RegistryError, type RegistryErrorKind } from './errors.ts';
@@ -21,7 +22,7 @@ export interface RegistryReleaseProviderOptions {
    * without it, trust bundles are ignored.
    */
   readonly trusting?: (bundle: string) => Transport;
-  /** The architecture whose payload is read (the management cluster's): `amd64`, `arm64`. */
+  /** The architecture whose payload is read (the management cluster's): Go, CoreOS or Node.js names (`amd64`, `x64`). */
   readonly architecture: string;
   /** Milliseconds since the epoch (the operator's clock). */
   readonly now: () => number;
@@ -146,9 +147,7 @@ export class RegistryReleaseProvider implements ReleaseLookup {
     const kept = this.clients.get(key);
     if (kept !== undefined) return kept;
     const client = new RegistryClient({ transport: this.transportFor(trustBundle), ...(pullSecret === undefined ? {} : { pullSecret }), ...(this.options.onRequest === undefined ? {} : { onRequest: this.options.onRequest }) });
-    this.clients.set(key, client);
-    const oldest = this.clients.keys().next().value;
-    if (this.clients.size > MAX_CLIENTS && oldest !== undefined) this.clients.delete(oldest);
+    setBounded(this.clients, key, client, MAX_CLIENTS);
     return client;
   }
 
@@ -160,10 +159,8 @@ export class RegistryReleaseProvider implements ReleaseLookup {
     const kept = this.transports.get(key);
     if (kept !== undefined) return kept;
     const transport = trusting(bundle);
-    this.transports.set(key, transport);
     // Past the bound the oldest is forgotten, not closed: a kept client may still use it (its idle sockets time out).
-    const oldest = this.transports.keys().next().value;
-    if (this.transports.size > MAX_CLIENTS && oldest !== undefined) this.transports.delete(oldest);
+    setBounded(this.transports, key, transport, MAX_CLIENTS);
     return transport;
   }
 
@@ -182,29 +179,20 @@ export class RegistryReleaseProvider implements ReleaseLookup {
   /** The payload at one candidate location: its top manifest (with the credentials), then the payload by that digest (read once). */
   private async readAt(client: RegistryClient, access: string, candidate: ImageReference): Promise<ReleaseInfo> {
     const top = await client.getManifest(candidate);
-    this.verified.delete(access);
-    this.verified.set(access, { digest: top.digest, at: this.options.now() });
-    const oldest = this.verified.keys().next().value;
-    if (this.verified.size > MAX_VERIFIED && oldest !== undefined) this.verified.delete(oldest);
+    setBounded(this.verified, access, { digest: top.digest, at: this.options.now() }, MAX_VERIFIED);
     const cached = this.payloads.get(top.digest);
     if (cached !== undefined) return cached;
     const reading = this.readPayload(client, candidate, top).then(
       (info) => ({ ...info, source: `payload ${top.digest} read from ${formatImageReference(candidate)}` }),
       (error: unknown) => Promise.reject(afterAnswer(error, `${formatImageReference(candidate)} (${top.digest})`)),
     );
-    this.remember(top.digest, reading);
+    setBounded(this.payloads, top.digest, reading, this.options.maxPayloads ?? 32);
     // A content failure (not a payload, a missing component) is kept like a payload: its digest will not change, so
     // retries do not download it again. A network one is forgotten.
     reading.catch((error: unknown) => {
       if (transient(error)) this.payloads.delete(top.digest);
     });
     return reading;
-  }
-
-  private remember(digest: string, reading: Promise<ReleaseInfo>): void {
-    this.payloads.set(digest, reading);
-    const oldest = this.payloads.keys().next().value;
-    if (this.payloads.size > (this.options.maxPayloads ?? 32) && oldest !== undefined) this.payloads.delete(oldest);
   }
 
   /** Index → the architecture's manifest → layers last to first, until the required files are found. */

@@ -35,10 +35,10 @@ export class Transport {
   send(exchange: Exchange): Promise<Answer> {
     if (exchange.url.protocol !== 'https:') return Promise.reject(new RegistryError('invalid', `${exchange.url.origin}${exchange.url.pathname}: only HTTPS is spoken to registries`));
     return new Promise((resolve, reject) => {
-      const unreachable = (why: string): RegistryError => new RegistryError('unreachable', `${exchange.method} ${exchange.url.origin}${exchange.url.pathname}: ${why}`);
       const req = request(exchange.url, { method: exchange.method, headers: exchange.headers, agent: this.agent }, (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }));
-      req.setTimeout(this.idleTimeoutMs, () => req.destroy(unreachable(`no answer within ${String(this.idleTimeoutMs / 1000)} s`)));
-      req.on('error', (error: NodeJS.ErrnoException) => reject(error instanceof RegistryError ? error : failureOf(exchange, error)));
+      // A silent socket is classified with every other request error: no answer, so unreachable.
+      req.setTimeout(this.idleTimeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${String(this.idleTimeoutMs / 1000)} s`), { code: 'ETIMEDOUT' })));
+      req.on('error', (error: NodeJS.ErrnoException) => reject(failureOf(exchange, error)));
       req.end(exchange.body);
     });
   }

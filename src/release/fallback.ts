@@ -1,3 +1,4 @@
+import { setBounded } from '../lib/bounded-map.ts';
 import type { ReleaseCatalog, ReleaseInfo } from './catalog.ts';
 import { ReleaseError, type ReleaseProvider, type ReleaseRequest } from './provider.ts';
 
@@ -19,12 +20,6 @@ export function withCatalogFallback(payloads: ReleaseProvider, catalog: ReleaseC
   // images the catalog knows are kept, and only so many.
   const unreachable = new Map<string, { at: number; error: ReleaseError }>();
   const keyOf = (request: ReleaseRequest): string => JSON.stringify([request.image, request.pullSecret ?? '', request.imageContentSources ?? [], request.trustBundle ?? '']);
-  const remember = (key: string, error: ReleaseError): void => {
-    unreachable.delete(key);
-    unreachable.set(key, { at: now(), error });
-    const oldest = unreachable.keys().next().value;
-    if (unreachable.size > MAX_REMEMBERED && oldest !== undefined) unreachable.delete(oldest);
-  };
   const standIn = (image: string, error: ReleaseError): ReleaseInfo => {
     const info = catalog.lookup(image);
     if (info === undefined) throw error;
@@ -43,7 +38,7 @@ export function withCatalogFallback(payloads: ReleaseProvider, catalog: ReleaseC
       } catch (error) {
         if (!(error instanceof ReleaseError) || error.reason !== 'Unreachable') throw error;
         const info = standIn(request.image, error);
-        remember(key, error);
+        setBounded(unreachable, key, { at: now(), error }, MAX_REMEMBERED);
         return info;
       }
     },

@@ -76,8 +76,11 @@ export class PlatformNotFoundError extends ManifestError {
   override readonly name: string = 'PlatformNotFoundError';
 }
 
-/** The Go architecture name of a CoreOS (uname) one: a NodePool's `x86_64` is an image's `amd64`. */
-const GO_ARCH: Readonly<Record<string, string>> = { x86_64: 'amd64', aarch64: 'arm64', s390x: 's390x', ppc64le: 'ppc64le', amd64: 'amd64', arm64: 'arm64' };
+/**
+ * The Go architecture name of a CoreOS (uname) or Node.js (`process.arch`) one: a NodePool's `x86_64` and the
+ * operator's `x64` are an image's `amd64`.
+ */
+const GO_ARCH: Readonly<Record<string, string>> = { x86_64: 'amd64', x64: 'amd64', aarch64: 'arm64', s390x: 's390x', ppc64le: 'ppc64le', ppc64: 'ppc64le', amd64: 'amd64', arm64: 'arm64' };
 
 /**
  * The index entry for `architecture` on Linux (CoreOS or Go names). Upstream takes the first entry whatever its

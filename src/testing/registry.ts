@@ -91,8 +91,8 @@ export async function startTestRegistry(options: { auth?: 'htpasswd' | 'token' }
   const caPem = (await toPem(ca)).cert;
   writeFileSync(join(dir, 'tls.crt'), serving.cert);
   writeFileSync(join(dir, 'tls.key'), serving.key, { mode: 0o600 });
-  writeFileSync(join(dir, 'htpasswd'), `${REGISTRY_USER}:${bcrypt.hashSync(REGISTRY_PASSWORD, 10)}\n${SECOND_USER.username}:${bcrypt.hashSync(SECOND_USER.password, 10)}\n`);
   const tokens = options.auth === 'token' ? await tokenServiceFor(dir, serving) : undefined;
+  if (tokens === undefined) writeFileSync(join(dir, 'htpasswd'), `${REGISTRY_USER}:${bcrypt.hashSync(REGISTRY_PASSWORD, 10)}\n${SECOND_USER.username}:${bcrypt.hashSync(SECOND_USER.password, 10)}\n`);
   writeFileSync(join(dir, 'config.yml'), registryConfig(dir, port, tokens?.realm));
   const log = join(dir, 'registry.log');
   const child: ChildProcess = spawn('sh', ['-c', `exec "$0" serve "$1" >>"$2" 2>&1`, registry ?? 'registry', join(dir, 'config.yml'), log], { stdio: 'ignore' });

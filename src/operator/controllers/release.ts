@@ -1,4 +1,6 @@
-import { HostedClusterConditionReason as Reason } from '../../api/v1beta1/conditions.ts';
+import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../api/v1beta1/conditions.ts';
+import type { ConditionUpdate } from '../../lib/conditions.ts';
+import { UNREACHABLE_RETRY_MS } from '../../release/fallback.ts';
 import type { KubeClient } from '../../kube/client.ts';
 import { fromBase64 } from '../../lib/base64.ts';
 import type { HostedCluster } from '../../api/index.ts';
@@ -23,14 +25,21 @@ export async function readTrustBundle(client: KubeClient, namespace: string | un
   return configMap?.data?.['ca-bundle.crt'];
 }
 
-/** What a release is read with for a HostedCluster: its pull secret, mirrors and trust bundle (all from its namespace). */
-export async function releaseAccessOf(client: KubeClient, hc: HostedCluster, pullSecret: string | undefined): Promise<Omit<ReleaseRequest, 'image'>> {
-  const trustBundle = await readTrustBundle(client, hc.metadata.namespace, hc.spec.additionalTrustBundle?.name);
+/** What a release is read with, whichever of the three a cluster has. */
+export type ReleaseAccess = Omit<ReleaseRequest, 'image'>;
+
+/** The access of a release request from its parts, leaving out those a cluster does not have. */
+export function releaseAccess(pullSecret: string | undefined, imageContentSources: ReleaseRequest['imageContentSources'], trustBundle: string | undefined): ReleaseAccess {
   return {
     ...(pullSecret === undefined ? {} : { pullSecret }),
-    ...(hc.spec.imageContentSources === undefined ? {} : { imageContentSources: hc.spec.imageContentSources }),
+    ...(imageContentSources === undefined ? {} : { imageContentSources }),
     ...(trustBundle === undefined ? {} : { trustBundle }),
   };
+}
+
+/** What a release is read with for a HostedCluster: its pull secret, mirrors and trust bundle (all from its namespace). */
+export async function releaseAccessOf(client: KubeClient, hc: HostedCluster, pullSecret: string | undefined): Promise<ReleaseAccess> {
+  return releaseAccess(pullSecret, hc.spec.imageContentSources, await readTrustBundle(client, hc.metadata.namespace, hc.spec.additionalTrustBundle?.name));
 }
 
 /** The `ValidReleaseImage` reason of a failure: upstream's `PayloadArchNotFound` for the architecture, else `InvalidImage`. */
@@ -45,4 +54,33 @@ export const retriable = (error: ReleaseError): boolean => error.reason !== 'Unk
 
 /** What a status message adds when the catalog stood in for an unreachable registry. */
 export const provisionalNote = (info: { provisional?: true; source?: string }): string => (info.provisional === true ? ` (from ${info.source ?? 'the built-in catalog'})` : '');
+
+/** The requeue a release asks for: a provisional (catalog) one is resolved again once the registry may answer. */
+export const provisionalRequeue = (info: { provisional?: true }): { requeueAfterMs?: number } => (info.provisional === true ? { requeueAfterMs: UNREACHABLE_RETRY_MS } : {});
+
+type ReleaseCondition = Omit<ConditionUpdate, 'observedGeneration'>;
+
+/** `ValidReleaseImage` True and `ValidReleaseInfo` True: a release read and complete, `message` the image's. */
+export const releaseReadConditions = (message: string): ReleaseCondition[] => [
+  { type: Type.ValidReleaseImage.value, status: 'True', reason: Reason.AsExpected.value, message },
+  { type: Type.ValidReleaseInfo.value, status: 'True', reason: Reason.AsExpected.value, message: ALL_IS_WELL_MESSAGE },
+];
+
+/**
+ * The conditions of a release that could not be used (the HostedCluster's and the HostedControlPlane's alike): a
+ * payload lacking components is a valid image with `ValidReleaseInfo` False; any other failure is the image's, its
+ * info not read.
+ */
+export function releaseFailureConditions(error: ReleaseError): ReleaseCondition[] {
+  if (error.reason === 'MissingReleaseImages') {
+    return [
+      { type: Type.ValidReleaseImage.value, status: 'True', reason: Reason.AsExpected.value, message: 'Release image is valid' },
+      { type: Type.ValidReleaseInfo.value, status: 'False', reason: Reason.MissingReleaseImages.value, message: error.message },
+    ];
+  }
+  return [
+    { type: Type.ValidReleaseImage.value, status: 'False', reason: releaseImageReason(error.reason), message: error.message },
+    { type: Type.ValidReleaseInfo.value, status: 'Unknown', reason: Reason.StatusUnknown.value, message: 'The release payload has not been read' },
+  ];
+}
 

@@ -1,8 +1,7 @@
 import type { HostedControlPlane } from '../../../api/index.ts';
-import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
-import { UNREACHABLE_RETRY_MS } from '../../../release/fallback.ts';
+import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { ReleaseError, type ReleaseRequest } from '../../../release/provider.ts';
-import { dockerConfigOf, provisionalNote, readPullSecret, readTrustBundle, releaseImageReason, retriable } from '../release.ts';
+import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, readTrustBundle, releaseAccess, releaseFailureConditions, releaseReadConditions, retriable } from '../release.ts';
 import { CLUSTER_ANNOTATION, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
 import { TerminalError, WaitError } from '../../runtime/errors.ts';
@@ -35,15 +34,9 @@ async function pullSecret(scope: Scope): Promise<string | undefined> {
 /** The release with its access: the pull secret copy, the mirrors, and the trust bundle in the HostedCluster's namespace. */
 async function releaseRequest(scope: Scope): Promise<ReleaseRequest> {
   const { spec, metadata } = scope.hcp;
-  const secret = await pullSecret(scope);
   const clusterNamespace = (metadata.annotations?.[CLUSTER_ANNOTATION] ?? '').split('/')[0];
   const trustBundle = await readTrustBundle(scope.deps.client, clusterNamespace, spec.additionalTrustBundle?.name);
-  return {
-    image: spec.releaseImage,
-    ...(secret === undefined ? {} : { pullSecret: secret }),
-    ...(spec.imageContentSources === undefined ? {} : { imageContentSources: spec.imageContentSources }),
-    ...(trustBundle === undefined ? {} : { trustBundle }),
-  };
+  return { image: spec.releaseImage, ...releaseAccess(await pullSecret(scope), spec.imageContentSources, trustBundle) };
 }
 
 /**
@@ -52,21 +45,14 @@ async function releaseRequest(scope: Scope): Promise<ReleaseRequest> {
  * knowing the image waits for a spec change. Answers the requeue a provisional (catalog) release asks for.
  */
 async function resolveRelease(scope: Scope): Promise<{ requeueAfterMs?: number }> {
-  const request = await releaseRequest(scope);
-  let release;
   try {
-    release = await scope.deps.releases.resolve(request);
+    scope.release = await scope.deps.releases.resolve(await releaseRequest(scope));
   } catch (error) {
-    if (!(error instanceof ReleaseError)) throw error;
-    const missing = error.reason === 'MissingReleaseImages';
-    setCondition(scope, missing ? { type: Type.ValidReleaseImage.value, status: 'True', reason: Reason.AsExpected.value, message: 'Release image is valid' } : { type: Type.ValidReleaseImage.value, status: 'False', reason: releaseImageReason(error.reason), message: error.message });
-    setCondition(scope, missing ? { type: Type.ValidReleaseInfo.value, status: 'False', reason: Reason.MissingReleaseImages.value, message: error.message } : { type: Type.ValidReleaseInfo.value, status: 'Unknown', reason: Reason.StatusUnknown.value, message: 'The release payload has not been read' });
+    if (error instanceof ReleaseError) for (const condition of releaseFailureConditions(error)) setCondition(scope, condition);
     throw error;
   }
-  scope.release = release;
-  setCondition(scope, { type: Type.ValidReleaseImage.value, status: 'True', reason: Reason.AsExpected.value, message: `Release ${release.version}${provisionalNote(release)}` });
-  setCondition(scope, { type: Type.ValidReleaseInfo.value, status: 'True', reason: Reason.AsExpected.value, message: ALL_IS_WELL_MESSAGE });
-  return release.provisional === true ? { requeueAfterMs: UNREACHABLE_RETRY_MS } : {};
+  for (const condition of releaseReadConditions(`Release ${scope.release.version}${provisionalNote(scope.release)}`)) setCondition(scope, condition);
+  return provisionalRequeue(scope.release);
 }
 
 /** The AES-CBC key the HostedCluster controller copied into the namespace (base64); from the cache, read on a miss. */

@@ -4,7 +4,8 @@ import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.t
 import type { BootImage } from '../../../platform/kubevirt/boot-image.ts';
 import type { VirtualMachineTemplate } from '../../../platform/kubevirt/virtual-machine-types.ts';
 import type { ReleaseInfo } from '../../../release/catalog.ts';
-import type { ReleaseProvider, ReleaseRequest } from '../../../release/provider.ts';
+import type { ReleaseProvider } from '../../../release/provider.ts';
+import type { ReleaseAccess } from '../release.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
@@ -91,7 +92,7 @@ export interface Scope {
   controlPlaneNamespace?: string;
   release?: ReleaseInfo;
   /** What the cluster's releases are read with (pull secret, mirrors, trust bundle), once computed. */
-  releaseAccess?: Omit<ReleaseRequest, 'image'>;
+  releaseAccess?: ReleaseAccess;
   bootImage?: BootImage;
   infra?: InfraTarget;
   /**

@@ -8,8 +8,7 @@ import { UserError } from '../../../framework/errors.ts';
 /** The real registries, loaded only when a release has to be picked (the start-up snapshot leaves them out). */
 async function registryLookup(): Promise<ReleaseLookup> {
   const [{ RegistryReleaseProvider }, { Transport }] = await Promise.all([import('../../../../registry/release-provider.ts'), import('../../../../registry/transport.ts')]);
-  const architecture = ({ x64: 'amd64', arm64: 'arm64', s390x: 's390x', ppc64: 'ppc64le' } as Record<string, string>)[process.arch] ?? process.arch;
-  return new RegistryReleaseProvider({ transport: new Transport(), trusting: (bundle) => new Transport({ extraCA: bundle }), architecture, now: () => Date.now() });
+  return new RegistryReleaseProvider({ transport: new Transport(), trusting: (bundle) => new Transport({ extraCA: bundle }), architecture: process.arch, now: () => Date.now() });
 }
 
 /**

@@ -4,9 +4,8 @@ import type { ConditionUpdate } from '../../../../lib/conditions.ts';
 import { BootImageError, bootImageMessage, resolveBootImage } from '../../../../platform/kubevirt/boot-image.ts';
 import { kubevirtPlatformProblems, platformValidationMessage } from '../../../../platform/kubevirt/platform-validation.ts';
 import type { ReleaseInfo } from '../../../../release/catalog.ts';
-import { ReleaseError, type ReleaseRequest } from '../../../../release/provider.ts';
-import { UNREACHABLE_RETRY_MS } from '../../../../release/fallback.ts';
-import { dockerConfigOf, provisionalNote, readPullSecret, readTrustBundle, retriable } from '../../release.ts';
+import { ReleaseError } from '../../../../release/provider.ts';
+import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, readTrustBundle, releaseAccess, retriable, type ReleaseAccess } from '../../release.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
@@ -67,17 +66,12 @@ async function trustBundleOf(scope: Scope, hc: HostedCluster): Promise<string | 
  * What the HostedCluster's releases are read with: its pull secret (the copy in the control-plane namespace, from
  * the shared cache; read on a miss), mirrors and trust bundle.
  */
-async function clusterAccess(scope: Scope): Promise<Omit<ReleaseRequest, 'image'>> {
+async function clusterAccess(scope: Scope): Promise<ReleaseAccess> {
   const { hc, deps } = scope;
   if (hc === undefined) return {};
   const copy = dockerConfigOf(deps.controlPlaneSecret(`${HostedClusterNames.controlPlaneNamespace(hc)}/${HostedClusterNames.pullSecret}`));
   const pullSecret = copy ?? (await readPullSecret(deps.client, hc.metadata.namespace, hc.spec.pullSecret.name));
-  const trustBundle = await trustBundleOf(scope, hc);
-  return {
-    ...(pullSecret === undefined ? {} : { pullSecret }),
-    ...(hc.spec.imageContentSources === undefined ? {} : { imageContentSources: hc.spec.imageContentSources }),
-    ...(trustBundle === undefined ? {} : { trustBundle }),
-  };
+  return releaseAccess(pullSecret, hc.spec.imageContentSources, await trustBundleOf(scope, hc));
 }
 
 /** A release resolved with the HostedCluster's access (computed once per reconcile). */
@@ -99,8 +93,7 @@ async function releaseChecks(scope: Scope): Promise<{ checks: Check[]; retry?: R
     return { checks: [failed(Type.ValidReleaseImage.value, `Failed to get release image: ${error.message}`)], ...(retriable(error) ? { retry: error } : {}) };
   }
   const using = ok(Type.ValidReleaseImage.value, `Using release image: ${image}${provisionalNote(scope.release)}`);
-  const later = scope.release.provisional === true ? { requeueAfterMs: UNREACHABLE_RETRY_MS } : {};
-  return { checks: [using, await skewCheck(scope, scope.release.version)], ...later };
+  return { checks: [using, await skewCheck(scope, scope.release.version)], ...provisionalRequeue(scope.release) };
 }
 
 /** The pool's version against the control plane's; Unknown (not blocking) while the control plane's release cannot be read. */
