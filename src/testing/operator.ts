@@ -1,5 +1,6 @@
 import { catalogReleaseProvider } from '../release/catalog.ts';
 import type { ReleaseProvider } from '../release/provider.ts';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after } from 'node:test';
 import { KubeClient } from '../kube/client.ts';
@@ -34,7 +35,6 @@ export async function installOperatorAccount(cluster: TestCluster): Promise<{ na
   return operatorAccount(cluster, namespace);
 }
 
-let counter = 0;
 
 /**
  * The apps domain test operators are given: the test clusters serve Routes but have no router to assign hosts, so
@@ -85,8 +85,10 @@ export async function startOperatorAs(account: { namespace: string; kubeconfig: 
     clock: realClock,
     // HCP_TEST_LOG=1 prints the operator's log lines to stderr when a test needs explaining.
     logger: process.env['HCP_TEST_LOG'] === '1' ? jsonLogger({ write: (line) => process.stderr.write(line), now: () => Date.now(), level: 'debug' }) : silentLogger,
-    // Predictable yet distinct bytes: generated IDs and keys differ between calls.
-    random: (n) => Uint8Array.from({ length: n }, (_, i) => (counter++ * 7 + i) % 256),
+    // Real randomness: test files run two at a time against the same clusters, and a sequence that restarts in every
+    // process gave two files' NodePools the same bootstrap token ID in the shared hosted cluster (one pool's deletion
+    // then deleted the other's token, failing its kubelet's next request with 401).
+    random: (n) => randomBytes(n),
     leaderElect: true,
     leaseDurations: { leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 500 },
     listenAddresses: ['127.0.0.1:0'],
