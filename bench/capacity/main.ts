@@ -5,18 +5,19 @@
 // memory working set are read from the kubelets' /metrics/resource, and its requests from its spec. Then
 // `hcp capacity` live (the hosted API server's measured load) and the operator's capacity gauges from its /metrics.
 // The environment gets a state folder of its own and is torn down at the end, whatever happens.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Label } from '../../src/api/index.ts';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
-import { localClusterFlags } from '../../src/local/environment/local-images.ts';
+import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts';
+import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { GIB, parseQuantity } from '../../src/lib/quantity.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-capacity-'));
-const pullSecret = `${stateDir}-pull-secret.json`;
+const layout = environmentLayout(stateDir, 3);
 const MINUTE = 60_000;
 const NAME = 'sizing';
 const NAMESPACE = `clusters-${NAME}`;
@@ -79,14 +80,13 @@ async function operatorGauges(management: KubeClient): Promise<string> {
 
 const lines: string[] = [];
 try {
-  writeFileSync(pullSecret, '{"auths":{}}');
   await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--output=json'], 60 * MINUTE);
   const management = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
   try {
     const nodes = (await management.list('v1', 'Node')).map((n) => n.metadata?.name ?? '');
     for (const node of nodes) await management.mergePatch({ apiVersion: 'v1', kind: 'Node', name: node }, { metadata: { labels: { [Label.ControlPlane]: 'true' } } });
     const created = performance.now();
-    await hcp(['create', 'cluster', 'kubevirt', `--name=${NAME}`, `--pull-secret=${pullSecret}`, '--control-plane-availability-policy=HighlyAvailable', ...localClusterFlags(0)]);
+    await hcp(['create', 'cluster', 'kubevirt', `--name=${NAME}`, '--control-plane-availability-policy=HighlyAvailable', ...localClusterFlags(layout, 0)]);
     const hc = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: NAME, namespace: 'clusters' };
     await waitFor('Available', async () => (await management.tryGet<Conditioned>(hc))?.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') === true, { timeoutMs: 10 * MINUTE, intervalMs: 500 });
     lines.push(`HighlyAvailable hosted cluster Available ${((performance.now() - created) / 1000).toFixed(1)} s after create; settling 30 s`);
@@ -105,6 +105,5 @@ try {
 } finally {
   await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
   rmSync(stateDir, { recursive: true, force: true });
-  rmSync(pullSecret, { force: true });
 }
 process.stdout.write(`capacity (this machine, warm caches)\n${lines.map((l) => `  ${l}`).join('\n')}\n`);

@@ -6,21 +6,20 @@
 // Ready ≤ 90 s after create with the `process` backend. Then `local up --machine-backend vm` and the same sequence with
 // QEMU machines (TCG), and the peak memory again. The environment gets a state folder of its own and is torn down at
 // the end, whatever happens.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
 import type { InfraAccess } from '../../src/local/environment/infra-cluster.ts';
 import { environmentLayout } from '../../src/local/environment/layout.ts';
-import { localClusterFlags } from '../../src/local/environment/local-images.ts';
+import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts';
 import { machineNamespaces } from '../../src/local/kubevirt/machine-backend.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB, topPrograms } from '../lib/environment-memory.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-demo-'));
 const layout = environmentLayout(stateDir, 3);
-const pullSecret = `${stateDir}-pull-secret.json`;
 const MINUTE = 60_000;
 const NAME = 'demo';
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -45,7 +44,7 @@ async function demoSequence(kind: 'process' | 'vm', management: KubeClient, infr
   const infraUser = KubeClient.fromKubeconfigFile(infra.kubeconfig);
   const created = performance.now();
   const onInfra = [`--infra-kubeconfig-file=${infra.kubeconfig}`, `--infra-namespace=${infra.namespace}`];
-  await hcp(['create', 'cluster', 'kubevirt', `--name=${NAME}`, `--pull-secret=${pullSecret}`, '--control-plane-availability-policy=HighlyAvailable', ...localClusterFlags(2), ...onInfra]);
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${NAME}`, '--control-plane-availability-policy=HighlyAvailable', ...localClusterFlags(layout, 2), ...onInfra]);
   const availableMs = await after(created, 'Available', async () => isTrue(await management.tryGet<Conditioned>(hcRef), 'Available'));
   const hosted = KubeClient.fromKubeconfigText(await hcp(['create', 'kubeconfig', `--name=${NAME}`]));
   const readyNodes = async (): Promise<number> => (await hosted.list<Conditioned>('v1', 'Node')).filter((n) => isTrue(n, 'Ready')).length;
@@ -98,13 +97,11 @@ const sampler = setInterval(() => {
   }
 }, 1000);
 try {
-  writeFileSync(pullSecret, '{"auths":{}}');
   const up = JSON.parse(await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--infra-cluster', '--output=json'], 60 * MINUTE)) as { infraCluster: InfraAccess };
   await everyBackend(up.infraCluster);
 } finally {
   clearInterval(sampler);
   await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
   rmSync(stateDir, { recursive: true, force: true });
-  rmSync(pullSecret, { force: true });
 }
 process.stdout.write(`local-demo (this machine, warm caches)\n${lines.map((l) => `  ${l}`).join('\n')}\n`);

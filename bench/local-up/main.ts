@@ -6,14 +6,14 @@
 //                                   Go module download cache is kept: the registry answers it at network speed, which
 //                                   says nothing about this project), so every binary and image is built
 // The environment gets a state folder of its own and is torn down at the end, whatever happens.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
 import { cgroupProcesses } from '../../src/local/environment/host.ts';
 import { environmentLayout } from '../../src/local/environment/layout.ts';
-import { localClusterFlags } from '../../src/local/environment/local-images.ts';
+import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB as environmentRss, topPrograms as topProgramsOf } from '../lib/environment-memory.ts';
 
@@ -21,7 +21,6 @@ const cold = process.argv.includes('--cold');
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-local-'));
 const layout = environmentLayout(stateDir, 3);
 // Outside the state folder, which `local down` removes.
-const pullSecret = `${stateDir}-pull-secret.json`;
 const MINUTE = 60_000;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
@@ -55,7 +54,7 @@ async function untilAvailable(client: KubeClient, name: string): Promise<void> {
 
 async function clusterToAvailable(client: KubeClient, name: string, policy: string): Promise<number> {
   const started = performance.now();
-  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags()]);
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags(layout)]);
   await untilAvailable(client, name);
   return performance.now() - started;
 }
@@ -67,7 +66,6 @@ const report = (line: string): void => {
 };
 
 try {
-  writeFileSync(pullSecret, '{"auths":{}}');
   if (cold) {
     const caches = mkdtempSync(join(tmpdir(), 'hcp-bench-cold-cache-'));
     const coldEnv = { ...process.env, XDG_CACHE_HOME: caches, GOCACHE: join(caches, 'go-build'), HCP_KUBE_BINARIES: '', KUBEBUILDER_ASSETS: '' };
@@ -99,6 +97,5 @@ try {
 } finally {
   await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
   rmSync(stateDir, { recursive: true, force: true });
-  rmSync(pullSecret, { force: true });
 }
 process.stdout.write(`${lines.join('\n')}\n`);

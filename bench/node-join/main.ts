@@ -4,17 +4,19 @@
 // and runs the served kubelet. Prints the seconds from NodePool creation to its VM and user data, the running
 // instance, the approved client certificate, the registered and the Ready Node, and the issued serving certificate.
 // The environment gets a state folder of its own and is torn down at the end.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
-import { localClusterFlags, LOCAL_NODE_IMAGE } from '../../src/local/environment/local-images.ts';
+import { LOCAL_NODE_IMAGE } from '../../src/local/environment/local-images.ts';
+import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts';
+import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { machineOfPool } from '../../src/testing/node-join.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-join-'));
-const pullSecret = `${stateDir}-pull-secret.json`;
+const layout = environmentLayout(stateDir, 1);
 const MINUTE = 60_000;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
@@ -34,10 +36,9 @@ async function after(since: number, what: string, done: () => Promise<boolean>):
 }
 
 async function main(): Promise<void> {
-  writeFileSync(pullSecret, '{"auths":{}}');
   await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=1', '--output=json']);
   const management = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
-  await hcp(['create', 'cluster', 'kubevirt', '--name=bench', `--pull-secret=${pullSecret}`, '--control-plane-availability-policy=SingleReplica', ...localClusterFlags()]);
+  await hcp(['create', 'cluster', 'kubevirt', '--name=bench', '--control-plane-availability-policy=SingleReplica', ...localClusterFlags(layout)]);
   const ref = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: 'bench', namespace: 'clusters' };
   await waitFor('HostedCluster Available', async () => (await management.get<Conditioned>(ref)).status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') === true, { timeoutMs: 5 * MINUTE, intervalMs: 500 });
   const hosted = KubeClient.fromKubeconfigText(await hcp(['create', 'kubeconfig', '--name=bench']));
@@ -73,6 +74,5 @@ try {
   await main();
 } finally {
   await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
-  rmSync(pullSecret, { force: true });
   rmSync(stateDir, { recursive: true, force: true });
 }

@@ -60,6 +60,8 @@ export interface EnvironmentPorts {
   readonly controllerManager: number;
   readonly scheduler: number;
   readonly registry: number;
+  /** The release registry (TLS, a password): the management cluster's only (see release-registry.ts). */
+  readonly releaseRegistry: number;
 }
 
 /** The ports of a default environment; they are on the environment's own bridge address, so they rarely collide. */
@@ -70,6 +72,7 @@ export const DEFAULT_PORTS: EnvironmentPorts = {
   controllerManager: 10257,
   scheduler: 10259,
   registry: 5000,
+  releaseRegistry: 5443,
 };
 
 /**
@@ -128,7 +131,7 @@ export function environmentLayout(stateDir: string, nodeCount = DEFAULT_NODE_COU
 export const INFRA_FIRST_SLOT = 241;
 
 /** The ports of the infrastructure cluster, beside the management cluster's on the same host address. */
-const INFRA_PORTS: EnvironmentPorts = { etcdClient: 12379, etcdPeer: 12380, apiServer: 7443, controllerManager: 10357, scheduler: 10359, registry: DEFAULT_PORTS.registry };
+const INFRA_PORTS: EnvironmentPorts = { etcdClient: 12379, etcdPeer: 12380, apiServer: 7443, controllerManager: 10357, scheduler: 10359, registry: DEFAULT_PORTS.registry, releaseRegistry: DEFAULT_PORTS.releaseRegistry };
 
 const INFRA_NAME = 'hcp-infra';
 

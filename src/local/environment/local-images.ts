@@ -22,13 +22,6 @@ export const LOCAL_RELEASE_IMAGE = kubernetesReleaseImage(KUBE_VERSION.replace(/
  */
 export const LOCAL_NODE_IMAGE = `${LOCAL_NODE_IMAGE_REPOSITORY}:${KUBE_VERSION}`;
 
-/**
- * The `hcp create cluster kubevirt` flags a hosted cluster of the environment needs: its release, a base domain (no
- * OpenShift router to discover one from), services on the nodes' ports (no load balancer), and `workers` machines of
- * its NodePool booting the local node image (none by default).
- */
-export const localClusterFlags = (workers = 0): string[] => [`--release-image=${LOCAL_RELEASE_IMAGE}`, '--base-domain=hcp.local', '--service-publishing-strategy=NodePort', `--containerdisk=${LOCAL_NODE_IMAGE}`, `--node-pool-replicas=${String(workers)}`];
-
 /** Cluster DNS of the management cluster. */
 export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
 

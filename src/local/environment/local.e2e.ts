@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
@@ -15,7 +15,8 @@ import { locateBinaries } from '../binaries/locate.ts';
 import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { environmentLayout, infraLayout, statePaths, type NodeLayout } from './layout.ts';
-import { localClusterFlags, LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE } from './local-images.ts';
+import { LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE } from './local-images.ts';
+import { localClusterFlags } from './cluster-flags.ts';
 import { catalogReleaseProvider } from '../../release/catalog.ts';
 import { nodePaths } from './node-config.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
@@ -26,13 +27,13 @@ import type { InfraAccess } from './infra-cluster.ts';
 import { volumesDir } from './storage.ts';
 import { WEB, webObjects } from './demo-workload.ts';
 import { hostCleanCheck } from '../../testing/host-clean.ts';
+import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
 const layout = environmentLayout(stateDir, 3);
-const pullSecret = join(tmpdir(), `${basename(stateDir)}-pull-secret.json`);
 const MINUTE = 60_000;
 
 /** Runs the shipped hcp against the environment and fails with its output unless it succeeds. */
@@ -53,9 +54,9 @@ interface Conditioned extends KubeObject {
 const conditionOf = (o: Conditioned | undefined, type: string): string | undefined => o?.status?.conditions?.find((c) => c.type === type)?.status;
 
 /** Creates a hosted cluster with the given policy and waits until it is Available. */
-async function createCluster(name: string, policy: 'SingleReplica' | 'HighlyAvailable', flags: readonly string[] = localClusterFlags()): Promise<number> {
+async function createCluster(name: string, policy: 'SingleReplica' | 'HighlyAvailable', flags: readonly string[] = localClusterFlags(layout)): Promise<number> {
   const started = Date.now();
-  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...flags]);
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--control-plane-availability-policy=${policy}`, ...flags]);
   const ref = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' };
   await waitFor(`HostedCluster ${name} Available`, async () => conditionOf(await management.tryGet<Conditioned>(ref), 'Available') === 'True', { timeoutMs: 5 * MINUTE, intervalMs: 1000 });
   return Date.now() - started;
@@ -233,7 +234,7 @@ async function externalInfraAndCheck(): Promise<void> {
   try {
     const started = Date.now();
     const onInfra = [`--infra-kubeconfig-file=${infraAccess.kubeconfig}`, `--infra-namespace=${namespace}`, '--root-volume-cache-strategy=PVC'];
-    await createCluster('ext', 'SingleReplica', [...localClusterFlags(1), ...onInfra]);
+    await createCluster('ext', 'SingleReplica', [...localClusterFlags(layout, 1), ...onInfra]);
     const available = seconds(started);
     writeFileSync(hostedKubeconfigFile(), (await hcp(['create', 'kubeconfig', '--name=ext'])).stdout);
     const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfigFile());
@@ -358,7 +359,7 @@ async function vmBackendAndCheck(): Promise<void> {
   const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--machine-backend=vm', '--install-prerequisites', '--output=json'], 15 * MINUTE);
   assert.equal((JSON.parse(up.stdout) as { machineBackend: string }).machineBackend, 'vm');
   const [switchedIn, started] = [seconds(switched), Date.now()];
-  await createCluster('vm', 'SingleReplica', localClusterFlags(1));
+  await createCluster('vm', 'SingleReplica', localClusterFlags(layout, 1));
   const available = seconds(started);
   writeFileSync(hostedKubeconfigFile(), (await hcp(['create', 'kubeconfig', '--name=vm'])).stdout);
   const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfigFile());
@@ -372,7 +373,6 @@ const hostCheck = hostCleanCheck(layout);
 /** `up` with 3 nodes and the infrastructure cluster, as a newcomer runs it (prerequisites installed when missing). */
 async function upForTests(): Promise<void> {
   assertBundlesFresh();
-  writeFileSync(pullSecret, '{"auths":{}}');
   const started = Date.now();
   const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--infra-cluster', '--install-prerequisites', '--output=json'], 45 * MINUTE);
   const result = JSON.parse(up.stdout) as { state: string; kubeconfig: string; nodes: number; infraCluster?: InfraAccess };
@@ -390,7 +390,6 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
   after(async () => {
     management?.close();
     await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
-    rmSync(pullSecret, { force: true });
     rmSync(stateDir, { recursive: true, force: true });
   });
 
@@ -409,6 +408,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
   it('When a SingleReplica hosted cluster is created, it should come up, answer with its own CA, let a machine join, survive a crashed container and go without a trace', async () => {
     const took = await createCluster('single', 'SingleReplica');
     process.stderr.write(`e2e: SingleReplica Available after ${String(Math.round(took / 1000))}s\n`);
+    await assertReleaseFromRegistry(management, 'single', LOCAL_RELEASE_IMAGE);
     await assertControlPlaneReady('single', { 'etcd-': 1, 'kube-apiserver-': 1, 'kube-controller-manager-': 1, 'kube-scheduler-': 1 });
     await assertHostedApiAnswers('single');
     await joinAndCheck('single');

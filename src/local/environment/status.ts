@@ -14,7 +14,7 @@ import { recordedMachineBackend, type MachineBackendKind } from './state.ts';
 /** The daemons of a cluster's control plane (the registry where it hosts it), then its nodes', in start order. */
 const clusterDaemonsOf = (layout: EnvironmentLayout): string[] => [
   'etcd',
-  ...(hostsRegistry(layout) ? ['registry'] : []),
+  ...(hostsRegistry(layout) ? ['registry', 'release-registry'] : []),
   'kube-apiserver',
   'kube-controller-manager',
   'kube-scheduler',

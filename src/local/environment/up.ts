@@ -9,7 +9,7 @@ import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import type { KubeManifest } from '../../render/manifest.ts';
 import { installCrds } from '../../kube/crds.ts';
 import { ensureBinaries } from '../binaries/build.ts';
-import { CONTAINERD, COREDNS, CRANE, ensureProgram, ensureTool, KONNECTIVITY, LOCAL_PATH_PROVISIONER } from '../binaries/tools.ts';
+import { CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, KONNECTIVITY, LOCAL_PATH_PROVISIONER } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { loadCrds, type CrdObject } from '../crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
@@ -23,6 +23,7 @@ import { publishImage } from './images.ts';
 import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, publishNetworkConfig, type InfraAccess } from './infra-cluster.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
+import { ensureReleaseRegistryFiles, publishLocalRelease, releaseRegistryAnswers, releaseRegistryDaemon, releaseRegistryPaths } from './release-registry.ts';
 import { recordMachineBackend, recordNodeCount, type MachineBackendKind } from './state.ts';
 import { clustersToWatch, STAND_IN_DAEMON, standInBackend, watchedClusters } from '../kubevirt/run.ts';
 import { nodeImagesInUse } from '../kubevirt/machine-backend.ts';
@@ -74,6 +75,8 @@ export interface RunningEnvironment {
   readonly operatorImage: string;
   /** The infrastructure cluster's limited user, when the environment has that cluster. */
   readonly infra?: InfraAccess;
+  /** The CA of the release registry (a file): the operator trusts it (`hcp install --additional-trust-bundle`). */
+  readonly releaseRegistryCA: string;
 }
 
 const STEP_TIMEOUT_MS = 120_000;
@@ -104,6 +107,7 @@ async function buildEverything(log: (line: string) => void): Promise<DaemonBinar
   const konnectivity = await ensureTool(KONNECTIVITY, log);
   const coredns = await ensureTool(COREDNS, log);
   const crane = await ensureTool(CRANE, log);
+  const distribution = await ensureTool(DISTRIBUTION, log);
   const localPath = await ensureTool(LOCAL_PATH_PROVISIONER, log);
   const pause = await ensureProgram('pause', log);
   const helper = await ensureProgram('local-path-helper', log);
@@ -111,6 +115,7 @@ async function buildEverything(log: (line: string) => void): Promise<DaemonBinar
     ...kube,
     containerd: containerd['containerd'] as string,
     crane: crane['crane'] as string,
+    distribution: distribution['registry'] as string,
     'proxy-server': konnectivity['proxy-server'] as string,
     'proxy-agent': konnectivity['proxy-agent'] as string,
     coredns: coredns['coredns'] as string,
@@ -134,7 +139,9 @@ export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
     ['etcd', '127.0.0.1', layout.ports.etcdClient],
     ['etcd', '127.0.0.1', layout.ports.etcdPeer],
     ['kube-apiserver', layout.hostAddress, layout.ports.apiServer],
-    ...(hostsRegistry(layout) ? [['registry', layout.hostAddress, layout.ports.registry] as [string, string, number]] : []),
+    ...(hostsRegistry(layout)
+      ? [['registry', layout.hostAddress, layout.ports.registry] as [string, string, number], ['release-registry', layout.hostAddress, layout.ports.releaseRegistry] as [string, string, number]]
+      : []),
   ];
   for (const [daemon, host, port] of wanted) {
     if (runningPid(layout, daemon) === undefined && (await portTaken(host, port))) {
@@ -146,13 +153,15 @@ export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
 /** A health endpoint answering 200; HTTPS ones serve self-signed certificates, which only liveness is asked of here. */
 const healthy = (url: string) => async (): Promise<boolean> => (await httpCall(url, { tls: { insecure: true } })).status === 200;
 
-/** The cluster's etcd, API server, controller manager and scheduler, and the image registry if it hosts it. */
+/** The cluster's etcd, API server, controller manager and scheduler, and the image registries if it hosts them. */
 async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries): Promise<void> {
   const host = layout.hostAddress;
   await startAndWait(layout, STEP_TIMEOUT_MS, etcdDaemon(layout, bin), async () => (await httpCall(`http://127.0.0.1:${String(layout.ports.etcdClient)}/health`)).body.includes('"true"'));
   if (hostsRegistry(layout)) {
     mkdirSync(statePaths(layout).registryData, { recursive: true });
     await startAndWait(layout, STEP_TIMEOUT_MS, registryDaemon(layout, bin), healthy(`http://${host}:${String(layout.ports.registry)}/v2/`));
+    await ensureReleaseRegistryFiles(layout);
+    await startAndWait(layout, STEP_TIMEOUT_MS, releaseRegistryDaemon(layout, bin.distribution), () => releaseRegistryAnswers(layout));
   }
   // Ready means the bootstrap RBAC is in place too; the controllers' identities depend on it. /readyz is public.
   const ca = readFileSync(join(statePaths(layout).pki, 'server-ca.crt'), 'utf8');
@@ -210,9 +219,10 @@ async function startAddOn(client: KubeClient, objects: readonly KubeManifest[], 
   await waitFor(`deployment ${deployment.namespace}/${deployment.name}`, available, { timeoutMs: STEP_TIMEOUT_MS, intervalMs: 500 });
 }
 
-/** Publishes every image; returns the operator's by digest. */
+/** Publishes every image and the release payload; returns the operator's image by digest. */
 async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & ImageBinaries, operator: OperatorSources): Promise<string> {
   for (const spec of [...nodeImages(bin), ...releaseImages(bin)]) await publishImage(layout, bin.crane, spec);
+  await publishLocalRelease(layout);
   return `${operator.image}@${await publishImage(layout, bin.crane, operatorImage(operator))}`;
 }
 
@@ -275,8 +285,8 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
         pruneNodeImages(nodeImageDir(), nodeImagesInUse(layout));
       });
     }
-    await report.step('starting the management control plane and image registry', () => startControlPlane(layout, bin));
-    const operatorImageRef = await report.step('publishing images to the registry', () => publishImages(layout, bin, options.operator));
+    await report.step('starting the management control plane and image registries', () => startControlPlane(layout, bin));
+    const operatorImageRef = await report.step('publishing images and the release to the registries', () => publishImages(layout, bin, options.operator));
     const nodes = layout.nodes.length === 1 ? 'the node' : `${String(layout.nodes.length)} nodes`;
     await report.step(`starting ${nodes} (containerd, kubelet, kube-proxy each)`, async () => {
       await Promise.all(layout.nodes.map((node) => startNode(layout, node, bin, admin())));
@@ -289,7 +299,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
     });
     const infra = options.infraCluster === true || hasInfraCluster(layout) ? await upInfraCluster(layout, bin, report, runc) : undefined;
     await report.step(`starting the KubeVirt stand-in (VMs run as ${kind === 'vm' ? 'QEMU virtual machines' : 'process machines'})`, () => startKubeVirtStandIn(layout, kind));
-    return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout), operatorImage: operatorImageRef, ...(infra === undefined ? {} : { infra }) };
+    return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout), operatorImage: operatorImageRef, releaseRegistryCA: releaseRegistryPaths(layout).ca, ...(infra === undefined ? {} : { infra }) };
   } finally {
     client?.close();
   }

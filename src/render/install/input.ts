@@ -14,7 +14,15 @@ export interface InstallInput {
   readonly additionalEnv: Readonly<Record<string, string>>;
   /** The version of the installing CLI, recorded on the Deployment and in the supported-versions ConfigMap. */
   readonly version: string;
+  /** PEM CAs the operator trusts for release registries besides the system's (`--additional-trust-bundle`). */
+  readonly additionalTrustBundle?: string;
 }
+
+/**
+ * The ConfigMap `--additional-trust-bundle` is installed as (upstream's name and key), and where the operator reads it:
+ * mounted into its pod and named by `--registry-ca-file`.
+ */
+export const USER_CA_BUNDLE = { name: 'user-ca-bundle', key: 'ca-bundle.crt', mountPath: '/etc/hcp/user-ca-bundle' } as const;
 
 /** Ports of the operator container. */
 export const OPERATOR_PORTS = { metrics: 9000, health: 9440, metricsService: 9393 } as const;

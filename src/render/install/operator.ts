@@ -1,6 +1,8 @@
 import { InstallCliVersionAnnotation, OperatorLabel, PriorityClass } from '../../api/v1beta1/well-known.ts';
+import { sha256Hex } from '../../lib/hash.ts';
+import { CONFIG_HASH_ANNOTATION } from '../../controlplane/common/placement.ts';
 import type { KubeManifest } from '../manifest.ts';
-import { OPERATOR_NAME, OPERATOR_NODE_OPTIONS, OPERATOR_PORTS, type InstallInput } from './input.ts';
+import { OPERATOR_NAME, OPERATOR_NODE_OPTIONS, OPERATOR_PORTS, USER_CA_BUNDLE, type InstallInput } from './input.ts';
 
 /** The command the operator image runs; the image puts `hcp-operator` on its PATH. */
 export const OPERATOR_COMMAND = ['hcp-operator'] as const;
@@ -10,8 +12,17 @@ const podLabels = { name: OPERATOR_NAME, app: OPERATOR_NAME, [OperatorLabel.Comp
 /** Resource requests of the operator: measured peak for 50 hosted clusters stays under this (bench/operator-scale). */
 export const OPERATOR_REQUESTS = { cpu: '10m', memory: '160Mi' } as const;
 
-function operatorArgs(): string[] {
-  return ['run', '--namespace=$(MY_NAMESPACE)', '--pod-name=$(MY_NAME)', `--metrics-addr=:${String(OPERATOR_PORTS.metrics)}`, `--health-addr=:${String(OPERATOR_PORTS.health)}`];
+const hasTrustBundle = (input: InstallInput): boolean => input.additionalTrustBundle !== undefined;
+
+function operatorArgs(input: InstallInput): string[] {
+  const trust = hasTrustBundle(input) ? [`--registry-ca-file=${USER_CA_BUNDLE.mountPath}/${USER_CA_BUNDLE.key}`] : [];
+  return ['run', '--namespace=$(MY_NAMESPACE)', '--pod-name=$(MY_NAME)', `--metrics-addr=:${String(OPERATOR_PORTS.metrics)}`, `--health-addr=:${String(OPERATOR_PORTS.health)}`, ...trust];
+}
+
+/** The `--additional-trust-bundle` ConfigMap, when one is given. */
+export function renderUserCABundle(input: InstallInput): KubeManifest[] {
+  if (input.additionalTrustBundle === undefined) return [];
+  return [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: USER_CA_BUNDLE.name, namespace: input.namespace }, data: { [USER_CA_BUNDLE.key]: input.additionalTrustBundle } }];
 }
 
 function operatorEnv(input: InstallInput): unknown[] {
@@ -37,7 +48,8 @@ function operatorContainer(input: InstallInput): unknown {
     image: input.image,
     imagePullPolicy: input.imagePullPolicy,
     command: OPERATOR_COMMAND,
-    args: operatorArgs(),
+    args: operatorArgs(input),
+    ...(hasTrustBundle(input) ? { volumeMounts: [{ name: USER_CA_BUNDLE.name, mountPath: USER_CA_BUNDLE.mountPath, readOnly: true }] } : {}),
     env: operatorEnv(input),
     ports: [
       { name: 'metrics', containerPort: OPERATOR_PORTS.metrics, protocol: 'TCP' },
@@ -75,7 +87,8 @@ export function renderOperatorDeployment(input: InstallInput): KubeManifest {
       replicas: input.replicas,
       selector: { matchLabels: { name: OPERATOR_NAME } },
       template: {
-        metadata: { labels: podLabels },
+        // The operator reads the bundle at start: its hash in the template rolls the pods when it changes.
+        metadata: { labels: podLabels, ...(input.additionalTrustBundle === undefined ? {} : { annotations: { [CONFIG_HASH_ANNOTATION]: sha256Hex(input.additionalTrustBundle).slice(0, 16) } }) },
         spec: {
           serviceAccountName: OPERATOR_NAME,
           priorityClassName: PriorityClass.Operator,
@@ -83,6 +96,7 @@ export function renderOperatorDeployment(input: InstallInput): KubeManifest {
           // Leader election hands over on a graceful stop; give it time to release the Lease.
           terminationGracePeriodSeconds: 30,
           containers: [operatorContainer(input)],
+          ...(hasTrustBundle(input) ? { volumes: [{ name: USER_CA_BUNDLE.name, configMap: { name: USER_CA_BUNDLE.name } }] } : {}),
         },
       },
     },

@@ -58,4 +58,40 @@ describe('hcp install render', () => {
     assert.match(out.stderr, /^cannot load the management cluster kubeconfig \/no\/such\/kubeconfig: ENOENT/);
     assert.doesNotMatch(out.stderr, /\n\s+at /);
   });
+
+  const CA = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUexample\n-----END CERTIFICATE-----\n';
+  type Pod = { metadata?: { annotations?: Record<string, string> }; spec: { volumes?: unknown[]; containers: Array<{ args: string[]; volumeMounts?: unknown[] }> } };
+  type Installed = { kind: string; metadata: { name: string; namespace?: string }; data?: Record<string, string>; spec?: { template: Pod } };
+
+  /** The user CA bundle ConfigMap and the operator's pod template rendered with `ca` as the trust bundle. */
+  async function renderWithBundle(ca: string): Promise<{ bundle: Installed | undefined; pod: Pod }> {
+    const out = await runHcp(['install', 'render', '--outputs=resources', '--additional-trust-bundle=/ca.pem'], { files: { '/ca.pem': ca } });
+    assert.equal(out.code, 0, out.stderr);
+    const objects = objectsOf(out.stdout) as unknown as Installed[];
+    const pod = objects.find((o) => o.kind === 'Deployment')?.spec?.template;
+    assert.ok(pod !== undefined);
+    return { bundle: objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'user-ca-bundle'), pod };
+  }
+
+  it('When --additional-trust-bundle names a CA file, it should install it as user-ca-bundle and have the operator trust it for registries', async () => {
+    const { bundle, pod } = await renderWithBundle(CA);
+    assert.deepEqual({ namespace: bundle?.metadata.namespace, data: bundle?.data }, { namespace: 'hypershift', data: { 'ca-bundle.crt': CA } });
+    const [container] = pod.spec.containers;
+    assert.ok(container?.args.includes('--registry-ca-file=/etc/hcp/user-ca-bundle/ca-bundle.crt'));
+    assert.deepEqual(pod.spec.volumes, [{ name: 'user-ca-bundle', configMap: { name: 'user-ca-bundle' } }]);
+    assert.deepEqual(container?.volumeMounts, [{ name: 'user-ca-bundle', mountPath: '/etc/hcp/user-ca-bundle', readOnly: true }]);
+    const hash = (p: Pod): string | undefined => p.metadata?.annotations?.['component.hypershift.openshift.io/config-hash'];
+    const other = await renderWithBundle(CA.replace('example', 'another'));
+    assert.ok(hash(pod) !== undefined && hash(other.pod) !== hash(pod), 'a changed bundle rolls the operator');
+  });
+
+  it('When the trust bundle file is missing or holds no certificate, it should say which and exit 1 without printing manifests', async () => {
+    const missing = await runHcp(['install', '--render', '--additional-trust-bundle=/nowhere.pem']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^failed to read additional trust bundle file: .*nowhere\.pem/);
+    const garbage = await runHcp(['install', 'render', '--additional-trust-bundle=/key.pem'], { files: { '/key.pem': '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n' } });
+    assert.equal(garbage.code, 1);
+    assert.equal(garbage.stdout, '');
+    assert.match(garbage.stderr, /^invalid --additional-trust-bundle "\/key\.pem": the file holds no PEM certificate/);
+  });
 });

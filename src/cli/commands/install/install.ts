@@ -20,7 +20,7 @@ function write(ctx: CommandContext, output: RenderOutput, text: string): void {
 async function runRender(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const f = new FlagReader(args.values);
   // With `hcp install --render`, --install-scope selects the manifests as --outputs does (upstream's older form).
-  const { input, errors } = installInput(f, args.set.has('install-scope') && !args.set.has('outputs') ? 'install-scope' : 'outputs');
+  const { input, errors } = installInput(f, args.set.has('install-scope') && !args.set.has('outputs') ? 'install-scope' : 'outputs', ctx);
   const output = renderOutput(f, errors);
   throwIfAny(errors);
   write(ctx, output, serialise(renderInstall(input), output.format));
@@ -30,7 +30,7 @@ async function runRender(args: ParsedArgs, ctx: CommandContext): Promise<void> {
 async function runInstall(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   if (args.values['render'] === true) return runRender(args, ctx);
   const f = new FlagReader(args.values);
-  const { input, errors } = installInput(f, 'install-scope');
+  const { input, errors } = installInput(f, 'install-scope', ctx);
   const renderOnly = INSTALL_RENDER_FLAGS.map((spec) => spec.name).filter((name) => args.set.has(name));
   throwIfAny([...errors, ...renderOnly.map((name) => new UserError(`--${name} only applies with --render (or "hcp install render")`, 'usage'))]);
   const { applyInstall } = await import('./apply.ts');

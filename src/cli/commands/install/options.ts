@@ -1,7 +1,8 @@
 import { DNS1123_LABEL } from '../../../api/schema/patterns.ts';
 import type { InstallInput, InstallScope } from '../../../render/install/input.ts';
 import { BUILD_INFO, DEFAULT_OPERATOR_IMAGE } from '../../build-info.ts';
-import { invalidFlag, type UserError } from '../../framework/errors.ts';
+import type { CommandContext } from '../../framework/command.ts';
+import { invalidFlag, UserError } from '../../framework/errors.ts';
 import { flag, type FlagSpec } from '../../framework/flags.ts';
 import type { FlagReader } from '../../framework/parse.ts';
 
@@ -13,6 +14,7 @@ export const INSTALL_FLAGS: readonly FlagSpec[] = [
   flag('development', 'bool', false, 'Enable tweaks to facilitate local development: the operator Deployment gets 0 replicas, so the operator can run outside the cluster'),
   flag('additional-operator-env-vars', 'stringToString', {}, 'Set of additional environment variables to be set on the HyperShift Operator deployment.'),
   flag('limit-crd-install', 'stringSlice', [], 'Used to limit the CRDs that are installed to a per platform basis. Only KubeVirt is accepted: this operator runs the KubeVirt platform only.'),
+  flag('additional-trust-bundle', 'string', '', 'Path to a file with user CA bundle: PEM CAs the operator trusts for release registries (a mirror or private registry) besides the system ones'),
 ];
 
 /** Flags of `hcp install` only. */
@@ -58,11 +60,32 @@ function scopeOf(f: FlagReader, flagName: 'install-scope' | 'outputs', errors: U
   return scope ?? 'all';
 }
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
+
+/**
+ * The `--additional-trust-bundle` file's content: undefined without the flag; an error when it cannot be read or holds
+ * no PEM certificate (a bundle the operator could not use would fail it at start, after the install reported success).
+ */
+function trustBundle(f: FlagReader, ctx: Pick<CommandContext, 'readFile'>, errors: UserError[]): string | undefined {
+  const path = f.string('additional-trust-bundle');
+  if (path === '') return undefined;
+  let content: string;
+  try {
+    content = Buffer.from(ctx.readFile(path)).toString('utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error);
+    errors.push(new UserError(`failed to read additional trust bundle file: ${reason}`));
+    return undefined;
+  }
+  if (!PEM_CERTIFICATE.test(content)) errors.push(invalidFlag('additional-trust-bundle', path, 'the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)'));
+  return content;
+}
+
 /**
  * Turns the flags into the renderer's input, collecting every problem (one line each) instead of stopping at the
  * first. `scopeFlag` is `install-scope` when applying and `outputs` when rendering, as upstream names them.
  */
-export function installInput(f: FlagReader, scopeFlag: 'install-scope' | 'outputs'): { input: InstallInput; errors: UserError[] } {
+export function installInput(f: FlagReader, scopeFlag: 'install-scope' | 'outputs', ctx: Pick<CommandContext, 'readFile'>): { input: InstallInput; errors: UserError[] } {
   const errors: UserError[] = [];
   const namespace = f.string('namespace');
   if (!NAMESPACE.test(namespace) || namespace.length > 63) errors.push(invalidFlag('namespace', namespace, 'must be a lowercase DNS-1123 label (a-z, 0-9 and "-", at most 63 characters)'));
@@ -75,7 +98,8 @@ export function installInput(f: FlagReader, scopeFlag: 'install-scope' | 'output
   checkLimitCrdInstall(f.strings('limit-crd-install'), errors);
   const scope = scopeOf(f, scopeFlag, errors);
   const replicas = f.bool('development') ? 0 : 2;
-  return { input: { namespace, image, imagePullPolicy: policy ?? 'IfNotPresent', replicas, scope, additionalEnv, version: BUILD_INFO.version }, errors };
+  const bundle = trustBundle(f, ctx, errors);
+  return { input: { namespace, image, imagePullPolicy: policy ?? 'IfNotPresent', replicas, scope, additionalEnv, version: BUILD_INFO.version, ...(bundle === undefined ? {} : { additionalTrustBundle: bundle }) }, errors };
 }
 
 /** Where and how `render` writes. */

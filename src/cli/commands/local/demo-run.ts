@@ -142,7 +142,7 @@ export async function runDemo(args: ParsedArgs, ctx: CommandContext): Promise<vo
   const buildLog = (line: string): void => (json ? undefined : ctx.stderr(`  ${line}\n`));
   const up = await asUserErrors(() => upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: projectRoot() }, infraCluster: true }));
   const infra = up.infra as InfraAccess;
-  await asUserErrors(() => installOperator(up.kubeconfig, up.operatorImage, report, ctx));
+  await asUserErrors(() => installOperator(up, report, ctx));
   const existing = await demoStep(report, `checking that clusters/${name} does not exist yet`, stateDir, async () => {
     const management = KubeClient.fromKubeconfigFile(up.kubeconfig);
     try {

@@ -14,7 +14,8 @@ import { environmentStatus, type EnvironmentStatus, type InfraClusterStatus } fr
 import type { InfraAccess } from '../../../local/environment/infra-cluster.ts';
 import { describeMissing, missingPrerequisites, packagesFor } from '../../../local/environment/prerequisites.ts';
 import { HostCommandError, run as runHost } from '../../../local/environment/host.ts';
-import { localClusterFlags, LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
+import { LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
+import { localClusterFlags } from '../../../local/environment/cluster-flags.ts';
 import { projectRoot } from '../../../local/project-root.ts';
 import { locateBinaries } from '../../../local/binaries/locate.ts';
 import { hasTrueCondition } from '../../../lib/conditions.ts';
@@ -96,12 +97,16 @@ export async function installPrerequisites(ctx: CommandContext, json: boolean, v
 /** A context that keeps a nested command's output to itself (the caller reports progress). */
 export const quietContext = (ctx: CommandContext): CommandContext => ({ ...ctx, stdout: () => undefined, stderr: () => undefined });
 
-/** Installs (or re-applies, which changes nothing) the operator from the image the environment just published. */
-export async function installOperator(kubeconfig: string, image: string, report: Reporter, ctx: CommandContext): Promise<void> {
+/**
+ * Installs (or re-applies, which changes nothing) the operator from the image the environment just published, trusting
+ * the environment's release registry.
+ */
+export async function installOperator(env: Pick<RunningEnvironment, 'kubeconfig' | 'operatorImage' | 'releaseRegistryCA'>, report: Reporter, ctx: CommandContext): Promise<void> {
   await report.step('installing the operator (hcp install)', async () => {
     const { root } = await import('../root.ts');
     const { runCommand } = await import('../../framework/run.ts');
-    await runCommand(root, ['install', `--kubeconfig=${kubeconfig}`, `--hypershift-image=${image}`, '--wait-until-available'], quietContext(ctx));
+    const args = ['install', `--kubeconfig=${env.kubeconfig}`, `--hypershift-image=${env.operatorImage}`, `--additional-trust-bundle=${env.releaseRegistryCA}`, '--wait-until-available'];
+    await runCommand(root, args, quietContext(ctx));
   });
 }
 
@@ -167,9 +172,7 @@ export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconf
     await report.step(`creating hosted cluster clusters/${name} (${policy})${where} and waiting until it is available`, async () => {
       const exists = await client.tryGet({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' });
       if (exists === undefined) {
-        const pullSecret = join(layout.stateDir, 'pull-secret.json');
-        writeFileSync(pullSecret, '{"auths":{}}\n', { mode: 0o600 });
-        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--pull-secret=${pullSecret}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags(workers), ...infraFlags], quiet);
+        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags(layout, workers), ...infraFlags], quiet);
       }
       await waitForCluster(client, quiet, { name, namespace: 'clusters', timeoutMs: 10 * 60_000 });
     });
@@ -199,7 +202,7 @@ function describeUp(layout: EnvironmentLayout, env: RunningEnvironment, hostedCl
   ];
   const hosted =
     hostedCluster === undefined
-      ? ['Create a hosted cluster:', `  hcp create cluster kubevirt --name demo --pull-secret FILE ${[...localClusterFlags(2), ...infraFlags].join(' ')}`]
+      ? ['Create a hosted cluster:', `  hcp create cluster kubevirt --name demo ${[...localClusterFlags(layout, 2), ...infraFlags].join(' ')}`]
       : [
           `The hosted cluster ${hostedCluster.namespace}/${hostedCluster.name} (${hostedCluster.availabilityPolicy}) is available${hostedCluster.nodes.length === 0 ? '' : ` with worker Node(s) ${hostedCluster.nodes.join(', ')}`}:`,
           `  ${kubectl} --kubeconfig ${hostedCluster.kubeconfig} get nodes`,
@@ -222,7 +225,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   const env = await asUserErrors(() =>
     upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root }, infraCluster: f.bool('infra-cluster'), machineBackend }),
   );
-  await asUserErrors(() => installOperator(env.kubeconfig, env.operatorImage, report, ctx));
+  await asUserErrors(() => installOperator(env, report, ctx));
   const clusterName = f.string('hosted-cluster');
   const hostedCluster = clusterName === '' ? undefined : await upHostedCluster({ layout, kubeconfig: env.kubeconfig, ...(env.infra === undefined ? {} : { infra: env.infra }) }, { name: clusterName, workers }, report, ctx);
   const result = {
