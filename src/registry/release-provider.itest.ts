@@ -182,7 +182,7 @@ describe('release payloads from a real registry with token authentication (beare
   const provider = (): RegistryReleaseProvider => new RegistryReleaseProvider({ transport, architecture: 'amd64', now: () => Date.now() });
 
   before(async () => {
-    registry = await startTestRegistry({ auth: 'token' });
+    registry = await startTestRegistry({ auth: 'token', blobStore: true });
     transport = new Transport({ extraCA: registry.ca });
     const publisher = new RegistryClient({ transport, pullSecret: registry.pullSecret() });
     await publishPayload(publisher, parseImageReference(image('ocp/release:4.17.0-multi')), openshiftPayloadFiles('4.17.0'), { architectures: ['amd64', 's390x'] });
@@ -205,5 +205,16 @@ describe('release payloads from a real registry with token authentication (beare
       provider().resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret(SECOND_USER.username, 'wrong') }),
       rejectsWith('Unauthorized', /\/token refused a token: the registry refused the pull secret's credentials for 127\.0\.0\.1:\d+/),
     );
+  });
+
+  it('When the registry redirects layer downloads to a blob store, the store should get no credentials and the payload should still be read', async () => {
+    const store = registry.blobStore;
+    assert.ok(store !== undefined);
+    const before = store.requests.length;
+    const info = await provider().resolve({ image: image('ocp/release:4.17.0-multi'), pullSecret: registry.pullSecret() });
+    assert.equal(info.version, '4.17.0');
+    const downloads = store.requests.slice(before).filter((r) => r.method === 'GET');
+    assert.ok(downloads.length > 0, 'the layers came from the blob store');
+    assert.deepEqual(downloads.filter((r) => r.authorization !== undefined), [], 'no Authorization header left the registry');
   });
 });
