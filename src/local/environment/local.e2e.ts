@@ -375,8 +375,8 @@ async function upForTests(): Promise<void> {
   assertBundlesFresh();
   const started = Date.now();
   const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--infra-cluster', '--install-prerequisites', '--output=json'], 45 * MINUTE);
-  const result = JSON.parse(up.stdout) as { state: string; kubeconfig: string; nodes: number; infraCluster?: InfraAccess };
-  assert.equal(result.state, 'running');
+  const result = JSON.parse(up.stdout) as { state: string; kubeconfig: string; nodes: number; infraCluster?: InfraAccess; pullSecret: string; imageContentSources: string };
+  assert.deepEqual([result.state, result.pullSecret, result.imageContentSources], ['running', join(stateDir, 'pull-secret.json'), join(stateDir, 'image-content-sources.yaml')]);
   assert.equal(result.nodes, 3);
   assert.ok(result.infraCluster !== undefined, 'up reports the infrastructure cluster');
   infraAccess = result.infraCluster;

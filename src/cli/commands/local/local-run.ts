@@ -16,6 +16,7 @@ import { describeMissing, missingPrerequisites, packagesFor } from '../../../loc
 import { HostCommandError, run as runHost } from '../../../local/environment/host.ts';
 import { LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
 import { localClusterFlags } from '../../../local/environment/cluster-flags.ts';
+import { releaseRegistryPaths } from '../../../local/environment/release-registry.ts';
 import { projectRoot } from '../../../local/project-root.ts';
 import { locateBinaries } from '../../../local/binaries/locate.ts';
 import { hasTrueCondition } from '../../../lib/conditions.ts';
@@ -236,6 +237,9 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
     machineBackend,
     operatorImage: env.operatorImage,
     releaseImage: LOCAL_RELEASE_IMAGE,
+    // What `hcp create cluster` needs to read that release from the environment's release registry.
+    pullSecret: releaseRegistryPaths(layout).pullSecret,
+    imageContentSources: releaseRegistryPaths(layout).imageContentSources,
     ...(env.infra === undefined ? {} : { infraCluster: { kubeconfig: env.infra.kubeconfig, namespace: env.infra.namespace } }),
     ...(hostedCluster === undefined ? {} : { hostedCluster }),
     elapsedSeconds: Math.round((ctx.now().getTime() - started) / 100) / 10,
