@@ -3,6 +3,7 @@ import type { InstallInput, InstallScope } from '../../../render/install/input.t
 import { BUILD_INFO, DEFAULT_OPERATOR_IMAGE } from '../../build-info.ts';
 import type { CommandContext } from '../../framework/command.ts';
 import { invalidFlag, UserError } from '../../framework/errors.ts';
+import { readTrustBundle } from '../../framework/files.ts';
 import { flag, type FlagSpec } from '../../framework/flags.ts';
 import type { FlagReader } from '../../framework/parse.ts';
 
@@ -60,25 +61,17 @@ function scopeOf(f: FlagReader, flagName: 'install-scope' | 'outputs', errors: U
   return scope ?? 'all';
 }
 
-const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
-
-/**
- * The `--additional-trust-bundle` file's content: undefined without the flag; an error when it cannot be read or holds
- * no PEM certificate (a bundle the operator could not use would fail it at start, after the install reported success).
- */
+/** The `--additional-trust-bundle` file's content (see {@link readTrustBundle}); undefined without the flag. */
 function trustBundle(f: FlagReader, ctx: Pick<CommandContext, 'readFile'>, errors: UserError[]): string | undefined {
   const path = f.string('additional-trust-bundle');
   if (path === '') return undefined;
-  let content: string;
   try {
-    content = Buffer.from(ctx.readFile(path)).toString('utf8');
+    return readTrustBundle(ctx, 'additional-trust-bundle', path);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error);
-    errors.push(new UserError(`failed to read additional trust bundle file: ${reason}`));
+    if (!(error instanceof UserError)) throw error;
+    errors.push(error);
     return undefined;
   }
-  if (!PEM_CERTIFICATE.test(content)) errors.push(invalidFlag('additional-trust-bundle', path, 'the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)'));
-  return content;
 }
 
 /**

@@ -2,19 +2,11 @@ import type { ImageContentSource } from '../../../../api/index.ts';
 import type { ClusterInput } from '../../../../render/cluster/input.ts';
 import type { CommandContext } from '../../../framework/command.ts';
 import { UserError } from '../../../framework/errors.ts';
+import { readFlagFile, readTrustBundle } from '../../../framework/files.ts';
 import { newInfraID } from './parsers.ts';
 import type { ValidatedCluster } from './validate.ts';
 
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
-
-function read(ctx: CommandContext, path: string, what: string): Uint8Array {
-  try {
-    return ctx.readFile(path);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error);
-    throw new UserError(`failed to read ${what} file: ${reason}`);
-  }
-}
 
 /** YAML parsing, loaded only when a file needs it (it is the CLI's largest dependency). */
 type Parse = (text: string) => unknown;
@@ -31,7 +23,7 @@ function parseFile(content: string, flag: string, path: string, parse: Parse): u
 
 function imageContentSources(ctx: CommandContext, path: string, parse: Parse): ImageContentSource[] | undefined {
   if (path === '') return undefined;
-  const parsed = parseFile(text(read(ctx, path, 'image content sources')), 'image-content-sources', path, parse);
+  const parsed = parseFile(text(readFlagFile(ctx, path, 'image content sources')), 'image-content-sources', path, parse);
   // An empty file is an empty list, as upstream reads it: no sources, nothing rendered.
   if (parsed === null || parsed === undefined) return undefined;
   const valid = Array.isArray(parsed) && parsed.every((e: unknown) => typeof e === 'object' && e !== null && typeof (e as { source?: unknown }).source === 'string');
@@ -41,7 +33,7 @@ function imageContentSources(ctx: CommandContext, path: string, parse: Parse): I
 
 /** Checks that a file holds a kubeconfig with a current context, before anything is rendered or applied. */
 function infraKubeconfig(ctx: CommandContext, path: string, parse: Parse): string {
-  const content = text(read(ctx, path, 'infra kubeconfig'));
+  const content = text(readFlagFile(ctx, path, 'infra kubeconfig'));
   const config = parseFile(content, 'infra-kubeconfig-file', path, parse) as { 'current-context'?: unknown; clusters?: unknown } | null;
   if (typeof config?.['current-context'] !== 'string' || !Array.isArray(config.clusters)) {
     throw new UserError(`invalid --infra-kubeconfig-file "${path}": not a kubeconfig with clusters and a current-context`);
@@ -82,9 +74,9 @@ export async function readClusterFiles(files: ClusterFiles, ctx: CommandContext)
     }
   };
   const contents: ClusterFileContents = {
-    pullSecret: attempt(files.pullSecret, () => read(ctx, files.pullSecret, 'pull secret')),
-    sshPublicKey: attempt(files.sshKey, () => text(read(ctx, files.sshKey, 'ssh key'))),
-    additionalTrustBundle: attempt(files.additionalTrustBundle, () => text(read(ctx, files.additionalTrustBundle, 'additional trust bundle'))),
+    pullSecret: attempt(files.pullSecret, () => readFlagFile(ctx, files.pullSecret, 'pull secret')),
+    sshPublicKey: attempt(files.sshKey, () => text(readFlagFile(ctx, files.sshKey, 'ssh key'))),
+    additionalTrustBundle: attempt(files.additionalTrustBundle, () => readTrustBundle(ctx, 'additional-trust-bundle', files.additionalTrustBundle)),
     imageContentSources: attempt(files.imageContentSources, () => imageContentSources(ctx, files.imageContentSources, parse)),
     infraKubeconfig: attempt(files.infraKubeconfig, () => infraKubeconfig(ctx, files.infraKubeconfig, parse)),
   };

@@ -124,6 +124,13 @@ describe('hcp create cluster kubevirt file flags', () => {
     const notList = await create('--render --name=example --pull-secret=/ps --image-content-sources=/ics', { ...PULL_SECRET, '/ics': 'source: a\n' });
     assert.equal(notList.stderr.trim(), 'invalid --image-content-sources "/ics": must be a YAML list of {source, mirrors} entries');
   });
+
+  it('When the additional trust bundle holds no PEM certificate, it should say so and exit 1 (the operator could not use it)', async () => {
+    const out = await create('--render --name=example --pull-secret=/ps --additional-trust-bundle=/ca', { ...PULL_SECRET, '/ca': 'not a certificate\n' });
+    assert.equal(out.code, 1);
+    assert.equal(out.stdout, '');
+    assert.equal(out.stderr.trim(), 'invalid --additional-trust-bundle "/ca": the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
+  });
 });
 
 describe('hcp create cluster kubevirt input errors', () => {

@@ -1,0 +1,25 @@
+import type { CommandContext } from './command.ts';
+import { invalidFlag, UserError } from './errors.ts';
+
+/** Reads a file a flag names; one that cannot be read is `failed to read <what> file: <reason>`. */
+export function readFlagFile(ctx: Pick<CommandContext, 'readFile'>, path: string, what: string): Uint8Array {
+  try {
+    return ctx.readFile(path);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error);
+    throw new UserError(`failed to read ${what} file: ${reason}`);
+  }
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
+
+/**
+ * The text of a CA bundle file named by `--<flag>` (`hcp install` and `hcp create cluster`): refused when it cannot be
+ * read or holds no PEM certificate, since a bundle nothing can use would fail the operator later, after the command
+ * reported success.
+ */
+export function readTrustBundle(ctx: Pick<CommandContext, 'readFile'>, flag: string, path: string): string {
+  const content = Buffer.from(readFlagFile(ctx, path, 'additional trust bundle')).toString('utf8');
+  if (!PEM_CERTIFICATE.test(content)) throw invalidFlag(flag, path, 'the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
+  return content;
+}
