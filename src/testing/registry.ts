@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import bcrypt from 'bcryptjs';
 import { issue, toPem } from '../local/cluster/certificates.ts';
+import { asksForCredentials, distributionConfig, htpasswdOf, type DistributionAuth } from '../local/cluster/distribution.ts';
 import { freePort } from '../local/cluster/ports.ts';
 import { DISTRIBUTION, ensureTool } from '../local/binaries/tools.ts';
 import { eventually } from './eventually.ts';
@@ -33,57 +32,18 @@ const REGISTRY_PASSWORD = 'correct-horse-battery-staple';
 /** A second user with its own password, for tests of one payload read by several pull secrets. */
 export const SECOND_USER = { username: 'second-reader', password: 'another-horse-battery-staple' } as const;
 
-/** The `auth` section: htpasswd (basic), or a token service whose signer's CA the registry trusts (bearer). */
-function authConfig(dir: string, realm: string | undefined): string[] {
-  if (realm === undefined) return ['auth:', '  htpasswd:', '    realm: hcp-test-registry', `    path: ${join(dir, 'htpasswd')}`];
-  return ['auth:', '  token:', `    realm: ${realm}`, `    service: ${TOKEN_SERVICE}`, `    issuer: ${TOKEN_ISSUER}`, `    rootcertbundle: ${join(dir, 'token-ca.crt')}`];
-}
+/** Every user the registry (or its token service) accepts, name → password. */
+const USERS = { [REGISTRY_USER]: REGISTRY_PASSWORD, [SECOND_USER.username]: SECOND_USER.password };
 
 const TOKEN_SERVICE = 'hcp-test-registry';
 const TOKEN_ISSUER = 'hcp-test-token-issuer';
-
-/** Distribution's redirect middleware: blob downloads answered with a redirect to the blob store. */
-const redirectConfig = (blobStore: BlobStore | undefined): string[] =>
-  blobStore === undefined ? [] : ['middleware:', '  storage:', '    - name: redirect', '      options:', `        baseurl: ${blobStore.baseURL}`];
-
-function registryConfig(dir: string, port: number, realm: string | undefined, blobStore: BlobStore | undefined): string {
-  return [
-    'version: 0.1',
-    'log:',
-    '  level: info',
-    '  formatter: json',
-    'storage:',
-    '  filesystem:',
-    `    rootdirectory: ${join(dir, 'data')}`,
-    'http:',
-    `  addr: 127.0.0.1:${String(port)}`,
-    '  tls:',
-    `    certificate: ${join(dir, 'tls.crt')}`,
-    `    key: ${join(dir, 'tls.key')}`,
-    ...authConfig(dir, realm),
-    ...redirectConfig(blobStore),
-    '',
-  ].join('\n');
-}
-
-/** Whether the registry answers its API root (401 without credentials: it is up and enforcing them). */
-function answers(port: number, ca: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/v2/', ca, timeout: 1_000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 401);
-    });
-    req.on('error', () => resolve(false));
-    req.end();
-  });
-}
 
 /** Starts the token service of a registry with token authentication, its signer issued by a CA the registry trusts. */
 async function tokenServiceFor(dir: string, serving: { cert: string; key: string }): Promise<TokenService> {
   const tokenCA = await issue({ commonName: 'hcp test token CA', usage: 'ca' });
   const signer = await toPem(await issue({ commonName: 'hcp test token signer', usage: 'client', issuer: tokenCA }));
   writeFileSync(join(dir, 'token-ca.crt'), (await toPem(tokenCA)).cert);
-  return startTokenService({ serving, signer, issuer: TOKEN_ISSUER, service: TOKEN_SERVICE, users: { [REGISTRY_USER]: REGISTRY_PASSWORD, [SECOND_USER.username]: SECOND_USER.password } });
+  return startTokenService({ serving, signer, issuer: TOKEN_ISSUER, service: TOKEN_SERVICE, users: USERS });
 }
 
 /** The servers beside a registry: its token service and its blob store, when asked for. */
@@ -94,9 +54,15 @@ interface Companions {
 
 async function startCompanions(dir: string, serving: { cert: string; key: string }, options: { auth?: 'htpasswd' | 'token'; blobStore?: boolean }): Promise<Companions> {
   const tokens = options.auth === 'token' ? await tokenServiceFor(dir, serving) : undefined;
-  if (tokens === undefined) writeFileSync(join(dir, 'htpasswd'), `${REGISTRY_USER}:${bcrypt.hashSync(REGISTRY_PASSWORD, 10)}\n${SECOND_USER.username}:${bcrypt.hashSync(SECOND_USER.password, 10)}\n`);
+  if (tokens === undefined) writeFileSync(join(dir, 'htpasswd'), htpasswdOf(USERS));
   const blobStore = options.blobStore === true ? await startBlobStore(join(dir, 'data'), serving) : undefined;
   return { ...(tokens === undefined ? {} : { tokens }), ...(blobStore === undefined ? {} : { blobStore }) };
+}
+
+/** The registry's configuration: htpasswd, or the token service's realm; redirects to the blob store if there is one. */
+function configFor(dir: string, host: string, companions: Companions): string {
+  const auth: DistributionAuth = companions.tokens === undefined ? { htpasswd: { realm: 'hcp-test-registry' } } : { token: { realm: companions.tokens.realm, service: TOKEN_SERVICE, issuer: TOKEN_ISSUER } };
+  return distributionConfig({ dir, addr: host, auth, ...(companions.blobStore === undefined ? {} : { redirectTo: companions.blobStore.baseURL }) });
 }
 
 const stopCompanions = async (companions: Companions): Promise<void> => {
@@ -119,18 +85,18 @@ export async function startTestRegistry(options: { auth?: 'htpasswd' | 'token'; 
   writeFileSync(join(dir, 'tls.crt'), serving.cert);
   writeFileSync(join(dir, 'tls.key'), serving.key, { mode: 0o600 });
   const companions = await startCompanions(dir, serving, options);
-  writeFileSync(join(dir, 'config.yml'), registryConfig(dir, port, companions.tokens?.realm, companions.blobStore));
+  const host = `127.0.0.1:${String(port)}`;
+  writeFileSync(join(dir, 'config.yml'), configFor(dir, host, companions));
   const log = join(dir, 'registry.log');
   const child: ChildProcess = spawn('sh', ['-c', `exec "$0" serve "$1" >>"$2" 2>&1`, registry ?? 'registry', join(dir, 'config.yml'), log], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    await eventually('the test registry to answer', () => answers(port, caPem), 30_000, 100);
+    await eventually('the test registry to answer', () => asksForCredentials(host, caPem), 30_000, 100);
   } catch (error) {
     child.kill('SIGKILL');
     await stopCompanions(companions);
     throw new Error(`${(error as Error).message}: ${readFileSync(log, 'utf8').slice(-2_000)}`, { cause: error });
   }
-  const host = `127.0.0.1:${String(port)}`;
   return {
     host,
     ca: caPem,

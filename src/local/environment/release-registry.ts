@@ -8,17 +8,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import bcrypt from 'bcryptjs';
 import { stringify } from 'yaml';
-import { parseImageReference } from '../../release/image-reference.ts';
+import { formatImageReference, parseImageReference } from '../../release/image-reference.ts';
 import { catalogReleaseProvider } from '../../release/catalog.ts';
 import { kubernetesPayloadFiles } from '../../release/layout.ts';
 import { RegistryClient } from '../../registry/client.ts';
 import { publishPayload } from '../../registry/publish.ts';
 import { Transport } from '../../registry/transport.ts';
 import { issue, toPem } from '../cluster/certificates.ts';
+import { asksForCredentials, distributionConfig, htpasswdOf } from '../cluster/distribution.ts';
 import { writePrivate } from '../cluster/files.ts';
-import { httpCall } from '../cluster/http.ts';
 import type { DaemonSpec } from './daemons.ts';
 import type { EnvironmentLayout } from './layout.ts';
 import { LOCAL_RELEASE_IMAGE } from './local-images.ts';
@@ -26,15 +25,14 @@ import { LOCAL_RELEASE_IMAGE } from './local-images.ts';
 /** The user the environment's pull secret authenticates as. */
 export const RELEASE_REGISTRY_USER = 'hcp-local';
 
-/** The repository of {@link LOCAL_RELEASE_IMAGE} without its tag: the source the mirror stands in for. */
-const RELEASE_REPOSITORY = LOCAL_RELEASE_IMAGE.replace(/:[^:/]+$/, '');
+/** {@link LOCAL_RELEASE_IMAGE}, parsed: its repository is the source the mirror stands in for. */
+const RELEASE = parseImageReference(LOCAL_RELEASE_IMAGE);
 
 /** The release registry's files, and the files hosted clusters of the environment are created with. */
 export function releaseRegistryPaths(layout: EnvironmentLayout): {
   readonly dir: string;
   readonly ca: string;
   readonly config: string;
-  readonly data: string;
   /** A `.dockerconfigjson` with the registry's credentials: `hcp create cluster --pull-secret`. */
   readonly pullSecret: string;
   /** The mirror of the release repository: `hcp create cluster --image-content-sources`. */
@@ -45,7 +43,6 @@ export function releaseRegistryPaths(layout: EnvironmentLayout): {
     dir,
     ca: join(dir, 'ca.crt'),
     config: join(dir, 'config.yml'),
-    data: join(dir, 'data'),
     pullSecret: join(layout.stateDir, 'pull-secret.json'),
     imageContentSources: join(layout.stateDir, 'image-content-sources.yaml'),
   };
@@ -54,23 +51,15 @@ export function releaseRegistryPaths(layout: EnvironmentLayout): {
 /** `host:port` of the release registry. */
 export const releaseRegistryHost = (layout: EnvironmentLayout): string => `${layout.hostAddress}:${String(layout.ports.releaseRegistry)}`;
 
-/** The mirror repository of the environment's release (pure). */
-export const releaseMirror = (layout: EnvironmentLayout): string => `${releaseRegistryHost(layout)}/${RELEASE_REPOSITORY.replace(/^[^/]+\//, '')}`;
+/** The mirror repository of the environment's release (pure): the same repository path on the release registry. */
+export const releaseMirror = (layout: EnvironmentLayout): string => `${releaseRegistryHost(layout)}/${RELEASE.repository}`;
 
-/** The registry's configuration (pure): TLS, htpasswd, blobs in the state folder, JSON logs. */
-export function releaseRegistryConfig(layout: EnvironmentLayout): string {
-  const { dir, data } = releaseRegistryPaths(layout);
-  return stringify({
-    version: 0.1,
-    log: { level: 'info', formatter: 'json' },
-    storage: { filesystem: { rootdirectory: data } },
-    http: { addr: releaseRegistryHost(layout), tls: { certificate: join(dir, 'tls.crt'), key: join(dir, 'tls.key') } },
-    auth: { htpasswd: { realm: 'hcp-local', path: join(dir, 'htpasswd') } },
-  });
-}
+/** The registry's configuration (pure): TLS, htpasswd, blobs in the state folder. */
+export const releaseRegistryConfig = (layout: EnvironmentLayout): string =>
+  distributionConfig({ dir: releaseRegistryPaths(layout).dir, addr: releaseRegistryHost(layout), auth: { htpasswd: { realm: 'hcp-local' } } });
 
 /** The image content sources file (pure): the release repository served by the environment's mirror. */
-export const imageContentSourcesOf = (layout: EnvironmentLayout): string => stringify([{ source: RELEASE_REPOSITORY, mirrors: [releaseMirror(layout)] }]);
+export const imageContentSourcesOf = (layout: EnvironmentLayout): string => stringify([{ source: formatImageReference({ registry: RELEASE.registry, repository: RELEASE.repository }), mirrors: [releaseMirror(layout)] }]);
 
 /**
  * Makes the registry's CA, serving certificate, password (kept only in the pull secret; the registry holds its bcrypt
@@ -81,14 +70,14 @@ export async function ensureReleaseRegistryFiles(layout: EnvironmentLayout): Pro
   const paths = releaseRegistryPaths(layout);
   const complete = join(paths.dir, '.complete');
   if (existsSync(complete)) return;
-  mkdirSync(paths.data, { recursive: true });
+  mkdirSync(join(paths.dir, 'data'), { recursive: true });
   const ca = await issue({ commonName: `${layout.clusterName} release registry CA`, usage: 'ca', validDays: 365 });
   const serving = await toPem(await issue({ commonName: 'release-registry', usage: 'server', issuer: ca, ipAddresses: [layout.hostAddress], validDays: 365 }));
   writeFileSync(paths.ca, (await toPem(ca)).cert);
   writeFileSync(join(paths.dir, 'tls.crt'), serving.cert);
   writePrivate(join(paths.dir, 'tls.key'), serving.key);
   const password = randomBytes(24).toString('base64url');
-  writeFileSync(join(paths.dir, 'htpasswd'), `${RELEASE_REGISTRY_USER}:${bcrypt.hashSync(password, 10)}\n`);
+  writeFileSync(join(paths.dir, 'htpasswd'), htpasswdOf({ [RELEASE_REGISTRY_USER]: password }));
   const auth = Buffer.from(`${RELEASE_REGISTRY_USER}:${password}`).toString('base64');
   writePrivate(paths.pullSecret, `${JSON.stringify({ auths: { [releaseRegistryHost(layout)]: { auth } } })}\n`);
   writeFileSync(paths.config, releaseRegistryConfig(layout));
@@ -103,11 +92,8 @@ export const releaseRegistryDaemon = (layout: EnvironmentLayout, registry: strin
   env: { GOMEMLIMIT: '32MiB' },
 });
 
-/** Whether the registry answers its API root with 401: it is up and asks for credentials. */
-export async function releaseRegistryAnswers(layout: EnvironmentLayout): Promise<boolean> {
-  const ca = readFileSync(releaseRegistryPaths(layout).ca, 'utf8');
-  return (await httpCall(`https://${releaseRegistryHost(layout)}/v2/`, { tls: { ca } })).status === 401;
-}
+/** Whether the registry is up and asks for credentials. */
+export const releaseRegistryAnswers = (layout: EnvironmentLayout): Promise<boolean> => asksForCredentials(releaseRegistryHost(layout), readFileSync(releaseRegistryPaths(layout).ca, 'utf8'));
 
 /**
  * Publishes the environment's release in our Kubernetes-native layout (docs/releases.md) to the mirror, naming the
@@ -120,8 +106,8 @@ export async function publishLocalRelease(layout: EnvironmentLayout): Promise<st
   const transport = new Transport({ extraCA: readFileSync(paths.ca, 'utf8') });
   try {
     const client = new RegistryClient({ transport, pullSecret: readFileSync(paths.pullSecret, 'utf8') });
-    const tag = LOCAL_RELEASE_IMAGE.slice(RELEASE_REPOSITORY.length + 1);
-    return (await publishPayload(client, parseImageReference(`${releaseMirror(layout)}:${tag}`), kubernetesPayloadFiles(release), { base: { 'etc/os-release': 'ID=hcp-local\n' } })).digest;
+    const mirrored = { ...RELEASE, registry: releaseRegistryHost(layout) };
+    return (await publishPayload(client, mirrored, kubernetesPayloadFiles(release), { base: { 'etc/os-release': 'ID=hcp-local\n' } })).digest;
   } finally {
     transport.close();
   }
