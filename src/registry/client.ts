@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { toBase64 } from '../lib/base64.ts';
 import { contentDigest } from '../lib/hash.ts';
-import { formatImageReference, type ImageReference } from '../release/image-reference.ts';
+import { formatImageReference, manifestReferenceOf, type ImageReference } from '../release/image-reference.ts';
 import { MANIFEST_ACCEPT, ManifestError, parseManifest, type Descriptor, type Manifest } from '../release/oci-manifest.ts';
 import { credentialsFor, parseChallenge, tokenURL, type RegistryCredentials } from '../release/registry-auth.ts';
+import { setBounded } from '../lib/bounded-map.ts';
 import { afterAnswer, RegistryError, registryErrorText } from './errors.ts';
 import { bytesOf, chunksOf, drain, textOf, type Answer, type Exchange, type Transport } from './transport.ts';
 
@@ -25,11 +27,19 @@ export interface RegistryClientOptions {
 
 type Action = 'pull' | 'pull,push';
 
+/** An Authorization header and the one host it may be sent to. */
+interface Authorization {
+  readonly header: string;
+  readonly host: string;
+}
+
 /** Docker Hub's API host; every other registry serves its API at its own name. */
 const apiHost = (registry: string): string => (registry === 'docker.io' ? 'registry-1.docker.io' : registry);
-const basic = (c: RegistryCredentials): string => `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
+const basic = (c: RegistryCredentials): string => `Basic ${toBase64(`${c.username}:${c.password}`)}`;
 const MAX_REDIRECTS = 5;
 const MAX_TAG_PAGES = 50;
+/** Authorizations a client keeps (one per repository and action): a bound, as for every per-tenant memo. */
+const MAX_AUTHORIZATIONS = 64;
 
 /**
  * The OCI distribution API, as much as release payloads need: manifests and blobs by tag or digest (pull) and blob and
@@ -39,14 +49,14 @@ const MAX_TAG_PAGES = 50;
  */
 export class RegistryClient {
   private readonly options: RegistryClientOptions;
-  private readonly authorization = new Map<string, string>();
+  private readonly authorization = new Map<string, Authorization>();
 
   constructor(options: RegistryClientOptions) {
     this.options = options;
   }
 
   /** The manifest `ref` names (its digest, else its tag). */
-  async getManifest(ref: ImageReference, reference: string = ref.digest ?? ref.tag ?? 'latest'): Promise<FetchedManifest> {
+  async getManifest(ref: ImageReference, reference: string = manifestReferenceOf(ref)): Promise<FetchedManifest> {
     const pinned = reference.includes(':');
     if (pinned && !reference.startsWith('sha256:')) throw new RegistryError('invalid', `${formatImageReference(ref)}: only sha256 digests can be verified here, not ${reference.split(':')[0] ?? ''}`);
     const answer = await this.call(ref, 'pull', { method: 'GET', url: this.url(ref, `manifests/${reference}`), headers: { accept: MANIFEST_ACCEPT } });
@@ -125,8 +135,8 @@ export class RegistryClient {
     const first = await this.follow(exchange, this.authorization.get(key));
     if (first.status !== 401) return first;
     drain(first);
-    const authorization = await this.authorise(ref, action, String(first.headers['www-authenticate'] ?? ''));
-    this.authorization.set(key, authorization);
+    const authorization = { header: await this.authorise(ref, action, String(first.headers['www-authenticate'] ?? '')), host: apiHost(ref.registry) };
+    setBounded(this.authorization, key, authorization, MAX_AUTHORIZATIONS);
     return this.follow(exchange, authorization);
   }
 
@@ -139,7 +149,7 @@ export class RegistryClient {
     const scope = `repository:${ref.repository}:${action}`;
     const url = parsedURL(tokenURL({ ...challenge, scope }, ref.repository), `${ref.registry}'s token realm`);
     // The registry answered (with its challenge): a token service that does not is no reason for the catalog to stand in.
-    const answer = await this.follow({ method: 'GET', url, headers: {} }, credentials === undefined ? undefined : basic(credentials)).catch((error: unknown) => {
+    const answer = await this.follow({ method: 'GET', url, headers: {} }, credentials === undefined ? undefined : { header: basic(credentials), host: url.host }).catch((error: unknown) => {
       throw afterAnswer(error, `${formatImageReference(ref)}: the token service of ${ref.registry}`);
     });
     const text = await textOf(answer, `${url.origin}${url.pathname}`);
@@ -162,14 +172,17 @@ export class RegistryClient {
     return has ? `the registry refused the pull secret's credentials for ${ref.registry}` : `the registry requires credentials and the pull secret has none for ${ref.registry}`;
   }
 
-  /** Sends, following redirects; the Authorization header goes only to the registry's own host (blob stores get none). */
-  private async follow(exchange: Exchange, authorization: string | undefined): Promise<Answer> {
+  /**
+   * Sends, following redirects; the Authorization header goes only to the host it was made for (the registry's, or its
+   * token service's): a blob store it redirects to, or an upload location on another host, gets none.
+   */
+  private async follow(exchange: Exchange, authorization: Authorization | undefined): Promise<Answer> {
     let url = exchange.url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const sameHost = url.host === exchange.url.host;
+      const sameHost = url.host === authorization?.host;
       // Origin and path only: a blob store's pre-signed query string is a credential.
       this.options.onRequest?.(exchange.method, `${url.origin}${url.pathname}`);
-      const answer = await this.options.transport.send({ ...exchange, url, headers: { ...exchange.headers, ...(sameHost && authorization !== undefined ? { authorization } : {}) } });
+      const answer = await this.options.transport.send({ ...exchange, url, headers: { ...exchange.headers, ...(sameHost && authorization !== undefined ? { authorization: authorization.header } : {}) } });
       const location = answer.headers.location;
       if (![301, 302, 303, 307, 308].includes(answer.status) || location === undefined || exchange.method === 'POST') return answer;
       drain(answer);

@@ -18,17 +18,19 @@ export interface Answer {
   readonly body: IncomingMessage;
 }
 
+/** How long a socket may stay silent: within a request, and idle in the pool. */
+const IDLE_TIMEOUT_MS = 15_000;
+
 /**
  * HTTPS to registries on one keep-alive agent, trusting Node's CA roots plus the extra PEM CAs given (a private
  * registry's), with a socket idle timeout rather than a whole-request one, so large layers are not cut off.
  */
 export class Transport {
   private readonly agent: Agent;
-  private readonly idleTimeoutMs: number;
 
-  constructor(options: { readonly extraCA?: string; readonly idleTimeoutMs?: number } = {}) {
-    this.agent = new Agent({ keepAlive: true, maxSockets: 8, ...(options.extraCA === undefined ? {} : { ca: [...rootCertificates, options.extraCA] }) });
-    this.idleTimeoutMs = options.idleTimeoutMs ?? 15_000;
+  constructor(options: { readonly extraCA?: string } = {}) {
+    // The agent's timeout also ends pooled keep-alive sockets that stay idle (without it Node keeps them open forever).
+    this.agent = new Agent({ keepAlive: true, maxSockets: 8, timeout: IDLE_TIMEOUT_MS, ...(options.extraCA === undefined ? {} : { ca: [...rootCertificates, options.extraCA] }) });
   }
 
   /** Sends one request; a failure to get an answer throws {@link RegistryError} of kind `unreachable`. */
@@ -37,7 +39,7 @@ export class Transport {
     return new Promise((resolve, reject) => {
       const req = request(exchange.url, { method: exchange.method, headers: exchange.headers, agent: this.agent }, (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }));
       // A silent socket is classified with every other request error: no answer, so unreachable.
-      req.setTimeout(this.idleTimeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${String(this.idleTimeoutMs / 1000)} s`), { code: 'ETIMEDOUT' })));
+      req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(Object.assign(new Error(`no answer within ${String(IDLE_TIMEOUT_MS / 1000)} s`), { code: 'ETIMEDOUT' })));
       req.on('error', (error: NodeJS.ErrnoException) => reject(failureOf(exchange, error)));
       req.end(exchange.body);
     });
