@@ -8,11 +8,9 @@ import { setBounded } from '../lib/bounded-map.ts';
 import { afterAnswer, RegistryError, registryErrorText } from './errors.ts';
 import { bytesOf, chunksOf, drain, textOf, type Answer, type Exchange, type Transport } from './transport.ts';
 
-/** A manifest as fetched: its digest (checked against the reference's, when it has one), media type and body. */
+/** A manifest as fetched: its digest (checked against the reference's, when it has one) and its parsed content. */
 export interface FetchedManifest {
   readonly digest: string;
-  readonly mediaType: string;
-  readonly body: string;
   readonly manifest: Manifest;
 }
 
@@ -195,7 +193,7 @@ export class RegistryClient {
 /** A fetched manifest, parsed; one that cannot be read is the registry's `invalid` answer. */
 function manifestOf(ref: ImageReference, digest: string, body: string, mediaType: string): FetchedManifest {
   try {
-    return { digest, mediaType, body, manifest: parseManifest(body, mediaType) };
+    return { digest, manifest: parseManifest(body, mediaType) };
   } catch (error) {
     if (error instanceof ManifestError) throw new RegistryError('invalid', `${formatImageReference(ref)}: ${error.message}`);
     throw error;

@@ -15,7 +15,7 @@ const CONFIG_TYPE = 'application/vnd.oci.image.config.v1+json';
  * A layer holding `files` (path → content), as a reproducible tar (node-tar, fixed times and owners) gzip'd; with the
  * uncompressed tar's digest, which the image config lists.
  */
-export function payloadLayer(files: Readonly<Record<string, string>>): { readonly data: Buffer; readonly diffId: string } {
+function payloadLayer(files: Readonly<Record<string, string>>): { readonly data: Buffer; readonly diffId: string } {
   const dir = mkdtempSync(join(tmpdir(), 'hcp-payload-'));
   try {
     for (const [path, content] of Object.entries(files)) {
@@ -24,7 +24,7 @@ export function payloadLayer(files: Readonly<Record<string, string>>): { readonl
     }
     const tarFile = join(dir, 'layer.tar');
     const roots = [...new Set(Object.keys(files).map((path) => path.split('/')[0] ?? path))].sort();
-    create({ sync: true, file: tarFile, cwd: join(dir, 'root'), portable: true, mtime: new Date(0), noDirRecurse: false }, roots);
+    create({ sync: true, file: tarFile, cwd: join(dir, 'root'), portable: true, mtime: new Date(0) }, roots);
     const tar = readFileSync(tarFile);
     return { data: gzipSync(tar), diffId: contentDigest(tar) };
   } finally {
@@ -34,19 +34,17 @@ export function payloadLayer(files: Readonly<Record<string, string>>): { readonl
 
 /** How a payload image is published. */
 export interface PublishOptions {
-  /** One manifest per architecture (Go names), under an OCI index when there are several or `index` is set. */
+  /** One manifest per architecture (Go names), under an index when there are several. */
   readonly architectures?: readonly string[];
-  readonly index?: boolean;
   /** Docker v2 media types instead of OCI's (as older mirrors hold them). */
   readonly dockerMediaTypes?: boolean;
   /** The files of the base layer (an OS image's, under a real payload); by default one small file. */
   readonly base?: Readonly<Record<string, string>>;
 }
 
-/** What was published: the digest the reference now names, and the per-architecture manifests' digests. */
+/** What was published: the digest the reference now names. */
 export interface Published {
   readonly digest: string;
-  readonly manifests: Readonly<Record<string, string>>;
 }
 
 /** The media types of one flavour: OCI's or Docker v2's. */
@@ -58,7 +56,7 @@ function mediaTypesOf(docker: boolean): { layer: string; config: string; manifes
 
 /**
  * Pushes a release payload image: a base layer (as a real payload sits on an OS image) and a last layer with `files`,
- * a config per architecture, the manifests, and an index when asked for; the tag of `ref` names the result.
+ * a config per architecture, the manifests, and an index when there are several; the tag of `ref` names the result.
  */
 export async function publishPayload(client: RegistryClient, ref: ImageReference, files: Readonly<Record<string, string>>, options: PublishOptions = {}): Promise<Published> {
   const architectures = options.architectures ?? ['amd64'];
@@ -66,17 +64,14 @@ export async function publishPayload(client: RegistryClient, ref: ImageReference
   const tag = ref.tag ?? 'latest';
   const layers = [payloadLayer(options.base ?? { 'etc/os-release': 'ID=hcp-test\n' }), payloadLayer(files)];
   const layerDescriptors = await Promise.all(layers.map(async (l) => ({ mediaType: types.layer, ...(await client.pushBlob(ref, l.data)) })));
-  const single = architectures.length === 1 && options.index !== true;
-  const manifests: Record<string, string> = {};
+  const single = architectures.length === 1;
   const entries = [];
   for (const architecture of architectures) {
     const config = Buffer.from(JSON.stringify({ architecture, os: 'linux', config: { Labels: { 'io.openshift.release': formatImageReference(ref) } }, rootfs: { type: 'layers', diff_ids: layers.map((l) => l.diffId) } }));
     const body = JSON.stringify({ schemaVersion: 2, mediaType: types.manifest, config: { mediaType: types.config, ...(await client.pushBlob(ref, config)) }, layers: layerDescriptors });
     const digest = await client.pushManifest(ref, single ? tag : contentDigest(Buffer.from(body)), body, types.manifest);
-    manifests[architecture] = digest;
+    if (single) return { digest };
     entries.push({ mediaType: types.manifest, digest, size: Buffer.byteLength(body), platform: { os: 'linux', architecture } });
   }
-  if (single) return { digest: Object.values(manifests)[0] ?? '', manifests };
-  const digest = await client.pushManifest(ref, tag, JSON.stringify({ schemaVersion: 2, mediaType: types.index, manifests: entries }), types.index);
-  return { digest, manifests };
+  return { digest: await client.pushManifest(ref, tag, JSON.stringify({ schemaVersion: 2, mediaType: types.index, manifests: entries }), types.index) };
 }

@@ -4,6 +4,7 @@ import { pullCandidates } from '../release/mirrors.ts';
 import { PlatformNotFoundError, selectPlatform, type Manifest } from '../release/oci-manifest.ts';
 import { MissingComponentsError } from '../release/components.ts';
 import { ReleaseError, type ReleaseFailure, type ReleaseLookup, type ReleaseRequest } from '../release/provider.ts';
+import { PayloadError } from '../release/payload.ts';
 import { PullSecretError } from '../release/registry-auth.ts';
 import { releaseInfoFromPayload, REQUIRED_PAYLOAD_FILES, WANTED_PAYLOAD_FILES } from '../release/release-info.ts';
 import type { ReleaseInfo } from '../release/catalog.ts';
@@ -26,17 +27,17 @@ export interface RegistryReleaseProviderOptions {
   readonly architecture: string;
   /** Milliseconds since the epoch (the operator's clock). */
   readonly now: () => number;
-  /**
-   * How long a pull secret's read of a reference is trusted (the tag taken to point where it did, the registry to
-   * still let these credentials read it) before its manifest is asked for again. @default 10 min
-   */
-  readonly accessTtlMs?: number;
-  /** Payloads kept (by digest); releases are few, so the oldest read is dropped past this. @default 32 */
-  readonly maxPayloads?: number;
   /** Every HTTP request's method and URL: traffic metrics, and tests proving a cache hit sends none. */
   readonly onRequest?: (method: string, url: string) => void;
 }
 
+/**
+ * How long a pull secret's read of a reference is trusted (the tag taken to point where it did, the registry to still
+ * let these credentials read it) before its manifest is asked for again.
+ */
+const ACCESS_TTL_MS = 600_000;
+/** Payloads kept (by digest); releases are few, so the oldest read is dropped past this. */
+const MAX_PAYLOADS = 32;
 /** The access checks remembered (pull secret × reference): beyond, the oldest is asked again. */
 const MAX_VERIFIED = 1024;
 
@@ -73,8 +74,8 @@ function combined(image: string, failures: ReadonlyArray<{ where: string; error:
 
 /**
  * Release payloads read from OCI registries: the image (or each mirror of it, in order, then the image) is asked for
- * its manifest; an index gives the wanted architecture's; its layers are read last to first until `release-manifests/`
- * has been found. Payloads are kept by digest for every cluster on that release and read once (concurrent resolves
+ * its manifest; an index gives the wanted architecture's; its layers are read last to first until the required
+ * `release-manifests/` files have been found. Payloads are kept by digest for every cluster on that release and read once (concurrent resolves
  * share the read). Access is not shared: each pull secret must have read the reference's manifest itself, so a
  * refused secret is refused even when another cluster's secret already read the payload. A pull secret that read a
  * reference sends no request for it until the access TTL lapses; then one manifest request, and no payload read while
@@ -173,7 +174,7 @@ export class RegistryReleaseProvider implements ReleaseLookup {
   /** The digest these credentials were let read at this reference, while the TTL runs. */
   private verifiedDigest(access: string): string | undefined {
     const seen = this.verified.get(access);
-    return seen !== undefined && this.options.now() - seen.at < (this.options.accessTtlMs ?? 600_000) ? seen.digest : undefined;
+    return seen !== undefined && this.options.now() - seen.at < ACCESS_TTL_MS ? seen.digest : undefined;
   }
 
   /** The payload at one candidate location: its top manifest (with the credentials), then the payload by that digest (read once). */
@@ -186,19 +187,24 @@ export class RegistryReleaseProvider implements ReleaseLookup {
       (info) => ({ ...info, source: `payload ${top.digest} read from ${formatImageReference(candidate)}` }),
       (error: unknown) => Promise.reject(afterAnswer(error, `${formatImageReference(candidate)} (${top.digest})`)),
     );
-    setBounded(this.payloads, top.digest, reading, this.options.maxPayloads ?? 32);
+    setBounded(this.payloads, top.digest, reading, MAX_PAYLOADS);
     // A content failure (not a payload, a missing component) is kept like a payload: its digest will not change, so
     // retries do not download it again. A network one is forgotten.
     reading.catch((error: unknown) => {
-      if (transient(error)) this.payloads.delete(top.digest);
+      // Only this read's entry: an evicted read failing late must not drop a newer read of the same digest.
+      if (transient(error) && this.payloads.get(top.digest) === reading) this.payloads.delete(top.digest);
     });
     return reading;
   }
 
-  /** Index → the architecture's manifest → layers last to first, until the required files are found. */
+  /**
+   * Index → the architecture's manifest → layers last to first, until the required files are found (an image that is
+   * no payload is read to its base once; its failure is then kept by digest).
+   */
   private async readPayload(client: RegistryClient, at: ImageReference, top: FetchedManifest): Promise<ReleaseInfo> {
     const image: Manifest = top.manifest.kind === 'index' ? (await client.getManifest(at, selectPlatform(top.manifest, this.options.architecture).digest)).manifest : top.manifest;
-    if (image.kind !== 'image') throw new RegistryError('invalid', `${formatImageReference(at)}: the index's entry for ${this.options.architecture} is another index`);
+    // Content, not a network failure: kept by digest like any other payload that is not one.
+    if (image.kind !== 'image') throw new PayloadError(`${formatImageReference(at)}: the index's entry for ${this.options.architecture} is another index`);
     const files = new Map<string, Buffer>();
     for (const layer of [...image.layers].reverse()) {
       const wanted = WANTED_PAYLOAD_FILES.filter((file) => !files.has(file));

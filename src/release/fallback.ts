@@ -1,4 +1,5 @@
 import { setBounded } from '../lib/bounded-map.ts';
+import { sha256Hex } from '../lib/hash.ts';
 import type { ReleaseCatalog, ReleaseInfo } from './catalog.ts';
 import { ReleaseError, type ReleaseProvider, type ReleaseRequest } from './provider.ts';
 
@@ -19,7 +20,8 @@ export function withCatalogFallback(payloads: ReleaseProvider, catalog: ReleaseC
   // By everything a request reads with, so one cluster's unreachable mirror never answers for another's registry; only
   // images the catalog knows are kept, and only so many.
   const unreachable = new Map<string, { at: number; error: ReleaseError }>();
-  const keyOf = (request: ReleaseRequest): string => JSON.stringify([request.image, request.pullSecret ?? '', request.imageContentSources ?? [], request.trustBundle ?? '']);
+  // Hashed: the pull secret is never kept in clear.
+  const keyOf = (request: ReleaseRequest): string => sha256Hex(JSON.stringify([request.image, request.pullSecret ?? '', request.imageContentSources ?? [], request.trustBundle ?? '']));
   const standIn = (image: string, error: ReleaseError): ReleaseInfo => {
     const info = catalog.lookup(image);
     if (info === undefined) throw error;

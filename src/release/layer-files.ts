@@ -46,7 +46,8 @@ export async function filesInLayer(chunks: AsyncIterable<Uint8Array> | Iterable<
   for await (const chunk of chunks) {
     // Leaving the loop ends the source (a download stream is destroyed), so a bad layer is not read to its end.
     if (stopped() !== undefined) break;
-    parser.write(Buffer.from(chunk));
+    // No copy when the source yields Buffers (downloads do).
+    parser.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
   }
   // A failure before the end is final: the parser is not waited for (a cut-short tar may never finish its entries).
   const early = stopped();

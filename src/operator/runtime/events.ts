@@ -1,6 +1,10 @@
 import type { KubeClient, KubeObject } from '../../kube/client.ts';
+import { setBounded } from '../../lib/bounded-map.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
+
+/** Events remembered for de-duplication; the oldest is forgotten beyond this so memory stays flat. */
+const MAX_REMEMBERED_EVENTS = 4096;
 
 /** Event types. */
 export type EventType = 'Normal' | 'Warning';
@@ -58,13 +62,7 @@ export class KubeEventRecorder implements EventRecorder {
     const involvedObject = { apiVersion: object.apiVersion, kind: object.kind, name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion };
     const event = { involvedObject, type, reason, message, source: { component: this.component }, reportingComponent: this.component, firstTimestamp: now, lastTimestamp: now, count: 1 };
     await this.client.create({ apiVersion: 'v1', kind: 'Event', metadata: { name, namespace }, ...event });
-    this.remember(key, { name, namespace, count: 1 });
+    setBounded(this.seen, key, { name, namespace, count: 1 }, MAX_REMEMBERED_EVENTS);
   }
 
-  /** Remembers an event for de-duplication, forgetting the oldest beyond a bound so memory stays flat. */
-  private remember(key: string, seen: Seen): void {
-    this.seen.set(key, seen);
-    const oldest = this.seen.keys().next();
-    if (this.seen.size > 4096 && oldest.done !== true) this.seen.delete(oldest.value);
-  }
 }
