@@ -20,7 +20,6 @@ import { environmentRssMiB as environmentRss, topPrograms as topProgramsOf } fro
 const cold = process.argv.includes('--cold');
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-local-'));
 const layout = environmentLayout(stateDir, 3);
-// Outside the state folder, which `local down` removes.
 const MINUTE = 60_000;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 

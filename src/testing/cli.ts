@@ -25,7 +25,7 @@ export interface RunHcpOptions {
 }
 
 /** A release lookup for which no registry answers: the CLI then falls back to the built-in catalog, as offline. */
-export const NO_REGISTRY: ReleaseLookup = {
+const NO_REGISTRY: ReleaseLookup = {
   describe: () => 'no registry (tests)',
   listTags: (repository) => Promise.reject(new ReleaseError('Unreachable', `repository ${repository}: tests reach no registry`)),
   resolve: ({ image }) => Promise.reject(new ReleaseError('Unreachable', `release image ${image}: tests reach no registry`)),

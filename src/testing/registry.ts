@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issue, toPem } from '../local/cluster/certificates.ts';
-import { asksForCredentials, distributionConfig, htpasswdOf, type DistributionAuth } from '../local/cluster/distribution.ts';
+import { asksForCredentials, distributionConfig, dockerConfigFor, htpasswdOf, type DistributionAuth } from '../local/cluster/distribution.ts';
+import { writePrivate } from '../local/cluster/files.ts';
+import { startProcess } from '../local/cluster/process.ts';
 import { freePort } from '../local/cluster/ports.ts';
 import { DISTRIBUTION, ensureTool } from '../local/binaries/tools.ts';
 import { eventually } from './eventually.ts';
@@ -27,7 +28,7 @@ export interface TestRegistry {
   stop(): Promise<void>;
 }
 
-export const REGISTRY_USER = 'release-reader';
+const REGISTRY_USER = 'release-reader';
 const REGISTRY_PASSWORD = 'correct-horse-battery-staple';
 /** A second user with its own password, for tests of one payload read by several pull secrets. */
 export const SECOND_USER = { username: 'second-reader', password: 'another-horse-battery-staple' } as const;
@@ -83,30 +84,27 @@ export async function startTestRegistry(options: { auth?: 'htpasswd' | 'token'; 
   const serving = await toPem(await issue({ commonName: 'hcp test registry', usage: 'server', issuer: ca, dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] }));
   const caPem = (await toPem(ca)).cert;
   writeFileSync(join(dir, 'tls.crt'), serving.cert);
-  writeFileSync(join(dir, 'tls.key'), serving.key, { mode: 0o600 });
+  writePrivate(join(dir, 'tls.key'), serving.key);
   const companions = await startCompanions(dir, serving, options);
   const host = `127.0.0.1:${String(port)}`;
   writeFileSync(join(dir, 'config.yml'), configFor(dir, host, companions));
-  const log = join(dir, 'registry.log');
-  const child: ChildProcess = spawn('sh', ['-c', `exec "$0" serve "$1" >>"$2" 2>&1`, registry ?? 'registry', join(dir, 'config.yml'), log], { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Under the supervisor, so a test run that dies leaves no registry behind.
+  const server = startProcess({ name: 'registry', binary: registry ?? 'registry', args: ['serve', join(dir, 'config.yml')], logFile: join(dir, 'registry.log') });
   try {
     await eventually('the test registry to answer', () => asksForCredentials(host, caPem), 30_000, 100);
   } catch (error) {
-    child.kill('SIGKILL');
+    await server.stop();
     await stopCompanions(companions);
-    throw new Error(`${(error as Error).message}: ${readFileSync(log, 'utf8').slice(-2_000)}`, { cause: error });
+    throw new Error(`${(error as Error).message}: ${server.logTail()}`, { cause: error });
   }
   return {
     host,
     ca: caPem,
-    pullSecret: (username = REGISTRY_USER, password = REGISTRY_PASSWORD) => JSON.stringify({ auths: { [host]: { auth: Buffer.from(`${username}:${password}`).toString('base64') } } }),
+    pullSecret: (username = REGISTRY_USER, password = REGISTRY_PASSWORD) => dockerConfigFor(host, username, password),
     ...companions,
-    requestsServed: () => readFileSync(log, 'utf8').split('\n').filter((line) => line.includes('"msg":"response completed"')).length,
+    requestsServed: () => readFileSync(server.logFile, 'utf8').split('\n').filter((line) => line.includes('"msg":"response completed"')).length,
     async stop() {
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-      child.kill('SIGKILL');
+      await server.stop();
       await stopCompanions(companions);
       rmSync(dir, { recursive: true, force: true });
     },

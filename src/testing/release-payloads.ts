@@ -1,4 +1,4 @@
-import type { ReleaseInfo } from '../release/catalog.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage, type ReleaseInfo } from '../release/catalog.ts';
 import { PAYLOAD_FILES } from '../release/payload.ts';
 
 const digest = (c: string): string => `sha256:${c.repeat(64)}`;
@@ -25,7 +25,7 @@ export const OPENSHIFT_TAGS: Readonly<Record<string, string>> = {
 };
 
 /** The KubeVirt boot image an OpenShift-layout test payload's CoreOS stream names for x86_64. */
-export const OPENSHIFT_BOOT_IMAGE = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@${digest('7b')}`;
+export const OPENSHIFT_BOOT_IMAGE = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${'7b'.repeat(32)}`;
 
 /**
  * `release-manifests/` as an OpenShift release image carries it (the real files' shapes: an ImageStream with build
@@ -54,22 +54,9 @@ export function openshiftPayloadFiles(version: string, options: { tags?: Readonl
   return files;
 }
 
-/** A Kubernetes-native release's description for `kubernetesPayloadFiles` (our layout), upstream images of `version`. */
-export function kubernetesRelease(version: string): Pick<ReleaseInfo, 'version' | 'images' | 'kubernetesVersion'> {
-  const k8s = (c: string): string => `registry.k8s.io/${c}:v${version}`;
-  return {
-    version,
-    kubernetesVersion: version,
-    images: {
-      etcd: 'registry.k8s.io/etcd:3.6.8-0',
-      kubeAPIServer: k8s('kube-apiserver'),
-      kubeControllerManager: k8s('kube-controller-manager'),
-      kubeScheduler: k8s('kube-scheduler'),
-      konnectivityServer: 'registry.k8s.io/kas-network-proxy/proxy-server:v0.34.0',
-      konnectivityAgent: 'registry.k8s.io/kas-network-proxy/proxy-agent:v0.34.0',
-      pause: 'registry.k8s.io/pause:3.10.2',
-      coreDNS: 'registry.k8s.io/coredns/coredns:v1.14.2',
-      kubeProxy: k8s('kube-proxy'),
-    },
-  };
+/** A Kubernetes-native release of the catalog (upstream images of `version`), for `kubernetesPayloadFiles` (our layout). */
+export function kubernetesRelease(version: string): ReleaseInfo {
+  const release = catalogReleaseProvider.lookup(kubernetesReleaseImage(version));
+  if (release === undefined) throw new Error(`the catalog has no Kubernetes release ${version}`);
+  return release;
 }

@@ -85,3 +85,10 @@ export const OperatorLabel = {
 
 /** Annotation recording which CLI version installed the operator. */
 export const InstallCliVersionAnnotation = 'hypershift.openshift.io/install-cli-version';
+
+/**
+ * The ConfigMap a CA bundle is given in: `hcp create cluster --additional-trust-bundle` writes it beside the
+ * HostedCluster (which names it in `spec.additionalTrustBundle`), `hcp install --additional-trust-bundle` in the
+ * operator's namespace. Upstream's name and key.
+ */
+export const UserCABundle = { Name: 'user-ca-bundle', Key: 'ca-bundle.crt' } as const;

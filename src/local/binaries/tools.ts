@@ -87,9 +87,6 @@ export const DISTRIBUTION: GoTool = {
   binaries: { registry: 'github.com/distribution/distribution/v3/cmd/registry' },
 };
 
-/** Every tool the local environment builds from a published module. */
-export const LOCAL_TOOLS: readonly GoTool[] = [CONTAINERD, KONNECTIVITY, COREDNS, CRANE, LOCAL_PATH_PROVISIONER];
-
 /** The programs the project ships as Go source in `src/local/images/`, built like the tools. */
 export type OwnProgram = 'pause' | 'local-path-helper';
 

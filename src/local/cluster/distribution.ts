@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { stringify } from 'yaml';
+import { toBase64 } from '../../lib/base64.ts';
 import { httpCall } from './http.ts';
 
 /** How the registry authenticates: htpasswd (Basic), or tokens from a service whose signer `token-ca.crt` issued. */
@@ -39,6 +40,9 @@ export const htpasswdOf = (users: Readonly<Record<string, string>>): string =>
   Object.entries(users)
     .map(([user, password]) => `${user}:${bcrypt.hashSync(password, 10)}\n`)
     .join('');
+
+/** A `.dockerconfigjson` holding one registry's credentials (a pull secret for it). */
+export const dockerConfigFor = (host: string, username: string, password: string): string => JSON.stringify({ auths: { [host]: { auth: toBase64(`${username}:${password}`) } } });
 
 /** Whether the registry at `host` answers its API root with 401: it is up, trusted with `ca`, and asks for credentials. */
 export async function asksForCredentials(host: string, ca: string): Promise<boolean> {

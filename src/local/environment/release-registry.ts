@@ -16,14 +16,14 @@ import { RegistryClient } from '../../registry/client.ts';
 import { publishPayload } from '../../registry/publish.ts';
 import { Transport } from '../../registry/transport.ts';
 import { issue, toPem } from '../cluster/certificates.ts';
-import { asksForCredentials, distributionConfig, htpasswdOf } from '../cluster/distribution.ts';
+import { asksForCredentials, distributionConfig, dockerConfigFor, htpasswdOf } from '../cluster/distribution.ts';
 import { writePrivate } from '../cluster/files.ts';
 import type { DaemonSpec } from './daemons.ts';
 import type { EnvironmentLayout } from './layout.ts';
 import { LOCAL_RELEASE_IMAGE } from './local-images.ts';
 
 /** The user the environment's pull secret authenticates as. */
-export const RELEASE_REGISTRY_USER = 'hcp-local';
+const RELEASE_REGISTRY_USER = 'hcp-local';
 
 /** {@link LOCAL_RELEASE_IMAGE}, parsed: its repository is the source the mirror stands in for. */
 const RELEASE = parseImageReference(LOCAL_RELEASE_IMAGE);
@@ -49,10 +49,10 @@ export function releaseRegistryPaths(layout: EnvironmentLayout): {
 }
 
 /** `host:port` of the release registry. */
-export const releaseRegistryHost = (layout: EnvironmentLayout): string => `${layout.hostAddress}:${String(layout.ports.releaseRegistry)}`;
+const releaseRegistryHost = (layout: EnvironmentLayout): string => `${layout.hostAddress}:${String(layout.ports.releaseRegistry)}`;
 
 /** The mirror repository of the environment's release (pure): the same repository path on the release registry. */
-export const releaseMirror = (layout: EnvironmentLayout): string => `${releaseRegistryHost(layout)}/${RELEASE.repository}`;
+const releaseMirror = (layout: EnvironmentLayout): string => `${releaseRegistryHost(layout)}/${RELEASE.repository}`;
 
 /** The registry's configuration (pure): TLS, htpasswd, blobs in the state folder. */
 export const releaseRegistryConfig = (layout: EnvironmentLayout): string =>
@@ -78,8 +78,7 @@ export async function ensureReleaseRegistryFiles(layout: EnvironmentLayout): Pro
   writePrivate(join(paths.dir, 'tls.key'), serving.key);
   const password = randomBytes(24).toString('base64url');
   writeFileSync(join(paths.dir, 'htpasswd'), htpasswdOf({ [RELEASE_REGISTRY_USER]: password }));
-  const auth = Buffer.from(`${RELEASE_REGISTRY_USER}:${password}`).toString('base64');
-  writePrivate(paths.pullSecret, `${JSON.stringify({ auths: { [releaseRegistryHost(layout)]: { auth } } })}\n`);
+  writePrivate(paths.pullSecret, `${dockerConfigFor(releaseRegistryHost(layout), RELEASE_REGISTRY_USER, password)}\n`);
   writeFileSync(paths.config, releaseRegistryConfig(layout));
   writeFileSync(paths.imageContentSources, imageContentSourcesOf(layout));
   writeFileSync(complete, '');
@@ -92,8 +91,11 @@ export const releaseRegistryDaemon = (layout: EnvironmentLayout, registry: strin
   env: { GOMEMLIMIT: '32MiB' },
 });
 
-/** Whether the registry is up and asks for credentials. */
-export const releaseRegistryAnswers = (layout: EnvironmentLayout): Promise<boolean> => asksForCredentials(releaseRegistryHost(layout), readFileSync(releaseRegistryPaths(layout).ca, 'utf8'));
+/** A readiness check of the registry (up, and asking for credentials), its CA read once for every poll. */
+export function releaseRegistryReady(layout: EnvironmentLayout): () => Promise<boolean> {
+  const ca = readFileSync(releaseRegistryPaths(layout).ca, 'utf8');
+  return () => asksForCredentials(releaseRegistryHost(layout), ca);
+}
 
 /**
  * Publishes the environment's release in our Kubernetes-native layout (docs/releases.md) to the mirror, naming the

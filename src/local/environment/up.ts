@@ -23,7 +23,7 @@ import { publishImage } from './images.ts';
 import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, publishNetworkConfig, type InfraAccess } from './infra-cluster.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
-import { ensureReleaseRegistryFiles, publishLocalRelease, releaseRegistryAnswers, releaseRegistryDaemon, releaseRegistryPaths } from './release-registry.ts';
+import { ensureReleaseRegistryFiles, publishLocalRelease, releaseRegistryReady, releaseRegistryDaemon, releaseRegistryPaths } from './release-registry.ts';
 import { recordMachineBackend, recordNodeCount, type MachineBackendKind } from './state.ts';
 import { clustersToWatch, STAND_IN_DAEMON, standInBackend, watchedClusters } from '../kubevirt/run.ts';
 import { nodeImagesInUse } from '../kubevirt/machine-backend.ts';
@@ -161,7 +161,7 @@ async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries)
     mkdirSync(statePaths(layout).registryData, { recursive: true });
     await startAndWait(layout, STEP_TIMEOUT_MS, registryDaemon(layout, bin), healthy(`http://${host}:${String(layout.ports.registry)}/v2/`));
     await ensureReleaseRegistryFiles(layout);
-    await startAndWait(layout, STEP_TIMEOUT_MS, releaseRegistryDaemon(layout, bin.distribution), () => releaseRegistryAnswers(layout));
+    await startAndWait(layout, STEP_TIMEOUT_MS, releaseRegistryDaemon(layout, bin.distribution), releaseRegistryReady(layout));
   }
   // Ready means the bootstrap RBAC is in place too; the controllers' identities depend on it. /readyz is public.
   const ca = readFileSync(join(statePaths(layout).pki, 'server-ca.crt'), 'utf8');

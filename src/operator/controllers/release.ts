@@ -1,3 +1,4 @@
+import { UserCABundle } from '../../api/v1beta1/well-known.ts';
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../api/v1beta1/conditions.ts';
 import type { ConditionUpdate } from '../../lib/conditions.ts';
 import { UNREACHABLE_RETRY_MS } from '../../release/fallback.ts';
@@ -22,7 +23,7 @@ export async function readPullSecret(client: KubeClient, namespace: string | und
 export async function readTrustBundle(client: KubeClient, namespace: string | undefined, name: string | undefined): Promise<string | undefined> {
   if (namespace === undefined || name === undefined || name === '') return undefined;
   const configMap = await client.tryGet<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace });
-  return configMap?.data?.['ca-bundle.crt'];
+  return configMap?.data?.[UserCABundle.Key];
 }
 
 /** What a release is read with, whichever of the three a cluster has. */
@@ -43,7 +44,7 @@ export async function releaseAccessOf(client: KubeClient, hc: HostedCluster, pul
 }
 
 /** The `ValidReleaseImage` reason of a failure: upstream's `PayloadArchNotFound` for the architecture, else `InvalidImage`. */
-export const releaseImageReason = (reason: ReleaseFailure): string => (reason === 'PayloadArchNotFound' ? Reason.PayloadArchNotFound.value : Reason.InvalidImage.value);
+const releaseImageReason = (reason: ReleaseFailure): string => (reason === 'PayloadArchNotFound' ? Reason.PayloadArchNotFound.value : Reason.InvalidImage.value);
 
 /**
  * Whether a release failure is worth retrying with back-off: everything a registry said or failed to say may change

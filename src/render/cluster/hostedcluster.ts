@@ -1,3 +1,4 @@
+import { UserCABundle } from '../../api/v1beta1/well-known.ts';
 import type { HostedCluster, HostedClusterSpec, KubevirtPlatformSpec, ServicePublishingStrategyMapping } from '../../api/index.ts';
 import type { ClusterInput } from './input.ts';
 
@@ -74,7 +75,7 @@ function optional(input: ClusterInput): Partial<HostedClusterSpec> {
     // Upstream copies only dates here (so `--pausedUntil=true` paused the NodePool but not the cluster); both are copied.
     ...(input.pausedUntil === '' ? {} : { pausedUntil: input.pausedUntil }),
     ...(input.kasDnsName === '' ? {} : { kubeAPIServerDNSName: input.kasDnsName }),
-    ...(input.additionalTrustBundle === undefined ? {} : { additionalTrustBundle: { name: 'user-ca-bundle' } }),
+    ...(input.additionalTrustBundle === undefined ? {} : { additionalTrustBundle: { name: UserCABundle.Name } }),
     ...(input.imageContentSources === undefined ? {} : { imageContentSources: [...input.imageContentSources] }),
     ...operatorConfiguration(input),
   };

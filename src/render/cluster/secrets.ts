@@ -1,5 +1,5 @@
 import { toBase64 } from '../../lib/base64.ts';
-import { Label } from '../../api/v1beta1/well-known.ts';
+import { Label, UserCABundle } from '../../api/v1beta1/well-known.ts';
 import type { KubeManifest } from '../manifest.ts';
 import type { ClusterInput } from './input.ts';
 
@@ -55,8 +55,8 @@ export function trustBundleConfigMap(input: ClusterInput): KubeManifest[] {
     {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: 'user-ca-bundle', namespace: input.namespace },
-      data: { 'ca-bundle.crt': input.additionalTrustBundle },
+      metadata: { name: UserCABundle.Name, namespace: input.namespace },
+      data: { [UserCABundle.Key]: input.additionalTrustBundle },
     },
   ];
 }

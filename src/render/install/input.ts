@@ -1,3 +1,4 @@
+import { UserCABundle } from '../../api/v1beta1/well-known.ts';
 /** Which manifests an install writes: upstream's `--outputs` / `--install-scope` values. */
 export type InstallScope = 'all' | 'crds' | 'resources';
 
@@ -22,7 +23,7 @@ export interface InstallInput {
  * The ConfigMap `--additional-trust-bundle` is installed as (upstream's name and key), and where the operator reads it:
  * mounted into its pod and named by `--registry-ca-file`.
  */
-export const USER_CA_BUNDLE = { name: 'user-ca-bundle', key: 'ca-bundle.crt', mountPath: '/etc/hcp/user-ca-bundle' } as const;
+export const USER_CA_BUNDLE = { name: UserCABundle.Name, key: UserCABundle.Key, mountPath: '/etc/hcp/user-ca-bundle' } as const;
 
 /** Ports of the operator container. */
 export const OPERATOR_PORTS = { metrics: 9000, health: 9440, metricsService: 9393 } as const;

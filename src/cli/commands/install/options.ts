@@ -3,7 +3,7 @@ import type { InstallInput, InstallScope } from '../../../render/install/input.t
 import { BUILD_INFO, DEFAULT_OPERATOR_IMAGE } from '../../build-info.ts';
 import type { CommandContext } from '../../framework/command.ts';
 import { invalidFlag, UserError } from '../../framework/errors.ts';
-import { readTrustBundle } from '../../framework/files.ts';
+import { readTrustBundleFile } from '../../framework/files.ts';
 import { flag, type FlagSpec } from '../../framework/flags.ts';
 import type { FlagReader } from '../../framework/parse.ts';
 
@@ -61,12 +61,12 @@ function scopeOf(f: FlagReader, flagName: 'install-scope' | 'outputs', errors: U
   return scope ?? 'all';
 }
 
-/** The `--additional-trust-bundle` file's content (see {@link readTrustBundle}); undefined without the flag. */
+/** The `--additional-trust-bundle` file's content (see {@link readTrustBundleFile}); undefined without the flag. */
 function trustBundle(f: FlagReader, ctx: Pick<CommandContext, 'readFile'>, errors: UserError[]): string | undefined {
   const path = f.string('additional-trust-bundle');
   if (path === '') return undefined;
   try {
-    return readTrustBundle(ctx, 'additional-trust-bundle', path);
+    return readTrustBundleFile(ctx, 'additional-trust-bundle', path);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     errors.push(error);

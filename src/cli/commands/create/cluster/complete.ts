@@ -2,7 +2,7 @@ import type { ImageContentSource } from '../../../../api/index.ts';
 import type { ClusterInput } from '../../../../render/cluster/input.ts';
 import type { CommandContext } from '../../../framework/command.ts';
 import { UserError } from '../../../framework/errors.ts';
-import { readFlagFile, readTrustBundle } from '../../../framework/files.ts';
+import { readFlagFile, readTrustBundleFile } from '../../../framework/files.ts';
 import { newInfraID } from './parsers.ts';
 import type { ValidatedCluster } from './validate.ts';
 
@@ -76,7 +76,7 @@ export async function readClusterFiles(files: ClusterFiles, ctx: CommandContext)
   const contents: ClusterFileContents = {
     pullSecret: attempt(files.pullSecret, () => readFlagFile(ctx, files.pullSecret, 'pull secret')),
     sshPublicKey: attempt(files.sshKey, () => text(readFlagFile(ctx, files.sshKey, 'ssh key'))),
-    additionalTrustBundle: attempt(files.additionalTrustBundle, () => readTrustBundle(ctx, 'additional-trust-bundle', files.additionalTrustBundle)),
+    additionalTrustBundle: attempt(files.additionalTrustBundle, () => readTrustBundleFile(ctx, 'additional-trust-bundle', files.additionalTrustBundle)),
     imageContentSources: attempt(files.imageContentSources, () => imageContentSources(ctx, files.imageContentSources, parse)),
     infraKubeconfig: attempt(files.infraKubeconfig, () => infraKubeconfig(ctx, files.infraKubeconfig, parse)),
   };

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { HostedCluster, NodePool } from '../../../../api/index.ts';
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
-import { Label } from '../../../../api/v1beta1/well-known.ts';
+import { Label, UserCABundle } from '../../../../api/v1beta1/well-known.ts';
 import type { KubeObject } from '../../../../kube/client.ts';
 import { KubeApiError } from '../../../../kube/errors.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
@@ -38,7 +38,7 @@ function machineConfigs(scope: Scope, np: NodePool): string[] | { missing: strin
 function trustBundleHash(scope: Scope, hc: HostedCluster): string {
   const name = hc.spec.additionalTrustBundle?.name;
   if (name === undefined) return hashOf('');
-  return hashOf(readConfigMap(scope, hc.metadata.namespace ?? '', name)?.data?.['ca-bundle.crt'] ?? '');
+  return hashOf(readConfigMap(scope, hc.metadata.namespace ?? '', name)?.data?.[UserCABundle.Key] ?? '');
 }
 
 /** Where machines fetch their configuration, and the CA to trust; undefined (with the condition set) while missing. */

@@ -1,3 +1,4 @@
+import { UserCABundle } from '../../../../api/v1beta1/well-known.ts';
 import type { HostedCluster, NodePool } from '../../../../api/index.ts';
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import type { ConditionUpdate } from '../../../../lib/conditions.ts';
@@ -5,7 +6,7 @@ import { BootImageError, bootImageMessage, resolveBootImage } from '../../../../
 import { kubevirtPlatformProblems, platformValidationMessage } from '../../../../platform/kubevirt/platform-validation.ts';
 import type { ReleaseInfo } from '../../../../release/catalog.ts';
 import { ReleaseError } from '../../../../release/provider.ts';
-import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, readTrustBundle, releaseAccess, retriable, type ReleaseAccess } from '../../release.ts';
+import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, releaseAccess, retriable, type ReleaseAccess } from '../../release.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
@@ -55,11 +56,14 @@ function compareMinor(a: string, b: string): number {
   return aMajor - bMajor || aMinor - bMinor;
 }
 
-/** The cluster's trust bundle: from the ConfigMap cache, read on a miss. */
-async function trustBundleOf(scope: Scope, hc: HostedCluster): Promise<string | undefined> {
+/**
+ * The cluster's trust bundle, from the ConfigMap cache: it holds every ConfigMap the operator watches (as the bootstrap
+ * phase's hash of the same bundle trusts), and a change of it wakes the pool.
+ */
+function trustBundleOf(scope: Scope, hc: HostedCluster): string | undefined {
   const name = hc.spec.additionalTrustBundle?.name;
   if (name === undefined || name === '') return undefined;
-  return scope.deps.configMap(`${hc.metadata.namespace ?? ''}/${name}`)?.data?.['ca-bundle.crt'] ?? (await readTrustBundle(scope.deps.client, hc.metadata.namespace, name));
+  return scope.deps.configMap(`${hc.metadata.namespace ?? ''}/${name}`)?.data?.[UserCABundle.Key];
 }
 
 /**
@@ -71,7 +75,7 @@ async function clusterAccess(scope: Scope): Promise<ReleaseAccess> {
   if (hc === undefined) return {};
   const copy = dockerConfigOf(deps.controlPlaneSecret(`${HostedClusterNames.controlPlaneNamespace(hc)}/${HostedClusterNames.pullSecret}`));
   const pullSecret = copy ?? (await readPullSecret(deps.client, hc.metadata.namespace, hc.spec.pullSecret.name));
-  return releaseAccess(pullSecret, hc.spec.imageContentSources, await trustBundleOf(scope, hc));
+  return releaseAccess(pullSecret, hc.spec.imageContentSources, trustBundleOf(scope, hc));
 }
 
 /** A release resolved with the HostedCluster's access (computed once per reconcile). */
