@@ -30,6 +30,7 @@ export class Manager {
   private readonly informers = new Map<string, Informer<KubeObject>>();
   private readonly controllers: Controller[] = [];
   private readonly leaderTasks: Array<(signal: AbortSignal) => Promise<void>> = [];
+  private readonly termCleanups: Array<() => void> = [];
   private readonly o: ManagerOptions;
   private leading = false;
 
@@ -56,6 +57,14 @@ export class Manager {
   /** Adds a task run once each time this replica becomes leader (e.g. publishing the supported versions). */
   addLeaderTask(task: (signal: AbortSignal) => Promise<void>): void {
     this.leaderTasks.push(task);
+  }
+
+  /**
+   * Adds work run each time a leadership term ends, once every controller has drained its reconciles in flight: what
+   * reconciles start for the term (informers of other clusters) is stopped here, and nothing starts it again late.
+   */
+  addTermCleanup(cleanup: () => void): void {
+    this.termCleanups.push(cleanup);
   }
 
   /** Ready when every informer has loaded its first list. */
@@ -94,6 +103,7 @@ export class Manager {
       const tasks = this.leaderTasks.map((task) => task(signal).catch((error: unknown) => this.o.logger.error('leader task failed', { reason: error instanceof Error ? error.message : String(error) })));
       await Promise.all([...this.controllers.map((c) => c.run(signal)), ...tasks, aborted]);
     } finally {
+      for (const cleanup of this.termCleanups) cleanup();
       this.leading = false;
       this.o.metrics.leader.set(0);
     }

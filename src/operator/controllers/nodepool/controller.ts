@@ -99,13 +99,6 @@ function clusterRouting(clusters: () => HostedCluster[], poolsOfCluster: (hc: Ho
   };
 }
 
-/** Opens the per-cluster informer sets for one leadership term and stops them (for good, until the next) when it ends. */
-async function whileLeading(signal: AbortSignal, sets: ReadonlyArray<{ open(): void; stopAll(): void }>): Promise<void> {
-  for (const set of sets) set.open();
-  await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-  for (const set of sets) set.stopAll();
-}
-
 /**
  * Registers the NodePool controller: it reconciles on NodePool changes, on changes of their HostedCluster (found by
  * `spec.clusterName`), of the bootstrap and infrastructure-credential Secrets, of the ConfigMaps their bootstrap data
@@ -166,7 +159,11 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     return owner === undefined ? [] : poolsOfCluster(owner);
   });
   controller.watch(configMaps, (event) => (changes(event, (cm) => cm.data) ? poolsReferring(event.object, pools.list(), (key) => clusters.get(key)) : []));
-  manager.addLeaderTask((signal) => whileLeading(signal, [infraCaches, guestClusters]));
+  // The per-cluster informer sets end with the leadership term, after its last reconcile.
+  manager.addTermCleanup(() => {
+    infraCaches.stopAll();
+    guestClusters.stopAll();
+  });
   manager.add(controller);
   manager.add(approver.controller);
   return controller;

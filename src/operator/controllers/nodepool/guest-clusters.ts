@@ -76,7 +76,6 @@ const stopInformers = (guest: GuestCluster): void => {
  */
 export class GuestClusters {
   private readonly guests = new Map<string, GuestCluster>();
-  private closed = false;
   private readonly clients = new KubeconfigClients('guest');
   private readonly o: GuestClustersOptions;
 
@@ -91,7 +90,6 @@ export class GuestClusters {
 
   /** The hosted cluster of HostedCluster `owner` (its uid), reached with `kubeconfig`; throws when it cannot be read. */
   forCluster(owner: string, kubeconfig: string): GuestCluster {
-    if (this.closed) throw new Error('the hosted-cluster informers are stopped: this replica no longer leads');
     const client = this.clients.clientFor(owner, kubeconfig);
     const existing = this.guests.get(owner);
     if (existing?.client === client) return existing;
@@ -119,14 +117,8 @@ export class GuestClusters {
     this.clients.forget(owner);
   }
 
-  /** Lets hosted clusters be reached (the operator leads). */
-  open(): void {
-    this.closed = false;
-  }
-
-  /** Stops every informer and closes every client, and reaches no other cluster until {@link open} (the operator stops leading). */
+  /** Stops every informer and closes every client (the leadership term ended, its reconciles drained). */
   stopAll(): void {
-    this.closed = true;
     for (const owner of [...this.guests.keys()]) this.forget(owner);
   }
 }

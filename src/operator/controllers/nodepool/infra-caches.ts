@@ -65,7 +65,6 @@ const selectors = (namespace: string | undefined): Record<'vms' | 'vmis' | 'boot
  */
 export class InfraCaches {
   private readonly caches = new Map<string, InfraCache>();
-  private closed = false;
   private readonly o: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (event: InfraEvent) => void };
 
   constructor(options: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (event: InfraEvent) => void }) {
@@ -87,17 +86,8 @@ export class InfraCaches {
     this.stop(`external/${owner}`);
   }
 
-  /** Lets caches start (the operator leads). */
-  open(): void {
-    this.closed = false;
-  }
-
-  /**
-   * Stops every cache and starts no other until {@link open} (the operator stops leading): a reconcile still running
-   * then fails instead of starting informers nothing would stop.
-   */
+  /** Stops every cache (the leadership term ended, its reconciles drained). */
   stopAll(): void {
-    this.closed = true;
     for (const key of [...this.caches.keys()]) this.stop(key);
   }
 
@@ -107,7 +97,6 @@ export class InfraCaches {
   }
 
   private cacheFor(key: string, client: KubeClient, namespace: string | undefined): InfraCache {
-    if (this.closed) throw new Error('the infrastructure caches are stopped: this replica no longer leads');
     const existing = this.caches.get(key);
     if (existing !== undefined && existing.client === client && existing.namespace === namespace) return existing;
     this.stop(key);
