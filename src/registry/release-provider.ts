@@ -3,7 +3,7 @@ import { formatImageReference, parseImageReference, parseRepository, type ImageR
 import { pullCandidates } from '../release/mirrors.ts';
 import { PlatformNotFoundError, selectPlatform, type Manifest } from '../release/oci-manifest.ts';
 import { MissingComponentsError } from '../release/components.ts';
-import { ReleaseError, type ReleaseFailure, type ReleaseLookup, type ReleaseRequest } from '../release/provider.ts';
+import { ReleaseError, type ReleaseAccess, type ReleaseFailure, type ReleaseLookup, type ReleaseRequest } from '../release/provider.ts';
 import { PayloadError } from '../release/payload.ts';
 import { PullSecretError } from '../release/registry-auth.ts';
 import { releaseInfoFromPayload, REQUIRED_PAYLOAD_FILES, WANTED_PAYLOAD_FILES } from '../release/release-info.ts';
@@ -64,12 +64,12 @@ function failureOf(error: unknown): ReleaseFailure {
 /** Whether a payload's failure may differ on the next read (the network's doing), or is the content's, for good. */
 const transient = (error: unknown): boolean => error instanceof RegistryError;
 
-/** The failure of a release tried at several places: unreachable only if nowhere answered, else the first answer's. */
-function combined(image: string, failures: ReadonlyArray<{ where: string; error: unknown }>): ReleaseError {
+/** The failure of a read tried at several places: unreachable only if nowhere answered, else the first answer's. */
+function combined(what: string, failures: ReadonlyArray<{ where: string; error: unknown }>): ReleaseError {
   const reasons = failures.map((f) => failureOf(f.error));
   const reason = reasons.find((r) => r !== 'Unreachable') ?? 'Unreachable';
   const detail = failures.length === 1 ? (failures[0]?.error as Error).message : failures.map((f) => `${f.where}: ${(f.error as Error).message}`).join('; ');
-  return new ReleaseError(reason, `release image ${image}: ${detail}`);
+  return new ReleaseError(reason, `${what}: ${detail}`);
 }
 
 /**
@@ -101,12 +101,17 @@ export class RegistryReleaseProvider implements ReleaseLookup {
     return 'release payloads read from their registries';
   }
 
-  async listTags(repository: string, pullSecret?: string, trustBundle?: string): Promise<string[]> {
-    try {
-      return await this.clientFor(pullSecret, trustBundle).listTags({ ...parseRepository(repository), tag: 'latest' });
-    } catch (error) {
-      throw new ReleaseError(failureOf(error), `repository ${repository}: ${(error as Error).message}`);
+  async listTags(repository: string, access: ReleaseAccess): Promise<string[]> {
+    const client = this.clientFor(access.pullSecret, access.trustBundle);
+    const failures: Array<{ where: string; error: unknown }> = [];
+    for (const at of pullCandidates({ ...parseRepository(repository), tag: 'latest' }, access.imageContentSources ?? [])) {
+      try {
+        return await client.listTags(at);
+      } catch (error) {
+        failures.push({ where: `${at.registry}/${at.repository}`, error });
+      }
     }
+    throw combined(`repository ${repository}`, failures);
   }
 
   async resolve(request: ReleaseRequest): Promise<ReleaseInfo> {
@@ -120,7 +125,7 @@ export class RegistryReleaseProvider implements ReleaseLookup {
     const known = this.verifiedDigest(access);
     const payload = known === undefined ? undefined : this.payloads.get(known);
     // A payload kept by digest may be a content failure: reported as a release error like the first time.
-    if (payload !== undefined) return payload.catch((error: unknown) => Promise.reject(combined(request.image, [{ where: known ?? '', error }])));
+    if (payload !== undefined) return payload.catch((error: unknown) => Promise.reject(combined(`release image ${request.image}`, [{ where: known ?? '', error }])));
     const inflight = this.inflight.get(access);
     if (inflight !== undefined) return inflight;
     const resolving = this.resolveAnywhere(request, ref, access).finally(() => this.inflight.delete(access));
@@ -139,7 +144,7 @@ export class RegistryReleaseProvider implements ReleaseLookup {
         failures.push({ where: formatImageReference(candidate), error });
       }
     }
-    throw combined(request.image, failures);
+    throw combined(`release image ${request.image}`, failures);
   }
 
   /** The client of a pull secret and trust bundle, kept for the next resolve with them (the oldest goes first). */

@@ -5,10 +5,8 @@
  * the tags and tries the candidates newest first.
  */
 
-import type { ImageContentSource } from '../api/index.ts';
 import { formatImageReference, parseImageReference } from './image-reference.ts';
-import { pullCandidates } from './mirrors.ts';
-import { ReleaseError, type ReleaseLookup } from './provider.ts';
+import { ReleaseError, type ReleaseAccess, type ReleaseLookup } from './provider.ts';
 
 /** Where OpenShift releases are published (upstream's default). */
 export const DEFAULT_RELEASE_REPOSITORY = 'quay.io/openshift-release-dev/ocp-release';
@@ -40,10 +38,8 @@ export interface DefaultReleaseRequest {
   /** The newest supported version, for the catalog's stand-in (`4.17.0`). */
   readonly latestSupported: string;
   readonly flavour: string;
-  readonly pullSecret?: string;
-  readonly imageContentSources?: readonly ImageContentSource[];
-  /** PEM CAs trusted besides the system's (`--additional-trust-bundle`). */
-  readonly trustBundle?: string;
+  /** The pull secret, mirrors (`--image-content-sources`) and trust bundle (`--additional-trust-bundle`). */
+  readonly access: ReleaseAccess;
   readonly repository?: string;
 }
 
@@ -54,23 +50,14 @@ export interface DefaultRelease {
   readonly why: string;
 }
 
-/**
- * The tags of the repository at its first location that lists them (mirrors first, then the source, as payloads are
- * read); when none does: unreachable if none answered, else the first answer's failure.
- */
-async function tagsAnywhere(lookup: ReleaseLookup, repository: string, request: DefaultReleaseRequest): Promise<{ tags: string[] } | { unreachable: ReleaseError }> {
-  const failures: ReleaseError[] = [];
-  for (const at of pullCandidates(parseImageReference(`${repository}:latest`), request.imageContentSources ?? [])) {
-    try {
-      return { tags: await lookup.listTags(`${at.registry}/${at.repository}`, request.pullSecret, request.trustBundle) };
-    } catch (error) {
-      if (!(error instanceof ReleaseError)) throw error;
-      failures.push(error);
-    }
+/** The repository's tags (at a mirror or the source); when no location answered, why, for the catalog's stand-in. */
+async function tagsOrUnreachable(lookup: ReleaseLookup, repository: string, access: ReleaseAccess): Promise<{ tags: string[] } | { unreachable: ReleaseError }> {
+  try {
+    return { tags: await lookup.listTags(repository, access) };
+  } catch (error) {
+    if (error instanceof ReleaseError && error.reason === 'Unreachable') return { unreachable: error };
+    throw error;
   }
-  const answered = failures.find((f) => f.reason !== 'Unreachable');
-  if (answered !== undefined) throw answered;
-  return { unreachable: failures[0] ?? new ReleaseError('Unreachable', `${repository}: no location to ask`) };
 }
 
 /**
@@ -80,7 +67,7 @@ async function tagsAnywhere(lookup: ReleaseLookup, repository: string, request: 
  */
 export async function chooseDefaultRelease(lookup: ReleaseLookup, request: DefaultReleaseRequest): Promise<DefaultRelease> {
   const repository = request.repository ?? DEFAULT_RELEASE_REPOSITORY;
-  const listed = await tagsAnywhere(lookup, repository, request);
+  const listed = await tagsOrUnreachable(lookup, repository, request.access);
   if ('unreachable' in listed) {
     const image = `${repository}:${request.latestSupported}-${request.flavour}`;
     return { image, version: request.latestSupported, why: `no registry answered (${listed.unreachable.message}); the built-in catalog's newest supported release` };
@@ -90,8 +77,7 @@ export async function chooseDefaultRelease(lookup: ReleaseLookup, request: Defau
   for (const tag of candidates.slice(0, TRIES)) {
     const image = formatImageReference({ ...parseImageReference(repository), tag });
     try {
-      const { pullSecret, imageContentSources, trustBundle } = request;
-      const info = await lookup.resolve({ image, ...(pullSecret === undefined ? {} : { pullSecret }), ...(imageContentSources === undefined ? {} : { imageContentSources }), ...(trustBundle === undefined ? {} : { trustBundle }) });
+      const info = await lookup.resolve({ image, ...request.access });
       return { image, version: info.version, why: `the newest supported release of ${repository} (${request.flavour}) that could be read` };
     } catch (error) {
       if (!(error instanceof ReleaseError)) throw error;

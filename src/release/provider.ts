@@ -14,6 +14,18 @@ export interface ReleaseRequest {
   readonly trustBundle?: string;
 }
 
+/** What a release is read with, whichever of the three a cluster (or the CLI's flags) has. */
+export type ReleaseAccess = Omit<ReleaseRequest, 'image'>;
+
+/** The access of a release request from its parts, leaving out those that are not there. */
+export function releaseAccess(pullSecret: string | undefined, imageContentSources: ReleaseRequest['imageContentSources'], trustBundle: string | undefined): ReleaseAccess {
+  return {
+    ...(pullSecret === undefined ? {} : { pullSecret }),
+    ...(imageContentSources === undefined ? {} : { imageContentSources }),
+    ...(trustBundle === undefined ? {} : { trustBundle }),
+  };
+}
+
 /**
  * Why a release could not be resolved, as conditions report it: `InvalidImage` (not an image reference, not in the
  * registry, not a release payload, or an answer that breaks the protocol), `Unauthorized` (the pull secret was refused
@@ -43,6 +55,9 @@ export interface ReleaseProvider {
 
 /** A provider that can also list a repository's tags (for picking a default release). */
 export interface ReleaseLookup extends ReleaseProvider {
-  /** The tags of `repository` (`quay.io/openshift-release-dev/ocp-release`); throws {@link ReleaseError}. */
-  listTags(repository: string, pullSecret?: string, trustBundle?: string): Promise<string[]>;
+  /**
+   * The tags of `repository` (`quay.io/openshift-release-dev/ocp-release`) at its first location that lists them,
+   * mirrors first as for payloads; throws {@link ReleaseError}, `Unreachable` only when no location answered.
+   */
+  listTags(repository: string, access: ReleaseAccess): Promise<string[]>;
 }

@@ -5,7 +5,7 @@ import { UNREACHABLE_RETRY_MS } from '../../release/fallback.ts';
 import type { KubeClient } from '../../kube/client.ts';
 import { fromBase64 } from '../../lib/base64.ts';
 import type { HostedCluster } from '../../api/index.ts';
-import type { ReleaseError, ReleaseFailure, ReleaseRequest } from '../../release/provider.ts';
+import { releaseAccess, type ReleaseAccess, type ReleaseError, type ReleaseFailure } from '../../release/provider.ts';
 
 /** The `.dockerconfigjson` of a pull secret's data (base64, as read); undefined when it has none. */
 export function dockerConfigOf(secret: { data?: Record<string, string> } | undefined): string | undefined {
@@ -24,18 +24,6 @@ export async function readTrustBundle(client: KubeClient, namespace: string | un
   if (namespace === undefined || name === undefined || name === '') return undefined;
   const configMap = await client.tryGet<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace });
   return configMap?.data?.[UserCABundle.Key];
-}
-
-/** What a release is read with, whichever of the three a cluster has. */
-export type ReleaseAccess = Omit<ReleaseRequest, 'image'>;
-
-/** The access of a release request from its parts, leaving out those a cluster does not have. */
-export function releaseAccess(pullSecret: string | undefined, imageContentSources: ReleaseRequest['imageContentSources'], trustBundle: string | undefined): ReleaseAccess {
-  return {
-    ...(pullSecret === undefined ? {} : { pullSecret }),
-    ...(imageContentSources === undefined ? {} : { imageContentSources }),
-    ...(trustBundle === undefined ? {} : { trustBundle }),
-  };
 }
 
 /** What a release is read with for a HostedCluster: its pull secret, mirrors and trust bundle (all from its namespace). */

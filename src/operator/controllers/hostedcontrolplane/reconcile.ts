@@ -1,7 +1,8 @@
 import type { HostedControlPlane } from '../../../api/index.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { ReleaseError, type ReleaseRequest } from '../../../release/provider.ts';
-import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, readTrustBundle, releaseAccess, releaseFailureConditions, releaseReadConditions, retriable } from '../release.ts';
+import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, readTrustBundle, releaseFailureConditions, releaseReadConditions, retriable } from '../release.ts';
+import { releaseAccess } from '../../../release/provider.ts';
 import { CLUSTER_ANNOTATION, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
 import { TerminalError, WaitError } from '../../runtime/errors.ts';

@@ -5,7 +5,7 @@ import type { BootImage } from '../../../platform/kubevirt/boot-image.ts';
 import type { VirtualMachineTemplate } from '../../../platform/kubevirt/virtual-machine-types.ts';
 import type { ReleaseInfo } from '../../../release/catalog.ts';
 import type { ReleaseProvider } from '../../../release/provider.ts';
-import type { ReleaseAccess } from '../release.ts';
+import type { ReleaseAccess } from '../../../release/provider.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { EventRecorder } from '../../runtime/events.ts';

@@ -1,5 +1,5 @@
 import { chooseDefaultRelease, flavourOfStream } from '../../../../release/default-release.ts';
-import { ReleaseError, type ReleaseLookup } from '../../../../release/provider.ts';
+import { releaseAccess, ReleaseError, type ReleaseLookup } from '../../../../release/provider.ts';
 import { LATEST_SUPPORTED_OCP, SUPPORTED_OCP_VERSIONS } from '../../../../release/supported-versions.ts';
 import type { ClusterInput } from '../../../../render/cluster/input.ts';
 import type { CommandContext } from '../../../framework/command.ts';
@@ -25,9 +25,7 @@ export async function withDefaultRelease(input: ClusterInput, releaseStream: str
       supportedMinors: SUPPORTED_OCP_VERSIONS,
       latestSupported: LATEST_SUPPORTED_OCP,
       flavour: flavourOfStream(releaseStream),
-      ...(pullSecret === undefined ? {} : { pullSecret }),
-      ...(input.imageContentSources === undefined ? {} : { imageContentSources: input.imageContentSources }),
-      ...(input.additionalTrustBundle === undefined ? {} : { trustBundle: input.additionalTrustBundle }),
+      access: releaseAccess(pullSecret, input.imageContentSources, input.additionalTrustBundle),
     });
     ctx.stderr(`Using release image ${chosen.image} (${chosen.version}): ${chosen.why}\n`);
     return { ...input, releaseImage: chosen.image };

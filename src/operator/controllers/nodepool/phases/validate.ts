@@ -6,7 +6,8 @@ import { BootImageError, bootImageMessage, resolveBootImage } from '../../../../
 import { kubevirtPlatformProblems, platformValidationMessage } from '../../../../platform/kubevirt/platform-validation.ts';
 import type { ReleaseInfo } from '../../../../release/catalog.ts';
 import { ReleaseError } from '../../../../release/provider.ts';
-import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, releaseAccess, retriable, type ReleaseAccess } from '../../release.ts';
+import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, retriable } from '../../release.ts';
+import { releaseAccess, type ReleaseAccess } from '../../../../release/provider.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
