@@ -14,6 +14,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { median } from '../lib/stats.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string' }, upstream: { type: 'string' } } });
 const RUNS = Number(values.runs ?? process.env['RUNS'] ?? 15);
@@ -54,11 +55,6 @@ for (let round = 0; round < RUNS; round++) {
   }
 }
 
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const out = (line: string): boolean => process.stdout.write(`${line}\n`);
 out(`cold start, ${RUNS} paired rounds (hcp: create cluster kubevirt --render --release-image …):`);
 for (const s of subjects) out(`  ${s.label}: median ${median(s.samples).toFixed(1)} ms, min ${Math.min(...s.samples).toFixed(1)} ms, max ${Math.max(...s.samples).toFixed(1)} ms`);

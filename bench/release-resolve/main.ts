@@ -11,15 +11,18 @@
 // requests each sent. The registry checks htpasswd's bcrypt on every request with credentials: ~60 ms of each
 // figure that sends one is the registry's, not the client's.
 import { randomBytes } from 'node:crypto';
-import { request } from 'node:https';
 import { parseArgs } from 'node:util';
+import { toBase64 } from '../../src/lib/base64.ts';
+import { httpCall } from '../../src/local/cluster/http.ts';
 import { parseImageReference } from '../../src/release/image-reference.ts';
+import { credentialsFor, type RegistryCredentials } from '../../src/release/registry-auth.ts';
 import { RegistryClient } from '../../src/registry/client.ts';
 import { publishPayload } from '../../src/registry/publish.ts';
 import { RegistryReleaseProvider } from '../../src/registry/release-provider.ts';
 import { Transport } from '../../src/registry/transport.ts';
 import { SECOND_USER, startTestRegistry, type TestRegistry } from '../../src/testing/registry.ts';
 import { openshiftPayloadFiles } from '../../src/testing/release-payloads.ts';
+import { median } from '../lib/stats.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string' } } });
 const RUNS = Number(values.runs ?? process.env['RUNS'] ?? 15);
@@ -32,22 +35,14 @@ function manifests(): Record<string, string> {
 }
 
 const stats = (samples: number[]): string => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
   const fmt = (ms: number): string => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(1)} ms`);
-  return `median ${fmt(median)}, min ${fmt(sorted[0] ?? 0)}, max ${fmt(sorted.at(-1) ?? 0)} (${String(samples.length)} runs)`;
+  return `median ${fmt(median(samples))}, min ${fmt(Math.min(...samples))}, max ${fmt(Math.max(...samples))} (${String(samples.length)} runs)`;
 };
 
 /** One GET /v2/ with basic credentials: what the registry spends checking them (htpasswd's bcrypt). */
-function authenticatedPing(host: string, ca: string, credentials: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: host.split(':')[0], port: Number(host.split(':')[1]), path: '/v2/', ca, headers: { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`GET /v2/: ${String(res.statusCode)}`))));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+async function authenticatedPing(host: string, ca: string, credentials: RegistryCredentials): Promise<void> {
+  const { status } = await httpCall(`https://${host}/v2/`, { tls: { ca }, headers: { authorization: `Basic ${toBase64(`${credentials.username}:${credentials.password}`)}` } });
+  if (status !== 200) throw new Error(`GET /v2/: ${String(status)}`);
 }
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
@@ -92,9 +87,10 @@ async function cases(registry: TestRegistry, transport: Transport): Promise<void
   process.stdout.write(`another secret:  ${stats(access)}; ${String(requests.length)} requests (${requests.filter((r) => r.includes('/blobs/')).length === 0 ? 'no layer' : 'layers read'})\n`);
 
   if (registry.tokens === undefined) {
-    const [user, password] = Buffer.from((JSON.parse(secret) as { auths: Record<string, { auth: string }> }).auths[registry.host]?.auth ?? '', 'base64').toString().split(':');
+    const credentials = credentialsFor(secret, registry.host);
+    if (credentials === undefined) throw new Error(`the test pull secret has no credentials for ${registry.host}`);
     const check: number[] = [];
-    for (let i = 0; i < RUNS; i++) check.push(await timed(() => authenticatedPing(registry.host, registry.ca, `${user ?? ''}:${password ?? ''}`)));
+    for (let i = 0; i < RUNS; i++) check.push(await timed(() => authenticatedPing(registry.host, registry.ca, credentials)));
     process.stdout.write(`registry's own bcrypt check (GET /v2/ with credentials): ${stats(check)}\n`);
   }
 
