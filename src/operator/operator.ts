@@ -8,8 +8,7 @@ import { generateKeyPair } from '../pki/keys.ts';
 import { catalogReleaseProvider } from '../release/catalog.ts';
 import { withCatalogFallback } from '../release/fallback.ts';
 import type { ReleaseProvider } from '../release/provider.ts';
-import { RegistryReleaseProvider } from '../registry/release-provider.ts';
-import { Transport } from '../registry/transport.ts';
+import { registryReleaseProvider } from '../registry/release-provider.ts';
 import { addHostedClusterController } from './controllers/hostedcluster/controller.ts';
 import { addHostedControlPlaneController } from './controllers/hostedcontrolplane/controller.ts';
 import { KubeconfigClients } from './runtime/kubeconfig-clients.ts';
@@ -91,8 +90,7 @@ export const LEADER_ELECTION_LEASE = 'hypershift-operator-leader-elect';
 function releaseProvider(o: OperatorOptions): ReleaseProvider {
   if (o.releases !== undefined) return o.releases;
   const now = (): number => o.clock.now();
-  const withOurs = (bundle?: string): Transport => new Transport({ extraCA: [o.registryCA ?? '', bundle ?? ''].join('\n') });
-  const payloads = new RegistryReleaseProvider({ transport: o.registryCA === undefined ? new Transport() : withOurs(), trusting: withOurs, architecture: process.arch, now });
+  const payloads = registryReleaseProvider({ ...(o.registryCA === undefined ? {} : { registryCA: o.registryCA }), now });
   return withCatalogFallback(payloads, catalogReleaseProvider, now);
 }
 

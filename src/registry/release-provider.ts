@@ -12,7 +12,7 @@ import { setBounded } from '../lib/bounded-map.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { RegistryClient, type FetchedManifest } from './client.ts';
 import { afterAnswer, RegistryError, type RegistryErrorKind } from './errors.ts';
-import type { Transport } from './transport.ts';
+import { Transport } from './transport.ts';
 
 /** What the registry provider needs. */
 export interface RegistryReleaseProviderOptions {
@@ -218,4 +218,13 @@ export class RegistryReleaseProvider implements ReleaseLookup {
     }
     return releaseInfoFromPayload(files);
   }
+}
+
+/**
+ * The provider the operator and `hcp create cluster` use: Node's CA roots plus `registryCA` (the operator's
+ * `--registry-ca-file`), and each request's trust bundle on top of both; the payloads of this machine's architecture.
+ */
+export function registryReleaseProvider(o: { readonly registryCA?: string; readonly now: () => number }): RegistryReleaseProvider {
+  const trusting = (bundle?: string): Transport => new Transport({ extraCA: [o.registryCA ?? '', bundle ?? ''].join('\n') });
+  return new RegistryReleaseProvider({ transport: o.registryCA === undefined ? new Transport() : trusting(), trusting, architecture: process.arch, now: o.now });
 }

@@ -7,8 +7,8 @@ import { UserError } from '../../../framework/errors.ts';
 
 /** The real registries, loaded only when a release has to be picked (the start-up snapshot leaves them out). */
 async function registryLookup(): Promise<ReleaseLookup> {
-  const [{ RegistryReleaseProvider }, { Transport }] = await Promise.all([import('../../../../registry/release-provider.ts'), import('../../../../registry/transport.ts')]);
-  return new RegistryReleaseProvider({ transport: new Transport(), trusting: (bundle) => new Transport({ extraCA: bundle }), architecture: process.arch, now: () => Date.now() });
+  const { registryReleaseProvider } = await import('../../../../registry/release-provider.ts');
+  return registryReleaseProvider({ now: () => Date.now() });
 }
 
 /**
