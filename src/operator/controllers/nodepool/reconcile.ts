@@ -34,7 +34,9 @@ export function reconcileNodePool(deps: NodePoolDeps, lookup: (key: string) => N
   return async (key: string, logger: Logger): Promise<ReconcileResult> => {
     const np = lookup(key);
     if (np === undefined) return {};
-    const scope: Scope = { deps, logger, np, now: new Date(deps.clock.now()), conditions: [] };
+    // The cache status names is kept until the cache phase decides (a reconcile stopping earlier must not write it
+    // away: deletion finds a cache the informer cannot list by that name).
+    const scope: Scope = { deps, logger, np, now: new Date(deps.clock.now()), conditions: [], cacheName: np.status?.platform?.kubeVirt?.cacheName };
     let outcome: PhaseOutcome;
     try {
       outcome = np.metadata.deletionTimestamp !== undefined ? await deleteNodePool(scope) : await runPhases(scope);

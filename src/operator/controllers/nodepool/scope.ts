@@ -95,11 +95,8 @@ export interface Scope {
   releaseAccess?: ReleaseAccess;
   bootImage?: BootImage;
   infra?: InfraTarget;
-  /**
-   * The boot-image cache DataVolume in use; null once the cache phase ran with caching off. Undefined (the phase did not
-   * run: an earlier phase stopped) keeps what status said, so deletion still finds a cache the informer cannot list.
-   */
-  cacheName?: string | null;
+  /** The boot-image cache DataVolume in use: what status said, until the cache phase decides (none with caching off). */
+  cacheName?: string;
   bootstrap?: Bootstrap;
   generation?: Generation;
   /** The hosted cluster, once its control plane has an admin kubeconfig. */

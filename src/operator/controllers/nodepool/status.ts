@@ -85,13 +85,10 @@ function addComputedConditions(scope: Scope, error: unknown): void {
   for (const update of computed) if (has(scope, update.type) === undefined) scope.conditions.push({ ...update, observedGeneration: scope.np.metadata.generation });
 }
 
-/** The cache name status reports: this reconcile's, else (it stopped before the cache phase) what status said. */
-const reportedCacheName = (scope: Scope): string | undefined => (scope.cacheName === undefined ? scope.np.status?.platform?.kubeVirt?.cacheName : (scope.cacheName ?? undefined));
-
 /** `status.platform.kubeVirt`: the boot-image cache in use (kept from status when this reconcile did not get to it) and, for external infrastructure, the credentials. */
 function platformStatus(scope: Scope): Pick<NodePoolStatus, 'platform'> {
   const credentials = scope.hc?.spec.platform.kubevirt?.credentials;
-  const cacheName = reportedCacheName(scope);
+  const { cacheName } = scope;
   const kubeVirt = { ...(cacheName === undefined ? {} : { cacheName }), ...(credentials === undefined ? {} : { credentials: structuredClone(credentials) }) };
   return Object.keys(kubeVirt).length === 0 ? {} : { platform: { kubeVirt } };
 }

@@ -40,7 +40,7 @@ export const bootImageCachePhase: Phase = {
     const uid = scope.np.metadata.uid ?? '';
     const keep = image.cached ? await ensureCache(scope, infra, image, uid) : undefined;
     await deleteCaches(infra, cachesOf(infra, uid), keep);
-    scope.cacheName = keep ?? null;
+    scope.cacheName = keep;
     return undefined;
   },
 };

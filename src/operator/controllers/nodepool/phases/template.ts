@@ -36,7 +36,7 @@ export const templatePhase: Phase = {
         infraNamespace: infra.namespace,
         externalInfra: hc.spec.platform.kubevirt?.credentials !== undefined,
         bootImage: scope.bootImage as BootImage,
-        ...(scope.cacheName === undefined || scope.cacheName === null ? {} : { cacheName: scope.cacheName }),
+        ...(scope.cacheName === undefined ? {} : { cacheName: scope.cacheName }),
       });
       // A patch that applied but broke the template's shape must fail here, before any machine is replaced.
       tryRenderMachine(template);
