@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { HostedControlPlane } from '../api/index.ts';
 import { toYamlDocuments } from '../lib/yaml.ts';
-import { catalogReleaseProvider, type ReleaseInfo } from '../release/catalog.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage, type ReleaseInfo } from '../release/catalog.ts';
 import { renderHostedControlPlane } from '../render/hostedcluster/hostedcontrolplane.ts';
 import { aHostedCluster } from '../testing/builders.ts';
 import { assertGolden } from '../testing/golden.ts';
@@ -98,5 +98,12 @@ describe('renderControlPlane', () => {
     const kcm = workloads.find((w) => w.metadata.name === 'kube-controller-manager')?.spec.template.spec.containers[0];
     assert.ok(kcm?.args?.includes('--flex-volume-plugin-dir=/tmp/volume-plugins'));
   });
-});
 
+  it('When flannel runs the pod network, kube-controller-manager should give each Node its pod range of the cluster network; else none', () => {
+    type Pod = Workload & { spec: { template: { spec: { containers: Array<{ args?: string[] }> } } } };
+    const kcmArgs = (r: ReleaseInfo): string[] => (byKind(renderControlPlane({ hcp: controlPlane('SingleReplica'), release: r, configHashes: hashes, encryptionKey: 'a2V5' }), 'Deployment') as Pod[]).find((w) => w.metadata.name === 'kube-controller-manager')?.spec.template.spec.containers[0]?.args ?? [];
+    const withFlannel = kcmArgs(catalogReleaseProvider.lookup(kubernetesReleaseImage('1.36.3')) as ReleaseInfo);
+    assert.ok(['--allocate-node-cidrs=true', '--cluster-cidr=10.132.0.0/14', '--node-cidr-mask-size=23'].every((a) => withFlannel.includes(a)), withFlannel.join(' '));
+    assert.ok(kcmArgs(release).includes('--allocate-node-cidrs=false'));
+  });
+});

@@ -22,6 +22,19 @@ export interface ComponentImages {
   readonly kubevirtCloudControllerManager?: string;
   /** The KubeVirt CSI driver and the sidecars it runs with; absent from releases that do not carry them. */
   readonly kubevirtCSI?: KubevirtCSIImages;
+  /**
+   * The pod network the operator deploys into the release's hosted clusters (flannel), both images or none; absent
+   * from releases that do not carry it, whose clusters get no network plugin from the operator.
+   */
+  readonly networkPlugin?: NetworkPluginImages;
+}
+
+/** The hosted clusters' network plugin: flannel's daemon and the CNI plugins its pods install on every node. */
+export interface NetworkPluginImages {
+  /** flanneld (VXLAN between the nodes, each node's pod range from its Node's `podCIDR`), with iptables. */
+  readonly flannel: string;
+  /** The CNI plugins (flannel's, bridge, host-local, portmap, loopback) and their installer. */
+  readonly cniPlugins: string;
 }
 
 /** The KubeVirt CSI driver (controller on the control plane, node plugin in the hosted cluster) and its sidecars. */
@@ -121,7 +134,7 @@ export function versionOfReleaseImage(image: string): string | undefined {
  * The local environment builds and runs the newest one (its images come from the binaries it builds), so its version
  * says what actually runs instead of borrowing an OpenShift number.
  */
-type PinnedImages = Pick<ComponentImages, 'etcd' | 'konnectivityServer' | 'konnectivityAgent' | 'pause' | 'coreDNS'>;
+type PinnedImages = Pick<ComponentImages, 'etcd' | 'konnectivityServer' | 'konnectivityAgent' | 'pause' | 'coreDNS' | 'networkPlugin'>;
 
 const KUBERNETES_RELEASES: Readonly<Record<string, PinnedImages>> = {
   '1.36.3': {
@@ -130,6 +143,7 @@ const KUBERNETES_RELEASES: Readonly<Record<string, PinnedImages>> = {
     konnectivityAgent: 'registry.k8s.io/kas-network-proxy/proxy-agent:v0.34.0',
     pause: 'registry.k8s.io/pause:3.10.2',
     coreDNS: 'registry.k8s.io/coredns/coredns:v1.14.2',
+    networkPlugin: { flannel: 'docker.io/flannel/flannel:v0.28.10', cniPlugins: 'quay.io/hcp-kubevirt/cni-plugins:v1.10.0' },
   },
 };
 

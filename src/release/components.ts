@@ -1,5 +1,8 @@
-import type { ComponentImages, CSISidecarImages, KubevirtCSIImages } from './catalog.ts';
+import type { ComponentImages, CSISidecarImages, KubevirtCSIImages, NetworkPluginImages } from './catalog.ts';
 import { PAYLOAD_FILES, PayloadError } from './payload.ts';
+
+/** The components a release may leave out (its clusters then run without them). */
+type OptionalComponent = 'kubevirtCloudControllerManager' | 'kubevirtCSI' | 'networkPlugin';
 
 /**
  * Which payload component (an `image-references` tag) each control-plane image comes from. A field lists its names in
@@ -17,7 +20,7 @@ export const COMPONENT_TAGS = {
   pause: ['pause', 'pod'],
   coreDNS: ['coredns'],
   kubeProxy: ['kube-proxy'],
-} as const satisfies Record<keyof Omit<ComponentImages, 'kubevirtCloudControllerManager' | 'kubevirtCSI'>, readonly string[]>;
+} as const satisfies Record<keyof Omit<ComponentImages, OptionalComponent>, readonly string[]>;
 
 /** The KubeVirt platform's components, the same in both layouts; a release carries all of the CSI set or none. */
 export const KUBEVIRT_TAGS = {
@@ -32,6 +35,9 @@ export const KUBEVIRT_TAGS = {
     nodeDriverRegistrar: 'csi-node-driver-registrar',
   },
 } as const satisfies { cloudControllerManager: string; csiDriver: string; csiSidecars: Record<keyof CSISidecarImages, string> };
+
+/** The hosted clusters' network plugin: both images or none (ours; OpenShift's payloads carry OVN-Kubernetes instead). */
+export const NETWORK_PLUGIN_TAGS = { flannel: 'flannel', cniPlugins: 'cni-plugins' } as const satisfies Record<keyof NetworkPluginImages, string>;
 
 /** The error of a payload that lacks components this control plane runs (upstream's `MissingReleaseImages`). */
 export class MissingComponentsError extends PayloadError {
@@ -52,9 +58,16 @@ function csiImagesOf(images: ReadonlyMap<string, string>): KubevirtCSIImages | u
   return { driver, sidecars: Object.fromEntries(entries) as unknown as CSISidecarImages };
 }
 
+/** The network plugin's images, when the payload has both. */
+function networkPluginOf(images: ReadonlyMap<string, string>): NetworkPluginImages | undefined {
+  const [flannel, cniPlugins] = [images.get(NETWORK_PLUGIN_TAGS.flannel), images.get(NETWORK_PLUGIN_TAGS.cniPlugins)];
+  return flannel === undefined || cniPlugins === undefined ? undefined : { flannel, cniPlugins };
+}
+
 /**
  * The component images of a payload's `image-references` tags. Every core component must be there (the missing ones
- * are named); the KubeVirt cloud provider and CSI set are optional, as in the catalog's Kubernetes-native releases.
+ * are named); the KubeVirt cloud provider, the CSI set and the network plugin are optional, as in the catalog's
+ * releases.
  */
 export function componentImagesOf(images: ReadonlyMap<string, string>): ComponentImages {
   const missing: string[] = [];
@@ -64,9 +77,10 @@ export function componentImagesOf(images: ReadonlyMap<string, string>): Componen
       if (image === undefined) missing.push(tags.join(' or '));
       return [field, image ?? ''];
     }),
-  ) as unknown as Omit<ComponentImages, 'kubevirtCloudControllerManager' | 'kubevirtCSI'>;
+  ) as unknown as Omit<ComponentImages, OptionalComponent>;
   if (missing.length > 0) throw new MissingComponentsError(missing);
   const ccm = images.get(KUBEVIRT_TAGS.cloudControllerManager);
   const csi = csiImagesOf(images);
-  return { ...core, ...(ccm === undefined ? {} : { kubevirtCloudControllerManager: ccm }), ...(csi === undefined ? {} : { kubevirtCSI: csi }) };
+  const network = networkPluginOf(images);
+  return { ...core, ...(ccm === undefined ? {} : { kubevirtCloudControllerManager: ccm }), ...(csi === undefined ? {} : { kubevirtCSI: csi }), ...(network === undefined ? {} : { networkPlugin: network }) };
 }

@@ -1,11 +1,11 @@
 import type { CoreOSBootImages, ReleaseInfo } from './catalog.ts';
-import { COMPONENT_TAGS, KUBEVIRT_TAGS } from './components.ts';
+import { COMPONENT_TAGS, KUBEVIRT_TAGS, NETWORK_PLUGIN_TAGS } from './components.ts';
 import { PAYLOAD_FILES } from './payload.ts';
 
 /** One payload component: its tag in `image-references` and its image. */
 type Tag = readonly [name: string, image: string];
 
-/** Our layout's tags: the first (our own) name of each component, and the KubeVirt set when the release has it. */
+/** Our layout's tags: the first (our own) name of each component, and the KubeVirt set and network plugin when the release has them. */
 function tagsOf(release: Pick<ReleaseInfo, 'images'>): Tag[] {
   const { images } = release;
   const core = Object.entries(COMPONENT_TAGS).map(([field, names]): Tag => [names[0], images[field as keyof typeof COMPONENT_TAGS]]);
@@ -13,7 +13,9 @@ function tagsOf(release: Pick<ReleaseInfo, 'images'>): Tag[] {
   const csi = images.kubevirtCSI;
   const csiTags: Tag[] =
     csi === undefined ? [] : [[KUBEVIRT_TAGS.csiDriver, csi.driver], ...Object.entries(KUBEVIRT_TAGS.csiSidecars).map(([field, name]): Tag => [name, csi.sidecars[field as keyof typeof csi.sidecars]])];
-  return [...core, ...ccm, ...csiTags];
+  const network = images.networkPlugin;
+  const networkTags: Tag[] = network === undefined ? [] : Object.entries(NETWORK_PLUGIN_TAGS).map(([field, name]): Tag => [name, network[field as keyof typeof network]]);
+  return [...core, ...ccm, ...csiTags, ...networkTags];
 }
 
 /** The CoreOS stream ConfigMap of the boot images given, as OpenShift's installer ships it. */

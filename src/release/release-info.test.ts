@@ -57,4 +57,16 @@ describe('release info from a payload', () => {
     assert.equal(info.images.kubevirtCSI, undefined);
     assert.equal(info.images.kubevirtCloudControllerManager, OPENSHIFT_TAGS['kubevirt-cloud-controller-manager']);
   });
+
+  it('When our layout carries the network plugin, it should read both images back; with only one of them, none (a plugin without its CNI plugins cannot run)', () => {
+    const release = kubernetesRelease('1.36.3');
+    const network = { flannel: 'r/flannel:1', cniPlugins: 'r/cni:1' };
+    const withNetwork = { ...release, images: { ...release.images, networkPlugin: network } };
+    assert.deepEqual(releaseInfoFromPayload(asFiles(kubernetesPayloadFiles(withNetwork))).images.networkPlugin, network);
+    const files = kubernetesPayloadFiles(withNetwork);
+    const references = JSON.parse(files[PAYLOAD_FILES.imageReferences] ?? '{}') as { spec: { tags: Array<{ name: string }> } };
+    references.spec.tags = references.spec.tags.filter((t) => t.name !== 'cni-plugins');
+    const partial = { ...files, [PAYLOAD_FILES.imageReferences]: JSON.stringify(references) };
+    assert.equal(releaseInfoFromPayload(asFiles(partial)).images.networkPlugin, undefined);
+  });
 });

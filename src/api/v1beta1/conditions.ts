@@ -78,6 +78,7 @@ export const HostedClusterConditionType = catalogue({
   ClusterSizeTransitionRequired: ['The cluster needs a different size class. Self-heals.', HEALS],
   HostedClusterRestoredFromBackup: ['The cluster was restored from a backup. Informational.', HEALS],
   DataPlaneConnectionAvailable: ['Nodes can reach the control plane (konnectivity agents connected). Self-heals.', HEALS],
+  NetworkPluginAvailable: ['Ours, not upstream\'s: the hosted cluster\'s pod network runs — the plugin the operator deploys (flannel, standing in for the network type\'s) on every node, or, with networkType Other, the user\'s on every node — and the message says which plugin it is. Self-heals; False with NetworkPluginNotInstalled needs a plugin installed in the hosted cluster.', HEALS],
   ControlPlaneConnectionAvailable: ['The control plane can reach the nodes through konnectivity. Self-heals.', HEALS],
   AutoNodeEnabled: ['Automatic node provisioning is on. Informational.', USER],
   PublicEndpointExposed: ['The API endpoint is published publicly. Informational.', USER],
@@ -120,6 +121,9 @@ export const HostedClusterConditionReason = catalogue({
   ConnectionCheckStale: ['The last connectivity check is too old to trust. Self-heals.', HEALS],
   ComponentsNotAvailable: ['Some control-plane components are not available; the message lists them. Self-heals.', HEALS],
   IngressDNSNotResolvable: ['The hosted cluster\'s apps domain does not resolve; the message names the record to create. Needs a DNS change.', USER],
+  NetworkPluginNotReady: ['The network plugin the operator deploys does not run on every node yet. Self-heals.', HEALS],
+  NetworkPluginNotInstalled: ['networkType Other: the operator deploys no network plugin, and some nodes have none yet. Needs a plugin installed in the hosted cluster.', USER],
+  ReleaseLacksNetworkPlugin: ['The network type asks for the release\'s plugin, but the release carries none this operator deploys. Needs a release that carries one, or a plugin installed by the user.', USER],
   UnavailableReplicas: ['Degraded: a control-plane Deployment has unavailable replicas; the message names each. Self-heals when they recover.', HEALS],
 });
 

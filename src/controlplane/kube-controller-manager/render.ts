@@ -2,6 +2,7 @@ import type { HostedControlPlane } from '../../api/index.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
 import { controllerContainer, deployment, mountPath, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
+import { allocatesNodeCIDRs, hostPrefixOf } from '../common/pod-network.ts';
 import { ControlPlaneNames } from '../names.ts';
 import { PkiSecret } from '../pki/plan.ts';
 
@@ -17,7 +18,7 @@ const MOUNTS: readonly SecretMount[] = [
   { volume: 'sa-key', secret: PkiSecret.serviceAccountKey, keys: ['service-account.key'] },
 ];
 
-function args(hcp: HostedControlPlane): string[] {
+function args(hcp: HostedControlPlane, release: ReleaseInfo): string[] {
   const kubeconfig = `${mountPath('kubeconfig')}/kubeconfig`;
   return [
     `--kubeconfig=${kubeconfig}`,
@@ -32,7 +33,8 @@ function args(hcp: HostedControlPlane): string[] {
     `--cluster-signing-key-file=${mountPath('root-ca')}/ca.key`,
     `--service-cluster-ip-range=${hcp.spec.networking?.serviceNetwork?.[0]?.cidr ?? '172.31.0.0/16'}`,
     `--cluster-cidr=${hcp.spec.networking?.clusterNetwork?.[0]?.cidr ?? '10.132.0.0/14'}`,
-    '--allocate-node-cidrs=false',
+    // Each Node gets its pod range when the cluster's plugin takes it from there (flannel does).
+    ...(allocatesNodeCIDRs(hcp, release) ? ['--allocate-node-cidrs=true', `--node-cidr-mask-size=${String(hostPrefixOf(hcp))}`] : ['--allocate-node-cidrs=false']),
     `--secure-port=${String(PORT)}`,
     // Its default, /usr/libexec/kubernetes/…, cannot be created on the read-only root: the first real run logged
     // "error (re-)creating driver directory". The writable /tmp has room for the (empty) FlexVolume plugin folder.
@@ -42,7 +44,7 @@ function args(hcp: HostedControlPlane): string[] {
 
 /** kube-controller-manager: 2 replicas with leader election when HighlyAvailable, 1 otherwise, and its budget. */
 export function renderKubeControllerManager(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string): Array<Record<string, unknown>> {
-  const container = controllerContainer({ name: NAME, image: release.images.kubeControllerManager, args: args(hcp), port: PORT, requests: KUBE_CONTROLLER_MANAGER_REQUESTS, mounts: MOUNTS });
+  const container = controllerContainer({ name: NAME, image: release.images.kubeControllerManager, args: args(hcp, release), port: PORT, requests: KUBE_CONTROLLER_MANAGER_REQUESTS, mounts: MOUNTS });
   const workload = deployment({ hcp, component: NAME, tier: 'control-plane', configHash, containers: [container], volumes: secretVolumes(MOUNTS) }, replicasFor(hcp, 'control-plane'));
   return [workload, podDisruptionBudget(hcp, NAME)];
 }

@@ -27,12 +27,14 @@ export interface RunGoOptions {
   readonly cwd: string;
   /** Called with every line Go prints (stderr and stdout), e.g. to count compiled packages. */
   readonly onLine?: (line: string) => void;
+  /** Settings over {@link goEnv}'s (cgo for a tool with C in it). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Runs `go <args>` and resolves with its stdout; rejects with the tail of its output on failure. */
 export function runGo(args: readonly string[], options: RunGoOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('go', args, { cwd: options.cwd, env: goEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('go', args, { cwd: options.cwd, env: { ...goEnv(), ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     const tail: string[] = [];
     const onData = (isStdout: boolean) => (chunk: Buffer) => {

@@ -17,6 +17,15 @@ export interface GoTool {
   readonly version: string;
   readonly binaries: Readonly<Record<string, string>>;
   readonly tags?: readonly string[];
+  /** Built with cgo and linked statically (a package of it is C); Go alone otherwise. */
+  readonly cgo?: boolean;
+  /** The Go variable that holds the program's version (set to {@link GoTool.version} at link time). */
+  readonly versionVariable?: string;
+  /**
+   * Modules replaced by a folder of this project (path from the project root): a dependency the module proxy refuses,
+   * stood in for by a module of our own that refuses at run time what it cannot do.
+   */
+  readonly replace?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -87,8 +96,51 @@ export const DISTRIBUTION: GoTool = {
   binaries: { registry: 'github.com/distribution/distribution/v3/cmd/registry' },
 };
 
+/**
+ * Flannel, the network plugin of the hosted clusters (VXLAN between their nodes; ARCHITECTURE.md says why flannel).
+ * Its UDP backend is C, so it is built with cgo and linked statically, as upstream's release binaries are. Its
+ * Tencent Cloud backend needs an SDK module the module proxy refuses: a module of our own stands in for it and refuses
+ * every call, so only that backend (never chosen here) is unavailable.
+ */
+export const FLANNEL: GoTool = {
+  name: 'flannel',
+  module: 'github.com/flannel-io/flannel',
+  version: 'v0.28.10',
+  binaries: { flanneld: 'github.com/flannel-io/flannel' },
+  tags: ['netgo', 'osusergo'],
+  cgo: true,
+  versionVariable: 'github.com/flannel-io/flannel/pkg/version.Version',
+  replace: { 'github.com/tencentcloud/tencentcloud-sdk-go/tencentcloud/vpc': 'src/local/images/tencentcloud-vpc-unavailable' },
+};
+
+/** The standard CNI plugins a flannel pod network delegates to: the bridge, its address manager, host ports, loopback. */
+export const CNI_PLUGINS: GoTool = {
+  name: 'cni-plugins',
+  module: 'github.com/containernetworking/plugins',
+  version: 'v1.10.0',
+  binaries: {
+    bridge: 'github.com/containernetworking/plugins/plugins/main/bridge',
+    loopback: 'github.com/containernetworking/plugins/plugins/main/loopback',
+    'host-local': 'github.com/containernetworking/plugins/plugins/ipam/host-local',
+    portmap: 'github.com/containernetworking/plugins/plugins/meta/portmap',
+  },
+  versionVariable: 'github.com/containernetworking/plugins/pkg/utils/buildversion.BuildVersion',
+};
+
+/**
+ * Flannel's CNI plugin (reads the node's lease from `/run/flannel/subnet.env` and delegates to `bridge`), from the last
+ * containernetworking/plugins release that carried it: its successor, `github.com/flannel-io/cni-plugin`, is refused by
+ * the module proxy.
+ */
+export const FLANNEL_CNI: GoTool = {
+  name: 'flannel-cni',
+  module: 'github.com/containernetworking/plugins',
+  version: 'v0.9.1',
+  binaries: { flannel: 'github.com/containernetworking/plugins/plugins/meta/flannel' },
+};
+
 /** The programs the project ships as Go source in `src/local/images/`, built like the tools. */
-export type OwnProgram = 'pause' | 'local-path-helper';
+export type OwnProgram = 'pause' | 'local-path-helper' | 'cni-install';
 
 /** A program's source file in the project. */
 export const programSource = (name: OwnProgram): string => join(projectRoot(), 'src', 'local', 'images', `${name}.go`);
@@ -98,19 +150,30 @@ export const programSource = (name: OwnProgram): string => join(projectRoot(), '
 export const toolDir = (tool: Pick<GoTool, 'name' | 'version'>, env: NodeJS.ProcessEnv = process.env): string =>
   join(cacheRoot(env), 'tools', `${tool.name}-${tool.version}`);
 
+/** The wrapper module's go.mod: its name and the replacements of refused dependencies by the project's own modules. */
+export function toolModule(tool: GoTool, root: string = projectRoot()): string {
+  const replaces = Object.entries(tool.replace ?? {}).map(([module, folder]) => `replace ${module} => ${join(root, folder)}\n`);
+  return `module local/hcp-${tool.name}\n${replaces.length === 0 ? '' : `\n${replaces.join('')}`}`;
+}
+
+/** `go build` flags of a tool: reproducible paths, stripped, its tags, its version stamped, static when cgo. */
+export function toolBuildFlags(tool: GoTool): string[] {
+  const ldflags = ['-s', '-w', ...(tool.versionVariable === undefined ? [] : [`-X ${tool.versionVariable}=${tool.version}`]), ...(tool.cgo === true ? ['-extldflags "-static"'] : [])];
+  return ['-trimpath', `-ldflags=${ldflags.join(' ')}`, ...(tool.tags === undefined ? [] : [`-tags=${tool.tags.join(',')}`])];
+}
+
 /** Builds into a temporary module folder and moves the binaries into place only when all are built. */
 async function buildTool(tool: GoTool, dir: string, report: (line: string) => void): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), `hcp-${tool.name}-build-`));
   const staging = `${dir}.partial-${String(process.pid)}`;
   try {
-    writeFileSync(join(work, 'go.mod'), `module local/hcp-${tool.name}\n`);
+    writeFileSync(join(work, 'go.mod'), toolModule(tool));
     report(`building ${tool.name} ${tool.version} from ${tool.module} into ${dir}`);
     // Named by package: `go get` of a bare module may leave out the go.sum entries its commands need.
     await runGo(['get', ...Object.values(tool.binaries).map((pkg) => `${pkg}@${tool.version}`)], { cwd: work });
     mkdirSync(staging, { recursive: true });
     for (const [name, pkg] of Object.entries(tool.binaries)) {
-      const tags = tool.tags === undefined ? [] : [`-tags=${tool.tags.join(',')}`];
-      await runGo(['build', '-trimpath', '-ldflags=-s -w', ...tags, '-o', join(staging, name), pkg], { cwd: work });
+      await runGo(['build', ...toolBuildFlags(tool), '-o', join(staging, name), pkg], { cwd: work, ...(tool.cgo === true ? { env: { CGO_ENABLED: '1' } } : {}) });
     }
     rmSync(dir, { recursive: true, force: true });
     renameSync(staging, dir);

@@ -229,21 +229,13 @@ export async function ensureNodeNetwork(layout: EnvironmentLayout, node: NodeLay
 
 /**
  * A machine's network when it lives in a virt-launcher pod, as a VM does: the pod's network namespace (through one of
- * its processes) under the machine's `ip netns` name, with forwarding on for the machine's own pods, and its pod range
- * routed to it from the host and from every node of the environment — through the pod on the node running it,
- * through that node elsewhere — so machines on different nodes reach each other's pods (the host does not forward).
+ * its processes) under the machine's `ip netns` name, with the kernel settings a node image gives its machine
+ * (forwarding, bridged traffic through iptables). Nothing routes the machine's pods: the hosted cluster's network
+ * plugin carries them between its machines, over the pods' own network.
  */
-export async function attachNodeNetwork(layout: EnvironmentLayout, machine: NodeLayout, pod: { readonly pid: number; readonly node: NodeLayout; readonly nodes: readonly NodeLayout[] }): Promise<void> {
+export async function attachMachineNetwork(machine: NodeLayout, pod: { readonly pid: number }): Promise<void> {
   if (!netnsExists(machine.netns)) await run(['ip', 'netns', 'attach', machine.netns, String(pod.pid)]);
   await inNodeNetwork(machine, ['sysctl', '-q', '-w', 'net.ipv4.ip_forward=1', 'net.bridge.bridge-nf-call-iptables=1']);
-  for (const node of pod.nodes.filter((n) => netnsExists(n.netns))) await inNodeNetwork(node, ['ip', 'route', 'replace', machine.podCidr, 'via', node === pod.node ? machine.address : pod.node.address]);
-  await run(['ip', 'route', 'replace', machine.podCidr, 'via', pod.node.address, 'dev', layout.bridge]);
-}
-
-/** Removes the routes {@link attachNodeNetwork} made to a machine's pod range (on the host and in every node). */
-export async function detachNodeNetwork(machine: NodeLayout, nodes: readonly NodeLayout[]): Promise<void> {
-  await run(['ip', 'route', 'delete', machine.podCidr]).catch(() => undefined);
-  for (const node of nodes.filter((n) => netnsExists(n.netns))) await inNodeNetwork(node, ['ip', 'route', 'delete', machine.podCidr]).catch(() => undefined);
 }
 
 /** The host's way to Service addresses: through the first node, whose kube-proxy rules translate them. */

@@ -12,10 +12,10 @@ import { materialiseIgnition, parseIgnitionPointer, type MaterialisedIgnition } 
 import { NodePaths } from '../../render/ignition/node-config.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { runningPid, startAndWait, startDaemon } from './daemons.ts';
-import { attachNodeNetwork, detachNodeNetwork, ensureCgroup, killCgroup, removeCgroup, run, unmountUnder } from './host.ts';
+import { attachMachineNetwork, ensureCgroup, killCgroup, removeCgroup, run, unmountUnder } from './host.ts';
 import { nodeLayout, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { hostKubeletSettings, nodePaths } from './node-config.ts';
-import { ensureNodeMountNamespace } from './node-mounts.ts';
+import { ensureNodeMountNamespace, KUBELET_FIXED_PATHS, MACHINE_PRIVATE_PATHS } from './node-mounts.ts';
 import { writeRuntimeFiles } from './node-files.ts';
 import { containerdDaemon } from './processes.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
@@ -49,8 +49,6 @@ export interface LauncherNetwork {
   readonly pid: number;
   readonly address: string;
   readonly node: NodeLayout;
-  /** Every node of the environment (both clusters): each routes the machine's pod range. */
-  readonly nodes: readonly NodeLayout[];
 }
 
 const rootOf = (node: NodeLayout): string => join(node.dir, 'root');
@@ -116,10 +114,10 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   mkdirSync(dropIns, { recursive: true });
   writeFileSync(join(dropIns, '90-hcp-local-host.conf'), hostDropIn(layout, node, root));
   writeRuntimeFiles(layout, node, binaries.runc, true);
-  await attachNodeNetwork(layout, node, options.launcher);
+  await attachMachineNetwork(node, options.launcher);
   ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
   const names = daemonNames(node);
-  const mountNamespace = await ensureNodeMountNamespace(layout, node, node.cgroup);
+  const mountNamespace = await ensureNodeMountNamespace(layout, node, node.cgroup, [...KUBELET_FIXED_PATHS, ...MACHINE_PRIVATE_PATHS]);
   // The kubelet exits at once when the runtime's socket is not there yet.
   const socket = nodePaths(node).containerdSocket;
   await startAndWait(layout, RUNTIME_START_TIMEOUT_MS, { ...containerdDaemon(node, binaries, mountNamespace), cgroup: node.cgroup }, () => Promise.resolve(existsSync(socket)));
@@ -154,17 +152,15 @@ function stashIdentity(layout: EnvironmentLayout, node: NodeLayout, keep: boolea
 }
 
 /**
- * Stops a joining machine and removes everything it made: processes, pods, mounts, its name for the pod's network and
- * the routes to its pod range (on the host and in `nodes`), cgroup, folder — but, when `keepIdentity` (it is about to
- * start again), its kubelet's credentials.
+ * Stops a joining machine and removes everything it made: processes, pods, mounts, its name for the pod's network,
+ * cgroup, folder — but, when `keepIdentity` (it is about to start again), its kubelet's credentials.
  */
-export async function stopJoinMachine(layout: EnvironmentLayout, slot: number, nodes: readonly NodeLayout[], keepIdentity = false): Promise<void> {
+export async function stopJoinMachine(layout: EnvironmentLayout, slot: number, keepIdentity = false): Promise<void> {
   const node = nodeLayout(layout.stateDir, slot);
   const cgroup = `${layout.cgroup}/${node.cgroup}`;
   await killCgroup(cgroup, 5_000);
   await unmountUnder(node.dir);
   await run(['ip', 'netns', 'delete', node.netns]).catch(() => undefined);
-  await detachNodeNetwork(node, nodes);
   removeCgroup(cgroup);
   stashIdentity(layout, node, keepIdentity);
   rmSync(node.dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { catalogReleaseProvider, kubernetesReleaseImage } from '../../release/catalog.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage, type NetworkPluginImages } from '../../release/catalog.ts';
 import { KUBE_VERSION } from '../binaries/versions.ts';
 import type { ImageSpec } from './images.ts';
 import { PAUSE_IMAGE } from './node-config.ts';
@@ -27,8 +27,26 @@ export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
 
 /** The binaries the images are assembled from, by name. */
 export type ImageBinaries = Readonly<
-  Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'proxy-server' | 'proxy-agent' | 'coredns' | 'pause' | 'local-path-provisioner' | 'local-path-helper', string>
->;
+  Record<
+    | 'etcd'
+    | 'kube-apiserver'
+    | 'kube-controller-manager'
+    | 'kube-scheduler'
+    | 'kube-proxy'
+    | 'proxy-server'
+    | 'proxy-agent'
+    | 'coredns'
+    | 'pause'
+    | 'local-path-provisioner'
+    | 'local-path-helper'
+    | 'flanneld'
+    | 'cni-install',
+    string
+  >
+> & {
+  /** The CNI plugins the hosted clusters' nodes get, by name (`flannel`, `bridge`, `host-local`, `portmap`, `loopback`). */
+  readonly cniPlugins: Readonly<Record<string, string>>;
+};
 
 /**
  * The local-path helper's image, tagged with its build's source hash (the folder it was built into), so a changed
@@ -60,7 +78,19 @@ export function releaseImages(bin: ImageBinaries): ImageSpec[] {
     { name: images.konnectivityServer, files: [{ source: bin['proxy-server'], target: '/proxy-server' }], entrypoint: ['/proxy-server'] },
     { name: images.konnectivityAgent, files: [{ source: bin['proxy-agent'], target: '/proxy-agent' }], entrypoint: ['/proxy-agent'] },
     kubeProxyImage(images.kubeProxy, bin['kube-proxy']),
+    ...networkPluginImages(images.networkPlugin, bin),
   ];
+}
+
+/**
+ * The hosted clusters' network plugin: flanneld where upstream's image keeps it (`/opt/bin/flanneld`) with the iptables
+ * it runs for masquerading; and the CNI plugins in `/opt/cni/bin` with their installer, the DaemonSet's init container.
+ */
+function networkPluginImages(names: NetworkPluginImages | undefined, bin: ImageBinaries): ImageSpec[] {
+  if (names === undefined) return [];
+  const flannel = withIptables({ name: names.flannel, files: [{ source: bin.flanneld, target: '/opt/bin/flanneld' }], entrypoint: ['/opt/bin/flanneld'] });
+  const plugins = Object.entries(bin.cniPlugins).map(([name, source]) => ({ source, target: `/opt/cni/bin/${name}` }));
+  return [flannel, { name: names.cniPlugins, files: [{ source: bin['cni-install'], target: '/cni-install' }, ...plugins], entrypoint: ['/cni-install'] }];
 }
 
 /** The host's iptables (Debian's nf_tables variant, a prerequisite of the environment) and its extension modules. */
@@ -68,26 +98,28 @@ const XTABLES_MULTI = '/usr/sbin/xtables-nft-multi';
 const XTABLES_EXTENSIONS = '/usr/lib/x86_64-linux-gnu/xtables';
 const IPTABLES_COMMANDS = ['iptables', 'iptables-save', 'iptables-restore', 'ip6tables', 'ip6tables-save', 'ip6tables-restore'];
 
-/**
- * kube-proxy for the hosted clusters' nodes (their `kube-proxy` DaemonSet): the binary built here with the host's
- * iptables — the multi-call binary under each command name kube-proxy runs, its extension modules and the C
- * libraries they load — as upstream's image carries its own iptables.
- */
-export function kubeProxyImage(name: string, kubeProxy: string): ImageSpec {
+/** An image with the host's iptables added: the multi-call binary under each command name, its extension modules and the C libraries they load. */
+function withIptables(spec: ImageSpec): ImageSpec {
   const multi = realpathSync(XTABLES_MULTI);
   const extensions = readdirSync(XTABLES_EXTENSIONS).filter((f) => f.endsWith('.so')).map((f) => join(XTABLES_EXTENSIONS, f));
   const libraries = [...new Set([multi, ...extensions].flatMap(sharedLibraries))];
   return {
-    name,
+    ...spec,
     files: [
-      inPath('kube-proxy', kubeProxy),
+      ...spec.files,
       { source: multi, target: XTABLES_MULTI },
       ...extensions.map((path) => ({ source: realpathSync(path), target: path })),
       ...libraries.map((lib) => ({ source: realpathSync(lib), target: lib })),
     ],
-    links: Object.fromEntries(IPTABLES_COMMANDS.map((command) => [`/usr/sbin/${command}`, XTABLES_MULTI])),
+    links: { ...spec.links, ...Object.fromEntries(IPTABLES_COMMANDS.map((command) => [`/usr/sbin/${command}`, XTABLES_MULTI])) },
   };
 }
+
+/**
+ * kube-proxy for the hosted clusters' nodes (their `kube-proxy` DaemonSet): the binary built here with the host's
+ * iptables, as upstream's image carries its own iptables.
+ */
+export const kubeProxyImage = (name: string, kubeProxy: string): ImageSpec => withIptables({ name, files: [inPath('kube-proxy', kubeProxy)] });
 
 /** The node's images: the sandbox, cluster DNS and the volume provisioner with its helper. */
 export function nodeImages(bin: ImageBinaries): ImageSpec[] {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { environmentLayout } from './layout.ts';
-import { cniConfList, containerdConfig, kubeletConfig, kubeProxyConfig, registryHostsToml } from './node-config.ts';
+import { cniConfList, containerdConfig, kubeletConfig, kubeProxyConfig, MACHINE_CNI, registryHostsToml } from './node-config.ts';
 
 const layout = environmentLayout('/state', 2);
 const [node, second] = layout.nodes;
@@ -10,7 +10,7 @@ if (node === undefined || second === undefined) throw new Error('two nodes expec
 
 describe('node configuration', () => {
   it('When containerd is configured, it should keep every socket and folder in the state folder and restrict OOM score changes', () => {
-    const toml = containerdConfig(node, '/usr/sbin/runc', '/usr/lib/cni');
+    const toml = containerdConfig(node, '/usr/sbin/runc', { binDir: '/usr/lib/cni', confDir: '/state/node-1/cni/net.d' });
     assert.match(toml, /^root = "\/state\/node-1\/containerd\/root"$/m);
     assert.match(toml, /^ {2}address = "\/state\/node-1\/containerd\/containerd.sock"$/m);
     assert.match(toml, /restrict_oom_score_adj = true/);
@@ -18,6 +18,12 @@ describe('node configuration', () => {
     assert.match(toml, /sandbox = "registry.k8s.io\/pause:3.10.2"/);
     assert.match(toml, /netns_mounts_under_state_dir = true/);
     assert.doesNotMatch(toml, /"\/(run|var)\//);
+  });
+
+  it('When a joining machine\'s containerd is configured, it should look for CNI plugins and configuration where a node image keeps them, which its network plugin fills', () => {
+    const toml = containerdConfig(node, '/usr/sbin/runc', MACHINE_CNI);
+    assert.match(toml, /^ {2}bin_dirs = \["\/opt\/cni\/bin"\]$/m);
+    assert.match(toml, /^ {2}conf_dir = "\/etc\/cni\/net.d"$/m);
   });
 
   it('When a registry is mirrored, it should send pulls of its names to the environment registry under the same path', () => {

@@ -53,6 +53,18 @@ export function nodePaths(node: NodeLayout): {
   };
 }
 
+/** Where a node's runtime finds its CNI plugins and network configuration. */
+export interface CNIFolders {
+  readonly binDir: string;
+  readonly confDir: string;
+}
+
+/**
+ * A joining machine's CNI folders: the standard ones, as on any node — in the machine's mount namespace they are its
+ * own folders (`node-mounts.ts`), where the hosted cluster's network plugin installs its plugins and configuration.
+ */
+export const MACHINE_CNI: CNIFolders = { binDir: '/opt/cni/bin', confDir: '/etc/cni/net.d' };
+
 const toml = (value: string | boolean | number | readonly string[]): string =>
   Array.isArray(value) ? `[${value.map((v) => JSON.stringify(v)).join(', ')}]` : JSON.stringify(value);
 
@@ -62,7 +74,7 @@ const toml = (value: string | boolean | number | readonly string[]): string =>
  * container may not lower its OOM score and every sandbox would fail without it. cgroupfs, because PID 1 is not
  * systemd. NRI is off (its socket would be shared host-wide).
  */
-export function containerdConfig(node: NodeLayout, runc: string, cniBinDir: string): string {
+export function containerdConfig(node: NodeLayout, runc: string, cni: CNIFolders): string {
   const p = nodePaths(node);
   const lines = [
     'version = 3',
@@ -90,8 +102,8 @@ export function containerdConfig(node: NodeLayout, runc: string, cniBinDir: stri
     '  restrict_oom_score_adj = true',
     '  enable_selinux = false',
     "[plugins.'io.containerd.cri.v1.runtime'.cni]",
-    `  bin_dirs = ${toml([cniBinDir])}`,
-    `  conf_dir = ${toml(p.cniConfDir)}`,
+    `  bin_dirs = ${toml([cni.binDir])}`,
+    `  conf_dir = ${toml(cni.confDir)}`,
     "[plugins.'io.containerd.cri.v1.runtime'.containerd]",
     "  default_runtime_name = 'runc'",
     "[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]",
@@ -116,8 +128,11 @@ export function registryHostsToml(layout: EnvironmentLayout, registry: string): 
   return [`server = ${toml(upstream)}`, '', `[host.${toml(local)}]`, `  capabilities = ${toml(['pull', 'resolve'])}`, '  override_path = true', ''].join('\n');
 }
 
-/** The pod network: a bridge in the node's namespace with host-local addresses from the node's pod range. */
-export function cniConfList(node: NodeLayout, masquerade = false): string {
+/**
+ * The management and infrastructure clusters' pod network (the environment's own, not a hosted cluster's): a bridge
+ * in the node's namespace with host-local addresses from the node's pod range, which every other node routes.
+ */
+export function cniConfList(node: NodeLayout): string {
   const conf = {
     cniVersion: '1.0.0',
     name: 'hcp-local',
@@ -126,8 +141,8 @@ export function cniConfList(node: NodeLayout, masquerade = false): string {
         type: 'bridge',
         bridge: 'cni0',
         isGateway: true,
-        // The environment's nodes route each other's pod ranges; a joining machine's range is routed nowhere.
-        ipMasq: masquerade,
+        // The environment's nodes route each other's pod ranges.
+        ipMasq: false,
         // A pod reaching itself through a Service it backs goes out and back through the bridge port.
         hairpinMode: true,
         ipam: { type: 'host-local', dataDir: nodePaths(node).cniIpam, ranges: [[{ subnet: node.podCidr }]], routes: [{ dst: '0.0.0.0/0' }] },

@@ -17,6 +17,14 @@ import type { EnvironmentLayout, NodeLayout } from './layout.ts';
 /** The paths every kubelet on a host writes whatever its `--root-dir`, which each node gets a folder of its own for. */
 export const KUBELET_FIXED_PATHS = ['/var/lib/kubelet/device-plugins', '/var/log/containers'] as const;
 
+/**
+ * What a joining machine keeps to itself besides, as a VM's own disk would: the CNI plugin and configuration folders
+ * its hosted cluster's network plugin installs into, the plugin's runtime state (flannel's lease file) and the CNI
+ * plugins' own state (address allocations). The management cluster's nodes need none of them (their runtime is
+ * configured with folders of their own).
+ */
+export const MACHINE_PRIVATE_PATHS = ['/etc/cni/net.d', '/opt/cni/bin', '/run/flannel', '/var/lib/cni'] as const;
+
 /** The node's own folder standing in for one of the fixed paths. */
 export const nodeFolderFor = (node: NodeLayout, path: string): string => join(node.dir, 'host-paths', path);
 
@@ -65,11 +73,11 @@ const mountPointsOf = (pid: number): Set<string> =>
 
 /**
  * Starts (or finds) the node's mount namespace and returns the file its daemons enter it through, once the node's
- * folders are bound in it.
+ * folders are bound in it over `paths` (the kubelet's fixed paths; a joining machine's private paths too).
  */
-export async function ensureNodeMountNamespace(layout: EnvironmentLayout, node: NodeLayout, cgroup: string): Promise<string> {
-  ensureMountPoints(layout);
-  const binds = KUBELET_FIXED_PATHS.flatMap((path) => {
+export async function ensureNodeMountNamespace(layout: EnvironmentLayout, node: NodeLayout, cgroup: string, paths: readonly string[] = KUBELET_FIXED_PATHS): Promise<string> {
+  ensureMountPoints(layout, paths);
+  const binds = paths.flatMap((path) => {
     mkdirSync(nodeFolderFor(node, path), { recursive: true });
     return [nodeFolderFor(node, path), path];
   });
@@ -77,7 +85,7 @@ export async function ensureNodeMountNamespace(layout: EnvironmentLayout, node: 
   const command = ['unshare', '--mount', '--propagation', 'slave', '--', '/bin/sh', '-c', HOLDER, name, ...binds];
   const bound = (): boolean => {
     const pid = runningPid(layout, name);
-    return pid !== undefined && KUBELET_FIXED_PATHS.every((path) => mountPointsOf(pid).has(path));
+    return pid !== undefined && paths.every((path) => mountPointsOf(pid).has(path));
   };
   await startAndWait(layout, HOLDER_TIMEOUT_MS, { name, command, cgroup }, () => Promise.resolve(bound()));
   return `/proc/${String(runningPid(layout, name))}/ns/mnt`;

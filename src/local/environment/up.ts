@@ -9,7 +9,7 @@ import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import type { KubeManifest } from '../../render/manifest.ts';
 import { installCrds } from '../../kube/crds.ts';
 import { ensureBinaries } from '../binaries/build.ts';
-import { CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, KONNECTIVITY, LOCAL_PATH_PROVISIONER } from '../binaries/tools.ts';
+import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { loadCrds, type CrdObject } from '../crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
@@ -111,6 +111,9 @@ async function buildEverything(log: (line: string) => void): Promise<DaemonBinar
   const localPath = await ensureTool(LOCAL_PATH_PROVISIONER, log);
   const pause = await ensureProgram('pause', log);
   const helper = await ensureProgram('local-path-helper', log);
+  const flannel = await ensureTool(FLANNEL, log);
+  const cniPlugins = { ...(await ensureTool(CNI_PLUGINS, log)), ...(await ensureTool(FLANNEL_CNI, log)) };
+  const cniInstall = await ensureProgram('cni-install', log);
   return {
     ...kube,
     containerd: containerd['containerd'] as string,
@@ -122,6 +125,9 @@ async function buildEverything(log: (line: string) => void): Promise<DaemonBinar
     'local-path-provisioner': localPath['local-path-provisioner'] as string,
     'local-path-helper': helper,
     pause,
+    flanneld: flannel['flanneld'] as string,
+    'cni-install': cniInstall,
+    cniPlugins,
   };
 }
 

@@ -101,7 +101,7 @@ function launcherNetwork(nodes: Map<string, ClusterNode>, launcher: Launcher): L
   if (host === undefined) throw new Error(`the virt-launcher pod runs on ${launcher.nodeName}, which is no node of the local environment`);
   const pid = podProcesses(host.cgroup, launcher.uid)[0];
   if (pid === undefined) throw new Error(`the virt-launcher pod ${launcher.uid} has no process on ${launcher.nodeName} yet`);
-  return { pid, address: launcher.address, node: host.node, nodes: [...nodes.values()].map((n) => n.node) };
+  return { pid, address: launcher.address, node: host.node };
 }
 
 /** What {@link localMachineBackend}'s `reserve` found: the slot, and whether a machine runs there in the same pod. */
@@ -133,11 +133,10 @@ function whatItKeeps(known: Record | undefined, runners: MachineRunners): Pick<R
 export function localMachineBackend(layout: EnvironmentLayout, runners: MachineRunners, now: () => Date): MachineBackend {
   const nodes = clusterNodes(layout);
   const facts = (record: Record): MachineFacts => ({ nodeName: record.launcher.nodeName, address: record.launcher.address, startedAt: record.startedAt, backend: backendOf(record) });
-  const allNodes = [...nodes.values()].map((n) => n.node);
   // A machine started again in a new pod (or after its processes died) keeps its disk (vm) or its kubelet's identity
   // (process), as KubeVirt keeps a VM's volumes: it comes back as the node it is.
   const stopRecorded = (record: Record, keep: boolean): Promise<void> =>
-    backendOf(record) === 'vm' ? stopVmMachine(layout, record.slot, allNodes, keep) : stopJoinMachine(layout, record.slot, allNodes, keep);
+    backendOf(record) === 'vm' ? stopVmMachine(layout, record.slot, keep) : stopJoinMachine(layout, record.slot, keep);
   // The stand-in works on several VMs at once: slots are chosen and the records file written one at a time.
   let lock: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => T): Promise<T> => {

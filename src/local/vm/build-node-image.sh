@@ -2,8 +2,9 @@
 # Builds the local node image for QEMU machines from Debian packages (debootstrap, as root) plus the kubelet and
 # containerd the local environment builds: a kernel, its initrd and a raw ext4 disk in
 # ~/.cache/hcp-kubevirt/node-image/<Kubernetes version>/. It meets the node image contract (docs/node-image.md):
-# systemd, containerd 2 (enabled by the served config, not before it is written), runc, CNI plugins, /usr/bin/kubelet,
-# and a first-boot agent (guest/hcp-ignition-agent) that applies the Ignition config the config drive leads to. The
+# systemd, containerd 2 (enabled by the served config, not before it is written), runc, /usr/bin/kubelet,
+# and a first-boot agent (guest/hcp-ignition-agent) that applies the Ignition config the config drive leads to. No CNI
+# plugin or configuration: the hosted cluster's network plugin installs both into /opt/cni/bin and /etc/cni/net.d. The
 # image's containerd pulls through the environment's registry (10.250.0.1:5000), as the process machines do.
 # The machine's network comes from the kernel command line (`ip=`, read by systemd-network-generator) when the
 # stand-in gives the guest its launcher pod's address; DHCP otherwise (a stand-alone boot behind user-mode NAT).
@@ -29,24 +30,20 @@ rm -rf "$out"
 work=$(mktemp -d /var/tmp/hcp-node-image.XXXXXX)
 trap 'umount "$work/rootfs/proc" 2> /dev/null || true; rm -rf "$work"' EXIT
 root=$work/rootfs
-packages=systemd-sysv,udev,iproute2,iptables,ca-certificates,curl,jq,kmod,conntrack,ethtool,linux-image-cloud-amd64,containernetworking-plugins,runc
+packages=systemd-sysv,udev,iproute2,iptables,ca-certificates,curl,jq,kmod,conntrack,ethtool,linux-image-cloud-amd64,runc
 debootstrap --variant=minbase --include=$packages bookworm "$root" http://deb.debian.org/debian
 
 # The build host's resolver means nothing in a machine: the kernel command line gives one (see the agent).
 : > "$root/etc/resolv.conf"
 install -m 0755 "$kubelet" "$root/usr/bin/kubelet"
 install -m 0755 "$containerd_dir/containerd" "$containerd_dir/containerd-shim-runc-v2" "$root/usr/bin/"
-mkdir -p "$root/opt/cni" && ln -sfn /usr/lib/cni "$root/opt/cni/bin"
+mkdir -p "$root/opt/cni/bin" "$root/etc/cni/net.d"
 install -m 0755 "$here/guest/hcp-ignition-agent" "$root/usr/local/bin/"
 install -m 0644 "$here/guest/containerd.service" "$here/guest/hcp-ignition.service" "$root/etc/systemd/system/"
-mkdir -p "$root/etc/systemd/network" "$root/etc/cni/net.d"
+mkdir -p "$root/etc/systemd/network"
 # DHCP when the kernel command line gives no address (a stand-alone boot); systemd-network-generator writes 90-<nic>.network,
 # which sorts first and so wins when it does.
 printf '[Match]\nName=en* eth*\n[Network]\nDHCP=ipv4\n' > "$root/etc/systemd/network/99-dhcp.network"
-# Until the hosted cluster brings a network plugin: a bridge with a masqueraded range, private to the machine.
-cat > "$root/etc/cni/net.d/10-hcp-node.conflist" <<'JSON'
-{"cniVersion":"1.0.0","name":"hcp-node","plugins":[{"type":"bridge","bridge":"cni0","isGateway":true,"ipMasq":true,"hairpinMode":true,"ipam":{"type":"host-local","ranges":[[{"subnet":"10.88.0.0/16"}]],"routes":[{"dst":"0.0.0.0/0"}]}},{"type":"portmap","capabilities":{"portMappings":true}},{"type":"loopback"}]}
-JSON
 for registry in registry.k8s.io quay.io docker.io; do
   upstream=https://$registry; [ "$registry" = docker.io ] && upstream=https://registry-1.docker.io
   mkdir -p "$root/etc/containerd/certs.d/$registry"

@@ -22,11 +22,12 @@ describe('the vm backend, how it runs a VM', () => {
     assert.throws(() => memoryMiB('0'), /memory quantity "0"/);
   });
 
-  it('When the guest boots, its kernel command line should carry its static address, resolver and pod range', () => {
-    const line = kernelCommandLine('example-abcde', { address: '10.244.240.7', prefixLength: 24, gateway: '10.244.240.1', mac: '0a:58:0a:f4:f0:07' }, '10.244.8.0/24');
+  it('When the guest boots, its kernel command line should carry its static address and resolver, and no pod range (the cluster\'s plugin gives that)', () => {
+    const line = kernelCommandLine('example-abcde', { address: '10.244.240.7', prefixLength: 24, gateway: '10.244.240.1', mac: '0a:58:0a:f4:f0:07' });
     assert.match(line, / ip=10\.244\.240\.7::10\.244\.240\.1:255\.255\.255\.0:example-abcde:eth0:off /);
     assert.match(line, /net\.ifnames=0/);
-    assert.match(line, /nameserver=10\.244\.240\.1 hcp\.pod-cidr=10\.244\.8\.0\/24$/);
+    assert.match(line, /nameserver=10\.244\.240\.1$/);
+    assert.doesNotMatch(line, /pod-cidr/);
   });
 
   it('When QEMU starts, it should boot the image under TCG with the VM size and the pod MAC on the tap device', () => {

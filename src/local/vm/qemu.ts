@@ -47,12 +47,12 @@ export function netmaskOf(prefixLength: number): string {
 
 /**
  * The guest kernel's command line: the root disk, the serial console, the network (`ip=`, read by the image's
- * systemd-network-generator, as the DHCP server in a real virt-launcher would answer), a resolver and the pod range
- * the machine's containers get (read by the image's first-boot agent).
+ * systemd-network-generator, as the DHCP server in a real virt-launcher would answer) and a resolver (read by the
+ * image's first-boot agent). Nothing about pods: the hosted cluster's network plugin gives the machine its pod range.
  */
-export function kernelCommandLine(hostname: string, network: GuestNetwork, podCidr: string): string {
+export function kernelCommandLine(hostname: string, network: GuestNetwork): string {
   const ip = `ip=${network.address}::${network.gateway}:${netmaskOf(network.prefixLength)}:${hostname}:eth0:off`;
-  return ['root=/dev/vda', 'rw', 'console=ttyS0', 'net.ifnames=0', ip, `nameserver=${network.gateway}`, `hcp.pod-cidr=${podCidr}`].join(' ');
+  return ['root=/dev/vda', 'rw', 'console=ttyS0', 'net.ifnames=0', ip, `nameserver=${network.gateway}`].join(' ');
 }
 
 /** Where a machine's own files are: its copy-on-write disk, its config drive, its serial console's log. */

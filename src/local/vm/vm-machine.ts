@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runningPid, startAndWait } from '../environment/daemons.ts';
-import { attachNodeNetwork, detachNodeNetwork, ensureCgroup, inNodeNetwork, killCgroup, removeCgroup, run } from '../environment/host.ts';
+import { attachMachineNetwork, ensureCgroup, inNodeNetwork, killCgroup, removeCgroup, run } from '../environment/host.ts';
 import type { LauncherNetwork } from '../environment/join-machine.ts';
 import { nodeLayout, type EnvironmentLayout, type NodeLayout } from '../environment/layout.ts';
 import type { NodeImage } from './node-image.ts';
@@ -87,7 +87,7 @@ async function writeConfigDrive(dir: string, machine: string, userData: string, 
 export async function startVmMachine(options: VmMachineOptions): Promise<void> {
   const { layout, launcher } = options;
   const node = { ...nodeLayout(layout.stateDir, options.slot), address: launcher.address };
-  await attachNodeNetwork(layout, node, launcher);
+  await attachMachineNetwork(node, launcher);
   const network = await bridgePodNetwork(node, launcher);
   const files = filesOf(node);
   mkdirSync(node.dir, { recursive: true });
@@ -95,7 +95,7 @@ export async function startVmMachine(options: VmMachineOptions): Promise<void> {
   if (!existsSync(files.disk)) await run(['qemu-img', 'create', '-q', '-f', 'qcow2', '-F', 'raw', '-b', options.image.disk, files.disk]);
   await writeConfigDrive(node.dir, options.machine, options.userData, files.configDrive);
   ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
-  const cmdline = kernelCommandLine(options.machine, network, node.podCidr);
+  const cmdline = kernelCommandLine(options.machine, network);
   const command = qemuCommand(options.image, files, options.shape, { cmdline, tap: TAP, mac: network.mac });
   // QEMU refuses a bad disk, tap or memory size within a moment of starting: it must outlive that moment to count as
   // started, or the VMI would report Running while the error sits in the daemon's log.
@@ -107,15 +107,13 @@ export async function startVmMachine(options: VmMachineOptions): Promise<void> {
 const QEMU_SETTLE_MS = 2_000;
 
 /**
- * Stops a VM machine and removes what it made: QEMU, its name for the pod's network, the routes to its pod range, its
- * cgroup and folder — but its disk when `keepDisk` (the machine is about to start again, as a restarted VM does).
+ * Stops a VM machine and removes what it made: QEMU, its name for the pod's network, its cgroup and folder — but its disk when `keepDisk` (the machine is about to start again, as a restarted VM does).
  */
-export async function stopVmMachine(layout: EnvironmentLayout, slot: number, nodes: readonly NodeLayout[], keepDisk = false): Promise<void> {
+export async function stopVmMachine(layout: EnvironmentLayout, slot: number, keepDisk = false): Promise<void> {
   const node = nodeLayout(layout.stateDir, slot);
   const cgroup = `${layout.cgroup}/${node.cgroup}`;
   await killCgroup(cgroup, 5_000);
   await run(['ip', 'netns', 'delete', node.netns]).catch(() => undefined);
-  await detachNodeNetwork(node, nodes);
   removeCgroup(cgroup);
   if (keepDisk) for (const file of [filesOf(node).configDrive, filesOf(node).console]) rmSync(file, { force: true });
   else rmSync(node.dir, { recursive: true, force: true });

@@ -1,19 +1,13 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../api/v1beta1/conditions.ts';
 import type { ConditionUpdate } from '../../lib/conditions.ts';
+import { declaredOverlayMTU } from '../../controlplane/common/pod-network.ts';
 
 /** The infrastructure MTU the manual recommends for KubeVirt clusters (§3.3.1.1: "MTU 9000 or greater"). */
 export const RECOMMENDED_INFRA_MTU = 9000;
 /** What OVN-Kubernetes' encapsulation takes from the infrastructure's MTU: a guest overlay MTU below 9000 - 200 means a smaller infrastructure MTU. */
 const OVN_OVERHEAD = 200;
 
-type OperatorConfiguration = { clusterNetworkOperator?: { ovnKubernetesConfig?: { mtu?: number } } };
-
-/** The guest overlay MTU the cluster declares (`--ovn-kubernetes-mtu`), when it runs OVN-Kubernetes and declares one. */
-function declaredOverlayMTU(hcp: HostedControlPlane): number | undefined {
-  if (hcp.spec.networking?.networkType !== 'OVNKubernetes') return undefined;
-  return (hcp.spec.operatorConfiguration as OperatorConfiguration | undefined)?.clusterNetworkOperator?.ovnKubernetesConfig?.mtu;
-}
 
 /**
  * `ValidKubeVirtInfraNetworkMTU`, upstream's rule: for a KubeVirt cluster on OVN-Kubernetes whose overlay MTU is known,

@@ -52,6 +52,30 @@ describe('renderGuestComponents', () => {
     assert.equal(find(ha, 'Deployment', 'coredns')?.spec?.replicas, 2);
   });
 
+  it('When the release carries the network plugin and the network type is the default, it should deploy flannel as the golden file shows', () => {
+    const kubeRelease = catalogReleaseProvider.lookup(kubernetesReleaseImage('1.36.3')) as ReleaseInfo;
+    const objects = renderGuestComponents({ hcp: controlPlane(), release: kubeRelease, apiServer: API });
+    const flannel = objects.filter((o) => JSON.stringify(o).includes('flannel'));
+    assertGolden(join(import.meta.dirname, 'testdata', 'guest-flannel.yaml'), toYamlDocuments(flannel));
+    const net = JSON.parse(find(objects, 'ConfigMap', 'kube-flannel-cfg')?.data?.['net-conf.json'] ?? '{}') as { Network: string; Backend: { Type: string; Port: number; MTU?: number } };
+    assert.deepEqual(net, { Network: '10.132.0.0/14', Backend: { Type: 'vxlan', Port: 9879 } }, 'VXLAN off the kernel and IANA ports, MTU left to each node');
+  });
+
+  it('When the cluster declares an overlay MTU, flannel should be given the underlay MTU it implies (VXLAN takes 50 bytes)', () => {
+    const kubeRelease = catalogReleaseProvider.lookup(kubernetesReleaseImage('1.36.3')) as ReleaseInfo;
+    const hcp = controlPlane((hc) => (hc.spec.operatorConfiguration = { clusterNetworkOperator: { ovnKubernetesConfig: { mtu: 1400 } } }));
+    const net = JSON.parse(find(renderGuestComponents({ hcp, release: kubeRelease, apiServer: API }), 'ConfigMap', 'kube-flannel-cfg')?.data?.['net-conf.json'] ?? '{}') as { Backend: { MTU?: number } };
+    assert.equal(net.Backend.MTU, 1450);
+  });
+
+  it('When the network type is Other, or the release carries no plugin, it should deploy none', () => {
+    const kubeRelease = catalogReleaseProvider.lookup(kubernetesReleaseImage('1.36.3')) as ReleaseInfo;
+    const other = controlPlane((hc) => (hc.spec.networking = { ...hc.spec.networking, networkType: 'Other' }));
+    for (const [hcp, r] of [[other, kubeRelease], [controlPlane(), release]] as const) {
+      assert.equal(renderGuestComponents({ hcp, release: r, apiServer: API }).filter((o) => JSON.stringify(o).includes('flannel')).length, 0);
+    }
+  });
+
   it('When it renders kube-proxy, it should reach the API server at its published address over the pod network of the cluster', () => {
     const config = find(renderGuestComponents({ hcp: controlPlane(), release, apiServer: API }), 'ConfigMap', 'kube-proxy')?.data ?? {};
     assert.deepEqual((parseYaml(config['config.conf'] ?? '') as { clusterCIDR: string }).clusterCIDR, '10.132.0.0/14');

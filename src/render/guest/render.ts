@@ -3,6 +3,8 @@ import { joinHostPort } from '../../lib/host-port.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
 import { renderGuestCSI } from './csi.ts';
 import { renderGuestDNS } from './dns.ts';
+import { renderGuestFlannel } from './flannel.ts';
+import { podNetworkOf } from '../../controlplane/common/pod-network.ts';
 import { renderGuestKubeProxy } from './kube-proxy.ts';
 import { renderKubernetesEndpoints } from './kubernetes-endpoints.ts';
 import { renderKonnectivityAgent, type KonnectivityAgentInput } from './konnectivity-agent.ts';
@@ -21,12 +23,15 @@ const urlOf = ({ host, port }: GuestInput['apiServer']): string => `https://${jo
 
 /**
  * Everything the operator keeps inside a hosted cluster, in apply order (namespaces and identities before the
- * workloads that use them): the `kubernetes` Service's endpoints, DNS, kube-proxy and the KubeVirt CSI driver's guest
- * side, and the konnectivity agents once the konnectivity server is published.
+ * workloads that use them): the `kubernetes` Service's endpoints, the pod network (flannel, when the cluster's
+ * network type is the release's plugin and the release carries it), DNS, kube-proxy and the KubeVirt CSI driver's
+ * guest side, and the konnectivity agents once the konnectivity server is published.
  */
 export function renderGuestComponents(input: GuestInput): Array<Record<string, unknown>> {
+  const network = podNetworkOf(input.hcp, input.release);
   return [
     ...renderKubernetesEndpoints(input.apiServer),
+    ...(network.kind === 'flannel' ? renderGuestFlannel(input.hcp, network, input.apiServer) : []),
     ...renderGuestDNS(input.hcp, input.release),
     ...renderGuestKubeProxy(input.hcp, input.release, urlOf(input.apiServer)),
     ...(input.konnectivity === undefined ? [] : renderKonnectivityAgent(input.hcp, input.release.images.konnectivityAgent, input.konnectivity)),

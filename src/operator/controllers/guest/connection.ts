@@ -2,11 +2,11 @@ import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason } from '../
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { KONNECTIVITY_AGENT } from '../../../render/guest/konnectivity-agent.ts';
 
-/** How soon a data-plane connection that is not up yet is checked again: nodes join and agents connect meanwhile. */
+/** How soon a condition read from the hosted cluster that is not True yet is checked again: nodes join and agents connect meanwhile. */
 export const CONNECTION_RECHECK_MS = 30_000;
 
-/** The outcome of one check of `DataPlaneConnectionAvailable`, and when it was made. */
-export interface ConnectionCheck {
+/** The outcome of one check of a condition read from the hosted cluster (its data-plane connection, its pod network), and when it was made. */
+export interface GuestCheck {
   readonly status: 'True' | 'False' | 'Unknown';
   readonly reason: string;
   readonly message: string;
@@ -22,7 +22,7 @@ const ready = (o: Conditioned): boolean => o.status?.conditions?.some((c) => c.t
  * konnectivity server, so its readiness is the connection itself (upstream reads an agent's logs instead, which also
  * needs the kubelet's serving certificate).
  */
-export async function checkDataPlaneConnection(client: KubeClient, now: number): Promise<ConnectionCheck> {
+export async function checkDataPlaneConnection(client: KubeClient, now: number): Promise<GuestCheck> {
   const nodes = (await client.list<Conditioned>('v1', 'Node')).filter(ready);
   if (nodes.length === 0) return { status: 'Unknown', reason: Reason.NoWorkerNodesAvailable.value, message: 'No worker nodes available', at: now };
   const agents = await client.list<Conditioned>('v1', 'Pod', { namespace: 'kube-system', labelSelector: `app=${KONNECTIVITY_AGENT}` });

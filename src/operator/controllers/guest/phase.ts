@@ -16,7 +16,9 @@ import { deploymentAvailable } from '../hostedcontrolplane/status.ts';
 import { inNamespace, setCondition, type Scope } from '../hostedcontrolplane/scope.ts';
 import { mappedInfraStorageClasses, mappingProblems } from './storage-mapping.ts';
 import { syncGuestObjects, type LiveAdjustment } from './sync.ts';
-import { checkDataPlaneConnection, CONNECTION_RECHECK_MS } from './connection.ts';
+import { checkDataPlaneConnection, CONNECTION_RECHECK_MS, type GuestCheck } from './connection.ts';
+import { checkPodNetwork } from './network.ts';
+import { podNetworkOf } from '../../../controlplane/common/pod-network.ts';
 
 /** How often a hosted cluster in the desired state is read again for drift, by default. */
 export const GUEST_DRIFT_CHECK_MS = 5 * 60_000;
@@ -143,12 +145,12 @@ export async function reconcileGuestComponents(scope: Scope): Promise<number | u
   }
   const plan = guestPlan(scope);
   const recentFor = recentlySynced(scope, plan);
-  if (recentFor !== undefined) return Math.min(recentFor, await dataPlaneConnection(scope, plan.owner, false));
+  if (recentFor !== undefined) return Math.min(recentFor, await guestChecks(scope, plan.owner, false));
   // The mapping is immutable, so what can change is the infrastructure: a missing class may be created there.
   if (!(await storageMappingValid(scope))) return Math.min(UNREACHABLE_RETRY_MS, driftCheckMs(scope));
   try {
     const next = await syncGuest(scope, plan);
-    return Math.min(next, await dataPlaneConnection(scope, plan.owner, true));
+    return Math.min(next, await guestChecks(scope, plan.owner, true));
   } catch (error) {
     if (error instanceof KubeApiError) throw error;
     setGuestCondition(scope, 'False', Reason.WaitingForAvailable.value, `The hosted cluster does not answer yet: ${error instanceof Error ? error.message : String(error)}`);
@@ -180,21 +182,39 @@ async function syncGuest(scope: Scope, plan: GuestPlan): Promise<number> {
 }
 
 /**
- * `DataPlaneConnectionAvailable` from the last check, checked again with every sync (`force`) and, while the
- * connection is not up, every {@link CONNECTION_RECHECK_MS}; returns when the next check is due. A hosted cluster in
- * the desired state is checked only with its drift checks.
+ * The conditions read from the hosted cluster — `DataPlaneConnectionAvailable` and `NetworkPluginAvailable` — from
+ * their last checks, each checked again with every sync (`force`) and, while not True, every
+ * {@link CONNECTION_RECHECK_MS}; returns when the next check is due. A hosted cluster in the desired state is checked
+ * only with its drift checks.
  */
-async function dataPlaneConnection(scope: Scope, owner: string, force: boolean): Promise<number> {
+async function guestChecks(scope: Scope, owner: string, force: boolean): Promise<number> {
+  const client = (): KubeClient => scope.deps.guestClients.clientFor(owner, guestKubeconfig(scope) ?? '');
+  const network = scope.release === undefined ? undefined : podNetworkOf(scope.hcp, scope.release);
+  const connection = await recheck(scope, { owner, force, field: 'connection', type: Type.DataPlaneConnectionAvailable.value }, (now) => checkDataPlaneConnection(client(), now));
+  if (network === undefined) return connection;
+  return Math.min(connection, await recheck(scope, { owner, force, field: 'network', type: Type.NetworkPluginAvailable.value }, (now) => checkPodNetwork(client(), network, now)));
+}
+
+/** Which condition {@link recheck} keeps: the control plane it is of, where its last check is kept, its type. */
+interface Recheck {
+  readonly owner: string;
+  readonly force: boolean;
+  readonly field: 'connection' | 'network';
+  readonly type: string;
+}
+
+/** One condition read from the hosted cluster: its last check, or a new one when due; returns when the next is due. */
+async function recheck(scope: Scope, { owner, force, field, type }: Recheck, check: (now: number) => Promise<GuestCheck>): Promise<number> {
   const record = scope.deps.guestSynced.get(owner);
   if (record === undefined) return Number.POSITIVE_INFINITY;
   const now = scope.now.getTime();
-  let check = record.connection;
-  if (force || check === undefined || (check.status !== 'True' && now - check.at >= CONNECTION_RECHECK_MS)) {
-    check = await checkDataPlaneConnection(scope.deps.guestClients.clientFor(owner, guestKubeconfig(scope) ?? ''), now);
-    scope.deps.guestSynced.set(owner, { ...record, connection: check });
+  let last = record[field];
+  if (force || last === undefined || (last.status !== 'True' && now - last.at >= CONNECTION_RECHECK_MS)) {
+    last = await check(now);
+    scope.deps.guestSynced.set(owner, { ...(scope.deps.guestSynced.get(owner) ?? record), [field]: last });
   }
-  setCondition(scope, { type: Type.DataPlaneConnectionAvailable.value, status: check.status, reason: check.reason, message: check.message });
-  return check.status === 'True' ? Number.POSITIVE_INFINITY : CONNECTION_RECHECK_MS - (now - check.at);
+  setCondition(scope, { type, status: last.status, reason: last.reason, message: last.message });
+  return last.status === 'True' ? Number.POSITIVE_INFINITY : CONNECTION_RECHECK_MS - (now - last.at);
 }
 
 const ownerOf = (scope: Scope): string => guestOwner(scope.hcp.metadata.namespace ?? '', scope.hcp.metadata.name ?? '');

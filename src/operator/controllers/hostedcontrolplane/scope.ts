@@ -2,7 +2,16 @@ import type { HostedControlPlane } from '../../../api/index.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import type { KeyGenerator } from '../../../pki/keys.ts';
-import type { ConnectionCheck } from '../guest/connection.ts';
+import type { GuestCheck } from '../guest/connection.ts';
+
+/** The last sync of a hosted cluster's objects (its fingerprint, when, the condition's message) and the last checks read from it. */
+export interface GuestSyncRecord {
+  readonly fingerprint: string;
+  readonly at: number;
+  readonly message: string;
+  readonly connection?: GuestCheck;
+  readonly network?: GuestCheck;
+}
 import type { ReleaseInfo } from '../../../release/catalog.ts';
 import type { ReleaseProvider } from '../../../release/provider.ts';
 import type { Clock } from '../../runtime/clock.ts';
@@ -58,7 +67,7 @@ export interface HostedControlPlaneDeps {
   /** How often a hosted cluster in the desired state is read again for drift (tests shorten it). */
   readonly guestDriftCheckMs?: number;
   /** Per HostedControlPlane, what was last brought into its hosted cluster, when, what status said, and the last data-plane connection check. */
-  readonly guestSynced: Map<string, { readonly fingerprint: string; readonly at: number; readonly message: string; readonly connection?: ConnectionCheck }>;
+  readonly guestSynced: Map<string, GuestSyncRecord>;
 }
 
 /** One reconcile's state. */
