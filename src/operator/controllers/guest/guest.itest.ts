@@ -14,9 +14,13 @@ const SELECTOR = Object.entries(GUEST_MANAGED_LABELS).map(([k, v]) => `${k}=${v}
 // The stand-in hosted cluster's own service network, so kube-dns gets a cluster IP it accepts.
 const GUEST_SERVICE_CIDR = '10.96.0.0/16';
 
-async function createCluster(namespace: string, name: string, extra: readonly string[] = []): Promise<string> {
+/** The catalog's OpenShift release (no network plugin of ours) and its Kubernetes-native one (flannel). */
+const OPENSHIFT_RELEASE = 'quay.io/openshift-release-dev/ocp-release:4.17.0-multi';
+const KUBE_RELEASE = 'quay.io/hcp-kubevirt/kube-release:v1.36.3';
+
+async function createCluster(namespace: string, name: string, extra: readonly string[] = [], release = OPENSHIFT_RELEASE): Promise<string> {
   const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${namespace}`, `--name=${name}`, '--pull-secret=/ps', `--service-cidr=${GUEST_SERVICE_CIDR}`];
-  const out = await runHcp([...args, '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', '--service-publishing-strategy=NodePort', '--api-server-address=10.0.0.9', ...extra], { files: { '/ps': '{"auths":{}}' }, realClock: true });
+  const out = await runHcp([...args, `--release-image=${release}`, '--service-publishing-strategy=NodePort', '--api-server-address=10.0.0.9', ...extra], { files: { '/ps': '{"auths":{}}' }, realClock: true });
   assert.equal(out.code, 0, out.stderr);
   return `${namespace}-${name}`;
 }
@@ -145,5 +149,68 @@ describe('hosted cluster components', () => {
     const fast = await guest.client.get<KubeDocument & { parameters: Record<string, string> }>({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', name: 'fast' });
     assert.deepEqual(fast.parameters, { bus: 'scsi', infraStorageClassName: infraClass });
     assert.equal(await guest.client.tryGet({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', name: 'kubevirt-csi-infra-default' }), undefined);
+  });
+
+  it('When the release carries the network plugin, flannel should run in the hosted cluster, be repaired when deleted or edited, and NetworkPluginAvailable follow its DaemonSet', async () => {
+    const ns = await management.namespace('hcp-guest-net');
+    const op = await startOperatorAs(await installOperatorAccount(management), ns, { guestComponents: true });
+    after(async () => {
+      await op.operator.stop();
+      op.client.close();
+      await cleanGuest();
+    });
+    await cleanGuest();
+    await createCluster(ns, 'f', [], KUBE_RELEASE);
+    const ds = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-flannel-ds', namespace: 'kube-flannel' } as const;
+    type FlannelSet = KubeDocument & { spec: { template: { spec: { containers: Array<{ image: string; env: Array<{ name: string; value?: string }> }> } } } };
+    const flannel = await eventually('flannel in the hosted cluster', () => guest.client.tryGet<FlannelSet>(ds));
+    const env = Object.fromEntries(flannel.spec.template.spec.containers[0]?.env.map((e) => [e.name, e.value]) ?? []);
+    assert.equal(env['KUBERNETES_SERVICE_HOST'], '10.0.0.9', 'flannel reaches the API server where nodes do, not through the Service it helps carry');
+    const net = await guest.client.get<KubeDocument & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', name: 'kube-flannel-cfg', namespace: 'kube-flannel' });
+    assert.deepEqual(JSON.parse(net.data['net-conf.json'] ?? '{}'), { Network: '10.132.0.0/14', Backend: { Type: 'vxlan', Port: 9879 } });
+
+    const hcCondition = async (): Promise<string | undefined> => {
+      const hc = await management.client.get<KubeDocument & { status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> } }>({ apiVersion: HCP.apiVersion, kind: 'HostedCluster', name: 'f', namespace: ns });
+      return hc.status?.conditions?.filter((c) => c.type === 'NetworkPluginAvailable').map((c) => `${c.status}/${c.reason ?? ''}/${c.message ?? ''}`)[0];
+    };
+    await eventually('Unknown while no node runs it', async () => (await hcCondition())?.startsWith('Unknown/NoWorkerNodesAvailable'));
+    // No DaemonSet controller runs in the stand-in hosted cluster: its status is written here, as that controller would.
+    const setStatus = async (desired: number, available: number): Promise<void> => {
+      const live = await guest.client.get<KubeDocument>(ds);
+      await guest.client.replace({ ...live, status: { currentNumberScheduled: desired, desiredNumberScheduled: desired, numberMisscheduled: 0, numberReady: available, numberAvailable: available } }, 'status');
+    };
+    await setStatus(2, 1);
+    await eventually('False while a node lacks it', async () => (await hcCondition())?.startsWith('False/NetworkPluginNotReady/flannel (docker.io/flannel/flannel:v0.28.10, VXLAN on UDP 9879) runs on 1 of 2 nodes'));
+    await setStatus(2, 2);
+    const ready = await eventually('True once every node runs it', async () => {
+      const c = await hcCondition();
+      return c?.startsWith('True/AsExpected/') === true ? c : undefined;
+    });
+    assert.match(ready, /runs on 2 of 2 nodes, standing in for OVNKubernetes/);
+
+    await guest.client.delete(ds);
+    await eventually('a deleted DaemonSet applied again', () => guest.client.tryGet(ds), 30_000);
+    await guest.client.mergePatch(ds, { spec: { template: { spec: { containers: [{ name: 'kube-flannel', image: 'example.com/not-flannel:1' }] } } } });
+    await eventually('an edited DaemonSet set back', async () => (await guest.client.get<FlannelSet>(ds)).spec.template.spec.containers[0]?.image === 'docker.io/flannel/flannel:v0.28.10', 30_000);
+  });
+
+  it('When the network type is Other, it should deploy no network plugin and say pods wait for one the user installs', async () => {
+    const ns = await management.namespace('hcp-guest-other');
+    const op = await startOperatorAs(await installOperatorAccount(management), ns, { guestComponents: true });
+    after(async () => {
+      await op.operator.stop();
+      op.client.close();
+      await cleanGuest();
+    });
+    await cleanGuest();
+    const cpns = await createCluster(ns, 'o', ['--network-type=Other'], KUBE_RELEASE);
+    await eventually('GuestComponentsApplied', async () => (await guestCondition(cpns, 'o'))?.status === 'True');
+    const condition = await eventually('NetworkPluginAvailable', async () => (await management.client.get<HostedControlPlane>({ ...HCP, name: 'o', namespace: cpns })).status?.conditions?.find((c) => c.type === 'NetworkPluginAvailable'));
+    assert.deepEqual([condition.status, condition.reason], ['False', 'NetworkPluginNotInstalled']);
+    assert.match(condition.message ?? '', /networkType is Other: the operator deploys no network plugin.*pods other than host-network ones do not start until a network plugin is installed/);
+    assert.equal(await guest.client.tryGet({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-flannel-ds', namespace: 'kube-flannel' }), undefined);
+    type Kcm = KubeDocument & { spec: { template: { spec: { containers: Array<{ args: string[] }> } } } };
+    const kcm = await management.client.get<Kcm>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'kube-controller-manager', namespace: cpns });
+    assert.ok(kcm.spec.template.spec.containers[0]?.args.includes('--allocate-node-cidrs=false'), 'no pod ranges without allocateNodeCIDRs');
   });
 });
