@@ -28,7 +28,7 @@ async function answers(netns: string, url: string): Promise<boolean> {
 }
 
 /** The network namespace (`ip netns` name) whose `eth0` has `address`: the machine living in that launcher pod. */
-async function netnsWithAddress(address: string): Promise<string> {
+export async function netnsWithAddress(address: string): Promise<string> {
   for (const name of existsSync('/run/netns') ? readdirSync('/run/netns') : []) {
     const addresses = await run(['ip', '-n', name, '-4', '-o', 'addr', 'show', 'dev', 'eth0']).catch(() => '');
     if (addresses.includes(` ${address}/`)) return name;

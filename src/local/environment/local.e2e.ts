@@ -30,6 +30,7 @@ import { hostCleanCheck } from '../../testing/host-clean.ts';
 import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
+import { assertOverlayCarriesPods } from '../../testing/pod-overlay.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -209,11 +210,9 @@ async function scaleAndServe(hosted: KubeClient, namespace: string): Promise<voi
   type Pod = KubeObject & { spec?: { nodeName?: string } };
   const nodes = new Set((await hosted.list<Pod>('v1', 'Pod', { namespace: 'default', labelSelector: 'app=web' })).map((p) => p.spec?.nodeName));
   assert.equal(nodes.size, 2, 'one replica per machine');
-  for (let i = 0; i < 20; i++) {
-    const answer = await hostedKubectl(['get', '--raw', WEB.proxyPath]);
-    assert.equal(answer.code, 0, answer.stderr);
-    assert.equal(answer.stdout.trim(), 'OK');
-  }
+  const answers = await Promise.all(Array.from({ length: 20 }, () => hostedKubectl(['get', '--raw', WEB.proxyPath])));
+  for (const answer of answers) assert.deepEqual([answer.code, answer.stdout.trim()], [0, 'OK'], answer.stderr);
+  await assertOverlayCarriesPods(hosted, [layout, infraLayout(layout)], { namespace: 'default', selector: 'app=web', port: 8080, path: '/health' });
   const three = await scalePool(hosted, 3);
   process.stderr.write(`e2e: scaled to 2 machines in ${two}s (web answered 20 times through its Service), to 3 in ${three}s; machines: ${String((await recordedMachinesOf(namespace)).length)}\n`);
 }
