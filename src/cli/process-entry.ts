@@ -16,8 +16,15 @@ export function processContext(stdout: (text: string) => void, stderr: (text: st
     randomBytes: secureRandomBytes,
     now: () => new Date(),
     terminal: process.stderr.isTTY,
+    takeInterrupts: () => {
+      interrupts ??= new AbortController();
+      return interrupts.signal;
+    },
   };
 }
+
+/** Set once a command takes Ctrl-C (`takeInterrupts`): the first one aborts it instead of ending the process. */
+let interrupts: AbortController | undefined;
 
 /** A failed run as the user sees it: one line for their mistakes, the stack for ours; and the exit code. */
 export function failureOf(error: unknown): { readonly message: string; readonly exitCode: number } {
@@ -25,9 +32,17 @@ export function failureOf(error: unknown): { readonly message: string; readonly 
   return { message: `${message}\n`, exitCode: exitCodeOf(error) };
 }
 
-/** Ends the process on Ctrl-C as upstream's hcp does. */
+/**
+ * Ends the process on Ctrl-C as upstream's hcp does — unless a command took Ctrl-C to clean up first: then the first
+ * one is the command's, and a second one ends the process.
+ */
 export function exitOnInterrupt(): void {
   process.on('SIGINT', () => {
+    if (interrupts !== undefined && !interrupts.signal.aborted) {
+      writeAll(2, '\nInterrupted: cleaning up (Ctrl-C again to stop at once)...\n');
+      interrupts.abort();
+      return;
+    }
     writeAll(2, '\nAborted...\n');
     process.exit(130);
   });

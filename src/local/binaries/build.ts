@@ -28,7 +28,8 @@ export function kubeWrapperGoMod(upstreamGoMod: string, kubeVersion: string): st
   return [`module local/hcp-kube-binaries`, '', languageLines(upstreamGoMod), '', ...replaces, ''].join('\n');
 }
 
-function versionLdflags(kubeVersion: string): string {
+/** The linker flags that stamp a Kubernetes build with its version (what `kubectl version` and the e2e framework read). */
+export function versionLdflags(kubeVersion: string): string {
   const minor = kubeVersion.split('.')[1] ?? '0';
   return ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version']
     .flatMap((pkg) => [`-X ${pkg}.gitVersion=${kubeVersion}`, `-X ${pkg}.gitMajor=1`, `-X ${pkg}.gitMinor=${minor}`])
@@ -37,7 +38,7 @@ function versionLdflags(kubeVersion: string): string {
 }
 
 /** Counts compiled packages from `go build -v` output and reports every few seconds. */
-function progressCounter(label: string, report: ProgressReporter): { onLine: (line: string) => void; stop: () => void } {
+export function progressCounter(label: string, report: ProgressReporter): { onLine: (line: string) => void; stop: () => void } {
   const started = Date.now();
   let packages = 0;
   const timer = setInterval(() => {
@@ -47,13 +48,18 @@ function progressCounter(label: string, report: ProgressReporter): { onLine: (li
   return { onLine: () => (packages += 1), stop: () => clearInterval(timer) };
 }
 
+/** Fetches k8s.io/kubernetes' go.mod and writes the wrapper module that builds from it into `work`. */
+export async function writeKubeWrapperModule(work: string, report: ProgressReporter): Promise<void> {
+  report(`fetching k8s.io/kubernetes ${KUBE_VERSION} through the Go module proxy`);
+  writeFileSync(join(work, 'go.mod'), 'module local/probe\n');
+  const info = JSON.parse(await runGo(['mod', 'download', '-json', `k8s.io/kubernetes@${KUBE_VERSION}`], { cwd: work })) as { GoMod: string };
+  writeFileSync(join(work, 'go.mod'), kubeWrapperGoMod(readFileSync(info.GoMod, 'utf8'), KUBE_VERSION));
+}
+
 async function buildKube(outDir: string, report: ProgressReporter): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'hcp-kube-build-'));
   try {
-    report(`fetching k8s.io/kubernetes ${KUBE_VERSION} through the Go module proxy`);
-    writeFileSync(join(work, 'go.mod'), 'module local/probe\n');
-    const info = JSON.parse(await runGo(['mod', 'download', '-json', `k8s.io/kubernetes@${KUBE_VERSION}`], { cwd: work })) as { GoMod: string };
-    writeFileSync(join(work, 'go.mod'), kubeWrapperGoMod(readFileSync(info.GoMod, 'utf8'), KUBE_VERSION));
+    await writeKubeWrapperModule(work, report);
     const packages = KUBE_BINARIES.map((b) => `k8s.io/kubernetes/cmd/${b}@${KUBE_VERSION}`);
     report('resolving dependencies');
     await runGo(['get', ...packages], { cwd: work });
@@ -93,7 +99,7 @@ async function buildEtcd(outDir: string, report: ProgressReporter): Promise<void
 }
 
 /** Builds into a temporary folder next to the cache folder and renames it into place, so a half build never counts. */
-async function buildInto(finalDir: string, build: (outDir: string) => Promise<void>): Promise<void> {
+export async function buildInto(finalDir: string, build: (outDir: string) => Promise<void>): Promise<void> {
   mkdirSync(join(finalDir, '..'), { recursive: true });
   const staging = `${finalDir}.partial-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });

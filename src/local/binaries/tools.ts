@@ -26,6 +26,11 @@ export interface GoTool {
    * stood in for by a module of our own that refuses at run time what it cannot do.
    */
   readonly replace?: Readonly<Record<string, string>>;
+  /**
+   * Whether the module's own go.mod pins dependencies with `replace … => module version` lines, which `go install`
+   * refuses and a wrapper module must repeat to build the same thing.
+   */
+  readonly inheritsReplaces?: boolean;
 }
 
 /**
@@ -139,6 +144,18 @@ export const FLANNEL_CNI: GoTool = {
   binaries: { flannel: 'github.com/containernetworking/plugins/plugins/meta/flannel' },
 };
 
+/**
+ * The aggregated API server of the conformance suite's Aggregator spec (its test image `sample-apiserver:1.29.2` is
+ * this release of Kubernetes' example), whose go.mod pins its Kubernetes modules by `replace`.
+ */
+export const SAMPLE_APISERVER: GoTool = {
+  name: 'sample-apiserver',
+  module: 'k8s.io/sample-apiserver',
+  version: 'v0.29.2',
+  binaries: { 'sample-apiserver': 'k8s.io/sample-apiserver' },
+  inheritsReplaces: true,
+};
+
 /** The programs the project ships as Go source in `src/local/images/`, built like the tools. */
 export type OwnProgram = 'pause' | 'local-path-helper' | 'cni-install';
 
@@ -150,10 +167,26 @@ export const programSource = (name: OwnProgram): string => join(projectRoot(), '
 export const toolDir = (tool: Pick<GoTool, 'name' | 'version'>, env: NodeJS.ProcessEnv = process.env): string =>
   join(cacheRoot(env), 'tools', `${tool.name}-${tool.version}`);
 
-/** The wrapper module's go.mod: its name and the replacements of refused dependencies by the project's own modules. */
-export function toolModule(tool: GoTool, root: string = projectRoot()): string {
-  const replaces = Object.entries(tool.replace ?? {}).map(([module, folder]) => `replace ${module} => ${join(root, folder)}\n`);
-  return `module local/hcp-${tool.name}\n${replaces.length === 0 ? '' : `\n${replaces.join('')}`}`;
+/**
+ * The wrapper module's go.mod: its name, the replacements of refused dependencies by the project's own modules, and
+ * `inherited` (the tool's own version-pinning `replace` lines, when it has them).
+ */
+export function toolModule(tool: GoTool, root: string = projectRoot(), inherited: readonly string[] = []): string {
+  const replaces = [...Object.entries(tool.replace ?? {}).map(([module, folder]) => `replace ${module} => ${join(root, folder)}`), ...inherited.map((line) => `replace ${line}`)];
+  return `module local/hcp-${tool.name}\n${replaces.length === 0 ? '' : `\n${replaces.join('\n')}\n`}`;
+}
+
+/** The `replace old => new version` directives of a go.mod (block or single lines), as `old => new version`; local paths are left out. */
+export function versionReplaces(goMod: string): string[] {
+  const lines = goMod.split('\n').map((l) => l.trim());
+  const directives: string[] = [];
+  let inBlock = false;
+  for (const line of lines) {
+    if (line === 'replace (') inBlock = true;
+    else if (inBlock && line === ')') inBlock = false;
+    else if (inBlock || line.startsWith('replace ')) directives.push(line.replace(/^replace\s+/, ''));
+  }
+  return directives.filter((d) => /^\S+(\s+\S+)?\s+=>\s+\S+\s+v\S+$/.test(d));
 }
 
 /** `go build` flags of a tool: reproducible paths, stripped, its tags, its version stamped, static when cgo. */
@@ -168,6 +201,10 @@ async function buildTool(tool: GoTool, dir: string, report: (line: string) => vo
   const staging = `${dir}.partial-${String(process.pid)}`;
   try {
     writeFileSync(join(work, 'go.mod'), toolModule(tool));
+    if (tool.inheritsReplaces === true) {
+      const own = JSON.parse(await runGo(['mod', 'download', '-json', `${tool.module}@${tool.version}`], { cwd: work })) as { GoMod: string };
+      writeFileSync(join(work, 'go.mod'), toolModule(tool, projectRoot(), versionReplaces(readFileSync(own.GoMod, 'utf8'))));
+    }
     report(`building ${tool.name} ${tool.version} from ${tool.module} into ${dir}`);
     // Named by package: `go get` of a bare module may leave out the go.sum entries its commands need.
     await runGo(['get', ...Object.values(tool.binaries).map((pkg) => `${pkg}@${tool.version}`)], { cwd: work });

@@ -7,17 +7,21 @@
  * environment and user.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { run } from './host.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 
-/** One file of an image: where it comes from on this host and where it goes in the image. */
-export interface ImageFile {
-  readonly source: string;
+/** One file of an image: where it goes in the image, and either the host file it is copied from or its contents. */
+export type ImageFile = (
+  | { readonly source: string; readonly contents?: never }
+  | { readonly contents: string; readonly source?: never }
+) & {
   readonly target: string;
-}
+  /** The file's mode (the source's, or 0644 for contents, when absent). */
+  readonly mode?: number;
+};
 
 /** An image to assemble. */
 export interface ImageSpec {
@@ -27,9 +31,18 @@ export interface ImageSpec {
   /** Symbolic links in the image, target path → what it points at. */
   readonly links?: Readonly<Record<string, string>>;
   readonly entrypoint?: readonly string[];
+  readonly cmd?: readonly string[];
+  readonly workdir?: string;
   readonly env?: Readonly<Record<string, string>>;
   /** Numeric `uid[:gid]`; absent means root, as upstream's Kubernetes images. */
   readonly user?: string;
+  /**
+   * Folders whose whole contents come first (modes, links and set-user-ID bits kept), under the files and links; each
+   * is named by what it holds (see `../conformance/debian.ts`), so its path stands for its contents in the image's key.
+   */
+  readonly roots?: readonly string[];
+  /** Empty folders the image has (mode 0755). */
+  readonly folders?: readonly string[];
 }
 
 /** The PATH every image gets, the Debian/distroless one, so `command: [kube-apiserver]` resolves. */
@@ -42,8 +55,12 @@ const pushReference = (layout: EnvironmentLayout, name: string): string => `${la
 function imageKey(spec: ImageSpec): string {
   const hash = createHash('sha256').update(JSON.stringify({ ...spec, files: undefined }));
   for (const f of spec.files) {
+    if (f.source === undefined) {
+      hash.update(`${f.target}\0${f.contents}\0${String(f.mode)}\0`);
+      continue;
+    }
     const s = statSync(f.source);
-    hash.update(`${f.target}\0${f.source}\0${String(s.size)}\0${String(s.mtimeMs)}\0`);
+    hash.update(`${f.target}\0${f.source}\0${String(s.size)}\0${String(s.mtimeMs)}\0${String(f.mode)}\0`);
   }
   return hash.digest('hex');
 }
@@ -53,16 +70,25 @@ const stampFile = (layout: EnvironmentLayout, name: string): string => join(stat
 /** The deterministic single-layer tar of an image's files. */
 async function layerTar(spec: ImageSpec, work: string): Promise<string> {
   const root = join(work, 'rootfs');
+  mkdirSync(root, { recursive: true });
+  for (const folder of spec.roots ?? []) await run(['cp', '-a', `${folder}/.`, root]);
   for (const f of spec.files) {
     const target = join(root, f.target);
     mkdirSync(dirname(target), { recursive: true });
-    copyFileSync(f.source, target);
+    rmSync(target, { force: true });
+    if (f.source === undefined) writeFileSync(target, f.contents, { mode: f.mode ?? 0o644 });
+    else copyFileSync(f.source, target);
+    if (f.mode !== undefined) chmodSync(target, f.mode);
   }
+  for (const folder of spec.folders ?? []) mkdirSync(join(root, folder), { recursive: true });
   for (const [path, to] of Object.entries(spec.links ?? {})) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
+    rmSync(join(root, path), { force: true });
     symlinkSync(to, join(root, path));
   }
-  mkdirSync(join(root, 'tmp'), { recursive: true, mode: 0o1777 });
+  // Writable by every user, as on any system (a mode given to mkdir would lose the bits the umask takes).
+  mkdirSync(join(root, 'tmp'), { recursive: true });
+  chmodSync(join(root, 'tmp'), 0o1777);
   const tar = join(work, 'layer.tar');
   await run(['tar', '--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '-C', root, '-cf', tar, '.']);
   return tar;
@@ -85,6 +111,8 @@ export async function publishImage(layout: EnvironmentLayout, crane: string, spe
     const env = { PATH: IMAGE_PATH, ...spec.env };
     const mutate = ['mutate', '--insecure', '--set-platform=linux/amd64', ...Object.entries(env).map(([k, v]) => `--env=${k}=${v}`)];
     if (spec.entrypoint !== undefined) mutate.push(`--entrypoint=${spec.entrypoint.join(',')}`);
+    if (spec.cmd !== undefined) mutate.push(`--cmd=${spec.cmd.join(',')}`);
+    if (spec.workdir !== undefined) mutate.push(`--workdir=${spec.workdir}`);
     if (spec.user !== undefined) mutate.push(`--user=${spec.user}`);
     await run([crane, ...mutate, '-t', ref, ref]);
     mkdirSync(statePaths(layout).images, { recursive: true });

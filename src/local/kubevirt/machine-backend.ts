@@ -61,6 +61,8 @@ export const nodeImagesInUse = (layout: EnvironmentLayout): NodeImage[] => [...r
 
 /** A machine as `hcp local status` shows it: the cluster its VM is on (the prefix of its key), the VM, where it runs. */
 export interface RecordedMachine {
+  /** Its slot: its folder, network namespace and runtime follow the environment's node numbering. */
+  readonly slot: number;
   readonly cluster: string;
   readonly vm: string;
   readonly backend: MachineBackendKind;
@@ -70,7 +72,7 @@ export interface RecordedMachine {
 
 /** The machines the stand-in runs, as `hcp local status` shows them. */
 export function recordedMachines(layout: EnvironmentLayout): RecordedMachine[] {
-  return [...readRecords(layout)].map(([key, r]) => ({ ...splitMachineKey(key), backend: backendOf(r), address: r.launcher.address, running: machineRuns(layout, r) }));
+  return [...readRecords(layout)].map(([key, r]) => ({ slot: r.slot, ...splitMachineKey(key), backend: backendOf(r), address: r.launcher.address, running: machineRuns(layout, r) }));
 }
 
 /** Whether a machine's main process runs: its kubelet (process), its QEMU (vm). */

@@ -57,6 +57,25 @@ const demo: Command = {
   run: async (args, ctx) => (await import('./demo-run.ts')).runDemo(args, ctx),
 };
 
+/** `hcp local conformance`. */
+const conformance: Command = {
+  name: 'conformance',
+  summary: 'Runs the upstream Kubernetes conformance suite against a hosted cluster of the local environment',
+  description:
+    'Builds e2e.test and ginkgo from the Kubernetes module of the hosted clusters\' version and the test images the [Conformance] specs use (first run only, cached), publishes the images to the environment\'s registry under their real names, and runs the specs against the hosted cluster (--name, or the environment\'s only one) in parallel, [Serial] ones included, with live progress. Writes junit_01.xml, Ginkgo\'s JSON report, e2e.log and summary.json (passed, failed, skipped, per SIG, duration, the cluster\'s version and machine backend) into the report folder, and exits 1 when a spec failed. Ctrl-C lets the running specs clean up, then deletes the run\'s test namespaces still there.',
+  flags: [
+    STATE_DIR,
+    OUTPUT,
+    flag('name', 'string', '', 'Name of the hosted cluster to test (default: the environment\'s only hosted cluster)'),
+    flag('namespace', 'string', 'clusters', 'Namespace of the HostedCluster'),
+    flag('focus', 'string', '\\[Conformance\\]', 'Run only the specs whose names match this regular expression (ginkgo --focus)'),
+    flag('skip', 'string', '', 'Leave out the specs whose names match this regular expression (ginkgo --skip)'),
+    flag('parallel', 'int32', 4, 'Specs run at once (1-16); [Serial] specs run alone at the end whatever this is'),
+    flag('report-dir', 'string', '', 'Folder for the reports (default: conformance/<cluster>-<time> in the state folder)'),
+  ],
+  run: async (args, ctx) => (await import('./conformance-run.ts')).runConformanceCommand(args, ctx),
+};
+
 /** `hcp local kubevirt-standin`: the daemon `up` starts; not for direct use. */
 const kubevirtStandIn: Command = {
   name: 'kubevirt-standin',
@@ -70,5 +89,5 @@ const kubevirtStandIn: Command = {
 export const local: Command = {
   name: 'local',
   summary: 'Runs a local management cluster with a real node, for trying hosted clusters on one machine',
-  subcommands: [up, demo, down, status, kubevirtStandIn],
+  subcommands: [up, demo, conformance, down, status, kubevirtStandIn],
 };

@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FLANNEL, SAMPLE_APISERVER, toolBuildFlags, toolModule, versionReplaces } from './tools.ts';
+
+describe('building tools from Go modules', () => {
+  it('When a tool has C in it and a version variable, it should be linked statically with its version stamped', () => {
+    assert.deepEqual(toolBuildFlags(FLANNEL), ['-trimpath', '-ldflags=-s -w -X github.com/flannel-io/flannel/pkg/version.Version=v0.28.10 -extldflags "-static"', '-tags=netgo,osusergo']);
+    assert.deepEqual(toolBuildFlags(SAMPLE_APISERVER), ['-trimpath', '-ldflags=-s -w']);
+  });
+
+  it('When a dependency is refused by the module proxy, the wrapper module should replace it with the project\'s own module', () => {
+    assert.equal(toolModule(FLANNEL, '/repo'), 'module local/hcp-flannel\n\nreplace github.com/tencentcloud/tencentcloud-sdk-go/tencentcloud/vpc => /repo/src/local/images/tencentcloud-vpc-unavailable\n');
+  });
+
+  it('When a module pins its siblings by replace, the wrapper should repeat those pins and leave local paths out', () => {
+    const goMod = ['module k8s.io/sample-apiserver', '', 'replace (', '\tk8s.io/api => k8s.io/api v0.29.2', '\tk8s.io/local => ../local', ')', 'replace k8s.io/kms v0.1.0 => k8s.io/kms v0.29.2', ''].join('\n');
+    const pins = versionReplaces(goMod);
+    assert.deepEqual(pins, ['k8s.io/api => k8s.io/api v0.29.2', 'k8s.io/kms v0.1.0 => k8s.io/kms v0.29.2']);
+    assert.equal(toolModule(SAMPLE_APISERVER, '/repo', pins), 'module local/hcp-sample-apiserver\n\nreplace k8s.io/api => k8s.io/api v0.29.2\nreplace k8s.io/kms v0.1.0 => k8s.io/kms v0.29.2\n');
+  });
+});
