@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sigOf, summarise } from './summary.ts';
 
-const spec = (containers: string[], leaf: string, state: string, attempts = 1, failure?: string): Record<string, unknown> => ({
-  ContainerHierarchyTexts: containers,
-  LeafNodeText: leaf,
+const spec = (name: [string, string], state: string, { attempts = 1, failure }: { attempts?: number; failure?: string } = {}): Record<string, unknown> => ({
+  ContainerHierarchyTexts: [name[0]],
+  LeafNodeText: name[1],
   LeafNodeType: 'It',
   State: state,
   NumAttempts: attempts,
@@ -20,11 +20,11 @@ describe('conformance summary', () => {
         RunTime: 3_600_000_000_000,
         PreRunStats: { TotalSpecs: 7579, SpecsThatWillRun: 4 },
         SpecReports: [
-          spec(['[sig-network] DNS'], 'should provide DNS for services [Conformance]', 'failed', 1, 'timed out waiting for the condition'),
-          spec(['[sig-network] Services'], 'should serve a basic endpoint [Conformance]', 'passed'),
-          spec(['[sig-node] Pods'], 'should be updated [Conformance]', 'passed'),
-          spec(['[sig-node] Sysctls'], 'should support sysctls [Conformance]', 'skipped', 1, 'Only supported for node OS distro [gci ubuntu]'),
-          spec(['[sig-storage] In-tree Volumes'], 'should fail to create pod [Slow]', 'skipped', 0),
+          spec(['[sig-network] DNS', 'should provide DNS for services [Conformance]'], 'failed', { failure: 'timed out waiting for the condition' }),
+          spec(['[sig-network] Services', 'should serve a basic endpoint [Conformance]'], 'passed'),
+          spec(['[sig-node] Pods', 'should be updated [Conformance]'], 'passed'),
+          spec(['[sig-node] Sysctls', 'should support sysctls [Conformance]'], 'skipped', { failure: 'Only supported for node OS distro [gci ubuntu]' }),
+          spec(['[sig-storage] In-tree Volumes', 'should fail to create pod [Slow]'], 'skipped', { attempts: 0 }),
           { LeafNodeType: 'SynchronizedBeforeSuite', State: 'passed', NumAttempts: 1 },
         ],
       },

@@ -67,19 +67,22 @@ function imageKey(spec: ImageSpec): string {
 
 const stampFile = (layout: EnvironmentLayout, name: string): string => join(statePaths(layout).images, `${name.replace(/[/:@]/g, '_')}.key`);
 
+/** Writes one file of the image below `root`: copied or written, then given its mode. */
+function placeFile(root: string, f: ImageFile): void {
+  const target = join(root, f.target);
+  mkdirSync(dirname(target), { recursive: true });
+  rmSync(target, { force: true });
+  if (f.source === undefined) writeFileSync(target, f.contents, { mode: f.mode ?? 0o644 });
+  else copyFileSync(f.source, target);
+  if (f.mode !== undefined) chmodSync(target, f.mode);
+}
+
 /** The deterministic single-layer tar of an image's files. */
 async function layerTar(spec: ImageSpec, work: string): Promise<string> {
   const root = join(work, 'rootfs');
   mkdirSync(root, { recursive: true });
   for (const folder of spec.roots ?? []) await run(['cp', '-a', `${folder}/.`, root]);
-  for (const f of spec.files) {
-    const target = join(root, f.target);
-    mkdirSync(dirname(target), { recursive: true });
-    rmSync(target, { force: true });
-    if (f.source === undefined) writeFileSync(target, f.contents, { mode: f.mode ?? 0o644 });
-    else copyFileSync(f.source, target);
-    if (f.mode !== undefined) chmodSync(target, f.mode);
-  }
+  for (const f of spec.files) placeFile(root, f);
   for (const folder of spec.folders ?? []) mkdirSync(join(root, folder), { recursive: true });
   for (const [path, to] of Object.entries(spec.links ?? {})) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
