@@ -56,6 +56,7 @@ function apiServerArgs(hcp: HostedControlPlane, secrets: KubeAPIServerSecrets): 
     `--tls-private-key-file=${at('server-crt', 'tls.key')}`,
     `--client-ca-file=${at('root-ca', 'ca.crt')}`,
     `--service-account-issuer=${hcp.spec.issuerURL}`,
+    ...jwksURI(hcp.spec.issuerURL),
     `--service-account-key-file=${at('sa-key', 'service-account.pub')}`,
     `--service-account-signing-key-file=${at('sa-key', 'service-account.key')}`,
     `--service-cluster-ip-range=${hcp.spec.networking?.serviceNetwork?.[0]?.cidr ?? '172.31.0.0/16'}`,
@@ -135,6 +136,17 @@ function konnectivityContainer(image: string, serverCount: number): Record<strin
     volumeMounts: [{ name: 'tmp-dir', mountPath: '/tmp' }, socketMount, ...secretVolumeMounts(KONNECTIVITY_MOUNTS)],
   };
 }
+
+/** The issuer the API server itself serves, at the `kubernetes` Service (the default). */
+const IN_CLUSTER_ISSUER = 'https://kubernetes.default.svc';
+
+/**
+ * Where the discovery document says the issuer's keys are. By default kube-apiserver names its own advertised address —
+ * here a pod address of the management cluster, which the hosted cluster's pods cannot reach and its certificate does
+ * not cover (found by the conformance suite's ServiceAccountIssuerDiscovery spec). For the in-cluster issuer, the keys
+ * are at the same Service; an external issuer publishes its own discovery document.
+ */
+const jwksURI = (issuer: string): string[] => (issuer === IN_CLUSTER_ISSUER ? [`--service-account-jwks-uri=${IN_CLUSTER_ISSUER}/openid/v1/jwks`] : []);
 
 /**
  * kube-apiserver with secret encryption (AES-CBC from the cluster's key), the service-account issuer and keys, the
