@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { KubeClient, KubeObject } from '../kube/client.ts';
+import { waitFor } from '../local/cluster/http.ts';
 import { run } from '../local/environment/host.ts';
 import type { EnvironmentLayout } from '../local/environment/layout.ts';
 import { netnsWithAddress } from './launcher-isolation.ts';
@@ -52,4 +53,44 @@ export async function assertOverlayCarriesPods(hosted: KubeClient, environment: 
     assert.match(await run(['ip', '-n', from, 'route', 'get', pod.ip]), /dev flannel\.1/, `the machine of ${other?.name ?? ''} reaches ${pod.ip} through the overlay`);
     assert.equal((await run(['ip', 'netns', 'exec', from, 'curl', '-s', '--max-time', '5', `http://${pod.ip}:${String(target.port)}${target.path}`])).trim(), 'OK');
   }
+}
+
+type Node = KubeObject & { status?: { addresses?: Array<{ type: string; address: string }>; conditions?: Array<{ type: string; status: string }> } };
+type Workload = KubeObject & { status?: { readyReplicas?: number; numberAvailable?: number; desiredNumberScheduled?: number } };
+
+const internalIP = (node: Node | undefined): string => node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
+const ready = (node: Node | undefined): boolean => node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+
+/**
+ * Restarts the worker running one of `target`'s pods as KubeVirt restarts a VM whose launcher pod died (the stand-in
+ * starts the machine again in a new pod, with a new address), then asserts the pod network works again: the Node is
+ * Ready at its new address, flannel is available on every node, the workload is ready, and the overlay carries its pods.
+ */
+async function restartWorker(management: KubeClient, hosted: KubeClient, infraNamespace: string, target: OverlayTarget): Promise<void> {
+  const [pod] = await podsOf(hosted, target);
+  const before = await hosted.get<Node>({ apiVersion: 'v1', kind: 'Node', name: pod?.node ?? '' });
+  const [launcher] = await management.list('v1', 'Pod', { namespace: infraNamespace, labelSelector: `kubevirt.io=virt-launcher,vm.kubevirt.io/name=${pod?.node ?? ''}` });
+  assert.ok(pod !== undefined && launcher !== undefined, 'a workload pod and the launcher pod of its machine');
+  await management.delete({ apiVersion: 'v1', kind: 'Pod', name: launcher.metadata?.name ?? '', namespace: infraNamespace });
+  const nodeRef = { apiVersion: 'v1', kind: 'Node', name: pod.node };
+  await waitFor(`${pod.node} Ready again at a new address`, async () => {
+    const now = await hosted.get<Node>(nodeRef);
+    return ready(now) && internalIP(now) !== internalIP(before) && internalIP(now) !== '';
+  }, { timeoutMs: 5 * 60_000, intervalMs: 1000 });
+  const flannel = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-flannel-ds', namespace: 'kube-flannel' };
+  await waitFor('flannel available on every node', async () => {
+    const status = (await hosted.get<Workload>(flannel)).status;
+    return (status?.desiredNumberScheduled ?? 0) > 0 && status?.numberAvailable === status?.desiredNumberScheduled;
+  }, { timeoutMs: 3 * 60_000, intervalMs: 1000 });
+  await waitFor('the workload ready again', async () => (await podsOf(hosted, target)).length >= 2 && (await podsOf(hosted, target)).every((p) => p.ip !== pod.ip || p.node !== pod.node), { timeoutMs: 3 * 60_000, intervalMs: 1000 });
+}
+
+/**
+ * The hosted cluster's own pod network, end to end: {@link assertOverlayCarriesPods}, then a worker restarted (its
+ * launcher pod deleted) and the same again for the pods that come back.
+ */
+export async function assertPodNetworkOfItsOwn(clients: { management: KubeClient; hosted: KubeClient }, environment: readonly EnvironmentLayout[], where: { infraNamespace: string; target: OverlayTarget }): Promise<void> {
+  await assertOverlayCarriesPods(clients.hosted, environment, where.target);
+  await restartWorker(clients.management, clients.hosted, where.infraNamespace, where.target);
+  await waitFor('the overlay carrying the pods that came back', () => assertOverlayCarriesPods(clients.hosted, environment, where.target).then(() => true, () => false), { timeoutMs: 2 * 60_000, intervalMs: 2000 });
 }

@@ -77,7 +77,15 @@ export function workloadMetadata(hcp: HostedControlPlane, component: string): Re
   return { name: component, namespace: hcp.metadata.namespace, labels: { ...selectorLabels(component), [MANAGED_BY.key]: MANAGED_BY.value } };
 }
 
-/** A Deployment rolling one pod at a time without ever dropping below the desired count (upstream's strategy). */
+/**
+ * How a Deployment rolls. One replica: a new pod first, the old one after it is ready (upstream's strategy). Several:
+ * their pods must be on different nodes, so on a management cluster with exactly as many nodes a surge pod has nowhere
+ * to go, and upstream's maxUnavailable 0 never lets an old pod go to make room — a rollout stuck for ever (seen when a
+ * changed kube-apiserver flag left the new pod Pending on 3 nodes). One pod may go at a time, as the budget allows.
+ */
+const rollingUpdate = (replicas: number): Record<string, number> => (replicas > 1 ? { maxSurge: 1, maxUnavailable: 1 } : { maxSurge: 1, maxUnavailable: 0 });
+
+/** A Deployment of a control-plane component, rolling as {@link rollingUpdate} says. */
 export function deployment(input: WorkloadInput, replicas: number): Record<string, unknown> {
   return {
     apiVersion: 'apps/v1',
@@ -87,7 +95,7 @@ export function deployment(input: WorkloadInput, replicas: number): Record<strin
       replicas,
       revisionHistoryLimit: 2,
       selector: { matchLabels: selectorLabels(input.component) },
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: rollingUpdate(replicas) },
       template: podTemplate({ ...input, replicas }),
     },
   };

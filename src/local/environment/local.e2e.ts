@@ -30,7 +30,8 @@ import { hostCleanCheck } from '../../testing/host-clean.ts';
 import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
-import { assertOverlayCarriesPods } from '../../testing/pod-overlay.ts';
+import { assertPodNetworkOfItsOwn } from '../../testing/pod-overlay.ts';
+import { assertConformanceSlice } from '../../testing/conformance-slice.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -97,8 +98,7 @@ async function assertHostedApiAnswers(name: string): Promise<void> {
 }
 
 
-type DaemonSetStatus = KubeObject & { status?: { numberReady?: number } };
-type DeploymentStatus = KubeObject & { status?: { availableReplicas?: number } };
+type DaemonSetStatus = KubeObject & { status?: { numberReady?: number } }; type DeploymentStatus = KubeObject & { status?: { availableReplicas?: number } };
 
 type PodList = KubeObject & { status?: { phase?: string } };
 
@@ -212,7 +212,7 @@ async function scaleAndServe(hosted: KubeClient, namespace: string): Promise<voi
   assert.equal(nodes.size, 2, 'one replica per machine');
   const answers = await Promise.all(Array.from({ length: 20 }, () => hostedKubectl(['get', '--raw', WEB.proxyPath])));
   for (const answer of answers) assert.deepEqual([answer.code, answer.stdout.trim()], [0, 'OK'], answer.stderr);
-  await assertOverlayCarriesPods(hosted, [layout, infraLayout(layout)], { namespace: 'default', selector: 'app=web', port: 8080, path: '/health' });
+  await assertPodNetworkOfItsOwn({ management, hosted }, [layout, infraLayout(layout)], { infraNamespace: namespace, target: { namespace: 'default', selector: 'app=web', port: 8080, path: '/health' } });
   const three = await scalePool(hosted, 3);
   process.stderr.write(`e2e: scaled to 2 machines in ${two}s (web answered 20 times through its Service), to 3 in ${three}s; machines: ${String((await recordedMachinesOf(namespace)).length)}\n`);
 }
@@ -411,6 +411,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     await assertControlPlaneReady('single', { 'etcd-': 1, 'kube-apiserver-': 1, 'kube-controller-manager-': 1, 'kube-scheduler-': 1 });
     await assertHostedApiAnswers('single');
     await joinAndCheck('single');
+    process.stderr.write(`e2e: ${await assertConformanceSlice(stateDir, 'single')}\n`);
     await crashAndCheck('single');
     const destroyed = await destroyAndCheck('single');
     process.stderr.write(`e2e: SingleReplica destroyed in ${String(Math.round(destroyed / 1000))}s\n`);
