@@ -36,3 +36,10 @@ export async function assertConformanceSlice(stateDir: string, cluster: string):
   assert.ok(existsSync(summary.junit), 'the JUnit report is written');
   return `conformance slice: ${String(summary.passed)}/${String(summary.selected)} passed in ${String(summary.durationSeconds)}s (${String(Math.round((Date.now() - started) / 1000))}s with the suite's build and images)`;
 }
+
+/** Before any hosted cluster exists, `hcp local conformance` refuses at once, saying how to make one. */
+export async function assertConformanceRefusesWithoutCluster(stateDir: string): Promise<void> {
+  const result = await runHcpBinary(['local', 'conformance', `--state-dir=${stateDir}`], { timeoutMs: 60_000 });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /holds no hosted cluster: create one with hcp local up --hosted-cluster NAME/);
+}

@@ -31,7 +31,7 @@ import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
 import { assertPodNetworkOfItsOwn } from '../../testing/pod-overlay.ts';
-import { assertConformanceSlice } from '../../testing/conformance-slice.ts';
+import { assertConformanceRefusesWithoutCluster, assertConformanceSlice } from '../../testing/conformance-slice.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -398,8 +398,8 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     assert.equal(again.nodes, 3);
     const after = await management.list('v1', 'Node');
     assert.deepEqual(after.map((n) => n.metadata?.uid), before.map((n) => n.metadata?.uid));
-    const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { state: string };
-    assert.equal(status.state, 'running');
+    assert.equal((JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { state: string }).state, 'running');
+    await assertConformanceRefusesWithoutCluster(stateDir);
   });
 
   it('When several nodes run on one host, each kubelet should keep its device-plugin socket and log links in its own folder', hostCheck.assertOwnKubeletPaths);

@@ -5,7 +5,7 @@
  * report, `e2e.log` and `summary.json` into the report folder; exits 1 when a spec failed. Ctrl-C lets the suite clean
  * up, then deletes any of its test namespaces still there.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandContext } from '../../framework/command.ts';
 import { throwIfAny, UserError } from '../../framework/errors.ts';
@@ -63,8 +63,8 @@ async function serverVersion(kubeconfig: string): Promise<string> {
 
 /** Refuses unless the environment runs, and returns its management client. */
 async function runningEnvironment(layout: EnvironmentLayout): Promise<KubeClient> {
-  const status = await environmentStatus(layout);
-  if (status.state !== 'running') throw new UserError(status.state === 'stopped' ? `no local environment runs in ${layout.stateDir}: start one with hcp local up --hosted-cluster NAME` : 'the local environment is degraded: run hcp local up to restart what is missing');
+  const status = existsSync(statePaths(layout).kubeconfig) ? (await environmentStatus(layout)).state : 'stopped';
+  if (status !== 'running') throw new UserError(status === 'stopped' ? `no local environment runs in ${layout.stateDir}: start one with hcp local up --hosted-cluster NAME` : `the local environment in ${layout.stateDir} is degraded: run hcp local up to restart what is missing`);
   return KubeClient.fromKubeconfigFile(statePaths(layout).kubeconfig);
 }
 
