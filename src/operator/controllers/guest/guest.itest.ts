@@ -51,6 +51,22 @@ async function cleanGuest(): Promise<void> {
   }
 }
 
+/**
+ * A namespace and an operator watching it, for one test; the shared stand-in hosted cluster is cleaned before and
+ * after it.
+ */
+async function operatorOfItsOwn(prefix: string): Promise<string> {
+  const ns = await management.namespace(prefix);
+  const op = await startOperatorAs(await installOperatorAccount(management), ns, { guestComponents: true });
+  after(async () => {
+    await op.operator.stop();
+    op.client.close();
+    await cleanGuest();
+  });
+  await cleanGuest();
+  return ns;
+}
+
 /** Creates a stand-in object in the hosted cluster (it runs no kubelet) with a Ready status, removed after the test. */
 async function markReady(object: KubeDocument & { metadata: { name: string; namespace?: string } }, status: Record<string, unknown>): Promise<void> {
   const created = await guest.client.create(object);
@@ -152,14 +168,7 @@ describe('hosted cluster components', () => {
   });
 
   it('When the release carries the network plugin, flannel should run in the hosted cluster, be repaired when deleted or edited, and NetworkPluginAvailable follow its DaemonSet', async () => {
-    const ns = await management.namespace('hcp-guest-net');
-    const op = await startOperatorAs(await installOperatorAccount(management), ns, { guestComponents: true });
-    after(async () => {
-      await op.operator.stop();
-      op.client.close();
-      await cleanGuest();
-    });
-    await cleanGuest();
+    const ns = await operatorOfItsOwn('hcp-guest-net');
     await createCluster(ns, 'f', [], KUBE_RELEASE);
     const ds = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-flannel-ds', namespace: 'kube-flannel' } as const;
     type FlannelSet = KubeDocument & { spec: { template: { spec: { containers: Array<{ image: string; env: Array<{ name: string; value?: string }> }> } } } };
@@ -195,14 +204,7 @@ describe('hosted cluster components', () => {
   });
 
   it('When the network type is Other, it should deploy no network plugin and say pods wait for one the user installs', async () => {
-    const ns = await management.namespace('hcp-guest-other');
-    const op = await startOperatorAs(await installOperatorAccount(management), ns, { guestComponents: true });
-    after(async () => {
-      await op.operator.stop();
-      op.client.close();
-      await cleanGuest();
-    });
-    await cleanGuest();
+    const ns = await operatorOfItsOwn('hcp-guest-other');
     const cpns = await createCluster(ns, 'o', ['--network-type=Other'], KUBE_RELEASE);
     await eventually('GuestComponentsApplied', async () => (await guestCondition(cpns, 'o'))?.status === 'True');
     const condition = await eventually('NetworkPluginAvailable', async () => (await management.client.get<HostedControlPlane>({ ...HCP, name: 'o', namespace: cpns })).status?.conditions?.find((c) => c.type === 'NetworkPluginAvailable'));
