@@ -1,9 +1,9 @@
 /**
  * The test images the `[Conformance]` specs of Kubernetes v1.36.3 run, assembled here under their real names
  * (`registry.k8s.io/e2e-test-images/…`, which the environment's nodes pull from its registry): the suite's own programs
- * built from the Kubernetes module (agnhost, nnp), the sample API server from its module, and the userland the specs
- * exec into — upstream builds these on Alpine or Debian; here they are Debian bookworm packages unpacked
- * (`debian.ts`). What each spec runs inside them, and so what each must hold, is in docs/conformance.md. The pause and
+ * built from the Kubernetes module (agnhost, nnp), the sample API server from its module, upstream busybox built from
+ * source (`busybox.ts`), and the rest of the userland the specs exec into — upstream builds these on Alpine or Debian;
+ * here they are Debian bookworm packages unpacked (`debian.ts`). What each spec runs inside them, and so what each must hold, is in docs/conformance.md. The pause and
  * etcd images the suite also uses are the environment's own (the release's).
  */
 import { execFileSync } from 'node:child_process';
@@ -29,14 +29,14 @@ export const CONFORMANCE_IMAGES = {
   sampleAPIServer: `${E2E}/sample-apiserver:1.29.2`,
 } as const;
 
-/** The userlands, as Debian packages: agnhost's tools, busybox alone, nginx with a shell, the glibc DNS prober. */
+/**
+ * The userlands besides busybox (`busybox.ts`: upstream's, as every upstream test image built on it carries), as
+ * Debian packages: agnhost's tools, nginx, the glibc DNS prober (whose upstream image is Debian's).
+ */
 const USERLANDS = {
-  // The specs exec `nc -v -t -w 2` (OpenBSD's netcat), curl, dig/nslookup, glibc's getent, and bash for `[[ ]]`.
-  agnhost: { packages: ['busybox-static', 'curl', 'bind9-dnsutils', 'netcat-openbsd', 'libc-bin', 'bash'], filesOnly: ['ca-certificates'] },
-  // Its shell is bash: Debian's busybox shell drops environment variables whose names are no shell identifiers
-  // (`data-1` from a ConfigMap), which upstream's busybox passes on and the ConfigMap and Secret specs look for.
-  busybox: { packages: ['busybox-static', 'bash-static'] },
-  nginx: { packages: ['nginx', 'busybox-static'] },
+  // The specs exec `nc -v -t -w 2` (OpenBSD's netcat), curl, dig/nslookup and glibc's getent; bash as upstream's has it.
+  agnhost: { packages: ['curl', 'bind9-dnsutils', 'netcat-openbsd', 'libc-bin', 'bash'], filesOnly: ['ca-certificates'] },
+  nginx: { packages: ['nginx'] },
   dns: { packages: ['dash', 'coreutils', 'libc-bin', 'bind9-dnsutils'] },
 } as const satisfies Record<string, DebianSelection>;
 
@@ -45,6 +45,8 @@ export interface ConformanceImageSources {
   readonly suite: ConformanceSuite;
   readonly kubernetesSource: string;
   readonly sampleAPIServer: string;
+  /** Upstream busybox, statically linked (`busybox.ts`). */
+  readonly busybox: string;
 }
 
 const file = (target: string, contents: string, mode?: number): ImageFile => ({ target, contents, ...(mode === undefined ? {} : { mode }) });
@@ -61,13 +63,14 @@ const NSSWITCH = file('/etc/nsswitch.conf', 'passwd: files\ngroup: files\nhosts:
 const PROGRAM_FOLDERS = ['bin', 'sbin', 'usr/bin', 'usr/sbin'];
 
 /**
- * `/bin/<applet>` → busybox for every applet of the root's busybox that no real program of the root provides (the
- * specs call `/bin/sysctl`, `/bin/true`… by path), but those in `without`.
+ * Busybox at `/bin/busybox` and `/bin/<applet>` → busybox for every applet of it that no real program of `root` (the
+ * image's other userland, if any) provides — the specs call `/bin/sysctl`, `/bin/true`… by path, and `/bin/sh` is
+ * busybox's shell, as in upstream's images — but those in `without`.
  */
-function busyboxApplets(root: string, without: readonly string[] = []): Record<string, string> {
-  const applets = execFileSync(join(root, 'bin', 'busybox'), ['--list'], { encoding: 'utf8' }).split('\n').filter((a) => a !== '' && !without.includes(a));
-  const provided = (name: string): boolean => PROGRAM_FOLDERS.some((folder) => existsSync(join(root, folder, name)));
-  return Object.fromEntries(applets.filter((a) => !provided(a)).map((a) => [`/bin/${a}`, 'busybox']));
+function withBusybox(busybox: string, root: string | undefined, without: readonly string[] = []): Pick<ImageSpec, 'files' | 'links'> {
+  const applets = execFileSync(busybox, ['--list'], { encoding: 'utf8' }).split('\n').filter((a) => a !== '' && a !== 'busybox' && !without.includes(a));
+  const provided = (name: string): boolean => root !== undefined && PROGRAM_FOLDERS.some((folder) => existsSync(join(root, folder, name)));
+  return { files: [{ source: busybox, target: '/bin/busybox', mode: 0o755 }], links: Object.fromEntries(applets.filter((a) => !provided(a)).map((a) => [`/bin/${a}`, 'busybox'])) };
 }
 
 /** The system trust store, as `update-ca-certificates` would make it from the package's certificates. */
@@ -80,10 +83,13 @@ function caBundle(root: string): ImageFile {
 /** agnhost and its userland: the current or the previous tag, or a derived image (nautilus, kitten) with files and a command of its own. */
 function agnhost(name: string, root: string, sources: ConformanceImageSources, extra: Partial<Pick<ImageSpec, 'files' | 'cmd'>> = {}): ImageSpec {
   const porter = join(sources.kubernetesSource, 'test', 'images', 'agnhost', 'porter');
+  // `nc` is OpenBSD's (busybox's refuses -v), as on upstream's image.
+  const busybox = withBusybox(sources.busybox, root, ['nc']);
   return {
     name,
     roots: [root],
     files: [
+      ...(busybox.files ?? []),
       { source: sources.suite.agnhost, target: '/agnhost' },
       // The porter's TLS ports serve these; StatefulSet specs probe and move /localhost.crt.
       { source: join(porter, 'localhost.crt'), target: '/localhost.crt', mode: 0o644 },
@@ -93,10 +99,8 @@ function agnhost(name: string, root: string, sources: ConformanceImageSources, e
       ...accounts('user-defined-in-image:x:1000:1000::/home/user-defined-in-image:/bin/sh\n', 'user-defined-in-image:x:1000:\ngroup-defined-in-image:x:50000:user-defined-in-image\n'),
       ...(extra.files ?? []),
     ],
-    // `nc` is OpenBSD's (busybox's refuses -v). The shell is bash, not busybox's: Debian builds busybox's shell to run
-    // its own applets before anything on PATH, so `nc` in a script would still be busybox's. `/agnhost-2` is how the
-    // entrypoint specs name agnhost.
-    links: { ...busyboxApplets(root, ['nc', 'sh']), '/bin/sh': 'bash', '/usr/bin/nc': '/bin/nc.openbsd', '/agnhost-2': 'agnhost' },
+    // `/agnhost-2` is how the entrypoint specs name agnhost.
+    links: { ...busybox.links, '/usr/bin/nc': '/bin/nc.openbsd', '/agnhost-2': 'agnhost' },
     folders: ['/uploads'],
     entrypoint: ['/agnhost'],
     cmd: extra.cmd ?? ['pause'],
@@ -121,7 +125,7 @@ const KITTEN_OS_RELEASE = file(
 );
 
 /** nginx as upstream's test image runs it: the stock page on port 80, logs to the container's output, worker as nginx. */
-function nginx(root: string): ImageSpec {
+function nginx(root: string, busyboxBinary: string): ImageSpec {
   const conf = [
     'user nginx;',
     'worker_processes 1;',
@@ -139,11 +143,12 @@ function nginx(root: string): ImageSpec {
     '',
   ].join('\n');
   const site = 'server {\n  listen 80;\n  server_name localhost;\n  location / {\n    root /usr/share/nginx/html;\n    index index.html index.htm;\n  }\n}\n';
+  const busybox = withBusybox(busyboxBinary, root);
   return {
     name: CONFORMANCE_IMAGES.nginx,
     roots: [root],
-    files: [file('/etc/nginx/nginx.conf', conf), file('/etc/nginx/conf.d/default.conf', site), ...accounts('nginx:x:101:101:nginx:/nonexistent:/bin/false\n', 'nginx:x:101:\n')],
-    links: { ...busyboxApplets(root), '/var/log/nginx/access.log': '/dev/stdout', '/var/log/nginx/error.log': '/dev/stderr' },
+    files: [...(busybox.files ?? []), file('/etc/nginx/nginx.conf', conf), file('/etc/nginx/conf.d/default.conf', site), ...accounts('nginx:x:101:101:nginx:/nonexistent:/bin/false\n', 'nginx:x:101:\n')],
+    links: { ...busybox.links, '/var/log/nginx/access.log': '/dev/stdout', '/var/log/nginx/error.log': '/dev/stderr' },
     folders: ['/var/lib/nginx', '/var/cache/nginx', '/var/run'],
     cmd: ['nginx', '-g', 'daemon off;'],
     workdir: '/',
@@ -153,10 +158,10 @@ function nginx(root: string): ImageSpec {
 /** Every conformance test image, built from what `sources` hold and Debian packages (downloaded when missing). */
 export async function conformanceImages(sources: ConformanceImageSources, report: (line: string) => void): Promise<ImageSpec[]> {
   const agnhostRoot = await debianRoot(USERLANDS.agnhost, report);
-  const busyboxRoot = await debianRoot(USERLANDS.busybox, report);
   const nginxRoot = await debianRoot(USERLANDS.nginx, report);
   const dnsRoot = await debianRoot(USERLANDS.dns, report);
-  const busybox = (name: string, extra: Partial<ImageSpec> = {}): ImageSpec => ({ name, roots: [busyboxRoot], files: accounts(), links: { ...busyboxApplets(busyboxRoot, ['sh']), '/bin/sh': 'bash-static' }, cmd: ['sh'], workdir: '/', ...extra });
+  const busyboxOnly = withBusybox(sources.busybox, undefined);
+  const busybox = (name: string, extra: Partial<ImageSpec> = {}): ImageSpec => ({ name, files: [...(busyboxOnly.files ?? []), ...accounts(), ...(extra.files ?? [])], links: busyboxOnly.links, cmd: extra.cmd ?? ['sh'], workdir: '/' });
   return [
     agnhost(CONFORMANCE_IMAGES.agnhost, agnhostRoot, sources),
     agnhost(CONFORMANCE_IMAGES.agnhostPrevious, agnhostRoot, sources),
@@ -164,8 +169,8 @@ export async function conformanceImages(sources: ConformanceImageSources, report
     demoImage({ name: CONFORMANCE_IMAGES.kitten, html: 'kitten', more: [KITTEN_OS_RELEASE] }, agnhostRoot, sources),
     busybox(CONFORMANCE_IMAGES.busybox),
     // Set-user-ID root, so the spec sees no_new_privs keep it from raising the effective user.
-    busybox(CONFORMANCE_IMAGES.nonewprivs, { files: [...accounts(), { source: sources.suite.nnp, target: '/usr/local/bin/nnp', mode: 0o4755 }], cmd: ['nnp'] }),
-    nginx(nginxRoot),
+    busybox(CONFORMANCE_IMAGES.nonewprivs, { files: [{ source: sources.suite.nnp, target: '/usr/local/bin/nnp', mode: 0o4755 }], cmd: ['nnp'] }),
+    nginx(nginxRoot, sources.busybox),
     { name: CONFORMANCE_IMAGES.glibcDnsTesting, roots: [dnsRoot], files: [NSSWITCH, ...accounts()], links: { '/bin/sh': 'dash' }, cmd: ['sh'], workdir: '/' },
     { name: CONFORMANCE_IMAGES.sampleAPIServer, files: [{ source: sources.sampleAPIServer, target: '/sample-apiserver' }, ...accounts()], entrypoint: ['/sample-apiserver'], workdir: '/' },
   ];

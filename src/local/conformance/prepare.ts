@@ -11,6 +11,7 @@ import { nodeLayout, type EnvironmentLayout } from '../environment/layout.ts';
 import { nodePaths } from '../environment/node-config.ts';
 import { run } from '../environment/host.ts';
 import { recordedMachines } from '../kubevirt/machine-backend.ts';
+import { ensureBusybox } from './busybox.ts';
 import { CONFORMANCE_IMAGES, conformanceImages } from './images.ts';
 import { ensureConformanceSuite, kubernetesSource, type ConformanceSuite } from './suite.ts';
 
@@ -56,7 +57,8 @@ export async function prepareConformance(layout: EnvironmentLayout, report: (lin
   checkImageNames(suite);
   const sampleAPIServer = (await ensureTool(SAMPLE_APISERVER, report))['sample-apiserver'] as string;
   const crane = (await ensureTool(CRANE, report))['crane'] as string;
-  const specs = await conformanceImages({ suite, kubernetesSource: await kubernetesSource(), sampleAPIServer }, report);
+  const busybox = await ensureBusybox(report);
+  const specs = await conformanceImages({ suite, kubernetesSource: await kubernetesSource(), sampleAPIServer, busybox }, report);
   const published = new Map<string, string>();
   for (const spec of specs) published.set(spec.name, await publishImage(layout, crane, spec));
   await dropStaleCopies(layout, published);

@@ -38,7 +38,14 @@ const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['sysctl', 'procps'],
   ['tar', 'tar'],
   ['ldd', 'libc-bin'],
+  // flannel's UDP backend is C (linked statically); the conformance suite's busybox is built from source.
+  ['gcc', 'gcc'],
+  ['make', 'make'],
+  ['bzip2', 'bzip2'],
 ];
+
+/** The C library's static archive, which static cgo links need (libc6-dev, which gcc only recommends). */
+const STATIC_LIBC = '/usr/lib/x86_64-linux-gnu/libc.a';
 
 /** What the `vm` machine backend adds: QEMU, its image tool, and what builds the node image and config drives. */
 const VM_COMMANDS: ReadonlyArray<readonly [string, string]> = [
@@ -53,7 +60,8 @@ const VM_COMMANDS: ReadonlyArray<readonly [string, string]> = [
 function missingPrograms(vmMachines: boolean): MissingPrerequisite[] {
   const commands = [...COMMANDS, ...(vmMachines ? VM_COMMANDS : [])].filter(([command]) => findCommand(command) === undefined).map(([command, pkg]) => ({ what: `the ${command} command`, debianPackage: pkg }));
   const plugins = CNI_PLUGINS.filter((p) => !isExecutable(join(CNI_BIN_DIR, p)));
-  return plugins.length === 0 ? commands : [...commands, { what: `the CNI plugins ${plugins.join(', ')} in ${CNI_BIN_DIR}`, debianPackage: 'containernetworking-plugins' }];
+  const libraries = existsSync(STATIC_LIBC) || process.arch !== 'x64' ? [] : [{ what: `the static C library (${STATIC_LIBC})`, debianPackage: 'libc6-dev' }];
+  return [...commands, ...libraries, ...(plugins.length === 0 ? [] : [{ what: `the CNI plugins ${plugins.join(', ')} in ${CNI_BIN_DIR}`, debianPackage: 'containernetworking-plugins' }])];
 }
 
 /** Kernel features and privileges no package provides. */
