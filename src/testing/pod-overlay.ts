@@ -10,7 +10,10 @@ import { run } from '../local/environment/host.ts';
 import type { EnvironmentLayout } from '../local/environment/layout.ts';
 import { netnsWithAddress } from './launcher-isolation.ts';
 
-type Pod = KubeObject & { spec?: { nodeName?: string }; status?: { podIP?: string; hostIP?: string } };
+type Pod = KubeObject & {
+  spec?: { nodeName?: string };
+  status?: { podIP?: string; hostIP?: string; conditions?: Array<{ type: string; status: string }>; containerStatuses?: Array<{ restartCount: number }> };
+};
 
 
 /** Routes of the host (`netns` undefined) or of a namespace that cover `address`, but a default route. */
@@ -25,10 +28,32 @@ async function assertUnrouted(ip: string, environment: readonly EnvironmentLayou
   for (const node of environment.flatMap((e) => e.nodes)) assert.deepEqual(await routesTo(ip, node.netns).catch(() => []), [], `${node.name} has no route to the hosted pod ${ip}`);
 }
 
-/** The pods selected by `target`, with their addresses and machines. */
-async function podsOf(hosted: KubeClient, target: OverlayTarget): Promise<Array<{ name: string; ip: string; node: string; machine: string }>> {
+/** A pod selected by a target: where it runs, and what tells a pod started again from the one before. */
+interface TargetPod {
+  readonly name: string;
+  readonly ip: string;
+  readonly node: string;
+  readonly machine: string;
+  /** The pod's uid and its containers' restarts: a pod replaced or restarted has another. */
+  readonly incarnation: string;
+  readonly ready: boolean;
+}
+
+const nodeOf = (p: Pod): string => p.spec?.nodeName ?? '';
+
+/** A pod as the overlay checks see it. */
+function targetPod(p: Pod): TargetPod {
+  const { podIP: ip = '', hostIP: machine = '', conditions = [], containerStatuses = [] } = p.status ?? {};
+  const { name = '', uid = '' } = p.metadata ?? {};
+  const restarts = containerStatuses.reduce((sum, c) => sum + c.restartCount, 0);
+  const ready = conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+  return { name, ip, node: nodeOf(p), machine, incarnation: `${uid}/${String(restarts)}`, ready };
+}
+
+/** The pods selected by `target` that have an address and a machine. */
+async function podsOf(hosted: KubeClient, target: OverlayTarget): Promise<TargetPod[]> {
   const pods = await hosted.list<Pod>('v1', 'Pod', { namespace: target.namespace, labelSelector: target.selector });
-  return pods.map((p) => ({ name: p.metadata?.name ?? '', ip: p.status?.podIP ?? '', node: p.spec?.nodeName ?? '', machine: p.status?.hostIP ?? '' })).filter((p) => p.ip !== '' && p.machine !== '');
+  return pods.map(targetPod).filter((p) => p.ip !== '' && p.machine !== '');
 }
 
 /** Pods serving `port`/`path` (answering `OK`), found by label. */
@@ -55,11 +80,34 @@ export async function assertOverlayCarriesPods(hosted: KubeClient, environment: 
   }
 }
 
-type Node = KubeObject & { status?: { addresses?: Array<{ type: string; address: string }>; conditions?: Array<{ type: string; status: string }> } };
+type Node = KubeObject & { status?: { addresses?: Array<{ type: string; address: string }>; conditions?: Array<{ type: string; status: string; message?: string }> } };
 type Workload = KubeObject & { status?: { readyReplicas?: number; numberAvailable?: number; desiredNumberScheduled?: number } };
 
 const internalIP = (node: Node | undefined): string => node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
 const ready = (node: Node | undefined): boolean => node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+
+/**
+ * Whether the Node `name` is Ready; when not, throws what holds it back (its Ready condition and the flannel pod on it),
+ * so a wait that times out says why — a Node stays NotReady until its network plugin has written its CNI config.
+ */
+export async function nodeReadyOrWhy(hosted: KubeClient, name: string): Promise<boolean> {
+  const node = await hosted.tryGet<Node>({ apiVersion: 'v1', kind: 'Node', name });
+  if (node === undefined) throw new Error(`no Node ${name} yet`);
+  if (ready(node)) return true;
+  const condition = node.status?.conditions?.find((c) => c.type === 'Ready');
+  const flannel = (await hosted.list<FlannelPod>('v1', 'Pod', { namespace: 'kube-flannel', fieldSelector: `spec.nodeName=${name}` })).map(describePod);
+  throw new Error(`Node ${name} Ready=${condition?.status ?? 'none'} (${condition?.message ?? ''}); flannel: ${flannel.join(', ') || 'no pod'}`);
+}
+
+type FlannelPod = KubeObject & { status?: { phase?: string; initContainerStatuses?: ContainerStatus[]; containerStatuses?: ContainerStatus[] } };
+type ContainerStatus = { name: string; state?: Record<string, { reason?: string; message?: string } | undefined> };
+
+/** A pod's phase and the state of each of its containers that is not running, e.g. `Pending [install: waiting ErrImagePull]`. */
+const describePod = (pod: FlannelPod): string => {
+  const stuck = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]
+    .flatMap((c) => Object.entries(c.state ?? {}).filter(([state, detail]) => state !== 'running' && detail?.reason !== 'Completed').map(([state, detail]) => `${c.name}: ${state} ${detail?.reason ?? ''} ${detail?.message ?? ''}`.trim()));
+  return `${pod.metadata?.name ?? ''} ${pod.status?.phase ?? ''}${stuck.length === 0 ? '' : ` [${stuck.join('; ')}]`}`;
+};
 
 /**
  * Restarts the worker running one of `target`'s pods as KubeVirt restarts a VM whose launcher pod died (the stand-in
@@ -82,7 +130,12 @@ async function restartWorker(management: KubeClient, hosted: KubeClient, infraNa
     const status = (await hosted.get<Workload>(flannel)).status;
     return (status?.desiredNumberScheduled ?? 0) > 0 && status?.numberAvailable === status?.desiredNumberScheduled;
   }, { timeoutMs: 3 * 60_000, intervalMs: 1000 });
-  await waitFor('the workload ready again', async () => (await podsOf(hosted, target)).length >= 2 && (await podsOf(hosted, target)).every((p) => p.ip !== pod.ip || p.node !== pod.node), { timeoutMs: 3 * 60_000, intervalMs: 1000 });
+  // The pod comes back restarted on the same Node or replaced, often at the same address (host-local IPAM starts its
+  // range again on a machine that started again), so it is told apart by its uid and restarts, not by its address.
+  await waitFor('the workload ready again', async () => {
+    const now = await podsOf(hosted, target);
+    return now.length >= 2 && now.every((p) => p.ready) && !now.some((p) => p.incarnation === pod.incarnation);
+  }, { timeoutMs: 3 * 60_000, intervalMs: 1000 });
 }
 
 /**

@@ -30,7 +30,7 @@ import { hostCleanCheck } from '../../testing/host-clean.ts';
 import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
-import { assertPodNetworkOfItsOwn } from '../../testing/pod-overlay.ts';
+import { assertPodNetworkOfItsOwn, nodeReadyOrWhy } from '../../testing/pod-overlay.ts';
 import { assertConformanceRefusesWithoutCluster, assertConformanceSlice } from '../../testing/conformance-slice.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
@@ -165,7 +165,7 @@ async function joinAndCheck(name: string): Promise<void> {
       return vmi?.status?.phase === 'Running' && address !== '';
     }, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
     const running = seconds(created);
-    await waitFor(`Node ${machine} Ready`, async () => (await readyNodes(hosted)).includes(machine), { timeoutMs: 3 * MINUTE, intervalMs: 500 });
+    await waitFor(`Node ${machine} Ready`, () => nodeReadyOrWhy(hosted, machine), { timeoutMs: 3 * MINUTE, intervalMs: 500 });
     process.stderr.write(`e2e: NodePool created → instance running (${address}) ${running}s → Node ${machine} Ready ${seconds(created)}s\n`);
     await waitFor('the serving certificate issued (the instance\'s address vouches for it)', async () => (await hosted.list<CSR>('certificates.k8s.io/v1', 'CertificateSigningRequest')).some((c) => c.spec?.signerName === 'kubernetes.io/kubelet-serving' && c.spec.username === `system:node:${machine}` && c.status?.certificate !== undefined), { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
     const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ vm: string; backend: string; address: string }> };
