@@ -59,6 +59,9 @@ function continueInFullBundle(argv: readonly string[]): void {
   const { createRequire, enableCompileCache } = process.getBuiltinModule('node:module');
   enableCompileCache?.(join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'hcp-kubevirt', 'node-compile-cache'));
   process.argv = [process.execPath, bundle, ...argv];
+  // The full bundle installs its own Ctrl-C handler, with its own record of whether a command took Ctrl-C; left in
+  // place, this one would end the process on the first Ctrl-C a command meant to clean up after.
+  process.removeAllListeners('SIGINT');
   createRequire(bundle)(bundle);
 }
 
