@@ -37,13 +37,24 @@ export function failureOf(error: unknown): { readonly message: string; readonly 
  * one is the command's, and a second one ends the process.
  */
 export function exitOnInterrupt(): void {
-  process.on('SIGINT', () => {
-    if (interrupts !== undefined && !interrupts.signal.aborted) {
-      writeAll(2, '\nInterrupted: cleaning up (Ctrl-C again to stop at once)...\n');
-      interrupts.abort();
-      return;
-    }
-    writeAll(2, '\nAborted...\n');
-    process.exit(130);
-  });
+  process.on('SIGINT', onInterrupt);
+}
+
+/**
+ * Stops handling Ctrl-C here: for the start-up snapshot when it hands a command to the full bundle, whose own copy of
+ * this module installs its handler, with its own record of whether a command took Ctrl-C (left in place, this one
+ * would end the process on the first Ctrl-C that command meant to clean up after).
+ */
+export function stopHandlingInterrupts(): void {
+  process.off('SIGINT', onInterrupt);
+}
+
+function onInterrupt(): void {
+  if (interrupts !== undefined && !interrupts.signal.aborted) {
+    writeAll(2, '\nInterrupted: cleaning up (Ctrl-C again to stop at once)...\n');
+    interrupts.abort();
+    return;
+  }
+  writeAll(2, '\nAborted...\n');
+  process.exit(130);
 }

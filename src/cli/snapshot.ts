@@ -12,7 +12,7 @@ import { startupSnapshot } from 'node:v8';
 import { root } from './commands/root.ts';
 import type { CommandContext } from './framework/command.ts';
 import { runCommand } from './framework/run.ts';
-import { exitOnInterrupt, failureOf, processContext } from './process-entry.ts';
+import { exitOnInterrupt, failureOf, processContext, stopHandlingInterrupts } from './process-entry.ts';
 import { writeAll } from './process-io.ts';
 import { needsFullBundle } from './snapshot-stub.ts';
 
@@ -59,9 +59,7 @@ function continueInFullBundle(argv: readonly string[]): void {
   const { createRequire, enableCompileCache } = process.getBuiltinModule('node:module');
   enableCompileCache?.(join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'hcp-kubevirt', 'node-compile-cache'));
   process.argv = [process.execPath, bundle, ...argv];
-  // The full bundle installs its own Ctrl-C handler, with its own record of whether a command took Ctrl-C; left in
-  // place, this one would end the process on the first Ctrl-C a command meant to clean up after.
-  process.removeAllListeners('SIGINT');
+  stopHandlingInterrupts();
   createRequire(bundle)(bundle);
 }
 

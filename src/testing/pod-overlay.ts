@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { KubeClient, KubeObject } from '../kube/client.ts';
+import { hasTrueCondition } from '../lib/conditions.ts';
 import { waitFor } from '../local/cluster/http.ts';
 import { run } from '../local/environment/host.ts';
 import type { EnvironmentLayout } from '../local/environment/layout.ts';
@@ -43,11 +44,10 @@ const nodeOf = (p: Pod): string => p.spec?.nodeName ?? '';
 
 /** A pod as the overlay checks see it. */
 function targetPod(p: Pod): TargetPod {
-  const { podIP: ip = '', hostIP: machine = '', conditions = [], containerStatuses = [] } = p.status ?? {};
+  const { podIP: ip = '', hostIP: machine = '', containerStatuses = [] } = p.status ?? {};
   const { name = '', uid = '' } = p.metadata ?? {};
   const restarts = containerStatuses.reduce((sum, c) => sum + c.restartCount, 0);
-  const ready = conditions.some((c) => c.type === 'Ready' && c.status === 'True');
-  return { name, ip, node: nodeOf(p), machine, incarnation: `${uid}/${String(restarts)}`, ready };
+  return { name, ip, node: nodeOf(p), machine, incarnation: `${uid}/${String(restarts)}`, ready: hasTrueCondition(p, 'Ready') };
 }
 
 /** The pods selected by `target` that have an address and a machine. */
@@ -84,7 +84,6 @@ type Node = KubeObject & { status?: { addresses?: Array<{ type: string; address:
 type Workload = KubeObject & { status?: { readyReplicas?: number; numberAvailable?: number; desiredNumberScheduled?: number } };
 
 const internalIP = (node: Node | undefined): string => node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
-const ready = (node: Node | undefined): boolean => node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
 /**
  * Whether the Node `name` is Ready; when not, throws what holds it back (its Ready condition and the flannel pod on it),
@@ -93,7 +92,7 @@ const ready = (node: Node | undefined): boolean => node?.status?.conditions?.som
 export async function nodeReadyOrWhy(hosted: KubeClient, name: string): Promise<boolean> {
   const node = await hosted.tryGet<Node>({ apiVersion: 'v1', kind: 'Node', name });
   if (node === undefined) throw new Error(`no Node ${name} yet`);
-  if (ready(node)) return true;
+  if (hasTrueCondition(node, 'Ready')) return true;
   const condition = node.status?.conditions?.find((c) => c.type === 'Ready');
   const flannel = (await hosted.list<FlannelPod>('v1', 'Pod', { namespace: 'kube-flannel', fieldSelector: `spec.nodeName=${name}` })).map(describePod);
   throw new Error(`Node ${name} Ready=${condition?.status ?? 'none'} (${condition?.message ?? ''}); flannel: ${flannel.join(', ') || 'no pod'}`);
@@ -123,7 +122,7 @@ async function restartWorker(management: KubeClient, hosted: KubeClient, infraNa
   const nodeRef = { apiVersion: 'v1', kind: 'Node', name: pod.node };
   await waitFor(`${pod.node} Ready again at a new address`, async () => {
     const now = await hosted.get<Node>(nodeRef);
-    return ready(now) && internalIP(now) !== internalIP(before) && internalIP(now) !== '';
+    return hasTrueCondition(now, 'Ready') && internalIP(now) !== internalIP(before) && internalIP(now) !== '';
   }, { timeoutMs: 5 * 60_000, intervalMs: 1000 });
   const flannel = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-flannel-ds', namespace: 'kube-flannel' };
   await waitFor('flannel available on every node', async () => {

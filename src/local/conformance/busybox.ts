@@ -6,10 +6,11 @@
  * (`data-1` from a ConfigMap), while the specs also expect the exact messages of busybox's own shell ("can't create
  * /file: Read-only file system"). The suite's busybox image is upstream busybox 1.37.0.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentDigest } from '../../lib/hash.ts';
+import { buildInto } from '../binaries/build.ts';
 import { cacheRoot, isExecutable } from '../binaries/locate.ts';
 import { run } from '../environment/host.ts';
 
@@ -36,7 +37,8 @@ const aptSources = (): string[] => {
 /** The build configuration: upstream's defaults, linked statically; `tc` left out (it does not build against current kernel headers, and no spec runs it). */
 const configure = (config: string): string => config.replace(/^# CONFIG_STATIC is not set$/m, 'CONFIG_STATIC=y').replace(/^CONFIG_TC=y$/m, '# CONFIG_TC is not set');
 
-async function buildBusybox(binary: string, report: (line: string) => void): Promise<void> {
+/** Builds busybox into `outDir` from the checked source tarball, in a scratch folder removed afterwards. */
+async function buildBusybox(outDir: string, report: (line: string) => void): Promise<void> {
   const url = `${debianMirror(aptSources())}/pool/main/b/busybox/busybox_${BUSYBOX.version}.orig.tar.bz2`;
   report(`building busybox ${BUSYBOX.version} (upstream's configuration) from ${url}`);
   const answer = await fetch(url, { signal: AbortSignal.timeout(120_000) });
@@ -50,8 +52,9 @@ async function buildBusybox(binary: string, report: (line: string) => void): Pro
     await run(['make', '-C', work, 'defconfig']);
     writeFileSync(join(work, '.config'), configure(readFileSync(join(work, '.config'), 'utf8')));
     await run(['make', '-C', work, '-j2', 'busybox']);
-    mkdirSync(join(binary, '..'), { recursive: true });
-    renameSync(join(work, 'busybox'), binary);
+    // Copied, not moved: the scratch folder may be on another file system than the cache.
+    copyFileSync(join(work, 'busybox'), join(outDir, 'busybox'));
+    chmodSync(join(outDir, 'busybox'), 0o755);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -59,7 +62,8 @@ async function buildBusybox(binary: string, report: (line: string) => void): Pro
 
 /** The busybox binary, built first when missing (about a minute on 2 cores; needs gcc and make). */
 export async function ensureBusybox(report: (line: string) => void): Promise<string> {
-  const binary = join(cacheRoot(), 'tools', `busybox-${BUSYBOX.version}`, 'busybox');
-  if (!isExecutable(binary)) await buildBusybox(binary, report);
+  const dir = join(cacheRoot(), 'tools', `busybox-${BUSYBOX.version}`);
+  const binary = join(dir, 'busybox');
+  if (!isExecutable(binary)) await buildInto(dir, (outDir) => buildBusybox(outDir, report));
   return binary;
 }
