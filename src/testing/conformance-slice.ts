@@ -6,8 +6,13 @@
  * shipped `hcp`; every spec must pass.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { runHcpBinary } from './artifacts.ts';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeClient } from '../kube/client.ts';
+import { waitFor } from '../local/cluster/http.ts';
+import { runProcess } from './process.ts';
+import { HCP_BIN, runHcpBinary, startArtifact } from './artifacts.ts';
 
 /** The specs, by unique parts of their names. */
 export const CONFORMANCE_SLICE = [
@@ -24,8 +29,11 @@ export const CONFORMANCE_SLICE = [
 
 type Summary = { selected?: number; passed?: number; failed?: number; durationSeconds?: number; junit: string; failures?: Array<{ name: string; message: string }> };
 
-/** Runs the slice against a hosted cluster of the environment in `stateDir`; every spec must pass. Returns a line of figures. */
-export async function assertConformanceSlice(stateDir: string, cluster: string): Promise<string> {
+/**
+ * `hcp local conformance` against a hosted cluster of the environment in `stateDir`: the slice, every spec of which must
+ * pass, then a run interrupted ({@link assertInterruptLeavesNothing}). Returns a line of figures.
+ */
+export async function assertConformanceCommand(stateDir: string, cluster: string): Promise<string> {
   const started = Date.now();
   const args = ['local', 'conformance', `--state-dir=${stateDir}`, `--name=${cluster}`, `--focus=${CONFORMANCE_SLICE.join('|')}`, '--parallel=3', '--output=json'];
   const result = await runHcpBinary(args, { timeoutMs: 45 * 60_000 });
@@ -34,7 +42,9 @@ export async function assertConformanceSlice(stateDir: string, cluster: string):
   assert.equal(result.code, 0, `hcp local conformance failed:\n${failures}${result.stderr}`);
   assert.deepEqual([summary.selected, summary.passed, summary.failed], [CONFORMANCE_SLICE.length, CONFORMANCE_SLICE.length, 0], failures);
   assert.ok(existsSync(summary.junit), 'the JUnit report is written');
-  return `conformance slice: ${String(summary.passed)}/${String(summary.selected)} passed in ${String(summary.durationSeconds)}s (${String(Math.round((Date.now() - started) / 1000))}s with the suite's build and images)`;
+  const sliceSeconds = Math.round((Date.now() - started) / 1000);
+  await assertInterruptLeavesNothing(stateDir, cluster);
+  return `conformance slice: ${String(summary.passed)}/${String(summary.selected)} passed in ${String(summary.durationSeconds)}s (${String(sliceSeconds)}s with the suite's build and images); Ctrl-C left nothing behind`;
 }
 
 /** Before any hosted cluster exists, `hcp local conformance` refuses at once, saying how to make one. */
@@ -42,4 +52,39 @@ export async function assertConformanceRefusesWithoutCluster(stateDir: string): 
   const result = await runHcpBinary(['local', 'conformance', `--state-dir=${stateDir}`], { timeoutMs: 60_000 });
   assert.equal(result.code, 1);
   assert.match(result.stderr, /holds no hosted cluster: create one with hcp local up --hosted-cluster NAME/);
+}
+
+/** A conformance spec that runs for minutes in a namespace of its own, so an interrupt finds it running. */
+const SLOW_SPEC = 'CronJob should not schedule jobs when suspended';
+
+/** The test namespaces (labelled `e2e-run`) in the hosted cluster whose admin kubeconfig the run wrote. */
+async function testNamespaces(kubeconfig: string): Promise<string[]> {
+  const hosted = KubeClient.fromKubeconfigFile(kubeconfig);
+  try {
+    return (await hosted.list('v1', 'Namespace', { labelSelector: 'e2e-run' })).map((ns) => ns.metadata?.name ?? '');
+  } finally {
+    hosted.close();
+  }
+}
+
+/**
+ * Ctrl-C on the shipped `hcp local conformance` while a spec runs: it says it cleans up, still reports (marked
+ * interrupted) and exits 1, and leaves no test namespace and no process of the suite behind.
+ */
+async function assertInterruptLeavesNothing(stateDir: string, cluster: string): Promise<void> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-interrupted-'));
+  const kubeconfig = join(reportDir, 'kubeconfig');
+  const args = ['local', 'conformance', `--state-dir=${stateDir}`, `--name=${cluster}`, `--focus=${SLOW_SPEC}`, '--parallel=1', '--output=json', `--report-dir=${reportDir}`];
+  const running = startArtifact(HCP_BIN, args);
+  try {
+    await waitFor('a test namespace of the run', async () => existsSync(kubeconfig) && (await testNamespaces(kubeconfig)).length > 0, { timeoutMs: 5 * 60_000, intervalMs: 1000 });
+    assert.equal(await running.stop('SIGINT', 5 * 60_000), 1, running.stderr());
+    assert.match(running.stderr(), /Interrupted: cleaning up/);
+    assert.equal((JSON.parse(running.stdout()) as { interrupted?: boolean }).interrupted, true);
+    await waitFor('no test namespace left', async () => (await testNamespaces(kubeconfig)).length === 0, { timeoutMs: 3 * 60_000, intervalMs: 2000 });
+    assert.equal((await runProcess('pgrep', ['-f', 'conformance/.*/(ginkgo|e2e.test)'])).code, 1, 'no process of the suite left');
+  } finally {
+    await running.stop('SIGKILL', 1000);
+    rmSync(reportDir, { recursive: true, force: true });
+  }
 }

@@ -31,7 +31,8 @@ import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
 import { assertPodNetworkOfItsOwn, nodeReadyOrWhy } from '../../testing/pod-overlay.ts';
-import { assertConformanceRefusesWithoutCluster, assertConformanceSlice } from '../../testing/conformance-slice.ts';
+import { hasTrueCondition } from '../../lib/conditions.ts';
+import { assertConformanceRefusesWithoutCluster, assertConformanceCommand } from '../../testing/conformance-slice.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -184,8 +185,7 @@ async function joinAndCheck(name: string): Promise<void> {
 }
 
 /** The Nodes of the hosted cluster that are Ready. */
-const readyNodes = async (hosted: KubeClient): Promise<string[]> =>
-  (await hosted.list<NodeStatus>('v1', 'Node')).filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true).map((n) => n.metadata?.name ?? '');
+const readyNodes = async (hosted: KubeClient): Promise<string[]> => (await hosted.list<NodeStatus>('v1', 'Node')).filter((n) => hasTrueCondition(n, 'Ready')).map((n) => n.metadata?.name ?? '');
 
 /** Scales the pool (as `oc scale nodepool` does) and waits until that many Nodes are Ready; returns the seconds it took. */
 async function scalePool(hosted: KubeClient, replicas: number): Promise<string> {
@@ -411,7 +411,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     await assertControlPlaneReady('single', { 'etcd-': 1, 'kube-apiserver-': 1, 'kube-controller-manager-': 1, 'kube-scheduler-': 1 });
     await assertHostedApiAnswers('single');
     await joinAndCheck('single');
-    process.stderr.write(`e2e: ${await assertConformanceSlice(stateDir, 'single')}\n`);
+    process.stderr.write(`e2e: ${await assertConformanceCommand(stateDir, 'single')}\n`);
     await crashAndCheck('single');
     const destroyed = await destroyAndCheck('single');
     process.stderr.write(`e2e: SingleReplica destroyed in ${String(Math.round(destroyed / 1000))}s\n`);
