@@ -3,27 +3,41 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { toYaml } from '../../lib/yaml.ts';
 import { kubevirtNodePoolPlatform, validateKubevirtNodePoolFlags } from '../../platform/kubevirt/nodepool-platform.ts';
+import { OUR_NODEPOOL_PLATFORMS, UPSTREAM_FIXTURES } from '../../testing/conformance.ts';
+import { assertGolden } from '../../testing/golden.ts';
 import { CONFORMANCE_DIR } from '../../testing/paths.ts';
 import { FlagReader, parseArgs } from '../framework/parse.ts';
 import { KUBEVIRT_NODEPOOL_FLAGS, kubevirtNodePoolFlags } from './kubevirt-nodepool-flags.ts';
 
-/** The upstream fixtures of the NodePool platform flags and the arguments that produced them (conformance README). */
-const FIXTURES: ReadonlyArray<readonly [string, string]> = [
-  ['cmd_nodepool_kubevirt__zz_fixture_TestCreateNodePool_When_flags_are_parsed_it_should_generate_correct_nodepool_When_minimal_configuration_is_provided__it_should_generate_correct_nodepool.yaml', '--cores=2 --memory=4Gi --root-volume-size=32'],
-  [
-    'cmd_nodepool_kubevirt__zz_fixture_TestCreateNodePool_When_flags_are_parsed_it_should_generate_correct_nodepool_When_full_configuration_with_additional_networks_is_provided__it_should_generate_correct_nodepool.yaml',
-    '--cores=4 --memory=8Gi --root-volume-size=64 --root-volume-storage-class=fast-storage --root-volume-access-modes=ReadWriteOnce --root-volume-volume-mode=Block --network-multiqueue=Enable --qos-class=Guaranteed --additional-network=name:default/nad1 --additional-network=name:default/nad2 --attach-default-network=false',
-  ],
-  [
-    'cmd_nodepool_kubevirt__zz_fixture_TestCreateNodePool_When_flags_are_parsed_it_should_generate_correct_nodepool_When_host_devices_are_configured__it_should_generate_correct_nodepool.yaml',
-    '--cores=8 --memory=16Gi --root-volume-size=128 --host-device-name=gpu-device,count:2 --qos-class=Burstable',
-  ],
-  ['product-cli_cmd_nodepool__zz_fixture_TestUpdateNodePool_When_minimal_configuration_is_provided__it_should_generate_correct_nodepool.yaml', '--cores=2 --memory=4Gi --root-volume-size=32'],
-  [
-    'product-cli_cmd_nodepool__zz_fixture_TestUpdateNodePool_When_full_configuration_is_provided__it_should_generate_correct_nodepool.yaml',
-    '--cores=4 --memory=8Gi --root-volume-size=64 --root-volume-storage-class=fast-storage --root-volume-access-modes=ReadWriteOnce --root-volume-volume-mode=Block --root-volume-cache-strategy=None --network-multiqueue=Enable --qos-class=Guaranteed --additional-network=name:default/nad1 --attach-default-network=false --vm-node-selector=role=kubevirt,size=large --host-device-name=testdevice,count:1',
-  ],
+/** Upstream's fixtures of the NodePool platform flags, the arguments that produced them (conformance README) and our golden file of them. */
+const FIXTURES: ReadonlyArray<{ readonly golden: string; readonly upstream: string; readonly args: string }> = [
+  {
+    golden: 'create-nodepool-minimal.yaml',
+    upstream: 'cmd_nodepool_kubevirt__zz_fixture_TestCreateNodePool_When_flags_are_parsed_it_should_generate_correct_nodepool_When_minimal_configuration_is_provided__it_should_generate_correct_nodepool.yaml',
+    args: '--cores=2 --memory=4Gi --root-volume-size=32',
+  },
+  {
+    golden: 'create-nodepool-additional-networks.yaml',
+    upstream: 'cmd_nodepool_kubevirt__zz_fixture_TestCreateNodePool_When_flags_are_parsed_it_should_generate_correct_nodepool_When_full_configuration_with_additional_networks_is_provided__it_should_generate_correct_nodepool.yaml',
+    args: '--cores=4 --memory=8Gi --root-volume-size=64 --root-volume-storage-class=fast-storage --root-volume-access-modes=ReadWriteOnce --root-volume-volume-mode=Block --network-multiqueue=Enable --qos-class=Guaranteed --additional-network=name:default/nad1 --additional-network=name:default/nad2 --attach-default-network=false',
+  },
+  {
+    golden: 'create-nodepool-host-devices.yaml',
+    upstream: 'cmd_nodepool_kubevirt__zz_fixture_TestCreateNodePool_When_flags_are_parsed_it_should_generate_correct_nodepool_When_host_devices_are_configured__it_should_generate_correct_nodepool.yaml',
+    args: '--cores=8 --memory=16Gi --root-volume-size=128 --host-device-name=gpu-device,count:2 --qos-class=Burstable',
+  },
+  {
+    golden: 'update-nodepool-minimal.yaml',
+    upstream: 'product-cli_cmd_nodepool__zz_fixture_TestUpdateNodePool_When_minimal_configuration_is_provided__it_should_generate_correct_nodepool.yaml',
+    args: '--cores=2 --memory=4Gi --root-volume-size=32',
+  },
+  {
+    golden: 'update-nodepool-full.yaml',
+    upstream: 'product-cli_cmd_nodepool__zz_fixture_TestUpdateNodePool_When_full_configuration_is_provided__it_should_generate_correct_nodepool.yaml',
+    args: '--cores=4 --memory=8Gi --root-volume-size=64 --root-volume-storage-class=fast-storage --root-volume-access-modes=ReadWriteOnce --root-volume-volume-mode=Block --root-volume-cache-strategy=None --network-multiqueue=Enable --qos-class=Guaranteed --additional-network=name:default/nad1 --attach-default-network=false --vm-node-selector=role=kubevirt,size=large --host-device-name=testdevice,count:1',
+  },
 ];
 
 const platformFor = (args: string): unknown => {
@@ -38,9 +52,13 @@ const problemsFor = (args: string): string[] =>
   validateKubevirtNodePoolFlags(kubevirtNodePoolFlags(new FlagReader(parseArgs(KUBEVIRT_NODEPOOL_FLAGS, args.split(' ')).values))).map((p) => `--${p.flag} ${p.value}: ${p.message}`);
 
 describe('KubeVirt NodePool platform flags', () => {
-  for (const [file, args] of FIXTURES) {
-    it(`When given the arguments of ${file.slice(0, 60)}…, it should produce the upstream fixture`, () => {
-      assert.deepEqual(platformFor(args), parse(readFileSync(join(CONFORMANCE_DIR, file), 'utf8')));
+  for (const { golden, upstream, args } of FIXTURES) {
+    it(`When given the arguments of upstream's ${golden.replace('.yaml', '')} fixture, it should produce our golden file`, () => {
+      assertGolden(join(OUR_NODEPOOL_PLATFORMS, golden), toYaml(platformFor(args)));
+    });
+
+    it(`When given the arguments of ${upstream.slice(0, 60)}…, it should produce the upstream fixture`, { skip: UPSTREAM_FIXTURES.skip }, () => {
+      assert.deepEqual(platformFor(args), parse(readFileSync(join(CONFORMANCE_DIR, upstream), 'utf8')));
     });
   }
 
