@@ -75,4 +75,6 @@ if (problems.length > 0) {
   process.exit(1);
 }
 execFileSync(process.execPath, ['--snapshot-blob', join(cliDir, 'hcp.blob'), '--build-snapshot', join(cliDir, 'hcp-snapshot.cjs')], { stdio: 'inherit' });
+// A build that ran beside this one may have linked it already.
+rmSync(join(cliDir, 'node'), { force: true });
 symlinkSync(process.execPath, join(cliDir, 'node'));

@@ -89,19 +89,30 @@ export class RegistryClient {
     if (digest !== descriptor.digest) throw new RegistryError('invalid', `${ref.registry}/${ref.repository}: blob ${descriptor.digest} arrived with digest ${digest}`);
   }
 
-  /** Uploads a blob unless the repository has it; answers its digest and size. */
-  async pushBlob(ref: ImageReference, data: Buffer): Promise<{ digest: string; size: number }> {
+  /** Uploads a blob unless the repository has it; answers its digest and size, and whether it was uploaded. */
+  async pushBlob(ref: ImageReference, data: Buffer): Promise<{ digest: string; size: number; uploaded: boolean }> {
     const digest = contentDigest(data);
     const head = await this.call(ref, 'pull,push', { method: 'HEAD', url: this.url(ref, `blobs/${digest}`), headers: {} }, [200, 404]);
     drain(head);
-    if (head.status === 200) return { digest, size: data.length };
+    if (head.status === 200) return { digest, size: data.length, uploaded: false };
     const started = await this.call(ref, 'pull,push', { method: 'POST', url: this.url(ref, 'blobs/uploads/'), headers: { 'content-length': '0' } }, [202]);
     drain(started);
     const location = new URL(String(started.headers.location ?? ''), this.url(ref, ''));
     location.searchParams.set('digest', digest);
     const put = await this.call(ref, 'pull,push', { method: 'PUT', url: location, headers: { 'content-type': 'application/octet-stream', 'content-length': String(data.length) }, body: data }, [201]);
     drain(put);
-    return { digest, size: data.length };
+    return { digest, size: data.length, uploaded: true };
+  }
+
+  /**
+   * The digest the registry holds under a tag or digest (a HEAD request, asking for push rights as the publisher that
+   * calls it will push next), or undefined when it holds nothing there.
+   */
+  async manifestDigest(ref: ImageReference, reference: string): Promise<string | undefined> {
+    const answer = await this.call(ref, 'pull,push', { method: 'HEAD', url: this.url(ref, `manifests/${reference}`), headers: { accept: MANIFEST_ACCEPT } }, [200, 404]);
+    drain(answer);
+    const digest = answer.headers['docker-content-digest'];
+    return answer.status === 200 && typeof digest === 'string' ? digest : undefined;
   }
 
   /** Uploads a manifest under a tag (or its digest); answers its digest. */

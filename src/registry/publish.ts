@@ -1,12 +1,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { create } from 'tar';
 import { contentDigest } from '../lib/hash.ts';
 import { formatImageReference, type ImageReference } from '../release/image-reference.ts';
 import { MEDIA_TYPES } from '../release/oci-manifest.ts';
 import type { RegistryClient } from './client.ts';
+import { layerOf, type ImageLayer } from './oci-image.ts';
 
 const LAYER_TYPE = 'application/vnd.oci.image.layer.v1.tar+gzip';
 const CONFIG_TYPE = 'application/vnd.oci.image.config.v1+json';
@@ -15,7 +15,7 @@ const CONFIG_TYPE = 'application/vnd.oci.image.config.v1+json';
  * A layer holding `files` (path → content), as a reproducible tar (node-tar, fixed times and owners) gzip'd; with the
  * uncompressed tar's digest, which the image config lists.
  */
-function payloadLayer(files: Readonly<Record<string, string>>): { readonly data: Buffer; readonly diffId: string } {
+export function filesLayer(files: Readonly<Record<string, string>>): ImageLayer {
   const dir = mkdtempSync(join(tmpdir(), 'hcp-payload-'));
   try {
     for (const [path, content] of Object.entries(files)) {
@@ -25,8 +25,7 @@ function payloadLayer(files: Readonly<Record<string, string>>): { readonly data:
     const tarFile = join(dir, 'layer.tar');
     const roots = [...new Set(Object.keys(files).map((path) => path.split('/')[0] ?? path))].sort();
     create({ sync: true, file: tarFile, cwd: join(dir, 'root'), portable: true, mtime: new Date(0) }, roots);
-    const tar = readFileSync(tarFile);
-    return { data: gzipSync(tar), diffId: contentDigest(tar) };
+    return layerOf(readFileSync(tarFile));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -62,7 +61,7 @@ export async function publishPayload(client: RegistryClient, ref: ImageReference
   const architectures = options.architectures ?? ['amd64'];
   const types = mediaTypesOf(options.dockerMediaTypes === true);
   const tag = ref.tag ?? 'latest';
-  const layers = [payloadLayer(options.base ?? { 'etc/os-release': 'ID=hcp-test\n' }), payloadLayer(files)];
+  const layers = [filesLayer(options.base ?? { 'etc/os-release': 'ID=hcp-test\n' }), filesLayer(files)];
   const layerDescriptors = await Promise.all(layers.map(async (l) => ({ mediaType: types.layer, ...(await client.pushBlob(ref, l.data)) })));
   const single = architectures.length === 1;
   const entries = [];

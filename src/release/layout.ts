@@ -3,18 +3,18 @@ import { COMPONENT_TAGS, KUBEVIRT_TAGS, NETWORK_PLUGIN_TAGS } from './components
 import { PAYLOAD_FILES } from './payload.ts';
 
 /** One payload component: its tag in `image-references` and its image. */
-type Tag = readonly [name: string, image: string];
+export type PayloadTag = readonly [name: string, image: string];
 
 /** Our layout's tags: the first (our own) name of each component, and the KubeVirt set and network plugin when the release has them. */
-function tagsOf(release: Pick<ReleaseInfo, 'images'>): Tag[] {
+export function payloadTags(release: Pick<ReleaseInfo, 'images'>): PayloadTag[] {
   const { images } = release;
-  const core = Object.entries(COMPONENT_TAGS).map(([field, names]): Tag => [names[0], images[field as keyof typeof COMPONENT_TAGS]]);
-  const ccm: Tag[] = images.kubevirtCloudControllerManager === undefined ? [] : [[KUBEVIRT_TAGS.cloudControllerManager, images.kubevirtCloudControllerManager]];
+  const core = Object.entries(COMPONENT_TAGS).map(([field, names]): PayloadTag => [names[0], images[field as keyof typeof COMPONENT_TAGS]]);
+  const ccm: PayloadTag[] = images.kubevirtCloudControllerManager === undefined ? [] : [[KUBEVIRT_TAGS.cloudControllerManager, images.kubevirtCloudControllerManager]];
   const csi = images.kubevirtCSI;
-  const csiTags: Tag[] =
-    csi === undefined ? [] : [[KUBEVIRT_TAGS.csiDriver, csi.driver], ...Object.entries(KUBEVIRT_TAGS.csiSidecars).map(([field, name]): Tag => [name, csi.sidecars[field as keyof typeof csi.sidecars]])];
+  const csiTags: PayloadTag[] =
+    csi === undefined ? [] : [[KUBEVIRT_TAGS.csiDriver, csi.driver], ...Object.entries(KUBEVIRT_TAGS.csiSidecars).map(([field, name]): PayloadTag => [name, csi.sidecars[field as keyof typeof csi.sidecars]])];
   const network = images.networkPlugin;
-  const networkTags: Tag[] = network === undefined ? [] : Object.entries(NETWORK_PLUGIN_TAGS).map(([field, name]): Tag => [name, network[field as keyof typeof network]]);
+  const networkTags: PayloadTag[] = network === undefined ? [] : Object.entries(NETWORK_PLUGIN_TAGS).map(([field, name]): PayloadTag => [name, network[field as keyof typeof network]]);
   return [...core, ...ccm, ...csiTags, ...networkTags];
 }
 
@@ -36,12 +36,13 @@ function bootImagesConfigMap(coreOS: Readonly<Record<string, CoreOSBootImages>>)
 /**
  * The `release-manifests/` files of a release in our Kubernetes-native layout (pure): an `image-references`
  * ImageStream with one tag per component under our names, annotated with the Kubernetes version; the Cincinnati
- * `release-metadata`; and, when boot images are given, the CoreOS stream ConfigMap. Put these files in an image's
+ * `release-metadata`; and, when boot images are given, the CoreOS stream ConfigMap. `extraTags` are listed after the
+ * components (the operator's image, which the provider does not read but users install from). Put these files in an image's
  * last layer and push it: the provider reads it like an OpenShift payload (docs/releases.md).
  */
-export function kubernetesPayloadFiles(release: Pick<ReleaseInfo, 'version' | 'images' | 'kubernetesVersion' | 'coreOS'>): Record<string, string> {
+export function kubernetesPayloadFiles(release: Pick<ReleaseInfo, 'version' | 'images' | 'kubernetesVersion' | 'coreOS'>, extraTags?: readonly PayloadTag[]): Record<string, string> {
   const annotations = release.kubernetesVersion === undefined ? {} : { annotations: { 'io.openshift.build.versions': `kubernetes=${release.kubernetesVersion}` } };
-  const tags = tagsOf(release).map(([name, image]) => ({ name, ...annotations, from: { kind: 'DockerImage', name: image } }));
+  const tags = [...payloadTags(release), ...(extraTags ?? [])].map(([name, image]) => ({ name, ...annotations, from: { kind: 'DockerImage', name: image } }));
   const imageReferences = { kind: 'ImageStream', apiVersion: 'image.openshift.io/v1', metadata: { name: release.version }, spec: { tags } };
   return {
     [PAYLOAD_FILES.imageReferences]: `${JSON.stringify(imageReferences, null, 2)}\n`,

@@ -6,6 +6,7 @@ import { createNodePoolKubevirt } from './create/nodepool/kubevirt.ts';
 import { destroyClusterKubevirt } from './destroy/cluster.ts';
 import { install } from './install/install.ts';
 import { local } from './local/local.ts';
+import { release } from './release/release.ts';
 import { version } from './version.ts';
 
 /** The `hcp` command tree. */
@@ -31,6 +32,7 @@ export const root: Command = {
     },
     install,
     local,
+    release,
     version,
   ],
 };

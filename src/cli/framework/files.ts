@@ -18,8 +18,8 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE
  * read or holds no PEM certificate, since a bundle nothing can use would fail the operator later, after the command
  * reported success.
  */
-export function readTrustBundleFile(ctx: Pick<CommandContext, 'readFile'>, flag: string, path: string): string {
-  const content = Buffer.from(readFlagFile(ctx, path, 'additional trust bundle')).toString('utf8');
+export function readTrustBundleFile(ctx: Pick<CommandContext, 'readFile'>, flag: string, path: string, what = 'additional trust bundle'): string {
+  const content = Buffer.from(readFlagFile(ctx, path, what)).toString('utf8');
   if (!PEM_CERTIFICATE.test(content)) throw invalidFlag(flag, path, 'the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
   return content;
 }

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { assembleImage, layerOf, type OciImage } from '../../registry/oci-image.ts';
 import { run } from './host.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 
@@ -77,8 +78,8 @@ function placeFile(root: string, f: ImageFile): void {
   if (f.mode !== undefined) chmodSync(target, f.mode);
 }
 
-/** The deterministic single-layer tar of an image's files. */
-async function layerTar(spec: ImageSpec, work: string): Promise<string> {
+/** The deterministic single-layer tar of an image's files, written into `work` (a scratch folder). */
+export async function layerTar(spec: ImageSpec, work: string): Promise<string> {
   const root = join(work, 'rootfs');
   mkdirSync(root, { recursive: true });
   for (const folder of spec.roots ?? []) await run(['cp', '-a', `${folder}/.`, root]);
@@ -121,6 +122,21 @@ export async function publishImage(layout: EnvironmentLayout, crane: string, spe
     mkdirSync(statePaths(layout).images, { recursive: true });
     writeFileSync(stamp, key);
     return (await run([crane, 'digest', '--insecure', ref])).trim();
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * An image as OCI bytes for linux/amd64 (the architecture of the binaries built here): its one layer and the settings
+ * `publishImage` gives it with crane. The same files give the same digests.
+ */
+export async function ociImageOf(spec: ImageSpec): Promise<OciImage> {
+  const work = mkdtempSync(join(tmpdir(), 'hcp-image-'));
+  try {
+    const layer = layerOf(readFileSync(await layerTar(spec, work)));
+    const runtime = { env: { PATH: IMAGE_PATH, ...spec.env }, entrypoint: spec.entrypoint, cmd: spec.cmd, workdir: spec.workdir, user: spec.user };
+    return assembleImage([layer], runtime, { os: 'linux', architecture: 'amd64' });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

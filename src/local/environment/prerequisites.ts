@@ -47,21 +47,32 @@ const COMMANDS: ReadonlyArray<readonly [string, string]> = [
 /** The C library's static archive, which static cgo links need (libc6-dev, which gcc only recommends). */
 const STATIC_LIBC = '/usr/lib/x86_64-linux-gnu/libc.a';
 
-/** What the `vm` machine backend adds: QEMU, its image tool, and what builds the node image and config drives. */
+/**
+ * What the `vm` machine backend adds: QEMU, its image tool, and what builds the node image (and its bootable disk, the
+ * release's container disk: partitions, a FAT boot file system, SYSLINUX) and config drives.
+ */
 const VM_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['qemu-system-x86_64', 'qemu-system-x86'],
   ['qemu-img', 'qemu-utils'],
   ['debootstrap', 'debootstrap'],
   ['mkfs.ext4', 'e2fsprogs'],
   ['genisoimage', 'genisoimage'],
+  ['sfdisk', 'fdisk'],
+  ['mkfs.fat', 'dosfstools'],
+  ['mcopy', 'mtools'],
+  ['syslinux', 'syslinux'],
 ];
+
+/** SYSLINUX's master boot record, which the bootable disk starts with (syslinux-common, which syslinux only recommends). */
+const SYSLINUX_MBR = '/usr/lib/syslinux/mbr/mbr.bin';
 
 /** Programs and plugins, each with the Debian package that installs it. */
 function missingPrograms(vmMachines: boolean): MissingPrerequisite[] {
   const commands = [...COMMANDS, ...(vmMachines ? VM_COMMANDS : [])].filter(([command]) => findCommand(command) === undefined).map(([command, pkg]) => ({ what: `the ${command} command`, debianPackage: pkg }));
   const plugins = CNI_PLUGINS.filter((p) => !isExecutable(join(CNI_BIN_DIR, p)));
   const libraries = existsSync(STATIC_LIBC) || process.arch !== 'x64' ? [] : [{ what: `the static C library (${STATIC_LIBC})`, debianPackage: 'libc6-dev' }];
-  return [...commands, ...libraries, ...(plugins.length === 0 ? [] : [{ what: `the CNI plugins ${plugins.join(', ')} in ${CNI_BIN_DIR}`, debianPackage: 'containernetworking-plugins' }])];
+  const mbr = !vmMachines || existsSync(SYSLINUX_MBR) ? [] : [{ what: `SYSLINUX's boot record (${SYSLINUX_MBR})`, debianPackage: 'syslinux-common' }];
+  return [...commands, ...libraries, ...mbr, ...(plugins.length === 0 ? [] : [{ what: `the CNI plugins ${plugins.join(', ')} in ${CNI_BIN_DIR}`, debianPackage: 'containernetworking-plugins' }])];
 }
 
 /** Kernel features and privileges no package provides. */

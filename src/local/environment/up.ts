@@ -101,7 +101,8 @@ async function infraCrds(): Promise<CrdObject[]> {
   return [...(await Promise.all(INFRA_CRDS.map(loadCrds))).flat(), ...network];
 }
 
-async function buildEverything(log: (line: string) => void): Promise<DaemonBinaries & ImageBinaries> {
+/** Builds (first run) or finds every binary the environment runs and its images are assembled from. */
+export async function buildEverything(log: (line: string) => void): Promise<DaemonBinaries & ImageBinaries> {
   const kube = await ensureBinaries(log);
   const containerd = await ensureTool(CONTAINERD, log);
   const konnectivity = await ensureTool(KONNECTIVITY, log);

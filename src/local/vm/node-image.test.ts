@@ -14,7 +14,7 @@ describe('the node image builds', () => {
       writeFileSync(join(dir, build, 'disk.raw'), '');
     }
     symlinkSync('dddd', join(dir, 'current'));
-    const inUse = { kernel: join(dir, 'bbbb', 'vmlinuz'), initrd: join(dir, 'bbbb', 'initrd.img'), disk: join(dir, 'bbbb', 'disk.raw') };
+    const inUse = { kernel: join(dir, 'bbbb', 'vmlinuz'), initrd: join(dir, 'bbbb', 'initrd.img'), disk: join(dir, 'bbbb', 'disk.raw'), containerDisk: join(dir, 'bbbb', 'node.qcow2') };
     assert.deepEqual(pruneNodeImages(dir, [inUse]).sort(), ['aaaa', 'cccc']);
     assert.deepEqual(readdirSync(dir).sort(), ['bbbb', 'current', 'dddd']);
     assert.equal(nodeImageFiles(dir).disk, join(dir, 'dddd', 'disk.raw'));

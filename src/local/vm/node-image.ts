@@ -16,6 +16,8 @@ export interface NodeImage {
   readonly kernel: string;
   readonly initrd: string;
   readonly disk: string;
+  /** The same system as a whole bootable disk (compressed qcow2): what a release's KubeVirt container disk carries. */
+  readonly containerDisk: string;
 }
 
 /** Where the node image of this Kubernetes version is kept. */
@@ -27,14 +29,14 @@ export const nodeImageDir = (env: NodeJS.ProcessEnv = process.env): string => jo
  */
 export function nodeImageFiles(dir: string): NodeImage {
   const current = realpathSync(join(dir, 'current'));
-  return { kernel: join(current, 'vmlinuz'), initrd: join(current, 'initrd.img'), disk: join(current, 'disk.raw') };
+  return { kernel: join(current, 'vmlinuz'), initrd: join(current, 'initrd.img'), disk: join(current, 'disk.raw'), containerDisk: join(current, 'node.qcow2') };
 }
 
 /** Whether the node image has been built (a machine cannot boot before). */
 export function nodeImageBuilt(dir: string = nodeImageDir()): boolean {
   if (!existsSync(join(dir, 'current'))) return false;
   const image = nodeImageFiles(dir);
-  return [image.kernel, image.initrd, image.disk].every((file) => existsSync(file));
+  return [image.kernel, image.initrd, image.disk, image.containerDisk].every((file) => existsSync(file));
 }
 
 /** What the image is built from: the environment's kubelet and the folder of its containerd build. */

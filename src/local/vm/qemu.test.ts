@@ -31,7 +31,7 @@ describe('the vm backend, how it runs a VM', () => {
   });
 
   it('When QEMU starts, it should boot the image under TCG with the VM size and the pod MAC on the tap device', () => {
-    const command = qemuCommand({ kernel: '/i/vmlinuz', initrd: '/i/initrd.img', disk: '/i/disk.raw' }, { disk: '/m/disk.qcow2', configDrive: '/m/cd.iso', console: '/m/console.log' }, { cpus: 2, memoryMiB: 4096 }, { cmdline: 'root=/dev/vda', tap: 'tap0', mac: '0a:58:0a:f4:f0:07' });
+    const command = qemuCommand({ kernel: '/i/vmlinuz', initrd: '/i/initrd.img', disk: '/i/disk.raw', containerDisk: '/i/node.qcow2' }, { disk: '/m/disk.qcow2', configDrive: '/m/cd.iso', console: '/m/console.log' }, { cpus: 2, memoryMiB: 4096 }, { cmdline: 'root=/dev/vda', tap: 'tap0', mac: '0a:58:0a:f4:f0:07' });
     const after = (flag: string): string | undefined => command[command.indexOf(flag) + 1];
     assert.deepEqual([after('-accel'), after('-m'), after('-smp'), after('-kernel'), after('-append'), after('-netdev')], ['tcg', '4096', '2', '/i/vmlinuz', 'root=/dev/vda', 'tap,id=pod,ifname=tap0,script=no,downscript=no']);
     assert.ok(command.includes('virtio-net-pci,netdev=pod,mac=0a:58:0a:f4:f0:07,romfile='));
