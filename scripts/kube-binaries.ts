@@ -1,7 +1,7 @@
-// Builds (or finds) kube-apiserver, kube-controller-manager, kubectl, etcd and the distribution registry, and fetches the third-party CRDs,
-// caching both outside the repository (`./dev binaries`). Honours HCP_KUBE_BINARIES and KUBEBUILDER_ASSETS.
+// Builds (or finds) kube-apiserver, kube-controller-manager, kubectl, etcd, the distribution registry and helm, and fetches the
+// third-party CRDs, caching both outside the repository (`./dev binaries`). Honours HCP_KUBE_BINARIES and KUBEBUILDER_ASSETS.
 import { ensureBinaries } from '../src/local/binaries/build.ts';
-import { DISTRIBUTION, ensureTool } from '../src/local/binaries/tools.ts';
+import { DISTRIBUTION, ensureTool, HELM } from '../src/local/binaries/tools.ts';
 import { loadCrds } from '../src/local/crds/fetch.ts';
 import { THIRD_PARTY_CRDS, UPSTREAM_HYPERSHIFT_CRDS } from '../src/local/crds/sources.ts';
 
@@ -14,6 +14,9 @@ try {
   // The integration tests' OCI registry (release payloads are read from it with TLS and authentication on).
   const { registry } = await ensureTool(DISTRIBUTION, say);
   process.stdout.write(`${'registry'.padEnd(24)} ${registry ?? ''}\n`);
+  // The integration tests lint, template and install the operator's chart with it.
+  const { helm } = await ensureTool(HELM, say);
+  process.stdout.write(`${'helm'.padEnd(24)} ${helm ?? ''}\n`);
   for (const source of [...THIRD_PARTY_CRDS, UPSTREAM_HYPERSHIFT_CRDS]) {
     const crds = await loadCrds(source);
     process.stdout.write(`${`crds/${source.id}`.padEnd(24)} ${crds.length} CRD(s) from ${source.module}@${source.version}\n`);

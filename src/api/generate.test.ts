@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../testing/paths.ts';
-import { generatedApiFiles } from './generate.ts';
+import { generatedApiFiles, generatedChartFiles } from './generate.ts';
 import { compileRule } from './schema/cel.ts';
 import type { CelRule, Schema } from './schema/model.ts';
 import { KINDS } from './v1beta1/kinds.ts';
@@ -38,7 +38,7 @@ function* untypedNodes(node: Json, path: string): Generator<string> {
 }
 
 describe('generatedApiFiles', () => {
-  for (const file of generatedApiFiles()) {
+  for (const file of [...generatedApiFiles(), ...generatedChartFiles()]) {
     it(`When ${file.path} is compared with the generator output, it should not have drifted (run ./dev generate)`, () => {
       assert.equal(readFileSync(join(REPO_ROOT, file.path), 'utf8'), file.content);
     });

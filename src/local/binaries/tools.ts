@@ -156,6 +156,15 @@ export const SAMPLE_APISERVER: GoTool = {
   inheritsReplaces: true,
 };
 
+/** Helm, for the operator's chart (`deploy/chart/`): its tests lint and template it, the e2e tier installs it. */
+export const HELM: GoTool = {
+  name: 'helm',
+  module: 'helm.sh/helm/v4',
+  version: 'v4.3.1',
+  binaries: { helm: 'helm.sh/helm/v4/cmd/helm' },
+  versionVariable: 'helm.sh/helm/v4/internal/version.version',
+};
+
 /** The programs the project ships as Go source in `src/local/images/`, built like the tools. */
 export type OwnProgram = 'pause' | 'local-path-helper' | 'cni-install';
 
