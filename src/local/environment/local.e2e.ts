@@ -30,6 +30,7 @@ import { hostCleanCheck } from '../../testing/host-clean.ts';
 import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
+import { assertPublishedAndInstalled } from '../../testing/published-release.ts';
 import { assertPodNetworkOfItsOwn, nodeReadyOrWhy } from '../../testing/pod-overlay.ts';
 import { hasTrueCondition } from '../../lib/conditions.ts';
 import { assertConformanceRefusesWithoutCluster, assertConformanceCommand } from '../../testing/conformance-slice.ts';
@@ -50,9 +51,7 @@ let management: KubeClient;
 /** The infrastructure cluster's limited user, as `up --infra-cluster` reported it. */
 let infraAccess: InfraAccess;
 
-interface Conditioned extends KubeObject {
-  status?: { conditions?: Array<{ type: string; status: string; message?: string }>; containerStatuses?: Array<{ ready: boolean }>; phase?: string };
-}
+type Conditioned = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; message?: string }>; containerStatuses?: Array<{ ready: boolean }>; phase?: string } };
 
 const conditionOf = (o: Conditioned | undefined, type: string): string | undefined => o?.status?.conditions?.find((c) => c.type === type)?.status;
 
@@ -438,6 +437,8 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
   });
 
   it('When the environment switches to the vm backend, a worker should boot as a QEMU machine in its launcher pod, join and go with its cluster', vmBackendAndCheck);
+
+  it('When the release is built and published to the release registry, the chart should take the operator over on the published image', async () => void process.stderr.write(`e2e: ${await assertPublishedAndInstalled(layout, management)}\n`));
 
   it('When down runs while a hosted cluster exists, it should refuse unless forced, then leave nothing on the host', async () => {
     await createCluster('leftover', 'SingleReplica');
