@@ -22,7 +22,7 @@ import { runProcess } from './process.ts';
 const MINUTE = 60_000;
 
 /** What `hcp release build --output json` prints. */
-interface Published {
+export interface Published {
   readonly release: string;
   readonly operator: string;
   readonly nodeDisk: string;
@@ -90,12 +90,34 @@ async function installChart(layout: EnvironmentLayout, management: KubeClient, o
   assert.ok(running.length > 0 && running.every((p) => p.spec?.containers?.[0]?.image === operator), `operator pods run ${operator}: ${running.map((p) => p.spec?.containers?.[0]?.image ?? '').join(', ')}`);
 }
 
-/** Publishes, reads back, installs with the chart; answers a line of figures for the test log. */
-export async function assertPublishedAndInstalled(layout: EnvironmentLayout, management: KubeClient): Promise<string> {
+/** Publishes, reads back, installs with the chart; says the figures to `log` and answers what was published. */
+export async function assertPublishedAndInstalled(layout: EnvironmentLayout, management: KubeClient, log: (line: string) => void): Promise<Published> {
   const published = await publish(layout);
   await assertPayload(layout, published);
   const started = Date.now();
   await installChart(layout, management, published.operator);
   const mib = (published.nodeDiskBytes / 2 ** 20).toFixed(0);
-  return `release build ${published.seconds.toFixed(0)}s (container disk ${mib} MiB), operator from the chart on the published image Ready in ${String(Math.round((Date.now() - started) / 1000))}s`;
+  log(`release build ${published.seconds.toFixed(0)}s (container disk ${mib} MiB), operator from the chart on the published image Ready in ${String(Math.round((Date.now() - started) / 1000))}s`);
+  return published;
+}
+
+/**
+ * `hcp create cluster kubevirt` flags of a cluster on the published release: its payload by digest, the registry's
+ * credentials and CA (the workers pull from it and trust it), Services on NodePorts, one worker, no `--containerdisk`
+ * (the release's boot image is the container disk).
+ */
+export function publishedReleaseFlags(layout: EnvironmentLayout, published: Published): string[] {
+  const paths = releaseRegistryPaths(layout);
+  return [`--release-image=${published.release}`, `--pull-secret=${paths.pullSecret}`, `--additional-trust-bundle=${paths.ca}`, '--base-domain=hcp.local', '--service-publishing-strategy=NodePort', '--node-pool-replicas=1'];
+}
+
+type DataVolume = KubeObject & { spec?: { source?: { registry?: { url?: string } } }; status?: { phase?: string; conditions?: Array<{ type: string; message?: string }> } };
+
+/** The worker's disk was imported from the published container disk (pulled, not the local node image) and booted. */
+export async function assertBootedFromPublishedDisk(management: KubeClient, namespace: string, published: Published): Promise<void> {
+  const disks = await management.list<DataVolume>('cdi.kubevirt.io/v1beta1', 'DataVolume', { namespace });
+  const imported = disks.find((dv) => dv.spec?.source?.registry?.url === `docker://${published.nodeDisk}`);
+  assert.ok(imported !== undefined, `a DataVolume imports ${published.nodeDisk}: ${disks.map((dv) => dv.spec?.source?.registry?.url ?? dv.metadata?.name ?? '').join(', ')}`);
+  assert.equal(imported.status?.phase, 'Succeeded');
+  assert.match(imported.status?.conditions?.find((c) => c.type === 'Ready')?.message ?? '', /the container disk is pulled/);
 }

@@ -30,7 +30,8 @@ import { hostCleanCheck } from '../../testing/host-clean.ts';
 import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
-import { assertPublishedAndInstalled } from '../../testing/published-release.ts';
+import { assertInClusterComponentsRun } from '../../testing/in-cluster-components.ts';
+import { assertBootedFromPublishedDisk, assertPublishedAndInstalled, publishedReleaseFlags } from '../../testing/published-release.ts';
 import { assertPodNetworkOfItsOwn, nodeReadyOrWhy } from '../../testing/pod-overlay.ts';
 import { hasTrueCondition } from '../../lib/conditions.ts';
 import { assertConformanceRefusesWithoutCluster, assertConformanceCommand } from '../../testing/conformance-slice.ts';
@@ -98,37 +99,7 @@ async function assertHostedApiAnswers(name: string): Promise<void> {
 }
 
 
-type DaemonSetStatus = KubeObject & { status?: { numberReady?: number } }; type DeploymentStatus = KubeObject & { status?: { availableReplicas?: number } };
-
-type PodList = KubeObject & { status?: { phase?: string } };
-
-/**
- * What the operator keeps inside the hosted cluster runs on the joined machine: kube-proxy (its image built here with
- * the host's iptables) turns the `kubernetes` Service into the published API server, so CoreDNS reaches the API and
- * turns Ready; the konnectivity agent dials the control plane's konnectivity server, and the hosted API server reaches
- * a pod on the machine through that tunnel (its only way into the cluster's networks): CoreDNS's health endpoint,
- * through the API server's pod proxy.
- */
-async function inClusterComponentsRun(hosted: KubeClient, kubeconfig: string): Promise<void> {
-  const started = Date.now();
-  const daemonSetReady = (name: string) => async () => ((await hosted.tryGet<DaemonSetStatus>({ apiVersion: 'apps/v1', kind: 'DaemonSet', name, namespace: 'kube-system' }))?.status?.numberReady ?? 0) >= 1;
-  await waitFor('kube-proxy ready on the machine', daemonSetReady('kube-proxy'), { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
-  await waitFor('CoreDNS available', async () => ((await hosted.tryGet<DeploymentStatus>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'coredns', namespace: 'kube-system' }))?.status?.availableReplicas ?? 0) >= 1, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
-  process.stderr.write(`e2e: kube-proxy and CoreDNS ready in the hosted cluster ${String(Math.round((Date.now() - started) / 1000))}s after the Node\n`);
-  await waitFor('the konnectivity agent connected', daemonSetReady('konnectivity-agent'), { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
-  const pod = (await hosted.list<PodList>('v1', 'Pod', { namespace: 'kube-system', labelSelector: 'k8s-app=kube-dns' })).find((p) => p.status?.phase === 'Running')?.metadata?.name;
-  assert.ok(pod !== undefined, 'a running CoreDNS pod');
-  writeFileSync(hostedKubeconfigFile(), kubeconfig, { mode: 0o600 });
-  // A failed answer is thrown, so a timeout names the API server's last error ("No agent available", a dial error…).
-  await waitFor('the API server reaching a pod through the konnectivity tunnel', async () => {
-    const answer = await hostedKubectl(['get', '--raw', `/api/v1/namespaces/kube-system/pods/${pod}:8080/proxy/health`]);
-    if (answer.code !== 0) throw new Error(answer.stderr.trim());
-    return answer.stdout.trim() === 'OK';
-  }, { timeoutMs: MINUTE, intervalMs: 1000 });
-  process.stderr.write(`e2e: konnectivity agent connected and the tunnel carried a request ${String(Math.round((Date.now() - started) / 1000))}s after the Node\n`);
-}
-
-/** The hosted cluster's kubeconfig file, which `inClusterComponentsRun` writes first. */
+/** The hosted cluster's kubeconfig file, which `assertInClusterComponentsRun` writes first. */
 const hostedKubeconfigFile = (): string => join(stateDir, 'hosted.kubeconfig');
 
 /** `kubectl` against the hosted cluster. */
@@ -172,7 +143,7 @@ async function joinAndCheck(name: string): Promise<void> {
     assert.deepEqual(status.machines.map((m) => [m.vm, m.backend, m.address]), [[`${namespace}/${machine}`, 'process', address]]);
     const pool = await management.get<Conditioned>({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: 'workers', namespace: 'clusters' });
     assert.equal(conditionOf(pool, 'ReachedIgnitionEndpoint'), 'True');
-    await inClusterComponentsRun(hosted, kubeconfig);
+    await assertInClusterComponentsRun(hosted, kubeconfig, hostedKubeconfigFile());
     await waitFor('DataPlaneConnectionAvailable on the HostedCluster', async () => conditionOf(await management.get<Conditioned>(hcRef), 'DataPlaneConnectionAvailable') === 'True', { timeoutMs: MINUTE, intervalMs: 1000 });
     // Nothing here serves *.apps.<name>.hcp.local: the cluster says which record its applications need.
     assert.equal(conditionOf(await management.get<Conditioned>(hcRef), 'IngressDNSResolvable'), 'False');
@@ -356,14 +327,31 @@ async function vmBackendAndCheck(): Promise<void> {
   const switched = Date.now();
   const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--machine-backend=vm', '--install-prerequisites', '--output=json'], 15 * MINUTE);
   assert.equal((JSON.parse(up.stdout) as { machineBackend: string }).machineBackend, 'vm');
-  const [switchedIn, started] = [seconds(switched), Date.now()];
-  await createCluster('vm', 'SingleReplica', localClusterFlags(layout, 1));
+  process.stderr.write(`e2e: vm backend: up ${seconds(switched)}s; ${await vmWorkerAndCheck('vm', localClusterFlags(layout, 1))}\n`);
+}
+
+/** A SingleReplica cluster with one QEMU worker: Available, the worker Ready with kube-proxy, `check`, destroyed. */
+async function vmWorkerAndCheck(name: string, flags: readonly string[], check: () => Promise<void> = () => Promise.resolve()): Promise<string> {
+  const started = Date.now();
+  await createCluster(name, 'SingleReplica', flags);
   const available = seconds(started);
-  writeFileSync(hostedKubeconfigFile(), (await hcp(['create', 'kubeconfig', '--name=vm'])).stdout);
+  writeFileSync(hostedKubeconfigFile(), (await hcp(['create', 'kubeconfig', `--name=${name}`])).stdout);
   const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfigFile());
-  const ready = await assertVmWorker(management, hosted, 'clusters-vm', () => seconds(started)).finally(() => hosted.close());
-  process.stderr.write(`e2e: vm backend: up ${switchedIn}s; Available ${available}s, QEMU worker Ready ${ready.node}s, its kube-proxy Ready ${ready.pod}s after create\n`);
-  await destroyAndCheck('vm');
+  const ready = await assertVmWorker(management, hosted, `clusters-${name}`, () => seconds(started)).finally(() => hosted.close());
+  await check();
+  await destroyAndCheck(name);
+  return `Available ${available}s, QEMU worker Ready ${ready.node}s, its kube-proxy Ready ${ready.pod}s after create`;
+}
+
+/**
+ * The release as a platform team ships it: published with `hcp release build`, the operator installed with the chart
+ * on the published image, and a cluster on the published release whose worker boots the release's container disk,
+ * pulled from the registry.
+ */
+async function publishedReleaseAndCheck(): Promise<void> {
+  const published = await assertPublishedAndInstalled(layout, management, (line) => process.stderr.write(`e2e: ${line}\n`));
+  const line = await vmWorkerAndCheck('pub', publishedReleaseFlags(layout, published), () => assertBootedFromPublishedDisk(management, 'clusters-pub', published));
+  process.stderr.write(`e2e: published release: ${line}\n`);
 }
 
 const hostCheck = hostCleanCheck(layout);
@@ -438,7 +426,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
 
   it('When the environment switches to the vm backend, a worker should boot as a QEMU machine in its launcher pod, join and go with its cluster', vmBackendAndCheck);
 
-  it('When the release is built and published to the release registry, the chart should take the operator over on the published image', async () => void process.stderr.write(`e2e: ${await assertPublishedAndInstalled(layout, management)}\n`));
+  it('When the release is published and installed with the chart, a cluster on it should boot the published container disk and join', publishedReleaseAndCheck);
 
   it('When down runs while a hosted cluster exists, it should refuse unless forced, then leave nothing on the host', async () => {
     await createCluster('leftover', 'SingleReplica');

@@ -61,6 +61,8 @@ const VM_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['mkfs.fat', 'dosfstools'],
   ['mcopy', 'mtools'],
   ['syslinux', 'syslinux'],
+  // virt-launcher's DHCP server for a container disk booted through its firmware.
+  ['udhcpd', 'udhcpd'],
 ];
 
 /** SYSLINUX's master boot record, which the bootable disk starts with (syslinux-common, which syslinux only recommends). */

@@ -21,7 +21,7 @@ function recordingBackend(): MachineBackend & { started: Map<string, string>; st
   return {
     started,
     stops,
-    start: (key, userData, launcher) => {
+    start: (key, { userData }, launcher) => {
       started.set(key, userData);
       return Promise.resolve({ nodeName: launcher.nodeName, address: launcher.address, startedAt: '2026-11-23T10:00:00Z', backend: 'process' });
     },

@@ -14,7 +14,8 @@ import { WaitError } from '../../operator/runtime/errors.ts';
 import { Informer } from '../../operator/runtime/informer.ts';
 import type { Logger } from '../../operator/runtime/logger.ts';
 import { Metrics } from '../../operator/runtime/metrics.ts';
-import { dataVolumeNamesOf, dataVolumeOutcome, dataVolumesOfVM, dataVolumeStatus, type DataVolumeLookup, type StoredDataVolume } from './data-volumes.ts';
+import { dataVolumeNamesOf, dataVolumeOutcome, dataVolumesOfVM, dataVolumeStatus, registryImage, type DataVolumeLookup, type StoredDataVolume } from './data-volumes.ts';
+import type { ContainerDiskImports } from './disk-imports.ts';
 import { launcherPodName, launcherState, renderLauncherPod, type LauncherPod } from './launcher-pod.ts';
 import { machineShape, refusedInstance, runningInstance, STAND_IN_NAME, unsupportedByStandIn, userDataSecretOf, vmStatus, wantsRunning, type MachineFacts } from './instance.ts';
 import type { MachineShape } from '../vm/qemu.ts';
@@ -26,13 +27,22 @@ export interface Launcher {
   readonly address: string;
 }
 
+/** What a VM's machine is started from: its user data, its size and the image its root disk holds. */
+export interface MachineRequest {
+  readonly userData: string;
+  readonly shape: MachineShape;
+  /** The image the VM's root DataVolume was imported from (the local node image, or a container disk). */
+  readonly bootImage: string;
+}
+
 /** What runs a VM's machine. Keys are the VMs' `namespace/name`. */
 export interface MachineBackend {
   /**
-   * Starts the machine of a VM from its user data inside its launcher pod, or returns the one already running in that
-   * pod (one left in a replaced pod is started again); throws when it cannot.
+   * Starts the machine of a VM from its user data inside its launcher pod, booting the image its root DataVolume
+   * holds, or returns the one already running in that pod (one left in a replaced pod is started again); throws when
+   * it cannot.
    */
-  start(key: string, userData: string, launcher: Launcher, shape: MachineShape): Promise<MachineFacts>;
+  start(key: string, request: MachineRequest, launcher: Launcher): Promise<MachineFacts>;
   /**
    * Stops the machine of a VM; nothing when it has none. With `keep` (the VM still exists: its launcher pod ended and
    * a new one follows, or it was halted or refused) the machine keeps its slot and what KubeVirt keeps of a stopped VM
@@ -59,7 +69,7 @@ export function splitMachineKey(key: string): { cluster: string; vm: string } {
 export function backendForCluster(backend: MachineBackend, cluster: string): MachineBackend {
   const prefix = `${cluster}${CLUSTER_SEPARATOR}`;
   return {
-    start: (key, userData, launcher, shape) => backend.start(prefix + key, userData, launcher, shape),
+    start: (key, request, launcher) => backend.start(prefix + key, request, launcher),
     stop: (key, keep) => backend.stop(prefix + key, keep),
     running: () => backend.running().filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)),
   };
@@ -71,6 +81,8 @@ export interface StandInOptions {
   readonly backend: MachineBackend;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The container disk imports of the `vm` backend (absent: only the local node image is imported, for process machines). */
+  readonly containerDisks?: ContainerDiskImports;
 }
 
 /** How soon a machine that could not start (user data missing, the ignition endpoint refusing) is tried again. */
@@ -192,9 +204,9 @@ async function provisionDisks(o: StandIn, vm: StoredVM): Promise<{ ready: boolea
   return { ready: failures.length === 0 && waiting.length === 0, failures, waiting };
 }
 
-async function startMachine(o: StandInOptions, key: string, vm: { readonly userData: string; readonly shape: MachineShape }, launcher: Launcher): Promise<MachineFacts> {
+async function startMachine(o: StandInOptions, key: string, request: MachineRequest, launcher: Launcher): Promise<MachineFacts> {
   try {
-    return await o.backend.start(key, vm.userData, launcher, vm.shape);
+    return await o.backend.start(key, request, launcher);
   } catch (error) {
     throw new WaitError('MachineNotStarted', `the machine of ${key} did not start: ${error instanceof Error ? error.message : String(error)}`, RETRY_MS);
   }
@@ -218,6 +230,13 @@ async function ensureLauncher(o: StandIn, key: string, vm: StoredVM): Promise<La
   const message = launcher.state === 'pending' ? launcher.message : `virt-launcher pod ${launcherPodName(vm)} is being created`;
   await report(o.reported, key, JSON.stringify(['starting', message, vm.metadata.generation]), () => writeStatus(o.client, vm, vmStatus('starting', message)));
   return undefined;
+}
+
+/** The image the VM's first DataVolume disk holds (its root disk: the boot image), once its disks have succeeded. */
+function bootImageOf(o: StandIn, vm: StoredVM): string {
+  const [root] = dataVolumeNamesOf(vm);
+  const dv = root === undefined ? undefined : o.dataVolumes.get(`${vm.metadata.namespace}/${root}`);
+  return dv === undefined ? '' : (dataVolumeOutcome(dv, lookupIn(o.dataVolumes), o.containerDisks?.importer).image ?? '');
 }
 
 /** Brings one VM's machine and reports in line with the VM; returns when to look again. */
@@ -249,7 +268,7 @@ async function reconcileVM(o: StandIn, informer: Informer<StoredVM>, key: string
   }
   const launcher = await ensureLauncher(o, key, vm);
   if (launcher === undefined) return undefined;
-  const machine = await startMachine(o, key, { userData: admitted.userData, shape: machineShape(vm) }, launcher);
+  const machine = await startMachine(o, key, { userData: admitted.userData, shape: machineShape(vm), bootImage: bootImageOf(o, vm) }, launcher);
   const instance = runningInstance(vm, machine);
   await report(o.reported, key, JSON.stringify([instance, vm.metadata.generation]), async () => {
     await o.client.apply(instance, { fieldManager: FIELD_MANAGER });
@@ -314,13 +333,17 @@ function startDataVolumeStandIn(o: StandInOptions, dataVolumes: Informer<StoredD
       reported.delete(key);
       return {};
     }
-    const status = dataVolumeStatus(dataVolumeOutcome(dv, lookup));
+    const status = dataVolumeStatus(dataVolumeOutcome(dv, lookup, o.containerDisks?.importer));
     await report(reported, key, JSON.stringify([status, dv.metadata.generation]), async () => {
       await o.client.apply({ ...DATA_VOLUME, metadata: { name: dv.metadata.name, namespace: dv.metadata.namespace }, status }, { fieldManager: FIELD_MANAGER, subresource: 'status' });
     });
     return {};
   };
   const controller = new Controller({ name: 'cdi-standin', clock: o.clock, logger: o.logger, metrics: new Metrics(), workers: 1, reconcile });
+  // An import that ends brings back the DataVolumes importing that image (their clones follow their status).
+  o.containerDisks?.onSettled((image) => {
+    for (const dv of dataVolumes.list()) if (dv.spec.source?.registry !== undefined && registryImage(dv.spec.source.registry.url) === image) controller.queue.add(`${dv.metadata.namespace}/${dv.metadata.name}`);
+  });
   controller.watch(dataVolumes, (event) => {
     const { namespace, name } = event.object.metadata;
     const clones = dataVolumes.list().filter((d) => d.spec.source?.pvc?.namespace === namespace && d.spec.source.pvc.name === name);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { KubeObject } from '../../kube/client.ts';
 import type { DataVolumeSource, VirtualMachine } from '../../platform/kubevirt/virtual-machine-types.ts';
 import { aRenderedVM } from '../../testing/builders.ts';
-import { dataVolumeNamesOf, dataVolumeOutcome, dataVolumesOfVM, dataVolumeStatus, type StoredDataVolume } from './data-volumes.ts';
+import { dataVolumeNamesOf, dataVolumeOutcome, dataVolumesOfVM, dataVolumeStatus, type ImportState, type StoredDataVolume } from './data-volumes.ts';
 
 const dv = (name: string, source: DataVolumeSource, phase?: string): StoredDataVolume => ({
   apiVersion: 'cdi.kubevirt.io/v1beta1',
@@ -36,9 +36,25 @@ describe('the stand-in’s DataVolumes', () => {
     assert.deepEqual([done.phase, done.image], ['Succeeded', 'quay.io/hcp-kubevirt/node:v1.36.3']);
   });
 
+  it('When the vm backend imports a container disk, the DataVolume and its clones should follow the pull: in progress, then done or failed with why', () => {
+    const image = '10.250.0.1:5443/hcp/node@sha256:' + 'c'.repeat(64);
+    const disk = dv('disk', { registry: { url: `docker://${image}`, pullMethod: 'node' } });
+    const clone = dv('root', { pvc: { namespace: 'guests', name: 'disk' } });
+    const asked: string[] = [];
+    const at = (state: ImportState) => (wanted: string): ImportState => (asked.push(wanted), state);
+    assert.equal(dataVolumeOutcome(disk, lookupOf(), at({ phase: 'ImportInProgress' })).phase, 'ImportInProgress');
+    assert.equal(dataVolumeOutcome(clone, lookupOf(disk), at({ phase: 'ImportInProgress' })).phase, 'CloneScheduled');
+    const done = dataVolumeOutcome(clone, lookupOf(disk), at({ phase: 'Succeeded' }));
+    assert.deepEqual([done.phase, done.image], ['Succeeded', image]);
+    const failed = dataVolumeOutcome(disk, lookupOf(), at({ phase: 'Failed', message: `pulling the container disk ${image}: refused` }));
+    assert.deepEqual([failed.phase, failed.reason, failed.message], ['Failed', 'ImportFailed', `pulling the container disk ${image}: refused`]);
+    assert.ok(asked.every((wanted) => wanted === image), 'the importer is asked for the image, without docker://');
+    assert.equal(dataVolumeOutcome(dv('local', { registry: { url: 'docker://quay.io/hcp-kubevirt/node:v1.36.3', pullMethod: 'node' } }), lookupOf(), at({ phase: 'Failed', message: 'x' })).phase, 'Succeeded', 'the local node image needs no import');
+  });
+
   it('When a source cannot be honoured here, it should fail with the reason instead of succeeding', () => {
     const rhcos = dv('rhcos', { registry: { url: 'docker://quay.io/containerdisks/rhcos:4.17', pullMethod: 'node' } });
-    assert.match(dataVolumeOutcome(rhcos, lookupOf()).message, /quay\.io\/containerdisks\/rhcos:4\.17 cannot be imported here/);
+    assert.match(dataVolumeOutcome(rhcos, lookupOf()).message, /quay\.io\/containerdisks\/rhcos:4\.17 cannot be imported here: process machines/);
     assert.equal(dataVolumeOutcome(dv('web', { http: { url: 'https://example.com/disk.qcow2' } }), lookupOf()).phase, 'Failed');
     const cloneOfRhcos = dataVolumeOutcome(dv('c', { pvc: { namespace: 'guests', name: 'rhcos' } }), lookupOf(rhcos));
     assert.equal(cloneOfRhcos.phase, 'Failed');

@@ -3,7 +3,9 @@
  * its `dataVolumeTemplates`, owned by the VM, and starts the VM once they have succeeded; CDI imports a registry
  * source or clones another DataVolume's PVC. A process machine boots no disk, so the stand-in writes none: a DataVolume
  * whose source it can follow to the local node image succeeds at once (its condition says nothing was written), a
- * clone succeeds once its source has, and any other source fails with the reason — never a silent success.
+ * clone succeeds once its source has, and any other source fails with the reason — never a silent success. With an
+ * importer (the `vm` backend, whose QEMU machines boot real disks), a registry source that is not the local node image
+ * is pulled as a container disk, as CDI imports one: in progress while it is pulled, failed with the registry's answer.
  */
 import type { KubeObject } from '../../kube/client.ts';
 import type { DataVolumeSource, VirtualMachine } from '../../platform/kubevirt/virtual-machine-types.ts';
@@ -20,7 +22,13 @@ export interface StoredDataVolume extends KubeObject {
 export type DataVolumeLookup = (namespace: string, name: string) => StoredDataVolume | undefined;
 
 /** CDI's phases the stand-in reports. */
-export type DataVolumePhase = 'Succeeded' | 'CloneScheduled' | 'Pending' | 'Failed';
+export type DataVolumePhase = 'Succeeded' | 'ImportInProgress' | 'CloneScheduled' | 'Pending' | 'Failed';
+
+/** Where the import of a registry image stands (the I/O side pulls; this side only reads). */
+export type ImportState = { readonly phase: 'Succeeded' } | { readonly phase: 'ImportInProgress' } | { readonly phase: 'Failed'; readonly message: string };
+
+/** The import of a registry image, started when it is first asked for. */
+export type Importer = (image: string) => ImportState;
 
 /** What the stand-in reports for a DataVolume. */
 export interface DataVolumeOutcome {
@@ -41,24 +49,36 @@ const wrote = 'the stand-in wrote no disk: a process machine boots none';
  * The outcome of a DataVolume: a registry import of the local node image succeeds; a clone follows its source
  * (scheduled while the source has not succeeded, pending while it does not exist); anything else fails.
  */
-export function dataVolumeOutcome(dv: StoredDataVolume, lookup: DataVolumeLookup, depth = 0): DataVolumeOutcome {
+export function dataVolumeOutcome(dv: StoredDataVolume, lookup: DataVolumeLookup, importer?: Importer, depth = 0): DataVolumeOutcome {
   const source: DataVolumeSource = dv.spec.source ?? {};
-  if (source.registry !== undefined) {
-    const image = source.registry.url.startsWith(REGISTRY_PREFIX) ? source.registry.url.slice(REGISTRY_PREFIX.length) : source.registry.url;
-    if (image.startsWith(`${LOCAL_NODE_IMAGE_REPOSITORY}:`)) return { phase: 'Succeeded', image, reason: 'Completed', message: `Import Complete (${wrote})` };
-    return { phase: 'Failed', reason: 'UnsupportedByStandIn', message: `registry image ${image} cannot be imported here: local machines run the local node image ${LOCAL_NODE_IMAGE_REPOSITORY}:<version>` };
-  }
-  if (source.pvc !== undefined) return cloneOutcome(source.pvc, lookup, depth);
+  if (source.registry !== undefined) return registryOutcome(registryImage(source.registry.url), importer);
+  if (source.pvc !== undefined) return cloneOutcome(source.pvc, { lookup, importer }, depth);
   const kinds = Object.keys(source).join(', ') || 'none';
   return { phase: 'Failed', reason: 'UnsupportedByStandIn', message: `source ${kinds} is not supported by the local stand-in (registry images and clones of them are)` };
 }
 
-function cloneOutcome(pvc: { namespace: string; name: string }, lookup: DataVolumeLookup, depth: number): DataVolumeOutcome {
+/** The image of a registry source's URL (`docker://` or none). */
+export const registryImage = (url: string): string => (url.startsWith(REGISTRY_PREFIX) ? url.slice(REGISTRY_PREFIX.length) : url);
+
+/** Whether an image is the local node image (which the stand-in runs without a disk). */
+export const isLocalNodeImage = (image: string): boolean => image.startsWith(`${LOCAL_NODE_IMAGE_REPOSITORY}:`);
+
+function registryOutcome(image: string, importer: Importer | undefined): DataVolumeOutcome {
+  if (isLocalNodeImage(image)) return { phase: 'Succeeded', image, reason: 'Completed', message: `Import Complete (${wrote})` };
+  if (importer === undefined) return { phase: 'Failed', reason: 'UnsupportedByStandIn', message: `registry image ${image} cannot be imported here: process machines run the local node image ${LOCAL_NODE_IMAGE_REPOSITORY}:<version> (the vm machine backend boots container disks)` };
+  const state = importer(image);
+  if (state.phase === 'Succeeded') return { phase: 'Succeeded', image, reason: 'Completed', message: 'Import Complete (the container disk is pulled to the node cache; each machine boots a copy-on-write layer over it)' };
+  if (state.phase === 'ImportInProgress') return { phase: 'ImportInProgress', reason: 'Pending', message: `Import in progress: pulling the container disk ${image}` };
+  return { phase: 'Failed', reason: 'ImportFailed', message: state.message };
+}
+
+function cloneOutcome(pvc: { namespace: string; name: string }, sources: { lookup: DataVolumeLookup; importer: Importer | undefined }, depth: number): DataVolumeOutcome {
+  const { lookup } = sources;
   const name = `${pvc.namespace}/${pvc.name}`;
   if (depth >= MAX_CLONE_DEPTH) return { phase: 'Failed', reason: 'UnsupportedByStandIn', message: `clone source ${name} is more than ${String(MAX_CLONE_DEPTH)} clones deep` };
   const source = lookup(pvc.namespace, pvc.name);
   if (source === undefined) return { phase: 'Pending', reason: 'CloneWithoutSource', message: `source PVC ${name} does not exist` };
-  const upstream = dataVolumeOutcome(source, lookup, depth + 1);
+  const upstream = dataVolumeOutcome(source, lookup, sources.importer, depth + 1);
   if (upstream.phase === 'Failed') return { ...upstream, message: `source ${name} failed: ${upstream.message}` };
   if (upstream.phase !== 'Succeeded') return { phase: 'CloneScheduled', reason: 'SourceNotReady', message: `waiting for source ${name} to be imported` };
   return { phase: 'Succeeded', image: upstream.image ?? '', reason: 'Completed', message: `Clone Complete from ${name} (${wrote})` };

@@ -3,7 +3,8 @@
  * - `process`: the environment's kubelet and containerd in the network namespace of the VM's virt-launcher pod (on
  *   whichever node of its cluster the pod was scheduled), configured by the Ignition config the VM's user data leads
  *   to (`join-machine.ts`: the same path a VM takes);
- * - `vm`: a QEMU virtual machine booting the local node image in that pod (`../vm/vm-machine.ts`).
+ * - `vm`: a QEMU virtual machine in that pod (`../vm/vm-machine.ts`), booting the local node image, or a container
+ *   disk pulled from a registry (`../vm/container-disk.ts`) as KubeVirt boots one.
  * Which machine runs in which slot, on which backend (and node image), is kept in the state folder, so a restarted
  * stand-in finds its machines again. A VM keeps its backend and image until it is deleted: what it kept across a
  * restart (a disk, a kubelet's credentials) only means something to them. `hcp local down` removes them with the
@@ -17,7 +18,9 @@ import { startJoinMachine, stopJoinMachine, type JoinMachineOptions, type Launch
 import { INFRA_FIRST_SLOT, infraLayout, type EnvironmentLayout, type NodeLayout } from '../environment/layout.ts';
 import type { MachineFacts } from './instance.ts';
 import { splitMachineKey, type Launcher, type MachineBackend } from './controller.ts';
+import type { ContainerDisk } from '../vm/container-disk.ts';
 import type { NodeImage } from '../vm/node-image.ts';
+import { isLocalNodeImage } from './data-volumes.ts';
 import type { MachineBackendKind } from '../environment/state.ts';
 import { startVmMachine, stopVmMachine, vmDaemonName } from '../vm/vm-machine.ts';
 
@@ -43,6 +46,8 @@ interface Record {
   readonly backend?: MachineBackendKind;
   /** A `vm` machine's node image: its disk is a layer over that build, which it boots again when restarted. */
   readonly image?: NodeImage;
+  /** A `vm` machine's container disk (pulled from a registry), when it boots one instead of the local node image. */
+  readonly containerDisk?: ContainerDisk;
 }
 
 const backendOf = (record: Record): MachineBackendKind => record.backend ?? 'process';
@@ -122,13 +127,19 @@ export interface MachineRunners {
   readonly binaries: JoinMachineOptions['binaries'];
   /** The node image new VM machines boot, as built now; throws while there is none. */
   readonly image: () => NodeImage;
+  /** The pulled container disk of a boot image other than the local node image; throws when it has not been pulled. */
+  readonly containerDisk: (image: string) => ContainerDisk;
 }
 
-/** What a machine keeps from one start to the next: its backend and, for a VM, its node image; a new one takes the environment's. */
-function whatItKeeps(known: Record | undefined, runners: MachineRunners): Pick<Record, 'backend' | 'image'> {
+/**
+ * What a machine keeps from one start to the next: its backend and, for a VM, what it boots (the local node image's
+ * build, or a container disk); a new one takes the environment's backend and its boot image's disk.
+ */
+function whatItKeeps(known: Record | undefined, runners: MachineRunners, bootImage: string): Pick<Record, 'backend' | 'image' | 'containerDisk'> {
   const backend = known === undefined ? runners.kind : backendOf(known);
   if (backend !== 'vm') return { backend };
-  return { backend, image: known?.image ?? runners.image() };
+  if (known?.image !== undefined || known?.containerDisk !== undefined) return { backend, ...(known.image === undefined ? {} : { image: known.image }), ...(known.containerDisk === undefined ? {} : { containerDisk: known.containerDisk }) };
+  return isLocalNodeImage(bootImage) ? { backend, image: runners.image() } : { backend, containerDisk: runners.containerDisk(bootImage) };
 }
 
 /** Machines of the environment in `layout`, new ones of `runners.kind`; `now` stamps when each started. */
@@ -146,26 +157,27 @@ export function localMachineBackend(layout: EnvironmentLayout, runners: MachineR
     lock = next.catch(() => undefined);
     return next;
   };
-  const reserve = (key: string, launcher: Launcher): Promise<Reservation> => exclusive(() => {
+  const reserve = (key: string, launcher: Launcher, bootImage: string): Promise<Reservation> => exclusive(() => {
     const records = readRecords(layout);
     const known = records.get(key);
     const samePod = known?.launcher.uid === launcher.uid;
     if (known !== undefined && samePod && machineRuns(layout, known)) return { slot: known.slot, record: known, running: true, stale: undefined };
-    const record = { ...whatItKeeps(known, runners), slot: known?.slot ?? freeSlot(records), startedAt: now().toISOString(), launcher };
+    const record = { ...whatItKeeps(known, runners, bootImage), slot: known?.slot ?? freeSlot(records), startedAt: now().toISOString(), launcher };
     records.set(key, record);
     writeRecords(layout, records);
     return { slot: record.slot, record, running: false, stale: known };
   });
   return {
-    async start(key, userData, launcher, shape) {
+    async start(key, { userData, shape, bootImage }, launcher) {
       const network = launcherNetwork(nodes, launcher);
-      const { slot, record, running, stale } = await reserve(key, launcher);
+      const { slot, record, running, stale } = await reserve(key, launcher, bootImage);
       if (running) return facts(record);
       // A machine whose processes died, whose pod was replaced, or a half-started one, is cleaned up and started again.
       if (stale !== undefined) await stopRecorded(stale, true);
       const machine = key.slice(key.lastIndexOf('/') + 1);
-      if (record.image === undefined) await startJoinMachine({ layout, machine, slot, userData, binaries: runners.binaries, launcher: network });
-      else await startVmMachine({ layout, machine, slot, userData, launcher: { ...network, uid: launcher.uid }, image: record.image, shape });
+      const boot = record.image !== undefined ? { nodeImage: record.image } : record.containerDisk !== undefined ? { containerDisk: record.containerDisk } : undefined;
+      if (boot === undefined) await startJoinMachine({ layout, machine, slot, userData, binaries: runners.binaries, launcher: network });
+      else await startVmMachine({ layout, machine, slot, userData, launcher: { ...network, uid: launcher.uid }, boot, shape });
       return facts(record);
     },
     async stop(key, keep = false) {

@@ -17,6 +17,9 @@ import { backendForCluster, startKubeVirtStandIn } from './controller.ts';
 import { localMachineBackend } from './machine-backend.ts';
 import { recordedMachineBackend } from '../environment/state.ts';
 import { nodeImageBuilt, nodeImageDir, nodeImageFiles } from '../vm/node-image.ts';
+import { pullContainerDisk, type ContainerDisk, type PullAccess } from '../vm/container-disk.ts';
+import { releaseRegistryPaths } from '../environment/release-registry.ts';
+import { ContainerDiskImports } from './disk-imports.ts';
 
 /** The prefixes of the machines' keys: which cluster a machine's VM is on. */
 export const MANAGEMENT_CLUSTER = 'management';
@@ -46,6 +49,17 @@ function currentNodeImage(): ReturnType<typeof nodeImageFiles> {
   return nodeImageFiles(nodeImageDir());
 }
 
+/**
+ * What a node of the environment pulls container disks with (KubeVirt's `pullMethod: node`): the credentials and CA of
+ * the environment's release registry, which its nodes trust (release-registry.ts), besides the system's.
+ */
+function nodePullAccess(layout: EnvironmentLayout): PullAccess {
+  const paths = releaseRegistryPaths(layout);
+  const read = (file: string): string | undefined => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+  const [pullSecret, ca] = [read(paths.pullSecret), read(paths.ca)];
+  return { ...(pullSecret === undefined ? {} : { pullSecret }), ...(ca === undefined ? {} : { ca }) };
+}
+
 /** The daemon's name (its log is `logs/kubevirt-standin.log` in the state folder). */
 export const STAND_IN_DAEMON = 'kubevirt-standin';
 
@@ -53,14 +67,19 @@ export const STAND_IN_DAEMON = 'kubevirt-standin';
 export async function runKubeVirtStandIn(layout: EnvironmentLayout): Promise<void> {
   const logger = jsonLogger({ write: (line) => process.stdout.write(line), now: () => Date.now(), level: 'info' });
   const kind = recordedMachineBackend(layout.stateDir);
-  const backend = localMachineBackend(layout, { kind, binaries: joinBinaries(), image: currentNodeImage }, () => new Date());
+  const containerDisks = kind === 'vm' ? new ContainerDiskImports({ pull: (image) => pullContainerDisk(image, nodePullAccess(layout)), now: () => Date.now() }) : undefined;
+  const containerDisk = (image: string): ContainerDisk => {
+    if (containerDisks === undefined) throw new Error(`process machines run the local node image and boot no container disk (${image})`);
+    return containerDisks.disk(image);
+  };
+  const backend = localMachineBackend(layout, { kind, binaries: joinBinaries(), image: currentNodeImage, containerDisk }, () => new Date());
   // The clusters whose VMs it runs: the management cluster's, and the infrastructure cluster's when there is one.
   const clusters = clustersToWatch(layout).map((name) => ({ name, layout: name === INFRA_CLUSTER ? infraLayout(layout) : layout }));
   writeFileSync(watchedFile(layout), JSON.stringify(clusters.map((c) => c.name)));
   writeFileSync(backendFile(layout), kind);
   const standIns = clusters.map((cluster) => {
     const client = KubeClient.fromKubeconfigFile(statePaths(cluster.layout).kubeconfig);
-    const stop = startKubeVirtStandIn({ client, backend: backendForCluster(backend, cluster.name), clock: realClock, logger: logger.with({ cluster: cluster.name }) });
+    const stop = startKubeVirtStandIn({ client, backend: backendForCluster(backend, cluster.name), clock: realClock, logger: logger.with({ cluster: cluster.name }), ...(containerDisks === undefined ? {} : { containerDisks }) });
     // The infrastructure cluster enforces NetworkPolicies (the VMs' isolation); see netpol/enforcer.ts for why a stand-in.
     const stopPolicies = cluster.name === INFRA_CLUSTER ? startNetworkPolicyStandIn({ client, layout: cluster.layout, clock: realClock, logger: logger.with({ cluster: cluster.name }) }) : () => undefined;
     return () => (stop(), stopPolicies(), client.close());

@@ -31,10 +31,18 @@ describe('the vm backend, how it runs a VM', () => {
   });
 
   it('When QEMU starts, it should boot the image under TCG with the VM size and the pod MAC on the tap device', () => {
-    const command = qemuCommand({ kernel: '/i/vmlinuz', initrd: '/i/initrd.img', disk: '/i/disk.raw', containerDisk: '/i/node.qcow2' }, { disk: '/m/disk.qcow2', configDrive: '/m/cd.iso', console: '/m/console.log' }, { cpus: 2, memoryMiB: 4096 }, { cmdline: 'root=/dev/vda', tap: 'tap0', mac: '0a:58:0a:f4:f0:07' });
+    const files = { disk: '/m/disk.qcow2', configDrive: '/m/cd.iso', console: '/m/console.log' };
+    const command = qemuCommand({ kernel: '/i/vmlinuz', initrd: '/i/initrd.img', cmdline: 'root=/dev/vda' }, files, { cpus: 2, memoryMiB: 4096 }, { tap: 'tap0', mac: '0a:58:0a:f4:f0:07' });
     const after = (flag: string): string | undefined => command[command.indexOf(flag) + 1];
     assert.deepEqual([after('-accel'), after('-m'), after('-smp'), after('-kernel'), after('-append'), after('-netdev')], ['tcg', '4096', '2', '/i/vmlinuz', 'root=/dev/vda', 'tap,id=pod,ifname=tap0,script=no,downscript=no']);
     assert.ok(command.includes('virtio-net-pci,netdev=pod,mac=0a:58:0a:f4:f0:07,romfile='));
     assert.ok(command.includes('file=/m/disk.qcow2,if=virtio,format=qcow2'));
+  });
+
+  it('When a container disk boots, it should boot through the firmware with no kernel given from outside, its disk first', () => {
+    const command = qemuCommand('firmware', { disk: '/m/disk.qcow2', configDrive: '/m/cd.iso', console: '/m/console.log' }, { cpus: 1, memoryMiB: 2048 }, { tap: 'tap0', mac: '0a:58:0a:f4:f0:07' });
+    assert.equal(['-kernel', '-initrd', '-append'].some((flag) => command.includes(flag)), false);
+    const drives = command.filter((_, i) => command[i - 1] === '-drive');
+    assert.deepEqual(drives, ['file=/m/disk.qcow2,if=virtio,format=qcow2', 'file=/m/cd.iso,if=virtio,format=raw,readonly=on']);
   });
 });

@@ -3,7 +3,6 @@
  * guest as KubeVirt's bridge binding does), the kernel command line and the QEMU command.
  */
 import { parseQuantity } from '../../lib/quantity.ts';
-import type { NodeImage } from './node-image.ts';
 
 /** The size of a machine: the VM's cores and guest memory. */
 export interface MachineShape {
@@ -63,19 +62,32 @@ export interface MachineFiles {
 }
 
 /**
- * The QEMU command of a machine: TCG (this host's KVM does not boot stock kernels; see the local-environment page),
- * the image's kernel booted directly, the machine's disk and config drive, and one virtio NIC on the pod's tap device
- * with the pod's MAC address, so the guest takes the pod's place on the node's network.
+ * How a machine boots: the local node image's kernel and initrd given to QEMU with a command line (the pod's address
+ * in it), or the disk alone through the firmware, as KubeVirt boots a container disk (the address then comes by DHCP).
  */
-export function qemuCommand(image: NodeImage, files: MachineFiles, shape: MachineShape, boot: { readonly cmdline: string; readonly tap: string; readonly mac: string }): string[] {
+export type Boot = { readonly kernel: string; readonly initrd: string; readonly cmdline: string } | 'firmware';
+
+/** The machine's one NIC: the pod's tap device and the pod's MAC address. */
+export interface Nic {
+  readonly tap: string;
+  readonly mac: string;
+}
+
+/**
+ * The QEMU command of a machine: TCG (this host's KVM does not boot stock kernels; see the local-environment page),
+ * the boot (kernel or firmware), the machine's disk (first: the firmware boots it) and config drive, and one virtio
+ * NIC on the pod's tap device with the pod's MAC address, so the guest takes the pod's place on the node's network.
+ */
+export function qemuCommand(boot: Boot, files: MachineFiles, shape: MachineShape, nic: Nic): string[] {
+  const kernel = boot === 'firmware' ? [] : ['-kernel', boot.kernel, '-initrd', boot.initrd, '-append', boot.cmdline];
   return [
     'qemu-system-x86_64', '-accel', 'tcg', '-m', String(shape.memoryMiB), '-smp', String(shape.cpus),
     '-display', 'none', '-monitor', 'none', '-no-reboot', '-nodefaults',
-    '-kernel', image.kernel, '-initrd', image.initrd, '-append', boot.cmdline,
+    ...kernel,
     '-drive', `file=${files.disk},if=virtio,format=qcow2`,
     '-drive', `file=${files.configDrive},if=virtio,format=raw,readonly=on`,
-    '-netdev', `tap,id=pod,ifname=${boot.tap},script=no,downscript=no`,
-    '-device', `virtio-net-pci,netdev=pod,mac=${boot.mac},romfile=`,
+    '-netdev', `tap,id=pod,ifname=${nic.tap},script=no,downscript=no`,
+    '-device', `virtio-net-pci,netdev=pod,mac=${nic.mac},romfile=`,
     '-serial', `file:${files.console}`,
   ];
 }

@@ -4,6 +4,11 @@
  * KubeVirt's bridge binding does: the pod's interface is bridged to the VM's tap device and gives up its address and
  * MAC address to the guest, so the Node the guest's kubelet registers has the VMI's address. The guest reads its
  * user data from the config drive and applies the Ignition config it leads to (`guest/hcp-ignition-agent`).
+ *
+ * The local node image boots from its kernel with the address on its command line. A container disk pulled from a
+ * registry boots as KubeVirt boots it, through the firmware, and takes the address by DHCP from a server on the pod's
+ * bridge, as virt-launcher's (busybox's udhcpd, answering from KubeVirt's link-local address with the pod's address,
+ * gateway and the VM's name).
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,12 +17,18 @@ import { runningPid, startAndWait } from '../environment/daemons.ts';
 import { attachMachineNetwork, ensureCgroup, inNodeNetwork, killCgroup, removeCgroup, run } from '../environment/host.ts';
 import type { LauncherNetwork } from '../environment/join-machine.ts';
 import { nodeLayout, type EnvironmentLayout, type NodeLayout } from '../environment/layout.ts';
+import type { ContainerDisk } from './container-disk.ts';
 import type { NodeImage } from './node-image.ts';
-import { kernelCommandLine, podNetworkOf, qemuCommand, type GuestNetwork, type MachineFiles, type MachineShape } from './qemu.ts';
+import { kernelCommandLine, netmaskOf, podNetworkOf, qemuCommand, type Boot, type GuestNetwork, type MachineFiles, type MachineShape } from './qemu.ts';
 
 /** The bridge and tap device a machine adds to its launcher pod's network namespace. */
 const POD_BRIDGE = 'k6t-eth0';
 const TAP = 'tap0';
+/** The address KubeVirt's DHCP server answers from on the pod's bridge (link-local: it routes nothing). */
+const DHCP_SERVER_ADDRESS = '169.254.75.10';
+
+/** What a machine boots: the local node image (its kernel, over its raw root) or a container disk pulled from a registry. */
+export type MachineBootSource = { readonly nodeImage: NodeImage } | { readonly containerDisk: ContainerDisk };
 
 /** What a VM machine is started from. */
 export interface VmMachineOptions {
@@ -27,12 +38,37 @@ export interface VmMachineOptions {
   readonly slot: number;
   readonly userData: string;
   readonly launcher: LauncherNetwork & { readonly uid: string };
-  readonly image: NodeImage;
+  readonly boot: MachineBootSource;
   readonly shape: MachineShape;
 }
 
 /** The daemon running a machine's QEMU (its log is `logs/vm-<slot>.log`; the guest's console is in its folder). */
 export const vmDaemonName = (slot: number): string => `vm-${String(slot)}`;
+
+/** The daemon answering a firmware-booted machine's DHCP (`logs/vm-<slot>-dhcp.log`). */
+const dhcpDaemonName = (slot: number): string => `vm-${String(slot)}-dhcp`;
+
+/**
+ * udhcpd's configuration (pure): on the pod's bridge, one static lease — the pod's address for the guest's MAC — with
+ * the netmask, the gateway as router and resolver, and the VM's name, as virt-launcher's DHCP server answers.
+ */
+export function dhcpServerConfig(machine: string, network: GuestNetwork, dir: string): string {
+  return [
+    `interface ${POD_BRIDGE}`,
+    `start ${network.address}`,
+    `end ${network.address}`,
+    'max_leases 1',
+    `static_lease ${network.mac} ${network.address}`,
+    `opt subnet ${netmaskOf(network.prefixLength)}`,
+    `opt router ${network.gateway}`,
+    `opt dns ${network.gateway}`,
+    `opt hostname ${machine}`,
+    'opt lease 86400',
+    `lease_file ${join(dir, 'dhcp.leases')}`,
+    `pidfile ${join(dir, 'dhcp.pid')}`,
+    '',
+  ].join('\n');
+}
 
 const filesOf = (node: NodeLayout): MachineFiles => ({ disk: join(node.dir, 'disk.qcow2'), configDrive: join(node.dir, 'config-drive.iso'), console: join(node.dir, 'console.log') });
 
@@ -83,6 +119,25 @@ async function writeConfigDrive(dir: string, machine: string, userData: string, 
   }
 }
 
+/** Starts the DHCP server of a firmware-booted machine on its pod's bridge (the bridge takes KubeVirt's server address). */
+async function serveDhcp(options: VmMachineOptions, node: NodeLayout, network: GuestNetwork): Promise<void> {
+  await inNodeNetwork(node, ['ip', 'address', 'replace', `${DHCP_SERVER_ADDRESS}/32`, 'dev', POD_BRIDGE]);
+  const config = join(node.dir, 'dhcp.conf');
+  writeFileSync(config, dhcpServerConfig(options.machine, network, node.dir));
+  writeFileSync(join(node.dir, 'dhcp.leases'), '');
+  const spec = { name: dhcpDaemonName(options.slot), command: ['udhcpd', '-f', config], netns: node.netns, cgroup: node.cgroup };
+  await startAndWait(options.layout, QEMU_SETTLE_MS * 5, spec, () => Promise.resolve(runningPid(options.layout, spec.name) !== undefined));
+}
+
+/** The machine's copy-on-write disk over what it boots, and how QEMU boots it. */
+async function prepareBoot(options: VmMachineOptions, files: MachineFiles, network: GuestNetwork): Promise<Boot> {
+  const backing = 'nodeImage' in options.boot ? { file: options.boot.nodeImage.disk, format: 'raw' } : { file: options.boot.containerDisk.path, format: options.boot.containerDisk.format };
+  // A machine started again keeps its disk, as a VM keeps its DataVolume: it boots as the node it already is.
+  if (!existsSync(files.disk)) await run(['qemu-img', 'create', '-q', '-f', 'qcow2', '-F', backing.format, '-b', backing.file, files.disk]);
+  if (!('nodeImage' in options.boot)) return 'firmware';
+  return { kernel: options.boot.nodeImage.kernel, initrd: options.boot.nodeImage.initrd, cmdline: kernelCommandLine(options.machine, network) };
+}
+
 /** Boots a machine in its launcher pod: the pod's network to the guest, its disk over the image, its config drive, QEMU. */
 export async function startVmMachine(options: VmMachineOptions): Promise<void> {
   const { layout, launcher } = options;
@@ -91,12 +146,11 @@ export async function startVmMachine(options: VmMachineOptions): Promise<void> {
   const network = await bridgePodNetwork(node, launcher);
   const files = filesOf(node);
   mkdirSync(node.dir, { recursive: true });
-  // A machine started again keeps its disk, as a VM keeps its DataVolume: it boots as the node it already is.
-  if (!existsSync(files.disk)) await run(['qemu-img', 'create', '-q', '-f', 'qcow2', '-F', 'raw', '-b', options.image.disk, files.disk]);
+  const boot = await prepareBoot(options, files, network);
   await writeConfigDrive(node.dir, options.machine, options.userData, files.configDrive);
   ensureCgroup(`${layout.cgroup}/${node.cgroup}`);
-  const cmdline = kernelCommandLine(options.machine, network);
-  const command = qemuCommand(options.image, files, options.shape, { cmdline, tap: TAP, mac: network.mac });
+  if (boot === 'firmware') await serveDhcp(options, node, network);
+  const command = qemuCommand(boot, files, options.shape, { tap: TAP, mac: network.mac });
   // QEMU refuses a bad disk, tap or memory size within a moment of starting: it must outlive that moment to count as
   // started, or the VMI would report Running while the error sits in the daemon's log.
   const started = Date.now();
@@ -117,5 +171,5 @@ export async function stopVmMachine(layout: EnvironmentLayout, slot: number, kee
   removeCgroup(cgroup);
   if (keepDisk) for (const file of [filesOf(node).configDrive, filesOf(node).console]) rmSync(file, { force: true });
   else rmSync(node.dir, { recursive: true, force: true });
-  if (runningPid(layout, vmDaemonName(slot)) !== undefined) throw new Error(`${vmDaemonName(slot)} still runs`);
+  for (const name of [vmDaemonName(slot), dhcpDaemonName(slot)]) if (runningPid(layout, name) !== undefined) throw new Error(`${name} still runs`);
 }

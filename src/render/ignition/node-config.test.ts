@@ -47,6 +47,18 @@ describe('node Ignition config', () => {
     assert.doesNotMatch(materialised.units.find((u) => u.name === 'kubelet.service')?.contents ?? '', /--node-labels/);
   });
 
+  it('When the pull secret has credentials for the sandbox image\'s registry, containerd\'s own configuration should carry them, privately', () => {
+    const containerd = (overrides: Partial<NodeIgnitionInput>) => materialiseIgnition(renderNodeIgnition({ ...input, ...overrides })).files.find((f) => f.path === NodePaths.containerdConfig);
+    const withAuth = containerd({ sandboxImage: '10.250.0.1:5443/hcp/pause@sha256:' + 'a'.repeat(64), pullSecret: '{"auths":{"10.250.0.1:5443":{"auth":"dXNlcjpwYXNz"}}}' });
+    assert.equal(withAuth?.mode, 0o600);
+    assert.match(withAuth?.contents ?? '', /\[plugins\.'io\.containerd\.cri\.v1\.images'\.registry\.configs\."10\.250\.0\.1:5443"\.auth\]\n {2}username = "user"\n {2}password = "pass"\n/);
+    for (const overrides of [{}, { pullSecret: 'not json' }]) {
+      const without = containerd(overrides);
+      assert.equal(without?.mode, 0o644);
+      assert.doesNotMatch(without?.contents ?? '', /configs|password/);
+    }
+  });
+
   it('When a machine reads the pointer its user data holds, it should find the endpoint, headers and CA the NodePool rendered', () => {
     const pointer = ignitionPointer({ nodePool: { metadata: { name: 'workers', namespace: 'clusters' } }, hash: '1a2b3c4d', token: 'tok', ignitionEndpoint: '10.0.0.5:30443', ignitionCA: CA });
     assert.deepEqual(parseIgnitionPointer(JSON.stringify(pointer)), {

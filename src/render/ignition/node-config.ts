@@ -1,6 +1,8 @@
 import type { Taint } from '../../api/index.ts';
 import { toBase64 } from '../../lib/base64.ts';
 import { toYaml } from '../../lib/yaml.ts';
+import { ImageReferenceError, parseImageReference } from '../../release/image-reference.ts';
+import { credentialsFor, PullSecretError, type RegistryCredentials } from '../../release/registry-auth.ts';
 
 /**
  * The Ignition spec version of the configuration the ignition endpoint serves. 3.2.0 is what upstream's pointer
@@ -108,12 +110,13 @@ function kubeletConfiguration(input: NodeIgnitionInput): string {
  * under systemd's cgroups. The folder is named because containerd's default (`/etc/containerd/certs.d:/etc/docker/certs.d`)
  * is not split by the transfer service its CRI pulls through, so a node image's mirrors would be silently ignored.
  */
-function containerdConfig(input: NodeIgnitionInput): string {
+function containerdConfig(input: NodeIgnitionInput, sandboxAuth: readonly string[]): string {
   return [
     'version = 3',
     '',
     "[plugins.'io.containerd.cri.v1.images'.registry]",
     `  config_path = ${JSON.stringify(NodePaths.registryHosts)}`,
+    ...sandboxAuth,
     '',
     "[plugins.'io.containerd.cri.v1.images'.pinned_images]",
     `  sandbox = ${JSON.stringify(input.sandboxImage)}`,
@@ -122,6 +125,28 @@ function containerdConfig(input: NodeIgnitionInput): string {
     '  SystemdCgroup = true',
     '',
   ].join('\n');
+}
+
+/**
+ * The pull secret's credentials for the sandbox image's registry, as containerd's own per-registry `auth`: unlike
+ * CRI-O, containerd pulls the pod sandbox image itself, without the credentials the kubelet reads from `config.json`.
+ * (containerd 2 marks `configs` deprecated in favour of `hosts.toml`, which holds no credentials; 2.4 still reads it.)
+ * Nothing when the pull secret has no entry for that registry, or is not a Docker config.
+ */
+function sandboxRegistryAuth(input: NodeIgnitionInput): string[] {
+  let registry: string;
+  let credentials: RegistryCredentials | undefined;
+  try {
+    registry = parseImageReference(input.sandboxImage).registry;
+    credentials = credentialsFor(input.pullSecret, registry);
+  } catch (error) {
+    if (error instanceof ImageReferenceError || error instanceof PullSecretError) return [];
+    throw error;
+  }
+  if (credentials === undefined) return [];
+  // containerd asks by the host it talks to: Docker Hub's API host rather than its image names'.
+  const host = registry === 'docker.io' ? 'registry-1.docker.io' : registry;
+  return ['', `[plugins.'io.containerd.cri.v1.images'.registry.configs.${JSON.stringify(host)}.auth]`, `  username = ${JSON.stringify(credentials.username)}`, `  password = ${JSON.stringify(credentials.password)}`];
 }
 
 const labelArgument = (labels: Record<string, string>): string =>
@@ -165,12 +190,14 @@ const MODULES = ['overlay', 'br_netfilter', ''].join('\n');
  * `core` user's SSH keys and the extra trust bundle. Pure: the ignition endpoint renders it per request.
  */
 export function renderNodeIgnition(input: NodeIgnitionInput): Record<string, unknown> {
+  const sandboxAuth = sandboxRegistryAuth(input);
   const files = [
     file(NodePaths.clusterCA, 0o644, input.clusterCA),
     file(NodePaths.bootstrapKubeconfig, 0o600, bootstrapKubeconfig(input)),
     file(NodePaths.kubeletConfig, 0o644, kubeletConfiguration(input)),
     file(NodePaths.pullSecret, 0o600, input.pullSecret),
-    file(NodePaths.containerdConfig, 0o644, containerdConfig(input)),
+    // With the sandbox registry's credentials in it, containerd's configuration is as private as the pull secret.
+    file(NodePaths.containerdConfig, sandboxAuth.length === 0 ? 0o644 : 0o600, containerdConfig(input, sandboxAuth)),
     file(NodePaths.sysctl, 0o644, SYSCTL),
     file(NodePaths.modules, 0o644, MODULES),
     ...(input.additionalTrustBundle === undefined || input.additionalTrustBundle === '' ? [] : [file(NodePaths.trustBundle, 0o644, input.additionalTrustBundle)]),
