@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
+import { Transport } from '../registry/transport.ts';
 import { issue, toPem } from '../local/cluster/certificates.ts';
 import { asksForCredentials, distributionConfig, dockerConfigFor, htpasswdOf, type DistributionAuth } from '../local/cluster/distribution.ts';
 import { writePrivate } from '../local/cluster/files.ts';
@@ -109,4 +111,31 @@ export async function startTestRegistry(options: { auth?: 'htpasswd' | 'token'; 
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test registry and a transport trusting it, for the tests of one suite. */
+export interface SuiteRegistry {
+  readonly registry: TestRegistry;
+  readonly transport: Transport;
+}
+
+/**
+ * Starts a registry (TLS, htpasswd) and a transport trusting it before the tests of the suite it is called in, and
+ * stops both after them; read the fields in tests and hooks, once `before` has run.
+ */
+export function registryForSuite(): SuiteRegistry {
+  const suite: { registry?: TestRegistry; transport?: Transport } = {};
+  before(async () => {
+    suite.registry = await startTestRegistry();
+    suite.transport = new Transport({ extraCA: suite.registry.ca });
+  });
+  after(async () => {
+    suite.transport?.close();
+    await suite.registry?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the suite registry is read before its before hook ran');
+    return value;
+  };
+  return { get registry() { return started(suite.registry); }, get transport() { return started(suite.transport); } };
 }

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { RegistryClient } from '../../registry/client.ts';
 import { RegistryReleaseProvider } from '../../registry/release-provider.ts';
-import { Transport } from '../../registry/transport.ts';
 import { parseImageReference } from '../../release/image-reference.ts';
 import { payloadTags } from '../../release/layout.ts';
 import { scratchDir } from '../../testing/paths.ts';
-import { startTestRegistry, type TestRegistry } from '../../testing/registry.ts';
+import { registryForSuite } from '../../testing/registry.ts';
 import { kubernetesRelease } from '../../testing/release-payloads.ts';
 import type { ImageSpec } from '../environment/images.ts';
 import type { Reporter } from '../environment/up.ts';
@@ -26,48 +25,38 @@ function sources(dir: string): ReleaseSources {
 }
 
 describe('hcp release build publishing to a real registry (distribution, TLS, htpasswd)', () => {
-  let registry: TestRegistry;
-  let transport: Transport;
+  const suite = registryForSuite();
   const dir = scratchDir('hcp-release-build-');
   const publish = (pullSecret: string, prefix = 'hcp') =>
-    publishRelease({ target: { registry: registry.host, prefix }, client: new RegistryClient({ transport, pullSecret }), report: silent, operatorVersion: '0.1.0' }, release, sources(dir));
-
-  before(async () => {
-    registry = await startTestRegistry();
-    transport = new Transport({ extraCA: registry.ca });
-  });
-  after(async () => {
-    transport.close();
-    await registry.stop();
-  });
+    publishRelease({ target: { registry: suite.registry.host, prefix }, client: new RegistryClient({ transport: suite.transport, pullSecret }), report: silent, operatorVersion: '0.1.0' }, release, sources(dir));
 
   it('When published twice, it should give the same digests and upload nothing the second time', async () => {
-    const first = await publish(registry.pullSecret());
-    const second = await publish(registry.pullSecret());
+    const first = await publish(suite.registry.pullSecret());
+    const second = await publish(suite.registry.pullSecret());
     assert.ok(first.uploaded.blobs > 0 && first.uploaded.manifests > 0, 'the first build uploaded');
     assert.deepEqual({ ...second, uploaded: undefined }, { ...first, uploaded: undefined }, 'the same digests');
     assert.deepEqual(second.uploaded, { blobs: 0, bytes: 0, manifests: 0 });
   });
 
   it('When the payload is resolved by digest, it should name every image by digest and the container disk as the KubeVirt boot image', async () => {
-    const published = await publish(registry.pullSecret());
-    const provider = new RegistryReleaseProvider({ transport, architecture: 'amd64', now: () => Date.now() });
-    const info = await provider.resolve({ image: published.release, pullSecret: registry.pullSecret() });
+    const published = await publish(suite.registry.pullSecret());
+    const provider = new RegistryReleaseProvider({ transport: suite.transport, architecture: 'amd64', now: () => Date.now() });
+    const info = await provider.resolve({ image: published.release, pullSecret: suite.registry.pullSecret() });
     assert.equal(info.version, '1.36.3');
     assert.equal(info.images.kubeAPIServer, published.components['kube-apiserver']);
-    assert.match(info.images.kubeAPIServer, new RegExp(`^${registry.host}/hcp/kube-apiserver@sha256:[0-9a-f]{64}$`));
+    assert.match(info.images.kubeAPIServer, new RegExp(`^${suite.registry.host}/hcp/kube-apiserver@sha256:[0-9a-f]{64}$`));
     assert.equal(info.coreOS?.['x86_64']?.kubevirtDigestRef, published.nodeDisk);
-    const disk = await new RegistryClient({ transport, pullSecret: registry.pullSecret() }).getManifest(parseImageReference(published.nodeDisk));
+    const disk = await new RegistryClient({ transport: suite.transport, pullSecret: suite.registry.pullSecret() }).getManifest(parseImageReference(published.nodeDisk));
     assert.equal(disk.manifest.kind, 'index', 'every image is published under an index');
   });
 
   it('When the registry refuses the credentials, it should name the image and the registry and publish no payload', async () => {
-    await assert.rejects(publish(registry.pullSecret('release-reader', 'wrong'), 'refused'), (error: Error) => {
+    await assert.rejects(publish(suite.registry.pullSecret('release-reader', 'wrong'), 'refused'), (error: Error) => {
       assert.ok(error instanceof ReleasePublishError, String(error));
-      assert.match(error.message, new RegExp(`^pushing ${registry.host}/refused/etcd:3\\.6\\.8-0 to ${registry.host} failed: .*refused the pull secret's credentials for ${registry.host}.*The release was not published`));
+      assert.match(error.message, new RegExp(`^pushing ${suite.registry.host}/refused/etcd:3\\.6\\.8-0 to ${suite.registry.host} failed: .*refused the pull secret's credentials for ${suite.registry.host}.*The release was not published`));
       return true;
     });
-    const reader = new RegistryClient({ transport, pullSecret: registry.pullSecret() });
-    assert.equal(await reader.manifestDigest(parseImageReference(`${registry.host}/refused/kube-release:v1.36.3`), 'v1.36.3'), undefined, 'no payload');
+    const reader = new RegistryClient({ transport: suite.transport, pullSecret: suite.registry.pullSecret() });
+    assert.equal(await reader.manifestDigest(parseImageReference(`${suite.registry.host}/refused/kube-release:v1.36.3`), 'v1.36.3'), undefined, 'no payload');
   });
 });
