@@ -46,8 +46,8 @@ function required(secret: SecretData | undefined, name: string, key: string): st
 }
 
 /**
- * The Ignition config for the machines of the generation `tokenSecret` describes: its bootstrap token and node
- * settings, the cluster's root CA, pull secret and SSH key from `secret(name)`, and the endpoint's settings.
+ * The Ignition config for the machines of the generation `tokenSecret` describes: its bootstrap token, node settings
+ * and trust bundle, the cluster's root CA, pull secret and SSH key from `secret(name)`, and the endpoint's settings.
  * Throws {@link PayloadUnavailable} while a part is missing (the NodePool controller writes the bootstrap token once
  * the hosted cluster has it).
  */
@@ -55,6 +55,7 @@ export function payloadFor(tokenSecret: SecretData, secret: (name: string) => Se
   const name = tokenSecret.metadata?.name ?? '';
   const node = nodeSettings(tokenSecret);
   const sshKey = secret(HostedClusterNames.sshKey)?.data?.['id_rsa.pub'];
+  const trustBundle = tokenSecret.data?.[TokenSecretKey.AdditionalTrustBundle];
   return renderNodeIgnition({
     ...settings,
     clusterCA: required(secret(PkiSecret.rootCA), PkiSecret.rootCA, 'ca.crt'),
@@ -63,5 +64,6 @@ export function payloadFor(tokenSecret: SecretData, secret: (name: string) => Se
     nodeLabels: node.labels ?? {},
     taints: node.taints ?? [],
     sshAuthorizedKeys: sshKey === undefined ? [] : fromBase64(sshKey).split('\n').map((line) => line.trim()).filter((line) => line !== ''),
+    ...(trustBundle === undefined ? {} : { additionalTrustBundle: fromBase64(trustBundle) }),
   });
 }

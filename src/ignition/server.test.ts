@@ -15,6 +15,8 @@ import { createIgnitionServer } from './server.ts';
 const NOW = new Date('2026-11-23T12:00:00Z');
 const TOKEN = '5f0c1e2a-0b7d-4c1e-9d3f-2a6b8c0d1e2f';
 const OTHER_POOL_TOKEN = '0e2c1b8a-4f5d-4b6a-8c7e-1d2f3a4b5c6d';
+const TRUSTING_TOKEN = '7a1d2c3b-5e6f-4a7b-9c8d-0e1f2a3b4c5d';
+const TRUST_BUNDLE = '-----BEGIN CERTIFICATE-----\nregistry CA\n-----END CERTIFICATE-----\n';
 
 function tokenSecret(name: string, nodePool: string, data: Record<string, string>, annotations: Record<string, string> = {}): SecretData {
   return { metadata: { name, annotations: { [TokenSecretAnnotation.IgnitionConfig]: 'true', [TokenSecretAnnotation.NodePool]: nodePool, ...annotations } }, data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, toBase64(v)])) };
@@ -23,6 +25,7 @@ function tokenSecret(name: string, nodePool: string, data: Record<string, string
 const secrets: SecretData[] = [
   tokenSecret('token-workers-1a2b3c4d', 'clusters/workers', { [TokenSecretKey.Token]: TOKEN, [TokenSecretKey.OldToken]: 'old-token-value', [TokenSecretKey.BootstrapToken]: 'abcdef.0123456789abcdef', [TokenSecretKey.NodeSettings]: JSON.stringify({ labels: { team: 'a' }, taints: [] }) }),
   tokenSecret('token-gpu-99999999', 'clusters/gpu', { [TokenSecretKey.Token]: OTHER_POOL_TOKEN }),
+  tokenSecret('token-trusting-12345678', 'clusters/trusting', { [TokenSecretKey.Token]: TRUSTING_TOKEN, [TokenSecretKey.BootstrapToken]: 'trusts.0123456789abcdef', [TokenSecretKey.AdditionalTrustBundle]: TRUST_BUNDLE }),
   tokenSecret('token-workers-00000000', 'clusters/workers', { [TokenSecretKey.Token]: 'expired-token', [TokenSecretKey.BootstrapToken]: 'xyzxyz.0123456789abcdef' }, { [TokenSecretAnnotation.Expiration]: '2026-11-23T11:59:59Z' }),
   { metadata: { name: 'root-ca' }, data: { 'ca.crt': toBase64('-----BEGIN CERTIFICATE-----\nroot\n-----END CERTIFICATE-----\n'), 'ca.key': toBase64('never served') } },
   { metadata: { name: 'pull-secret' }, data: { '.dockerconfigjson': toBase64('{"auths":{}}') } },
@@ -48,6 +51,12 @@ describe('ignition endpoint rules', () => {
     assert.match(files.find((f) => f.path === NodePaths.bootstrapKubeconfig)?.contents ?? '', /token: abcdef.0123456789abcdef\n[\s\S]*|server: https:\/\/10.0.0.1:31443/);
     assert.doesNotMatch(answer.body, /never served/);
     assert.equal(answer.served?.nodePool, 'clusters/workers');
+  });
+
+  it('When the generation carries the cluster\'s additional trust bundle, the machines should be given it, and otherwise nothing in its place', () => {
+    const trust = (token: string): string | undefined => materialiseIgnition(JSON.parse(get({ authorization: bearer(token) }).body) as Record<string, unknown>).files.find((f) => f.path === NodePaths.trustBundle)?.contents;
+    assert.equal(trust(TRUSTING_TOKEN), TRUST_BUNDLE);
+    assert.equal(trust(TOKEN), undefined);
   });
 
   it('When the token before the last rotation is presented, it should still be served', () => {

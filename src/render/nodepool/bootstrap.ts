@@ -22,6 +22,11 @@ export const TokenSecretKey = {
   PullSecretHash: 'pull-secret-hash',
   HCConfigurationHash: 'hc-configuration-hash',
   AdditionalTrustBundleHash: 'additional-trust-bundle-hash',
+  /**
+   * The HostedCluster's additional trust bundle (PEM) the generation's machines are given, when it has one: the
+   * ignition endpoint reads only the control-plane namespace's Secrets. Its hash above is what makes a generation.
+   */
+  AdditionalTrustBundle: 'additional-trust-bundle',
 } as const;
 export const TokenSecretAnnotation = {
   IgnitionConfig: 'hypershift.openshift.io/ignition-config',
@@ -70,6 +75,8 @@ export interface TokenSecretInput {
   /** The generation's config payload as the ignition server reads it (gzip, base64). */
   readonly compressedConfig: string;
   readonly now: Date;
+  /** The HostedCluster's additional trust bundle (PEM), when it has one. */
+  readonly additionalTrustBundle?: string;
 }
 
 const nodePoolKey = (nodePool: Pick<NodePool, 'metadata'>): string => `${nodePool.metadata.namespace ?? ''}/${nodePool.metadata.name ?? ''}`;
@@ -101,6 +108,7 @@ export function renderTokenSecret(input: TokenSecretInput): KubeManifest {
     [TokenSecretKey.AdditionalTrustBundleHash]: toBase64(config.additionalTrustBundleHash),
     [TokenSecretKey.HCConfigurationHash]: toBase64(config.hcConfigurationHash),
     [TokenSecretKey.NodeSettings]: toBase64(JSON.stringify(nodeSettingsOf(input.nodePool))),
+    ...(input.additionalTrustBundle === undefined || input.additionalTrustBundle === '' ? {} : { [TokenSecretKey.AdditionalTrustBundle]: toBase64(input.additionalTrustBundle) }),
   });
 }
 

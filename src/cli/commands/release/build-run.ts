@@ -3,7 +3,7 @@
  * (src/local/release-build/). Progress goes to stderr; the references to use go to stdout, as text or one JSON
  * document.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILD_INFO } from '../../build-info.ts';
@@ -108,13 +108,15 @@ export async function runReleaseBuild(args: ParsedArgs, ctx: CommandContext): Pr
   try {
     const client = new RegistryClient({ transport, ...(flags.registryConfig === undefined ? {} : { pullSecret: flags.registryConfig }) });
     const buildLog = (line: string): void => (flags.json ? undefined : ctx.stderr(`  ${line}\n`));
-    const nodeImageLog = join(mkdtempSync(join(tmpdir(), 'hcp-release-build-')), 'node-image.log');
+    // The node image's build log stays only when the build fails (its error names the file).
+    const logDir = mkdtempSync(join(tmpdir(), 'hcp-release-build-'));
     const operator = { node: process.execPath, projectDir: projectRoot(), version: BUILD_INFO.version };
     const result = await asUserErrors(() =>
-      buildRelease({ target: flags.target, client, report: reporter(ctx, flags.json), buildLog, nodeImageLog, operator }).catch((error: unknown) => {
+      buildRelease({ target: flags.target, client, report: reporter(ctx, flags.json), buildLog, nodeImageLog: join(logDir, 'node-image.log'), operator }).catch((error: unknown) => {
         throw error instanceof ReleasePublishError ? new UserError(error.message) : error;
       }),
     );
+    rmSync(logDir, { recursive: true, force: true });
     const took = seconds(ctx.now().getTime() - started);
     ctx.stdout(flags.json ? `${JSON.stringify({ ...result, seconds: Number(took.slice(0, -1)) }, null, 2)}\n` : describe(result, took));
   } finally {

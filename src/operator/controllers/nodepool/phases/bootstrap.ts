@@ -35,10 +35,10 @@ function machineConfigs(scope: Scope, np: NodePool): string[] | { missing: strin
   return payloads;
 }
 
-function trustBundleHash(scope: Scope, hc: HostedCluster): string {
+/** The HostedCluster's additional trust bundle (PEM; empty without one or while its ConfigMap is missing). */
+function trustBundle(scope: Scope, hc: HostedCluster): string {
   const name = hc.spec.additionalTrustBundle?.name;
-  if (name === undefined) return hashOf('');
-  return hashOf(readConfigMap(scope, hc.metadata.namespace ?? '', name)?.data?.[UserCABundle.Key] ?? '');
+  return name === undefined ? '' : (readConfigMap(scope, hc.metadata.namespace ?? '', name)?.data?.[UserCABundle.Key] ?? '');
 }
 
 /** Where machines fetch their configuration, and the CA to trust; undefined (with the condition set) while missing. */
@@ -61,7 +61,8 @@ function ignitionEndpoint(scope: Scope, hc: HostedCluster): { endpoint: string; 
 /** A new token Secret for the generation (the config payload gzipped as the ignition server reads it). */
 function tokenSecret(scope: Scope, generation: { config: BootstrapConfig; hash: string; token: string }): ReturnType<typeof renderTokenSecret> {
   const compressedConfig = gzipSync(generation.config.config.join('\n---\n')).toString('base64');
-  const secret = renderTokenSecret({ nodePool: scope.np, namespace: scope.controlPlaneNamespace ?? '', ...generation, releaseVersion: scope.release?.version ?? '', compressedConfig, now: scope.now });
+  const additionalTrustBundle = trustBundle(scope, scope.hc as HostedCluster);
+  const secret = renderTokenSecret({ nodePool: scope.np, namespace: scope.controlPlaneNamespace ?? '', ...generation, releaseVersion: scope.release?.version ?? '', compressedConfig, now: scope.now, additionalTrustBundle });
   if (scope.guest === undefined) return secret;
   // The hosted cluster is known: the generation starts with its bootstrap token (made there right after).
   const join = newBootstrapTokenFields(scope);
@@ -110,7 +111,7 @@ function bootstrapConfig(scope: Scope, hc: HostedCluster): BootstrapConfig | und
     setCondition(scope, { type: Type.ValidGeneratedPayload.value, status: 'False', reason: Reason.NotFound.value, message: `waiting for the pull secret to be copied into ${scope.controlPlaneNamespace ?? ''}` });
     return undefined;
   }
-  return { releaseImage: scope.np.spec.release.image, config: configs, pullSecretHash: hashOf(pullSecret?.data ?? {}), additionalTrustBundleHash: trustBundleHash(scope, hc), hcConfigurationHash: hashOf(hc.spec.configuration ?? {}) };
+  return { releaseImage: scope.np.spec.release.image, config: configs, pullSecretHash: hashOf(pullSecret?.data ?? {}), additionalTrustBundleHash: hashOf(trustBundle(scope, hc)), hcConfigurationHash: hashOf(hc.spec.configuration ?? {}) };
 }
 
 /**
