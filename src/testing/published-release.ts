@@ -31,7 +31,7 @@ export interface Published {
   readonly seconds: number;
 }
 
-type OperatorPod = KubeObject & { spec?: { containers?: Array<{ image?: string }> }; status?: { phase?: string; conditions?: Array<{ type: string; status: string }> } };
+type OperatorPod = KubeObject & { metadata?: { deletionTimestamp?: string }; spec?: { containers?: Array<{ image?: string }> }; status?: { phase?: string; conditions?: Array<{ type: string; status: string }> } };
 type Deployment = KubeObject & { spec?: { replicas?: number }; status?: { updatedReplicas?: number; availableReplicas?: number; replicas?: number } };
 
 /** Publishes the release with the shipped hcp to `<release registry>/published`; answers what it printed. */
@@ -86,7 +86,8 @@ async function installChart(layout: EnvironmentLayout, management: KubeClient, o
   }
   await waitFor('the operator rolled out on the published image', () => rolledOut(management), { timeoutMs: 5 * MINUTE, intervalMs: 2000 });
   const pods = await management.list<OperatorPod>('v1', 'Pod', { namespace: 'hypershift', labelSelector: 'name=operator' });
-  const running = pods.filter((p) => p.status?.phase === 'Running');
+  // The replaced pods may still be stopping (their grace period): they are no longer the Deployment's.
+  const running = pods.filter((p) => p.status?.phase === 'Running' && p.metadata?.deletionTimestamp === undefined);
   assert.ok(running.length > 0 && running.every((p) => p.spec?.containers?.[0]?.image === operator), `operator pods run ${operator}: ${running.map((p) => p.spec?.containers?.[0]?.image ?? '').join(', ')}`);
 }
 
