@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { toBase64 } from '../lib/base64.ts';
 import { contentDigest } from '../lib/hash.ts';
-import { formatImageReference, manifestReferenceOf, type ImageReference } from '../release/image-reference.ts';
+import { formatImageReference, manifestReferenceOf, registryApiHost, type ImageReference } from '../release/image-reference.ts';
 import { MANIFEST_ACCEPT, ManifestError, parseManifest, type Descriptor, type Manifest } from '../release/oci-manifest.ts';
 import { credentialsFor, parseChallenge, tokenURL, type RegistryCredentials } from '../release/registry-auth.ts';
 import { setBounded } from '../lib/bounded-map.ts';
@@ -31,8 +31,6 @@ interface Authorization {
   readonly host: string;
 }
 
-/** Docker Hub's API host; every other registry serves its API at its own name. */
-const apiHost = (registry: string): string => (registry === 'docker.io' ? 'registry-1.docker.io' : registry);
 const basic = (c: RegistryCredentials): string => `Basic ${toBase64(`${c.username}:${c.password}`)}`;
 const MAX_REDIRECTS = 5;
 const MAX_TAG_PAGES = 50;
@@ -124,7 +122,7 @@ export class RegistryClient {
   }
 
   private url(ref: ImageReference, path: string): URL {
-    return new URL(`https://${apiHost(ref.registry)}/v2/${ref.repository}/${path}`);
+    return new URL(`https://${registryApiHost(ref.registry)}/v2/${ref.repository}/${path}`);
   }
 
   /** One authorised call: answers with a wanted status, or throws {@link RegistryError} saying what the registry said. */
@@ -144,7 +142,7 @@ export class RegistryClient {
     const first = await this.follow(exchange, this.authorization.get(key));
     if (first.status !== 401) return first;
     drain(first);
-    const authorization = { header: await this.authorise(ref, action, String(first.headers['www-authenticate'] ?? '')), host: apiHost(ref.registry) };
+    const authorization = { header: await this.authorise(ref, action, String(first.headers['www-authenticate'] ?? '')), host: registryApiHost(ref.registry) };
     setBounded(this.authorization, key, authorization, MAX_AUTHORIZATIONS);
     return this.follow(exchange, authorization);
   }

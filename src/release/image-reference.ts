@@ -22,6 +22,9 @@ const DIGEST = /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$/;
 const REGISTRY = /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*|\[[0-9a-fA-F:]+\])(?::\d{1,5})?$/;
 
 /** The error of a text that is not an image reference, naming what is wrong. */
+/** The host a registry's API is served at: its own name, but Docker Hub's API lives on another host than its image names. */
+export const registryApiHost = (registry: string): string => (registry === DOCKER_HUB ? 'registry-1.docker.io' : registry);
+
 export class ImageReferenceError extends Error {
   override readonly name = 'ImageReferenceError';
 }

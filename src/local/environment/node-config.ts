@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path/posix';
 import { toYaml } from '../../lib/yaml.ts';
+import { registryApiHost } from '../../release/image-reference.ts';
 import { statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 
 /** The registries whose images the environment serves from its own registry (their names stay the real ones). */
@@ -123,8 +124,7 @@ export function containerdConfig(node: NodeLayout, runc: string, cni: CNIFolders
 /** `hosts.toml` of one mirrored registry: images are pulled from the environment's registry under the same names. */
 export function registryHostsToml(layout: EnvironmentLayout, registry: string): string {
   const local = `http://${layout.hostAddress}:${String(layout.ports.registry)}/v2/${registry}`;
-  // Docker Hub's API lives on another host than its image names.
-  const upstream = registry === 'docker.io' ? 'https://registry-1.docker.io' : `https://${registry}`;
+  const upstream = `https://${registryApiHost(registry)}`;
   return [`server = ${toml(upstream)}`, '', `[host.${toml(local)}]`, `  capabilities = ${toml(['pull', 'resolve'])}`, '  override_path = true', ''].join('\n');
 }
 

@@ -1,7 +1,7 @@
 import type { Taint } from '../../api/index.ts';
 import { toBase64 } from '../../lib/base64.ts';
 import { toYaml } from '../../lib/yaml.ts';
-import { ImageReferenceError, parseImageReference } from '../../release/image-reference.ts';
+import { ImageReferenceError, parseImageReference, registryApiHost } from '../../release/image-reference.ts';
 import { credentialsFor, PullSecretError, type RegistryCredentials } from '../../release/registry-auth.ts';
 
 /**
@@ -144,9 +144,8 @@ function sandboxRegistryAuth(input: NodeIgnitionInput): string[] {
     throw error;
   }
   if (credentials === undefined) return [];
-  // containerd asks by the host it talks to: Docker Hub's API host rather than its image names'.
-  const host = registry === 'docker.io' ? 'registry-1.docker.io' : registry;
-  return ['', `[plugins.'io.containerd.cri.v1.images'.registry.configs.${JSON.stringify(host)}.auth]`, `  username = ${JSON.stringify(credentials.username)}`, `  password = ${JSON.stringify(credentials.password)}`];
+  // containerd asks by the host it talks to.
+  return ['', `[plugins.'io.containerd.cri.v1.images'.registry.configs.${JSON.stringify(registryApiHost(registry))}.auth]`, `  username = ${JSON.stringify(credentials.username)}`, `  password = ${JSON.stringify(credentials.password)}`];
 }
 
 const labelArgument = (labels: Record<string, string>): string =>
