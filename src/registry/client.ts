@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { toBase64 } from '../lib/base64.ts';
 import { contentDigest } from '../lib/hash.ts';
 import { formatImageReference, manifestReferenceOf, registryApiHost, type ImageReference } from '../release/image-reference.ts';
-import { MANIFEST_ACCEPT, ManifestError, parseManifest, type Descriptor, type Manifest } from '../release/oci-manifest.ts';
+import { MANIFEST_ACCEPT, ManifestError, parseManifest, selectPlatform, type Descriptor, type Manifest } from '../release/oci-manifest.ts';
 import { credentialsFor, parseChallenge, tokenURL, type RegistryCredentials } from '../release/registry-auth.ts';
 import { setBounded } from '../lib/bounded-map.ts';
 import { afterAnswer, RegistryError, registryErrorText } from './errors.ts';
@@ -60,6 +60,14 @@ export class RegistryClient {
     const digest = contentDigest(bytes);
     if (pinned && digest !== reference) throw new RegistryError('invalid', `${formatImageReference(ref)}: the manifest's content has digest ${digest}, not ${reference}`);
     return manifestOf(ref, digest, bytes.toString('utf8'), String(answer.headers['content-type'] ?? ''));
+  }
+
+  /**
+   * The manifest of one architecture under `top` (a manifest fetched for `ref`): `top` itself when it is an image's,
+   * else the index's entry for `architecture`, fetched (which the caller checks is an image's, not another index).
+   */
+  async platformManifest(ref: ImageReference, top: FetchedManifest, architecture: string): Promise<FetchedManifest> {
+    return top.manifest.kind === 'index' ? this.getManifest(ref, selectPlatform(top.manifest, architecture).digest) : top;
   }
 
   /** Every tag of `ref`'s repository, following the registry's `Link` pages on its own origin (at most 50). */

@@ -1,7 +1,7 @@
 import { filesInLayer } from '../release/layer-files.ts';
 import { formatImageReference, parseImageReference, parseRepository, type ImageReference } from '../release/image-reference.ts';
 import { pullCandidates } from '../release/mirrors.ts';
-import { PlatformNotFoundError, selectPlatform, type Manifest } from '../release/oci-manifest.ts';
+import { PlatformNotFoundError, type Manifest } from '../release/oci-manifest.ts';
 import { MissingComponentsError } from '../release/components.ts';
 import { ReleaseError, type ReleaseAccess, type ReleaseFailure, type ReleaseLookup, type ReleaseRequest } from '../release/provider.ts';
 import { PayloadError } from '../release/payload.ts';
@@ -207,7 +207,7 @@ export class RegistryReleaseProvider implements ReleaseLookup {
    * no payload is read to its base once; its failure is then kept by digest).
    */
   private async readPayload(client: RegistryClient, at: ImageReference, top: FetchedManifest): Promise<ReleaseInfo> {
-    const image: Manifest = top.manifest.kind === 'index' ? (await client.getManifest(at, selectPlatform(top.manifest, this.options.architecture).digest)).manifest : top.manifest;
+    const image: Manifest = (await client.platformManifest(at, top, this.options.architecture)).manifest;
     // Content, not a network failure: kept by digest like any other payload that is not one.
     if (image.kind !== 'image') throw new PayloadError(`${formatImageReference(at)}: the index's entry for ${this.options.architecture} is another index`);
     const files = new Map<string, Buffer>();

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { catalogReleaseProvider, kubernetesReleaseImage, type NetworkPluginImages } from '../../release/catalog.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage, type NetworkPluginImages, type ReleaseInfo } from '../../release/catalog.ts';
 import { KUBE_VERSION } from '../binaries/versions.ts';
 import type { ImageSpec } from './images.ts';
 import { PAUSE_IMAGE } from './node-config.ts';
@@ -64,11 +64,16 @@ export interface OperatorSources {
 
 const inPath = (binary: string, source: string): ImageSpec['files'][number] => ({ source, target: `/usr/local/bin/${binary}` });
 
+/** The environment's release as the catalog describes it: the Kubernetes version the environment builds. */
+export function localRelease(): ReleaseInfo {
+  const release = catalogReleaseProvider.lookup(LOCAL_RELEASE_IMAGE);
+  if (release === undefined) throw new Error(`the release catalog does not know the local release ${LOCAL_RELEASE_IMAGE}`);
+  return release;
+}
+
 /** The images of the environment's release, under the names the release provider gives them. */
 export function releaseImages(bin: ImageBinaries): ImageSpec[] {
-  const release = catalogReleaseProvider.lookup(LOCAL_RELEASE_IMAGE);
-  if (release === undefined) throw new Error(`the release provider does not know the local release ${LOCAL_RELEASE_IMAGE}`);
-  const { images } = release;
+  const { images } = localRelease();
   return [
     { name: images.etcd, files: [inPath('etcd', bin.etcd)] },
     { name: images.kubeAPIServer, files: [inPath('kube-apiserver', bin['kube-apiserver'])] },

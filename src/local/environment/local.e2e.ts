@@ -15,9 +15,8 @@ import { locateBinaries } from '../binaries/locate.ts';
 import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { environmentLayout, infraLayout, statePaths, type NodeLayout } from './layout.ts';
-import { LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE } from './local-images.ts';
+import { LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE, localRelease } from './local-images.ts';
 import { localClusterFlags } from './cluster-flags.ts';
-import { catalogReleaseProvider } from '../../release/catalog.ts';
 import { nodePaths } from './node-config.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
 import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
@@ -173,7 +172,7 @@ async function scalePool(hosted: KubeClient, replicas: number): Promise<string> 
  */
 async function scaleAndServe(hosted: KubeClient, namespace: string): Promise<void> {
   const two = await scalePool(hosted, 2);
-  const image = catalogReleaseProvider.lookup(LOCAL_RELEASE_IMAGE)?.images.coreDNS ?? '';
+  const image = localRelease().images.coreDNS;
   for (const object of webObjects(image)) await hosted.create(object);
   type Workload = KubeObject & { status?: { readyReplicas?: number } };
   await waitFor('both replicas of web ready', async () => (await hosted.get<Workload>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' })).status?.readyReplicas === 2, { timeoutMs: 3 * MINUTE, intervalMs: 1000 });

@@ -10,7 +10,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { formatImageReference, parseImageReference } from '../../release/image-reference.ts';
-import { catalogReleaseProvider } from '../../release/catalog.ts';
 import { kubernetesPayloadFiles } from '../../release/layout.ts';
 import { RegistryClient } from '../../registry/client.ts';
 import { publishPayload } from '../../registry/publish.ts';
@@ -21,7 +20,7 @@ import { writePrivate } from '../cluster/files.ts';
 import type { DaemonSpec } from './daemons.ts';
 import type { EnvironmentLayout, NodeLayout } from './layout.ts';
 import { nodePaths } from './node-config.ts';
-import { LOCAL_RELEASE_IMAGE } from './local-images.ts';
+import { LOCAL_RELEASE_IMAGE, localRelease } from './local-images.ts';
 
 /** The user the environment's pull secret authenticates as. */
 const RELEASE_REGISTRY_USER = 'hcp-local';
@@ -103,8 +102,7 @@ export function releaseRegistryReady(layout: EnvironmentLayout): () => Promise<b
  * images the node registry serves; returns its digest. Pushing the same payload again changes nothing.
  */
 export async function publishLocalRelease(layout: EnvironmentLayout): Promise<string> {
-  const release = catalogReleaseProvider.lookup(LOCAL_RELEASE_IMAGE);
-  if (release === undefined) throw new Error(`the release catalog does not know the local release ${LOCAL_RELEASE_IMAGE}`);
+  const release = localRelease();
   const paths = releaseRegistryPaths(layout);
   const transport = new Transport({ extraCA: readFileSync(paths.ca, 'utf8') });
   try {

@@ -9,10 +9,10 @@ import { RegistryError } from '../../registry/errors.ts';
 import type { RegistryClient } from '../../registry/client.ts';
 import { assembleImage, noUploads, pushImage, type OciImage, type UploadCount } from '../../registry/oci-image.ts';
 import { filesLayer } from '../../registry/publish.ts';
-import { catalogReleaseProvider, type ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/catalog.ts';
 import { formatImageReference, type ImageReference } from '../../release/image-reference.ts';
 import { ociImageOf, type ImageSpec } from '../environment/images.ts';
-import { LOCAL_RELEASE_IMAGE, nodeImages, operatorImage, releaseImages } from '../environment/local-images.ts';
+import { localRelease, nodeImages, operatorImage, releaseImages } from '../environment/local-images.ts';
 import { buildEverything, type Reporter } from '../environment/up.ts';
 import { ensureNodeImage } from '../vm/node-image.ts';
 import { byDigest, componentArtifacts, publishedPayloadFiles, PUBLISHED_REPOSITORIES, type ComponentArtifact } from './plan.ts';
@@ -73,13 +73,6 @@ function componentSpec(artifact: ComponentArtifact, specs: ReadonlyMap<string, I
 
 /** The container disk: the bootable qcow2 under `/disk/`, readable by every user (KubeVirt's qemu user reads it). */
 const containerDiskSpec = (name: string, qcow2: string): ImageSpec => ({ name, files: [{ source: qcow2, target: '/disk/node.qcow2', mode: 0o444 }] });
-
-/** The environment's release, as the catalog describes it (the images built here). */
-function localRelease(): ReleaseInfo {
-  const release = catalogReleaseProvider.lookup(LOCAL_RELEASE_IMAGE);
-  if (release === undefined) throw new Error(`the release catalog does not know ${LOCAL_RELEASE_IMAGE}`);
-  return release;
-}
 
 /** What a release is assembled from: each component's image spec by the image name the release gives it, the operator's, the container disk's qcow2. */
 export interface ReleaseSources {

@@ -13,7 +13,7 @@ import { RegistryClient } from '../../registry/client.ts';
 import { RegistryError } from '../../registry/errors.ts';
 import { Transport } from '../../registry/transport.ts';
 import { formatImageReference, parseImageReference, type ImageReference } from '../../release/image-reference.ts';
-import { selectPlatform, type Descriptor } from '../../release/oci-manifest.ts';
+import type { Descriptor } from '../../release/oci-manifest.ts';
 import { cacheRoot } from '../binaries/locate.ts';
 
 /** Where pulled container disks are kept, one folder per image manifest digest. */
@@ -50,10 +50,7 @@ function diskIn(dir: string, image: string): { file: string; format: ContainerDi
 
 /** The image manifest of linux/amd64: the reference's own, or its index's entry. */
 async function amd64Manifest(client: RegistryClient, ref: ImageReference): Promise<{ digest: string; layers: readonly Descriptor[] }> {
-  const top = await client.getManifest(ref);
-  if (top.manifest.kind === 'image') return { digest: top.digest, layers: top.manifest.layers };
-  const entry = selectPlatform(top.manifest, 'amd64');
-  const image = await client.getManifest(ref, entry.digest);
+  const image = await client.platformManifest(ref, await client.getManifest(ref), 'amd64');
   if (image.manifest.kind !== 'image') throw new ContainerDiskError(`${formatImageReference(ref)}: the index's linux/amd64 entry is another index`);
   return { digest: image.digest, layers: image.manifest.layers };
 }
@@ -90,6 +87,7 @@ export async function pullContainerDisk(image: string, access: PullAccess, cache
     const work = mkdtempSync(join(cacheDir, '.pull-'));
     try {
       await unpackDisk(client, ref, manifest.layers, work);
+      // Refused before it is kept: an image without a disk never reaches the cache.
       diskIn(join(work, 'root', 'disk'), image);
       rmSync(dir, { recursive: true, force: true });
       renameSync(join(work, 'root'), dir);

@@ -18,12 +18,11 @@ import { WEB, webObjects } from '../../../local/environment/demo-workload.ts';
 import { run as runHost } from '../../../local/environment/host.ts';
 import type { InfraAccess } from '../../../local/environment/infra-cluster.ts';
 import type { EnvironmentLayout } from '../../../local/environment/layout.ts';
-import { LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
+import { localRelease } from '../../../local/environment/local-images.ts';
 import { layoutForUp } from '../../../local/environment/state.ts';
 import { upEnvironment, type Reporter } from '../../../local/environment/up.ts';
 import { recordedMachines } from '../../../local/kubevirt/machine-backend.ts';
 import { projectRoot } from '../../../local/project-root.ts';
-import { catalogReleaseProvider } from '../../../release/catalog.ts';
 import { asUserErrors, installOperator, installPrerequisites, quietContext, readFlags, reporter, seconds, upHostedCluster, workersReady, type HostedClusterResult } from './local-run.ts';
 
 /** One step of the summary. */
@@ -53,7 +52,7 @@ type Deployment = KubeObject & { status?: { readyReplicas?: number } };
 
 /** The workload on the workers, and 20 answers from it through its Service (the API server's service proxy). */
 async function serveWeb(kubectl: string, hostedKubeconfig: string): Promise<void> {
-  const image = catalogReleaseProvider.lookup(LOCAL_RELEASE_IMAGE)?.images.coreDNS ?? '';
+  const image = localRelease().images.coreDNS;
   const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfig);
   try {
     for (const object of webObjects(image)) await hosted.apply(object, { fieldManager: 'hcp-local-demo', force: true });
