@@ -23,7 +23,7 @@ import { publishImage } from './images.ts';
 import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, publishNetworkConfig, type InfraAccess } from './infra-cluster.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
-import { ensureReleaseRegistryFiles, publishLocalRelease, releaseRegistryReady, releaseRegistryDaemon, releaseRegistryPaths, trustReleaseRegistry } from './release-registry.ts';
+import { ensureReleaseRegistryFiles, publishLocalRelease, releaseRegistryReady, releaseRegistryDaemon, releaseRegistryPaths } from './release-registry.ts';
 import { recordMachineBackend, recordNodeCount, type MachineBackendKind } from './state.ts';
 import { clustersToWatch, STAND_IN_DAEMON, standInBackend, watchedClusters } from '../kubevirt/run.ts';
 import { nodeImagesInUse } from '../kubevirt/machine-backend.ts';
@@ -180,7 +180,6 @@ async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries)
 function writeNodeConfig(layout: EnvironmentLayout, node: NodeLayout, runc: string): void {
   const p = nodePaths(node);
   writeRuntimeFiles(layout, node, runc);
-  trustReleaseRegistry(layout, node);
   writeFileSync(p.kubeletConfig, kubeletConfig(layout, node));
   writeFileSync(p.kubeProxyConfig, kubeProxyConfig(layout, node, componentKubeconfig(layout, 'kube-proxy')));
 }

@@ -138,7 +138,8 @@ export interface MachineRunners {
 function whatItKeeps(known: Record | undefined, runners: MachineRunners, bootImage: string): Pick<Record, 'backend' | 'image' | 'containerDisk'> {
   const backend = known === undefined ? runners.kind : backendOf(known);
   if (backend !== 'vm') return { backend };
-  if (known?.image !== undefined || known?.containerDisk !== undefined) return { backend, ...(known.image === undefined ? {} : { image: known.image }), ...(known.containerDisk === undefined ? {} : { containerDisk: known.containerDisk }) };
+  // Undefined fields are not written to the records file.
+  if (known?.image !== undefined || known?.containerDisk !== undefined) return { backend, image: known.image, containerDisk: known.containerDisk };
   return isLocalNodeImage(bootImage) ? { backend, image: runners.image() } : { backend, containerDisk: runners.containerDisk(bootImage) };
 }
 

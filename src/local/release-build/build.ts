@@ -57,7 +57,7 @@ export class ReleasePublishError extends Error {
 /** Pushes one image, naming it and its registry when that fails; answers its reference by digest. */
 async function publish(client: RegistryClient, ref: ImageReference, image: OciImage, count: UploadCount): Promise<string> {
   try {
-    return byDigest(ref, await pushImage(client, ref, [image], count));
+    return byDigest(ref, await pushImage(client, ref, [image], { count }));
   } catch (error) {
     if (!(error instanceof RegistryError)) throw error;
     throw new ReleasePublishError(`pushing ${formatImageReference(ref)} to ${ref.registry} failed: ${error.message}. The release was not published (its payload goes last), so nothing names what was pushed so far`);
@@ -81,12 +81,12 @@ export interface ReleaseSources {
   readonly nodeDisk: string;
 }
 
-/** Publishes every component image; answers the release's image name → the published image by digest. */
-async function publishComponents(options: PublishOptions, release: ReleaseInfo, specs: ReadonlyMap<string, ImageSpec>, count: UploadCount): Promise<Map<string, string>> {
-  const published = new Map<string, string>();
+/** Publishes every component image; answers each component's artifact with its published reference by digest. */
+async function publishComponents(options: PublishOptions, release: ReleaseInfo, specs: ReadonlyMap<string, ImageSpec>, count: UploadCount): Promise<Array<{ artifact: ComponentArtifact; ref: string }>> {
+  const published = [];
   for (const artifact of componentArtifacts(release, options.target)) {
     const spec = componentSpec(artifact, specs);
-    published.set(artifact.source, await options.report.step(`publishing ${formatImageReference(artifact.ref)}`, async () => publish(options.client, artifact.ref, await ociImageOf(spec), count)));
+    published.push({ artifact, ref: await options.report.step(`publishing ${formatImageReference(artifact.ref)}`, async () => publish(options.client, artifact.ref, await ociImageOf(spec), count)) });
   }
   return published;
 }
@@ -110,10 +110,10 @@ export async function publishRelease(options: PublishOptions, release: ReleaseIn
     return { ref: await publish(client, diskRef, image, count), bytes: image.layers.reduce((sum, layer) => sum + layer.data.length, 0) };
   });
   const releaseRef = publishedReference(target, PUBLISHED_REPOSITORIES.release, `v${release.version}`);
-  const files = publishedPayloadFiles(release, { components, nodeDisk: disk.ref, operator });
+  const files = publishedPayloadFiles(release, { components: new Map(components.map((c) => [c.artifact.source, c.ref])), nodeDisk: disk.ref, operator });
   const payload = assembleImage([filesLayer({ 'etc/os-release': 'ID=hcp-kubevirt\n' }), filesLayer(files)], { labels: { 'io.openshift.release': formatImageReference(releaseRef) } }, { os: 'linux', architecture: 'amd64' });
   const releaseDigest = await report.step(`publishing the release payload ${formatImageReference(releaseRef)}`, () => publish(client, releaseRef, payload, count));
-  const byTag = Object.fromEntries(componentArtifacts(release, target).map((a) => [a.component, components.get(a.source) ?? '']));
+  const byTag = Object.fromEntries(components.map((c) => [c.artifact.component, c.ref]));
   return { release: releaseDigest, releaseTag: formatImageReference(releaseRef), operator, nodeDisk: disk.ref, nodeDiskBytes: disk.bytes, components: byTag, uploaded: count };
 }
 
