@@ -68,6 +68,8 @@ export interface ReleaseInfo {
    * absent when the provider cannot read that metadata.
    */
   readonly coreOS?: Readonly<Record<string, CoreOSBootImages>>;
+  /** The operator image a published release lists (tag `hcp-operator`, see `hcp release build`); absent from others. */
+  readonly operatorImage?: string;
   /**
    * Where this was read, for conditions: the payload's digest and the reference it was pulled through, or the
    * catalog and why the payload was not read. Absent for the catalog's own answers.

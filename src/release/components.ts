@@ -37,6 +37,12 @@ export const KUBEVIRT_TAGS = {
 } as const satisfies { cloudControllerManager: string; csiDriver: string; csiSidecars: Record<keyof CSISidecarImages, string> };
 
 /** The hosted clusters' network plugin: both images or none (ours; OpenShift's payloads carry OVN-Kubernetes instead). */
+/**
+ * The tag under which a published release lists the operator's image (`hcp release build`): not a component the control
+ * plane runs, but what the release's clusters are meant to be managed with (`hcp local up --release-image` installs it).
+ */
+export const OPERATOR_TAG = 'hcp-operator';
+
 export const NETWORK_PLUGIN_TAGS = { flannel: 'flannel', cniPlugins: 'cni-plugins' } as const satisfies Record<keyof NetworkPluginImages, string>;
 
 /** The error of a payload that lacks components this control plane runs (upstream's `MissingReleaseImages`). */

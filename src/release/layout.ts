@@ -37,7 +37,7 @@ function bootImagesConfigMap(coreOS: Readonly<Record<string, CoreOSBootImages>>)
  * The `release-manifests/` files of a release in our Kubernetes-native layout (pure): an `image-references`
  * ImageStream with one tag per component under our names, annotated with the Kubernetes version; the Cincinnati
  * `release-metadata`; and, when boot images are given, the CoreOS stream ConfigMap. `extraTags` are listed after the
- * components (the operator's image, which the provider does not read but users install from). Put these files in an image's
+ * components (the operator's image, `ReleaseInfo.operatorImage` when read back). Put these files in an image's
  * last layer and push it: the provider reads it like an OpenShift payload (docs/releases.md).
  */
 export function kubernetesPayloadFiles(release: Pick<ReleaseInfo, 'version' | 'images' | 'kubernetesVersion' | 'coreOS'>, extraTags?: readonly PayloadTag[]): Record<string, string> {

@@ -34,6 +34,12 @@ describe('release info from a payload', () => {
     assert.deepEqual(releaseInfoFromPayload(asFiles(kubernetesPayloadFiles(withKubevirt))), withKubevirt);
   });
 
+  it('When a published release lists the operator under its tag, it should read it as the operator image and not as a component', () => {
+    const release = kubernetesRelease('1.36.3');
+    const operator = `r/hcp-operator@sha256:${'2'.repeat(64)}`;
+    assert.deepEqual(releaseInfoFromPayload(asFiles(kubernetesPayloadFiles(release, [['hcp-operator', operator]]))), { ...release, operatorImage: operator });
+  });
+
   it('When release-metadata is missing, it should say the image is not a release payload, naming the file', () => {
     assert.throws(() => releaseInfoFromPayload(asFiles(openshiftPayloadFiles('4.17.0', { omit: [PAYLOAD_FILES.releaseMetadata] }))), (e: unknown) => e instanceof PayloadError && /not a release payload: it has no release-manifests\/release-metadata$/.test(e.message));
   });

@@ -63,9 +63,9 @@ async function startCompanions(dir: string, serving: { cert: string; key: string
 }
 
 /** The registry's configuration: htpasswd, or the token service's realm; redirects to the blob store if there is one. */
-function configFor(dir: string, host: string, companions: Companions): string {
+function configFor(dir: string, addr: string, companions: Companions): string {
   const auth: DistributionAuth = companions.tokens === undefined ? { htpasswd: { realm: 'hcp-test-registry' } } : { token: { realm: companions.tokens.realm, service: TOKEN_SERVICE, issuer: TOKEN_ISSUER } };
-  return distributionConfig({ dir, addr: host, auth, ...(companions.blobStore === undefined ? {} : { redirectTo: companions.blobStore.baseURL }) });
+  return distributionConfig({ dir, addr, auth, ...(companions.blobStore === undefined ? {} : { redirectTo: companions.blobStore.baseURL }) });
 }
 
 const stopCompanions = async (companions: Companions): Promise<void> => {
@@ -73,27 +73,39 @@ const stopCompanions = async (companions: Companions): Promise<void> => {
   await companions.blobStore?.stop();
 };
 
+/** Options of {@link startTestRegistry}. */
+export interface TestRegistryOptions {
+  readonly auth?: 'htpasswd' | 'token';
+  readonly blobStore?: boolean;
+  /**
+   * An address of this host to be reached at instead of loopback (a local environment's bridge, from its nodes and
+   * VMs): the registry then listens on every address and its certificate names this one too. It may not exist yet.
+   */
+  readonly advertise?: string;
+}
+
 /**
- * Builds (once) and starts the distribution registry on a free loopback port, with a fresh CA and two users; with
- * `auth: 'token'`, a token service beside it answers the registry's bearer challenges; with `blobStore`, layer
- * downloads are redirected to a blob store on another port (see blob-store.ts).
+ * Builds (once) and starts the distribution registry on a free port (loopback unless `advertise`), with a fresh CA
+ * and two users; with `auth: 'token'`, a token service beside it answers the registry's bearer challenges; with
+ * `blobStore`, layer downloads are redirected to a blob store on another port (see blob-store.ts).
  */
-export async function startTestRegistry(options: { auth?: 'htpasswd' | 'token'; blobStore?: boolean } = {}): Promise<TestRegistry> {
+export async function startTestRegistry(options: TestRegistryOptions = {}): Promise<TestRegistry> {
   const { registry } = await ensureTool(DISTRIBUTION, () => undefined);
   const dir = mkdtempSync(join(tmpdir(), 'hcp-registry-'));
   const port = await freePort();
   const ca = await issue({ commonName: 'hcp test registry CA', usage: 'ca' });
-  const serving = await toPem(await issue({ commonName: 'hcp test registry', usage: 'server', issuer: ca, dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] }));
+  const addresses = ['127.0.0.1', ...(options.advertise === undefined ? [] : [options.advertise])];
+  const serving = await toPem(await issue({ commonName: 'hcp test registry', usage: 'server', issuer: ca, dnsNames: ['localhost'], ipAddresses: addresses }));
   const caPem = (await toPem(ca)).cert;
   writeFileSync(join(dir, 'tls.crt'), serving.cert);
   writePrivate(join(dir, 'tls.key'), serving.key);
   const companions = await startCompanions(dir, serving, options);
-  const host = `127.0.0.1:${String(port)}`;
-  writeFileSync(join(dir, 'config.yml'), configFor(dir, host, companions));
+  const host = `${options.advertise ?? '127.0.0.1'}:${String(port)}`;
+  writeFileSync(join(dir, 'config.yml'), configFor(dir, options.advertise === undefined ? host : `0.0.0.0:${String(port)}`, companions));
   // Under the supervisor, so a test run that dies leaves no registry behind.
   const server = startProcess({ name: 'registry', binary: registry ?? 'registry', args: ['serve', join(dir, 'config.yml')], logFile: join(dir, 'registry.log') });
   try {
-    await eventually('the test registry to answer', () => asksForCredentials(host, caPem), 30_000, 100);
+    await eventually('the test registry to answer', () => asksForCredentials(`127.0.0.1:${String(port)}`, caPem), 30_000, 100);
   } catch (error) {
     await server.stop();
     await stopCompanions(companions);

@@ -23,3 +23,21 @@ export function readTrustBundleFile(ctx: Pick<CommandContext, 'readFile'>, flag:
   if (!PEM_CERTIFICATE.test(content)) throw invalidFlag(flag, path, 'the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
   return content;
 }
+
+/**
+ * The text of a Docker config file named by `--<flag>` (`hcp release build`, `hcp local up`): refused unless it is
+ * JSON with `auths`, since credential helpers and stores are not run.
+ */
+export function readRegistryConfigFile(ctx: Pick<CommandContext, 'readFile'>, flag: string, path: string): string {
+  const text = Buffer.from(readFlagFile(ctx, path, 'registry config')).toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidFlag(flag, path, 'the file is not JSON (a Docker config such as ~/.docker/config.json)');
+  }
+  if (typeof parsed !== 'object' || parsed === null || typeof (parsed as { auths?: unknown }).auths !== 'object') {
+    throw invalidFlag(flag, path, 'the file has no "auths" (credential helpers and stores are not run: give a file with the registry\'s entry under "auths")');
+  }
+  return text;
+}

@@ -1,21 +1,29 @@
 import type { EnvironmentLayout } from './layout.ts';
 import { LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE } from './local-images.ts';
+import { recordedUserRegistry, registryAccessPaths } from './registry-access.ts';
 import { releaseRegistryPaths } from './release-registry.ts';
 
 /**
- * The `hcp create cluster kubevirt` flags a hosted cluster of the environment needs: its release, read through the
- * environment's mirror with the environment's pull secret (release-registry.ts), a base domain (no OpenShift router to
- * discover one from), services on the nodes' ports (no load balancer), and `workers` machines of its NodePool booting
- * the local node image (none by default).
+ * The `hcp create cluster kubevirt` flags a hosted cluster of the environment needs: a base domain (no OpenShift
+ * router to discover one from), services on the nodes' ports (no load balancer), `workers` machines of its NodePool
+ * (none by default), and its release. That is the environment's own, read through the environment's mirror with the
+ * environment's pull secret (release-registry.ts), its workers booting the local node image; or the published release
+ * `up --release-image` was given, read with the environment's merged credentials and CAs (registry-access.ts), its
+ * workers booting the release's container disk and trusting its registry.
  */
 export function localClusterFlags(layout: EnvironmentLayout, workers = 0): string[] {
+  const common = ['--base-domain=hcp.local', '--service-publishing-strategy=NodePort'];
+  const published = recordedUserRegistry(layout).releaseImage;
+  if (published !== undefined) {
+    const access = registryAccessPaths(layout);
+    return [`--release-image=${published}`, `--pull-secret=${access.pullSecret}`, `--additional-trust-bundle=${access.trustBundle}`, ...common, `--node-pool-replicas=${String(workers)}`];
+  }
   const files = releaseRegistryPaths(layout);
   return [
     `--release-image=${LOCAL_RELEASE_IMAGE}`,
     `--pull-secret=${files.pullSecret}`,
     `--image-content-sources=${files.imageContentSources}`,
-    '--base-domain=hcp.local',
-    '--service-publishing-strategy=NodePort',
+    ...common,
     `--containerdisk=${LOCAL_NODE_IMAGE}`,
     `--node-pool-replicas=${String(workers)}`,
   ];

@@ -30,7 +30,7 @@ import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
 import { assertInClusterComponentsRun } from '../../testing/in-cluster-components.ts';
-import { assertBootedFromPublishedDisk, assertPublishedAndInstalled, publishedReleaseFlags } from '../../testing/published-release.ts';
+import { assertPublishedAndInstalled, assertSecondEnvironment, startOutsideRegistry, type OutsideRegistry, type Published } from '../../testing/published-release.ts';
 import { assertPodNetworkOfItsOwn, nodeReadyOrWhy } from '../../testing/pod-overlay.ts';
 import { hasTrueCondition } from '../../lib/conditions.ts';
 import { assertConformanceRefusesWithoutCluster, assertConformanceCommand } from '../../testing/conformance-slice.ts';
@@ -342,15 +342,21 @@ async function vmWorkerAndCheck(name: string, flags: readonly string[], check: (
   return `Available ${available}s, QEMU worker Ready ${ready.node}s, its kube-proxy Ready ${ready.pod}s after create`;
 }
 
-/**
- * The release as a platform team ships it: published with `hcp release build`, the operator installed with the chart
- * on the published image, and a cluster on the published release whose worker boots the release's container disk,
- * pulled from the registry.
- */
+/** A registry outside the environments (`up` trusts it): what `hcp release build` publishes to, outliving the first environment. */
+let outside: OutsideRegistry | undefined;
+/** What was published there. */
+let published: Published | undefined;
+
+/** The release as a platform team ships it: published with `hcp release build`, the operator installed with the chart on the published image. */
 async function publishedReleaseAndCheck(): Promise<void> {
-  const published = await assertPublishedAndInstalled(layout, management, (line) => process.stderr.write(`e2e: ${line}\n`));
-  const line = await vmWorkerAndCheck('pub', publishedReleaseFlags(layout, published), () => assertBootedFromPublishedDisk(management, 'clusters-pub', published));
-  process.stderr.write(`e2e: published release: ${line}\n`);
+  assert.ok(outside !== undefined, 'the outside registry runs');
+  published = await assertPublishedAndInstalled({ layout, management, outside });
+}
+
+/** A second environment from nothing but the published release (once the first is gone). */
+async function secondEnvironmentAndCheck(): Promise<void> {
+  assert.ok(outside !== undefined && published !== undefined, 'the release was published');
+  await assertSecondEnvironment(outside, published);
 }
 
 const hostCheck = hostCleanCheck(layout);
@@ -358,8 +364,10 @@ const hostCheck = hostCleanCheck(layout);
 /** `up` with 3 nodes and the infrastructure cluster, as a newcomer runs it (prerequisites installed when missing). */
 async function upForTests(): Promise<void> {
   assertBundlesFresh();
+  outside = await startOutsideRegistry(layout.hostAddress);
   const started = Date.now();
-  const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--infra-cluster', '--install-prerequisites', '--output=json'], 45 * MINUTE);
+  const trust = [`--registry-config=${outside.configFile}`, `--registry-ca-file=${outside.caFile}`];
+  const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--infra-cluster', ...trust, '--install-prerequisites', '--output=json'], 45 * MINUTE);
   const result = JSON.parse(up.stdout) as { state: string; kubeconfig: string; nodes: number; infraCluster?: InfraAccess; pullSecret: string; imageContentSources: string };
   assert.deepEqual([result.state, result.pullSecret, result.imageContentSources], ['running', join(stateDir, 'pull-secret.json'), join(stateDir, 'image-content-sources.yaml')]);
   assert.equal(result.nodes, 3);
@@ -369,14 +377,18 @@ async function upForTests(): Promise<void> {
   management = KubeClient.fromKubeconfigFile(result.kubeconfig);
 }
 
+/** Whatever a failed test left: the first environment, its state folder, the outside registry. */
+async function tearDownForTests(): Promise<void> {
+  management?.close();
+  await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
+  rmSync(stateDir, { recursive: true, force: true });
+  await outside?.stop();
+}
+
 describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
   before(upForTests);
 
-  after(async () => {
-    management?.close();
-    await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
-    rmSync(stateDir, { recursive: true, force: true });
-  });
+  after(tearDownForTests);
 
   it('When up runs again, it should change nothing and report the same environment', async () => {
     const before = await management.list('v1', 'Node');
@@ -425,7 +437,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
 
   it('When the environment switches to the vm backend, a worker should boot as a QEMU machine in its launcher pod, join and go with its cluster', vmBackendAndCheck);
 
-  it('When the release is published and installed with the chart, a cluster on it should boot the published container disk and join', publishedReleaseAndCheck);
+  it('When the release is published to a registry and installed with the chart, the operator should come up on the published image', publishedReleaseAndCheck);
 
   it('When down runs while a hosted cluster exists, it should refuse unless forced, then leave nothing on the host', async () => {
     await createCluster('leftover', 'SingleReplica');
@@ -438,4 +450,6 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     assert.equal(status.code, 1);
     assert.match(status.stdout, /state: +stopped/);
   });
+
+  it('When a second environment starts only from the published release, its cluster\'s QEMU worker should boot the published disk and join', secondEnvironmentAndCheck);
 });

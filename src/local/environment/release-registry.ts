@@ -18,8 +18,7 @@ import { issue, toPem } from '../cluster/certificates.ts';
 import { asksForCredentials, distributionConfig, dockerConfigFor, htpasswdOf } from '../cluster/distribution.ts';
 import { writePrivate } from '../cluster/files.ts';
 import type { DaemonSpec } from './daemons.ts';
-import type { EnvironmentLayout, NodeLayout } from './layout.ts';
-import { nodePaths } from './node-config.ts';
+import type { EnvironmentLayout } from './layout.ts';
 import { LOCAL_RELEASE_IMAGE, localRelease } from './local-images.ts';
 
 /** The user the environment's pull secret authenticates as. */
@@ -49,7 +48,7 @@ export function releaseRegistryPaths(layout: EnvironmentLayout): {
 }
 
 /** `host:port` of the release registry. */
-const releaseRegistryHost = (layout: EnvironmentLayout): string => `${layout.hostAddress}:${String(layout.ports.releaseRegistry)}`;
+export const releaseRegistryHost = (layout: EnvironmentLayout): string => `${layout.hostAddress}:${String(layout.ports.releaseRegistry)}`;
 
 /** The mirror repository of the environment's release (pure): the same repository path on the release registry. */
 const releaseMirror = (layout: EnvironmentLayout): string => `${releaseRegistryHost(layout)}/${RELEASE.repository}`;
@@ -112,27 +111,4 @@ export async function publishLocalRelease(layout: EnvironmentLayout): Promise<st
   } finally {
     transport.close();
   }
-}
-
-/** `hosts.toml` of the release registry on the environment's nodes (pure): spoken to over HTTPS, trusting its CA. */
-export function releaseRegistryHostsToml(layout: EnvironmentLayout): string {
-  const url = JSON.stringify(`https://${releaseRegistryHost(layout)}`);
-  return [`server = ${url}`, '', `[host.${url}]`, '  capabilities = ["pull", "resolve"]', `  ca = ${JSON.stringify(releaseRegistryPaths(layout).ca)}`, ''].join('\n');
-}
-
-/**
- * Lets a node of the management cluster pull from the release registry, as a platform team's management cluster pulls
- * from its own registry: the registry's CA in containerd's `hosts.toml`, its credentials in the kubelet's `config.json`
- * (which the kubelet hands to containerd for each pull). Pods then run images published there (`hcp release build`),
- * the operator's among them. Nothing for a cluster without the registry (the infrastructure cluster).
- */
-export function trustReleaseRegistry(layout: EnvironmentLayout, node: NodeLayout): void {
-  const paths = releaseRegistryPaths(layout);
-  if (!existsSync(paths.ca)) return;
-  const p = nodePaths(node);
-  const hosts = join(p.registryHosts, releaseRegistryHost(layout));
-  mkdirSync(hosts, { recursive: true });
-  writeFileSync(join(hosts, 'hosts.toml'), releaseRegistryHostsToml(layout));
-  mkdirSync(p.kubeletRoot, { recursive: true });
-  writePrivate(join(p.kubeletRoot, 'config.json'), readFileSync(paths.pullSecret, 'utf8'));
 }

@@ -1,4 +1,6 @@
 /** `hcp local status`: what of the environment is running, where its kubeconfig is, which hosted clusters it holds. */
+import { recordedUserRegistry } from './registry-access.ts';
+import { LOCAL_RELEASE_IMAGE } from './local-images.ts';
 import { existsSync } from 'node:fs';
 import { runningPid } from './daemons.ts';
 import { hostedClustersOf } from './down.ts';
@@ -41,6 +43,8 @@ export interface EnvironmentStatus {
   readonly hostedClusters: readonly string[] | null;
   /** What new machines run as (`up --machine-backend`). */
   readonly machineBackend: MachineBackendKind;
+  /** The release hosted clusters run: the environment's own, or the published one `up --release-image` was given. */
+  readonly releaseImage: string;
   /** The VMs the KubeVirt stand-in runs as machines, with their cluster, backend and address. */
   readonly machines: readonly RecordedMachine[];
   /** The infrastructure cluster, when the environment has one (`up --infra-cluster`). */
@@ -88,5 +92,5 @@ export async function environmentStatus(layout: EnvironmentLayout): Promise<Envi
   const infraCluster = infraClusterStatus(layout);
   const network = { bridge: linkExists(layout.bridge), nodeNamespaces: layout.nodes.filter((n) => netnsExists(n.netns)).length };
   const state = overallState(layout, daemons, infraCluster, network);
-  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), nodes: layout.nodes.length, machineBackend: recordedMachineBackend(layout.stateDir), daemons, network, hostedClusters: (await hostedClustersOf(layout)) ?? null, machines: existsSync(layout.stateDir) ? recordedMachines(layout) : [], infraCluster };
+  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), nodes: layout.nodes.length, machineBackend: recordedMachineBackend(layout.stateDir), releaseImage: recordedUserRegistry(layout).releaseImage ?? LOCAL_RELEASE_IMAGE, daemons, network, hostedClusters: (await hostedClustersOf(layout)) ?? null, machines: existsSync(layout.stateDir) ? recordedMachines(layout) : [], infraCluster };
 }

@@ -23,7 +23,9 @@ import { publishImage } from './images.ts';
 import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, publishNetworkConfig, type InfraAccess } from './infra-cluster.ts';
 import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
-import { ensureReleaseRegistryFiles, publishLocalRelease, releaseRegistryReady, releaseRegistryDaemon, releaseRegistryPaths } from './release-registry.ts';
+import { ensureReleaseRegistryFiles, publishLocalRelease, releaseRegistryReady, releaseRegistryDaemon } from './release-registry.ts';
+import { recordedUserRegistry, recordUserRegistry, registryAccessPaths, writeRegistryAccessFiles, type UserRegistry } from './registry-access.ts';
+import { publishedOperator } from './published-release.ts';
 import { recordMachineBackend, recordNodeCount, type MachineBackendKind } from './state.ts';
 import { clustersToWatch, STAND_IN_DAEMON, standInBackend, watchedClusters } from '../kubevirt/run.ts';
 import { nodeImagesInUse } from '../kubevirt/machine-backend.ts';
@@ -62,6 +64,12 @@ export interface UpOptions {
   readonly infraCluster?: boolean;
   /** What new machines run as (see state.ts): `process` when absent. */
   readonly machineBackend?: MachineBackendKind;
+  /**
+   * A registry of the user's and a release published there (registry-access.ts), checked by `userRegistryForUp`;
+   * the recorded one when absent. With a release, the environment publishes neither its own release nor its operator:
+   * the operator comes from the release, and its workers boot the release's container disk.
+   */
+  readonly userRegistry?: UserRegistry;
 }
 
 /** What a running environment offers. */
@@ -75,8 +83,8 @@ export interface RunningEnvironment {
   readonly operatorImage: string;
   /** The infrastructure cluster's limited user, when the environment has that cluster. */
   readonly infra?: InfraAccess;
-  /** The CA of the release registry (a file): the operator trusts it (`hcp install --additional-trust-bundle`). */
-  readonly releaseRegistryCA: string;
+  /** The CAs of the environment's registries (a file): the operator trusts them (`hcp install --additional-trust-bundle`). */
+  readonly trustBundle: string;
 }
 
 const STEP_TIMEOUT_MS = 120_000;
@@ -190,8 +198,11 @@ async function prepareCluster(layout: EnvironmentLayout, runc: string): Promise<
   await ensurePki(layout);
   for (const sub of ['system', 'runtime', ...layout.nodes.map((n) => n.cgroup)]) ensureCgroup(`${layout.cgroup}/${sub}`);
   await ensureBridge(layout);
-  // The nodes trust the release registry (trustReleaseRegistry): its CA and credentials exist before their configuration.
-  if (hostsRegistry(layout)) await ensureReleaseRegistryFiles(layout);
+  // The nodes trust the environment's registries (trustRegistries): their CAs and credentials exist before the nodes' configuration.
+  if (hostsRegistry(layout)) {
+    await ensureReleaseRegistryFiles(layout);
+    writeRegistryAccessFiles(layout);
+  }
   for (const node of layout.nodes) {
     await ensureNodePki(layout, node);
     await ensureNodeNetwork(layout, node);
@@ -228,9 +239,14 @@ async function startAddOn(client: KubeClient, objects: readonly KubeManifest[], 
   await waitFor(`deployment ${deployment.namespace}/${deployment.name}`, available, { timeoutMs: STEP_TIMEOUT_MS, intervalMs: 500 });
 }
 
-/** Publishes every image and the release payload; returns the operator's image by digest. */
-async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & ImageBinaries, operator: OperatorSources): Promise<string> {
-  for (const spec of [...nodeImages(bin), ...releaseImages(bin)]) await publishImage(layout, bin.crane, spec);
+/**
+ * Publishes the nodes' images and, unless the environment runs a published release, its own release and operator;
+ * returns the operator's image by digest (the published release's own when there is one).
+ */
+async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & ImageBinaries, operator: OperatorSources, published: string | undefined): Promise<string> {
+  for (const spec of nodeImages(bin)) await publishImage(layout, bin.crane, spec);
+  if (published !== undefined) return publishedOperator(layout, published);
+  for (const spec of releaseImages(bin)) await publishImage(layout, bin.crane, spec);
   await publishLocalRelease(layout);
   return `${operator.image}@${await publishImage(layout, bin.crane, operatorImage(operator))}`;
 }
@@ -270,6 +286,25 @@ async function upInfraCluster(environment: EnvironmentLayout, bin: DaemonBinarie
 }
 
 /**
+ * The node image QEMU machines boot (built when it changed), older ones not in use removed. None for process machines,
+ * nor for a published release, whose workers boot its container disk.
+ */
+async function buildNodeImage(layout: EnvironmentLayout, bin: DaemonBinaries, report: Reporter, machines: { kind: MachineBackendKind; published: string | undefined }): Promise<void> {
+  if (machines.kind !== 'vm' || machines.published !== undefined) return;
+  const logs = statePaths(layout).logs;
+  const log = join(logs, 'node-image.log');
+  await report.step(`building the node image for vm machines (when it changed: about a minute; log ${log})`, async () => {
+    mkdirSync(logs, { recursive: true });
+    await ensureNodeImage({ kubelet: bin.kubelet, containerdDir: dirname(bin.containerd) }, log);
+    pruneNodeImages(nodeImageDir(), nodeImagesInUse(layout));
+  });
+}
+
+/** What the publishing step says it does. */
+const publishingStep = (published: string | undefined): string =>
+  published === undefined ? 'publishing images and the release to the registries' : `publishing the nodes' images, reading the release ${published}`;
+
+/**
  * Brings the environment up: prerequisites, binaries (built on first use), certificates, cgroups and network, the
  * management control plane and registry, the images, the node, cluster DNS and the third-party CRDs. The operator
  * is installed by the caller (`hcp install`) once this returns.
@@ -285,17 +320,15 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
   const admin = (): KubeClient => (client ??= KubeClient.fromKubeconfigFile(paths.kubeconfig));
   try {
     const runc = findCommand('runc') as string;
-    await report.step('preparing certificates, cgroups and network', () => prepareCluster(layout, runc));
-    if (kind === 'vm') {
-      const log = join(paths.logs, 'node-image.log');
-      await report.step(`building the node image for vm machines (when it changed: about a minute; log ${log})`, async () => {
-        mkdirSync(paths.logs, { recursive: true });
-        await ensureNodeImage({ kubelet: bin.kubelet, containerdDir: dirname(bin.containerd) }, log);
-        pruneNodeImages(nodeImageDir(), nodeImagesInUse(layout));
-      });
-    }
+    const userRegistry = options.userRegistry ?? recordedUserRegistry(layout);
+    await report.step('preparing certificates, cgroups and network', async () => {
+      recordUserRegistry(layout, userRegistry);
+      await prepareCluster(layout, runc);
+    });
+    const published = userRegistry.releaseImage;
+    await buildNodeImage(layout, bin, report, { kind, published });
     await report.step('starting the management control plane and image registries', () => startControlPlane(layout, bin));
-    const operatorImageRef = await report.step('publishing images and the release to the registries', () => publishImages(layout, bin, options.operator));
+    const operatorImageRef = await report.step(publishingStep(published), () => publishImages(layout, bin, options.operator, published));
     const nodes = layout.nodes.length === 1 ? 'the node' : `${String(layout.nodes.length)} nodes`;
     await report.step(`starting ${nodes} (containerd, kubelet, kube-proxy each)`, async () => {
       await Promise.all(layout.nodes.map((node) => startNode(layout, node, bin, admin())));
@@ -308,7 +341,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
     });
     const infra = options.infraCluster === true || hasInfraCluster(layout) ? await upInfraCluster(layout, bin, report, runc) : undefined;
     await report.step(`starting the KubeVirt stand-in (VMs run as ${kind === 'vm' ? 'QEMU virtual machines' : 'process machines'})`, () => startKubeVirtStandIn(layout, kind));
-    return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout), operatorImage: operatorImageRef, releaseRegistryCA: releaseRegistryPaths(layout).ca, ...(infra === undefined ? {} : { infra }) };
+    return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout), operatorImage: operatorImageRef, trustBundle: registryAccessPaths(layout).trustBundle, ...(infra === undefined ? {} : { infra }) };
   } finally {
     client?.close();
   }

@@ -18,7 +18,7 @@ import { localMachineBackend } from './machine-backend.ts';
 import { recordedMachineBackend } from '../environment/state.ts';
 import { nodeImageBuilt, nodeImageDir, nodeImageFiles } from '../vm/node-image.ts';
 import { pullContainerDisk, type ContainerDisk, type PullAccess } from '../vm/container-disk.ts';
-import { releaseRegistryPaths } from '../environment/release-registry.ts';
+import { registryAccessPaths } from '../environment/registry-access.ts';
 import { ContainerDiskImports } from './disk-imports.ts';
 
 /** The prefixes of the machines' keys: which cluster a machine's VM is on. */
@@ -50,13 +50,13 @@ function currentNodeImage(): ReturnType<typeof nodeImageFiles> {
 }
 
 /**
- * What a node of the environment pulls container disks with (KubeVirt's `pullMethod: node`): the credentials and CA of
- * the environment's release registry, which its nodes trust (release-registry.ts), besides the system's.
+ * What a node of the environment pulls container disks with (KubeVirt's `pullMethod: node`): the credentials and CAs
+ * of the environment's registries, which its nodes trust (registry-access.ts), besides the system's.
  */
 function nodePullAccess(layout: EnvironmentLayout): PullAccess {
-  const paths = releaseRegistryPaths(layout);
+  const paths = registryAccessPaths(layout);
   const read = (file: string): string | undefined => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
-  const [pullSecret, ca] = [read(paths.pullSecret), read(paths.ca)];
+  const [pullSecret, ca] = [read(paths.pullSecret), read(paths.trustBundle)];
   return { ...(pullSecret === undefined ? {} : { pullSecret }), ...(ca === undefined ? {} : { ca }) };
 }
 

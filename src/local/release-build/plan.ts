@@ -5,14 +5,12 @@
  */
 import type { ReleaseInfo } from '../../release/catalog.ts';
 import { formatImageReference, parseImageReference, type ImageReference } from '../../release/image-reference.ts';
+import { OPERATOR_TAG } from '../../release/components.ts';
 import { kubernetesPayloadFiles, payloadTags } from '../../release/layout.ts';
 import { publishedReference, type PublishTarget } from './target.ts';
 
 /** Repository names of what is not a payload component. */
 export const PUBLISHED_REPOSITORIES = { operator: 'hcp-operator', nodeDisk: 'node', release: 'kube-release' } as const;
-
-/** The payload tag under which the operator's image is listed (the provider does not read it; users install it). */
-export const OPERATOR_PAYLOAD_TAG = 'hcp-operator';
 
 /** The CoreOS stream architecture the container disk is listed under: the binaries built here are linux/amd64. */
 export const NODE_DISK_ARCHITECTURE = 'x86_64';
@@ -56,5 +54,5 @@ export interface PublishedDigests {
  */
 export function publishedPayloadFiles(release: Pick<ReleaseInfo, 'version' | 'kubernetesVersion' | 'images'>, digests: PublishedDigests): Record<string, string> {
   const published = { ...release, images: publishedImages(release.images, digests.components), coreOS: { [NODE_DISK_ARCHITECTURE]: { kubevirtDigestRef: digests.nodeDisk } } };
-  return kubernetesPayloadFiles(published, [[OPERATOR_PAYLOAD_TAG, digests.operator]]);
+  return kubernetesPayloadFiles(published, [[OPERATOR_TAG, digests.operator]]);
 }

@@ -21,6 +21,7 @@ import type { EnvironmentLayout } from '../../../local/environment/layout.ts';
 import { localRelease } from '../../../local/environment/local-images.ts';
 import { layoutForUp } from '../../../local/environment/state.ts';
 import { upEnvironment, type Reporter } from '../../../local/environment/up.ts';
+import { recordedUserRegistry } from '../../../local/environment/registry-access.ts';
 import { recordedMachines } from '../../../local/kubevirt/machine-backend.ts';
 import { projectRoot } from '../../../local/project-root.ts';
 import { asUserErrors, installOperator, installPrerequisites, quietContext, readFlags, reporter, seconds, upHostedCluster, workersReady, type HostedClusterResult } from './local-run.ts';
@@ -134,6 +135,9 @@ export async function runDemo(args: ParsedArgs, ctx: CommandContext): Promise<vo
   const name = f.string('name');
   throwIfAny(/^[a-z]([-a-z0-9]{0,38}[a-z0-9])?$/.test(name) ? [] : [new UserError(`invalid --name ${JSON.stringify(name)}: want a DNS label of at most 40 characters starting with a letter`, 'usage')]);
   const layout = await asUserErrors(() => Promise.resolve(layoutForUp(stateDir, undefined)));
+  const published = recordedUserRegistry(layout).releaseImage;
+  // The demo runs the environment's own release on process machines, which a published release's disk does not boot.
+  if (published !== undefined) throw new UserError(`the local environment in ${stateDir} runs the published release ${published} (hcp local up --release-image): the demo needs the environment's own release; run hcp local down first, or use another --state-dir`);
   const steps: StepTime[] = [];
   const report = timed(reporter(ctx, json), steps, () => ctx.now().getTime());
   const started = ctx.now().getTime();

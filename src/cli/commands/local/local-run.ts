@@ -17,6 +17,8 @@ import { HostCommandError, run as runHost } from '../../../local/environment/hos
 import { LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
 import { localClusterFlags } from '../../../local/environment/cluster-flags.ts';
 import { releaseRegistryPaths } from '../../../local/environment/release-registry.ts';
+import { recordedUserRegistry, registryAccessPaths, userRegistryForUp, type UserRegistry } from '../../../local/environment/registry-access.ts';
+import { readRegistryConfigFile, readTrustBundleFile } from '../../framework/files.ts';
 import { projectRoot } from '../../../local/project-root.ts';
 import { locateBinaries } from '../../../local/binaries/locate.ts';
 import { hasTrueCondition } from '../../../lib/conditions.ts';
@@ -99,14 +101,14 @@ export async function installPrerequisites(ctx: CommandContext, json: boolean, v
 export const quietContext = (ctx: CommandContext): CommandContext => ({ ...ctx, stdout: () => undefined, stderr: () => undefined });
 
 /**
- * Installs (or re-applies, which changes nothing) the operator from the image the environment just published, trusting
- * the environment's release registry.
+ * Installs (or re-applies, which changes nothing) the operator from the image the environment just published (or the
+ * published release's), trusting the environment's registries.
  */
-export async function installOperator(env: Pick<RunningEnvironment, 'kubeconfig' | 'operatorImage' | 'releaseRegistryCA'>, report: Reporter, ctx: CommandContext): Promise<void> {
+export async function installOperator(env: Pick<RunningEnvironment, 'kubeconfig' | 'operatorImage' | 'trustBundle'>, report: Reporter, ctx: CommandContext): Promise<void> {
   await report.step('installing the operator (hcp install)', async () => {
     const { root } = await import('../root.ts');
     const { runCommand } = await import('../../framework/run.ts');
-    const args = ['install', `--kubeconfig=${env.kubeconfig}`, `--hypershift-image=${env.operatorImage}`, `--additional-trust-bundle=${env.releaseRegistryCA}`, '--wait-until-available'];
+    const args = ['install', `--kubeconfig=${env.kubeconfig}`, `--hypershift-image=${env.operatorImage}`, `--additional-trust-bundle=${env.trustBundle}`, '--wait-until-available'];
     await runCommand(root, args, quietContext(ctx));
   });
 }
@@ -212,6 +214,26 @@ function describeUp(layout: EnvironmentLayout, env: RunningEnvironment, hostedCl
   return [...management, ...hosted, ''].join('\n');
 }
 
+/** `--release-image`, `--registry-config` and `--registry-ca-file`, their files read and checked. */
+function userRegistryFlags(f: FlagReader, ctx: CommandContext): UserRegistry {
+  const [releaseImage, config, ca] = [f.string('release-image'), f.string('registry-config'), f.string('registry-ca-file')];
+  return {
+    ...(releaseImage === '' ? {} : { releaseImage }),
+    ...(config === '' ? {} : { config: readRegistryConfigFile(ctx, 'registry-config', config) }),
+    ...(ca === '' ? {} : { ca: readTrustBundleFile(ctx, 'registry-ca-file', ca, 'registry CA') }),
+  };
+}
+
+/** The release hosted clusters of the environment run, and what `hcp create cluster` reads it with. */
+function releaseOfEnvironment(layout: EnvironmentLayout, userRegistry: UserRegistry): Record<string, string> {
+  if (userRegistry.releaseImage !== undefined) {
+    const access = registryAccessPaths(layout);
+    return { releaseImage: userRegistry.releaseImage, pullSecret: access.pullSecret, additionalTrustBundle: access.trustBundle };
+  }
+  const own = releaseRegistryPaths(layout);
+  return { releaseImage: LOCAL_RELEASE_IMAGE, pullSecret: own.pullSecret, imageContentSources: own.imageContentSources };
+}
+
 /** `hcp local up`. */
 export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const { stateDir, json, f } = readFlags(args, ctx);
@@ -222,9 +244,10 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   const machineBackend = await asUserErrors(() => Promise.resolve(machineBackendForUp(stateDir, f.string('machine-backend'))));
   if (f.bool('install-prerequisites')) await asUserErrors(() => installPrerequisites(ctx, json, machineBackend === 'vm'));
   const buildLog = (line: string): void => (json ? undefined : ctx.stderr(`  ${line}\n`));
+  const userRegistry = await asUserErrors(() => Promise.resolve(userRegistryForUp(recordedUserRegistry(layout), userRegistryFlags(f, ctx), machineBackend, stateDir)));
   const root = projectRoot();
   const env = await asUserErrors(() =>
-    upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root }, infraCluster: f.bool('infra-cluster'), machineBackend }),
+    upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root }, infraCluster: f.bool('infra-cluster'), machineBackend, userRegistry }),
   );
   await asUserErrors(() => installOperator(env, report, ctx));
   const clusterName = f.string('hosted-cluster');
@@ -236,10 +259,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
     nodes: layout.nodes.length,
     machineBackend,
     operatorImage: env.operatorImage,
-    releaseImage: LOCAL_RELEASE_IMAGE,
-    // What `hcp create cluster` needs to read that release from the environment's release registry.
-    pullSecret: releaseRegistryPaths(layout).pullSecret,
-    imageContentSources: releaseRegistryPaths(layout).imageContentSources,
+    ...releaseOfEnvironment(layout, userRegistry),
     ...(env.infra === undefined ? {} : { infraCluster: { kubeconfig: env.infra.kubeconfig, namespace: env.infra.namespace } }),
     ...(hostedCluster === undefined ? {} : { hostedCluster }),
     elapsedSeconds: Math.round((ctx.now().getTime() - started) / 100) / 10,
@@ -278,6 +298,7 @@ function describeStatus(s: EnvironmentStatus): string {
     `nodes:       ${String(s.nodes)}`,
     `hosted clusters: ${s.hostedClusters === null ? 'unknown (the API server does not answer)' : s.hostedClusters.length === 0 ? 'none' : s.hostedClusters.join(', ')}`,
     `machine backend: ${s.machineBackend} (new machines; hcp local up --machine-backend process|vm)`,
+    `release:     ${s.releaseImage}`,
     `machines:    ${s.machines.length === 0 ? 'none' : s.machines.map((m) => `${m.vm} on ${m.cluster} (${m.backend}, ${m.address}${m.running ? '' : ', stopped'})`).join(', ')}`,
     'daemons:',
     ...daemons,

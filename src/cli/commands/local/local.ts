@@ -13,6 +13,9 @@ const UP_FLAGS: readonly FlagSpec[] = [
   flag('infra-cluster', 'bool', false, 'Also start an infrastructure cluster (its own control plane and node, KubeVirt and CDI CRDs, a namespace and a service account holding exactly the documented external-infrastructure Role); --hosted-cluster then puts its VMs there through that account. Kept until down'),
   flag('machine-backend', 'string', '', 'What NodePool VMs run as: process (the environment\'s kubelet and containerd in the VM\'s virt-launcher pod; fast, light) or vm (a QEMU virtual machine booting the local node image in that pod, built on first use; about a minute to a Ready Node under TCG). Kept until changed; running machines keep theirs (default: process)'),
   flag('install-prerequisites', 'bool', false, 'Install the missing Debian packages the environment needs (apt-get, as root) instead of only naming them'),
+  flag('release-image', 'string', '', 'Run this published release (hcp release build) instead of publishing the environment\'s own: the operator is its hcp-operator image, hosted clusters run it and their workers boot its container disk (needs --machine-backend vm). Kept until down'),
+  flag('registry-config', 'string', '', 'A Docker config file (auths) with the credentials of your registry: the nodes, the KubeVirt stand-in, the operator and hosted clusters pull with them. Kept until down'),
+  flag('registry-ca-file', 'string', '', 'PEM file of the CA that signed your registry\'s certificate (the registry of --release-image and of --registry-config): the nodes, the operator and the workers trust it. Kept until down'),
 ];
 
 /** `hcp local up`. */

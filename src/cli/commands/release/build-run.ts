@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { BUILD_INFO } from '../../build-info.ts';
 import type { CommandContext } from '../../framework/command.ts';
 import { invalidFlag, throwIfAny, UserError } from '../../framework/errors.ts';
-import { readFlagFile, readTrustBundleFile } from '../../framework/files.ts';
+import { readRegistryConfigFile, readTrustBundleFile } from '../../framework/files.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
 import { BINARIES_ENV } from '../../../local/binaries/locate.ts';
 import { projectRoot } from '../../../local/project-root.ts';
@@ -24,21 +24,6 @@ function registryConfigPath(given: string, env: NodeJS.ProcessEnv): string | und
   if (given !== '') return given;
   const candidates = [env['REGISTRY_AUTH_FILE'], env['DOCKER_CONFIG'] === undefined ? undefined : join(env['DOCKER_CONFIG'], 'config.json'), join(env['HOME'] ?? homedir(), '.docker', 'config.json')];
   return candidates.find((path): path is string => path !== undefined && path !== '' && existsSync(path));
-}
-
-/** A Docker config's text, refused unless it is JSON with `auths` (credential helpers are not run). */
-function readRegistryConfig(ctx: CommandContext, flag: string, path: string): string {
-  const text = Buffer.from(readFlagFile(ctx, path, 'registry config')).toString('utf8');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw invalidFlag(flag, path, 'the file is not JSON (a Docker config such as ~/.docker/config.json)');
-  }
-  if (typeof parsed !== 'object' || parsed === null || typeof (parsed as { auths?: unknown }).auths !== 'object') {
-    throw invalidFlag(flag, path, 'the file has no "auths" (credential helpers and stores are not run: give a file with the registry\'s entry under "auths")');
-  }
-  return text;
 }
 
 interface BuildFlags {
@@ -72,7 +57,7 @@ function buildFlags(args: ParsedArgs, ctx: CommandContext): BuildFlags {
   const caPath = f.string('registry-ca-file');
   return {
     target: target as PublishTarget,
-    ...(configPath === undefined ? {} : { registryConfig: readRegistryConfig(ctx, 'registry-config', configPath) }),
+    ...(configPath === undefined ? {} : { registryConfig: readRegistryConfigFile(ctx, 'registry-config', configPath) }),
     ...(caPath === '' ? {} : { ca: readTrustBundleFile(ctx, 'registry-ca-file', caPath, 'registry CA') }),
     kubeBinaries,
     json: output === 'json',
