@@ -192,10 +192,11 @@ export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconf
 
 /** What `up` prints on a terminal: how to reach each cluster, and what to do next. */
 function describeUp(layout: EnvironmentLayout, env: RunningEnvironment, hostedCluster: HostedClusterResult | undefined, took: string): string {
+  const published = recordedUserRegistry(layout).releaseImage;
   const infraFlags = env.infra === undefined ? [] : [`--infra-kubeconfig-file ${env.infra.kubeconfig}`, `--infra-namespace ${env.infra.namespace}`];
   const kubectl = locateBinaries().kubectl ?? 'kubectl';
   const management = [
-    `The local environment is running with ${String(layout.nodes.length)} node(s) (${took}); hcp ${BUILD_INFO.version} operator installed.`,
+    `The local environment is running with ${String(layout.nodes.length)} node(s) (${took}); ${published === undefined ? `hcp ${BUILD_INFO.version} operator installed` : `the published release ${published} and its operator ${env.operatorImage} installed`}.`,
     'The management cluster:',
     `  export KUBECONFIG=${env.kubeconfig}`,
     `  ${kubectl} get pods -A`,
