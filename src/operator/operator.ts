@@ -13,6 +13,7 @@ import { addHostedClusterController } from './controllers/hostedcluster/controll
 import { addHostedControlPlaneController } from './controllers/hostedcontrolplane/controller.ts';
 import { KubeconfigClients } from './runtime/kubeconfig-clients.ts';
 import { addNodePoolController } from './controllers/nodepool/controller.ts';
+import { addLoadBalancerController } from './controllers/loadbalancer/controller.ts';
 import type { Clock } from './runtime/clock.ts';
 import { KubeEventRecorder } from './runtime/events.ts';
 import type { Logger } from './runtime/logger.ts';
@@ -113,6 +114,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
   addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases, watchNamespace: o.watchNamespace, infraClients, ...(o.image === undefined ? {} : { proberImage: o.image }), ...(o.guestComponentsKubeconfig === undefined ? {} : { guestKubeconfig: o.guestComponentsKubeconfig, guestDriftCheckMs: 2_000 }) }, o.logger, metrics);
   addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
+  addLoadBalancerController(manager, { client: o.client, clock: o.clock, infraClients, guestKubeconfig: o.hostedClusterKubeconfig, watchNamespace: o.watchNamespace }, o.logger, metrics);
   addCapacityController(manager, { clock: o.clock, sizingBaselineNamespace: o.sizingBaselineNamespace ?? DEFAULT_SIZING_BASELINE_NAMESPACE, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };
