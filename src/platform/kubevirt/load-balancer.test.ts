@@ -14,7 +14,7 @@ const tenant: LoadBalancedService = {
     uid: '0f6c3a52-9d1e-4b7a-8c2f-5e4d3c2b1a09',
     annotations: { 'metallb.universe.tf/address-pool': 'public', 'kubectl.kubernetes.io/last-applied-configuration': '{"huge":true}' },
   },
-  spec: { type: 'LoadBalancer', ports: [{ name: 'https', protocol: 'TCP', port: 443, nodePort: 31443 }, { port: 53, protocol: 'UDP', nodePort: 30053 }], externalTrafficPolicy: 'Cluster', loadBalancerIP: '' },
+  spec: { type: 'LoadBalancer', ports: [{ name: 'https', protocol: 'TCP', port: 443, nodePort: 31443 }, { name: 'dns', port: 53, protocol: 'UDP', nodePort: 30053 }], externalTrafficPolicy: 'Cluster', loadBalancerIP: '' },
 };
 
 describe('LoadBalancer Services of a hosted cluster on the infrastructure', () => {

@@ -2,6 +2,7 @@ import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { CLUSTER_NAME_LABEL, TENANT_SERVICE_LABEL } from '../../../platform/kubevirt/passthrough.ts';
 import { TENANT_SERVICE_NAMESPACE_LABEL, type LoadBalancedService } from '../../../platform/kubevirt/load-balancer.ts';
 import type { Clock } from '../../runtime/clock.ts';
+import { KubeEventRecorder, type EventRecorder } from '../../runtime/events.ts';
 import { Informer, keyOf } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 
@@ -18,6 +19,8 @@ export interface BalancedCluster {
   readonly services: Informer<CachedService>;
   /** The infrastructure Services of the cluster's load balancers. */
   readonly balancers: Informer<CachedService>;
+  /** Events on the hosted cluster's Services (`kubectl describe service` shows them), as its service controller records them. */
+  readonly events: EventRecorder;
 }
 
 /** Where a cluster's guest and infrastructure clients lead. */
@@ -81,7 +84,8 @@ export class BalancedClusters {
     });
     services.start();
     balancers.start();
-    const created = { ...access, services, balancers };
+    const events = new KubeEventRecorder({ client: access.guest, component: 'service-controller', clock: this.o.clock, logger: options.logger });
+    const created = { ...access, services, balancers, events };
     this.clusters.set(cluster, created);
     return created;
   }

@@ -65,12 +65,19 @@ describe('LoadBalancer Services of a hosted cluster on external infrastructure',
     // The infrastructure's load balancer gives it an address (as MetalLB would): the guest Service shows it.
     await infra.client.mergePatch({ apiVersion: 'v1', kind: 'Service', name: balancer.metadata.name, namespace: account.namespace }, { status: { loadBalancer: { ingress: [{ ip: '192.0.2.10' }] } } }, 'status');
     await eventually('the address on the guest Service', async () => (await guest.client.get<Service>(ref)).status?.loadBalancer?.ingress?.[0]?.ip === '192.0.2.10');
+    type Event = KubeObject & { involvedObject: { name: string }; reason: string; source?: { component?: string } };
+    const reasons = async (): Promise<string[]> => (await guest.client.list<Event>('v1', 'Event', { namespace: shop })).filter((e) => e.involvedObject.name === 'web').map((e) => e.reason);
+    await eventually('the service controller\'s events on the guest Service', async () => {
+      const seen = await reasons();
+      return seen.includes('EnsuringLoadBalancer') && seen.includes('EnsuredLoadBalancer');
+    });
 
     // A new port follows; the Service's deletion takes the load balancer, then the finalizer lets the Service go.
     await guest.client.apply(webService(shop, [{ name: 'http', port: 80 }, { name: 'https', port: 443 }]), { fieldManager: 'test', force: true });
     await eventually('both ports on the load balancer', async () => (await balancers())[0]?.spec.ports.length === 2);
     await guest.client.delete(ref);
     await eventually('the load balancer and the Service gone', async () => (await balancers()).length === 0 && (await guest.client.tryGet(ref)) === undefined, 60_000);
+    assert.ok((await reasons()).includes('DeletedLoadBalancer'), 'the deletion is said on the Service');
   });
 
   it('When a Service stops being a LoadBalancer, its load balancer should go, and its finalizer and address with it', async () => {
