@@ -5,10 +5,11 @@
  * node itself reaches does not answer, while the hosted cluster's API server does.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
-import type { KubeClient, KubeObject } from '../kube/client.ts';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { KubeClient as KubeClientClass, type KubeClient, type KubeObject } from '../kube/client.ts';
 import { run } from '../local/environment/host.ts';
-import type { EnvironmentLayout } from '../local/environment/layout.ts';
+import { statePaths, type EnvironmentLayout } from '../local/environment/layout.ts';
 
 type Pod = KubeObject & { metadata: { name: string; labels?: Record<string, string> }; spec: { nodeName?: string }; status?: { podIP?: string } };
 type Policy = KubeObject & { spec: { egress?: Array<{ to?: Array<{ ipBlock?: { cidr: string; except?: string[] } }> }> } };
@@ -61,4 +62,18 @@ export async function assertLauncherIsolation(c: IsolationCheck): Promise<void> 
   assert.equal(await answers(machine, target), false, `the machine must not reach ${target} (the infrastructure pod network)`);
   assert.equal(await answers(machine, `https://${c.infra.kubernetesServiceAddress}/healthz`), false, 'nor the infrastructure cluster\'s kubernetes Service');
   assert.equal(await answers(machine, `${c.hostedApiServer}/healthz`), true, 'the machine reaches the hosted API server');
+}
+
+/**
+ * The isolation check of a hosted cluster whose VMs are in `namespace` of the infrastructure cluster `infra`, its
+ * hosted API server read from the kubeconfig file (as an administrator of the infrastructure cluster).
+ */
+export async function assertIsolatedOnInfra(infra: EnvironmentLayout, namespace: string, hostedKubeconfigFile: string): Promise<void> {
+  const admin = KubeClientClass.fromKubeconfigFile(statePaths(infra).kubeconfig);
+  const server = (parse(readFileSync(hostedKubeconfigFile, 'utf8')) as { clusters: Array<{ cluster: { server: string } }> }).clusters[0]?.cluster.server ?? '';
+  try {
+    await assertLauncherIsolation({ infra, admin, namespace, hostedApiServer: server });
+  } finally {
+    admin.close();
+  }
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FLANNEL, SAMPLE_APISERVER, toolBuildFlags, toolModule, versionReplaces } from './tools.ts';
+import { FLANNEL, METALLB, SAMPLE_APISERVER, toolBuildFlags, toolModule, versionReplaces } from './tools.ts';
 
 describe('building tools from Go modules', () => {
   it('When a tool has C in it and a version variable, it should be linked statically with its version stamped', () => {
@@ -9,6 +9,7 @@ describe('building tools from Go modules', () => {
   });
 
   it('When a dependency is refused by the module proxy, the wrapper module should replace it with the project\'s own module', () => {
+    assert.equal(toolModule(METALLB, '/repo'), 'module local/hcp-metallb\n\nreplace github.com/metallb/frr-k8s => github.com/metallb/frr-k8s v0.0.21\n');
     assert.equal(toolModule(FLANNEL, '/repo'), 'module local/hcp-flannel\n\nreplace github.com/tencentcloud/tencentcloud-sdk-go/tencentcloud/vpc => /repo/src/local/images/tencentcloud-vpc-unavailable\n');
   });
 

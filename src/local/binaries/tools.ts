@@ -31,6 +31,11 @@ export interface GoTool {
    * refuses and a wrapper module must repeat to build the same thing.
    */
   readonly inheritsReplaces?: boolean;
+  /**
+   * Dependencies pinned to another version (module → version) than the tool requires, because the module proxy
+   * refuses the required one and serves a compatible neighbour.
+   */
+  readonly pins?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -99,6 +104,20 @@ export const DISTRIBUTION: GoTool = {
   module: 'github.com/distribution/distribution/v3',
   version: 'v3.1.2',
   binaries: { registry: 'github.com/distribution/distribution/v3/cmd/registry' },
+};
+
+/**
+ * MetalLB, the load balancer of bare-metal clusters, for the local environment's infrastructure cluster: its
+ * controller gives LoadBalancer Services addresses from a pool, its speaker answers ARP for them on the node (layer 2
+ * mode), where kube-proxy takes the traffic to the Service's endpoints. v0.15.2 requires frr-k8s v0.0.20, which the
+ * module proxy refuses; v0.0.21 (served) has the same API.
+ */
+export const METALLB: GoTool = {
+  name: 'metallb',
+  module: 'go.universe.tf/metallb',
+  version: 'v0.15.2',
+  binaries: { controller: 'go.universe.tf/metallb/controller', speaker: 'go.universe.tf/metallb/speaker' },
+  pins: { 'github.com/metallb/frr-k8s': 'v0.0.21' },
 };
 
 /**
@@ -181,7 +200,11 @@ export const toolDir = (tool: Pick<GoTool, 'name' | 'version'>, env: NodeJS.Proc
  * `inherited` (the tool's own version-pinning `replace` lines, when it has them).
  */
 export function toolModule(tool: GoTool, root: string = projectRoot(), inherited: readonly string[] = []): string {
-  const replaces = [...Object.entries(tool.replace ?? {}).map(([module, folder]) => `replace ${module} => ${join(root, folder)}`), ...inherited.map((line) => `replace ${line}`)];
+  const replaces = [
+    ...Object.entries(tool.replace ?? {}).map(([module, folder]) => `replace ${module} => ${join(root, folder)}`),
+    ...Object.entries(tool.pins ?? {}).map(([module, version]) => `replace ${module} => ${module} ${version}`),
+    ...inherited.map((line) => `replace ${line}`),
+  ];
   return `module local/hcp-${tool.name}\n${replaces.length === 0 ? '' : `\n${replaces.join('\n')}\n`}`;
 }
 

@@ -25,14 +25,14 @@ async function moduleDir(source: CrdSource): Promise<string> {
   }
 }
 
-const yamlObjects = (text: string): CrdObject[] =>
+const yamlObjects = (text: string, all = false): CrdObject[] =>
   parseAllDocuments(text)
     .map((d) => d.toJS() as CrdObject | null)
-    .filter((o): o is CrdObject => o !== null && o['kind'] === 'CustomResourceDefinition');
+    .filter((o): o is CrdObject => o !== null && (all || o['kind'] === 'CustomResourceDefinition'));
 
 /** Extracts the CRDs of one source from its module folder. Pure apart from reading the files. */
 export function extractCrds(source: CrdSource, dir: string): CrdObject[] {
-  const fromFiles = (source.files ?? []).flatMap((f) => yamlObjects(readFileSync(join(dir, f), 'utf8')));
+  const fromFiles = (source.files ?? []).flatMap((f) => yamlObjects(readFileSync(join(dir, f), 'utf8'), source.allObjects));
   const goMap = source.goCrdMap;
   const goMapFile = goMap === undefined ? '' : readFileSync(join(dir, goMap.file), 'utf8');
   const fromGoMap = goMap === undefined ? [] : goMap.entries.flatMap((e) => yamlObjects(goMapEntry(goMapFile, e)));
@@ -73,5 +73,5 @@ export async function loadCrds(source: CrdSource): Promise<CrdObject[]> {
     writeFileSync(partial, toYamlDocuments(extractCrds(source, dir)));
     renameSync(partial, file);
   }
-  return yamlObjects(readFileSync(file, 'utf8'));
+  return yamlObjects(readFileSync(file, 'utf8'), source.allObjects);
 }

@@ -7,6 +7,8 @@ export interface CrdSource {
   readonly version: string;
   /** CRD YAML files inside the module. */
   readonly files?: readonly string[];
+  /** The files are install manifests: every object of them is kept, not only the CRDs. */
+  readonly allObjects?: boolean;
   /** A generated Go file mapping names to CRD YAML (CDI). */
   readonly goCrdMap?: { readonly file: string; readonly entries: readonly string[] };
   /** KubeVirt: a generated Go file mapping singular names to schemas, wrapped into CRDs here. */

@@ -244,6 +244,14 @@ export async function ensureServiceRoute(layout: EnvironmentLayout): Promise<voi
   if (first !== undefined) await run(['ip', 'route', 'replace', layout.serviceCidr, 'via', first.address, 'dev', layout.bridge]);
 }
 
+/**
+ * Routes a range onto the environment's bridge with no gateway, so the host asks for its addresses by ARP there (the
+ * infrastructure cluster's load balancer answers); it goes with the bridge.
+ */
+export async function ensureLoadBalancerRoute(layout: EnvironmentLayout, range: string): Promise<void> {
+  await run(['ip', 'route', 'replace', range, 'dev', layout.bridge, 'scope', 'link']);
+}
+
 /** Names in a folder that start with a prefix (network namespaces in /run/netns, devices in /sys/class/net). */
 const namesWithPrefix = (dir: string, prefix: string): string[] => orEmpty(() => readdirSync(dir), []).filter((n) => n.startsWith(prefix));
 

@@ -12,6 +12,7 @@ import type { ImageSpec } from './images.ts';
 import { PAUSE_IMAGE } from './node-config.ts';
 import { LOCAL_PATH_PROVISIONER_IMAGE } from './storage.ts';
 import { LOCAL_NODE_IMAGE_REPOSITORY } from '../kubevirt/instance.ts';
+import { METALLB_IMAGES } from './metallb.ts';
 
 /** The release the local environment's hosted clusters run: the Kubernetes version it builds. */
 export const LOCAL_RELEASE_IMAGE = kubernetesReleaseImage(KUBE_VERSION.replace(/^v/, ''));
@@ -40,7 +41,9 @@ export type ImageBinaries = Readonly<
     | 'local-path-provisioner'
     | 'local-path-helper'
     | 'flanneld'
-    | 'cni-install',
+    | 'cni-install'
+    | 'metallb-controller'
+    | 'metallb-speaker',
     string
   >
 > & {
@@ -133,6 +136,9 @@ export function nodeImages(bin: ImageBinaries): ImageSpec[] {
     { name: localPathHelperImage(bin), files: [{ source: bin['local-path-helper'], target: '/local-path-helper' }], entrypoint: ['/local-path-helper'] },
     { name: PAUSE_IMAGE, files: [{ source: bin.pause, target: '/pause' }], entrypoint: ['/pause'], user: '65535:65535' },
     { name: COREDNS_IMAGE, files: [{ source: bin.coredns, target: '/coredns' }], entrypoint: ['/coredns'], user: '65532:65532' },
+    // The infrastructure cluster's load balancer (metallb.ts): upstream's images keep each binary at the root.
+    { name: METALLB_IMAGES.controller, files: [{ source: bin['metallb-controller'], target: '/controller' }], entrypoint: ['/controller'], user: '65534:65534' },
+    { name: METALLB_IMAGES.speaker, files: [{ source: bin['metallb-speaker'], target: '/speaker' }], entrypoint: ['/speaker'] },
   ];
 }
 

@@ -14,7 +14,7 @@ import { runProcess, type ProcessResult } from '../../testing/process.ts';
 import { locateBinaries } from '../binaries/locate.ts';
 import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
-import { environmentLayout, infraLayout, statePaths, type NodeLayout } from './layout.ts';
+import { environmentLayout, infraLayout, type NodeLayout } from './layout.ts';
 import { LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE, localRelease } from './local-images.ts';
 import { localClusterFlags } from './cluster-flags.ts';
 import { nodePaths } from './node-config.ts';
@@ -26,8 +26,9 @@ import type { InfraAccess } from './infra-cluster.ts';
 import { volumesDir } from './storage.ts';
 import { WEB, webObjects } from './demo-workload.ts';
 import { hostCleanCheck } from '../../testing/host-clean.ts';
+import { assertGuestLoadBalancerAnswers, loadBalancersOn } from '../../testing/guest-load-balancer.ts';
 import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
-import { assertLauncherIsolation } from '../../testing/launcher-isolation.ts';
+import { assertIsolatedOnInfra } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
 import { assertInClusterComponentsRun } from '../../testing/in-cluster-components.ts';
 import { assertPublishedAndInstalled, assertSecondEnvironment, startOutsideRegistry, type OutsideRegistry, type Published } from '../../testing/published-release.ts';
@@ -208,11 +209,12 @@ async function externalInfraAndCheck(): Promise<void> {
     const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfigFile());
     try {
       await waitFor('the worker on the infrastructure cluster Ready', async () => (await readyNodes(hosted)).length === 1, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
+      await assertGuestLoadBalancerAnswers(hosted);
     } finally {
       hosted.close();
     }
     process.stderr.write(`e2e: external infrastructure: Available ${available}s, worker Ready ${seconds(started)}s after create\n`);
-    await assertIsolated();
+    await assertIsolatedOnInfra(infraLayout(layout), infraAccess.namespace, hostedKubeconfigFile());
     assert.equal((await vms(infraUser, namespace)).length, 1, 'the VM is on the infrastructure cluster');
     // The boot image imported once into the pool's cache, the VM's disk cloned from it (CDI's phases, stand-in side).
     const disks = await dataVolumes(infraUser, namespace);
@@ -221,22 +223,10 @@ async function externalInfraAndCheck(): Promise<void> {
     const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ cluster: string; vm: string }> };
     assert.deepEqual(status.machines.map((m) => [m.cluster, m.vm.split('/')[0]]), [['infra', namespace]]);
     await hcp(['destroy', 'cluster', 'kubevirt', '--name=ext'], 10 * MINUTE);
-    const gone = async (): Promise<boolean> => (await vms(infraUser, namespace)).length === 0 && (await dataVolumes(infraUser, namespace)).length === 0 && (await recordedMachinesOf(namespace)).length === 0;
-    await waitFor('the VM, its disks and its machine gone', gone, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+    const gone = async (): Promise<boolean> => (await vms(infraUser, namespace)).length === 0 && (await dataVolumes(infraUser, namespace)).length === 0 && (await recordedMachinesOf(namespace)).length === 0 && (await loadBalancersOn(infraUser, namespace)) === 0;
+    await waitFor('the VM, its disks, its machine and its load balancer gone', gone, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
   } finally {
     infraUser.close();
-  }
-}
-
-/** The ext cluster's machine is isolated by the virt-launcher NetworkPolicy on the infrastructure cluster. */
-async function assertIsolated(): Promise<void> {
-  const infra = infraLayout(layout);
-  const admin = KubeClient.fromKubeconfigFile(statePaths(infra).kubeconfig);
-  const server = (parse(readFileSync(hostedKubeconfigFile(), 'utf8')) as { clusters: Array<{ cluster: { server: string } }> }).clusters[0]?.cluster.server ?? '';
-  try {
-    await assertLauncherIsolation({ infra, admin, namespace: infraAccess.namespace, hostedApiServer: server });
-  } finally {
-    admin.close();
   }
 }
 

@@ -9,7 +9,7 @@ import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import type { KubeManifest } from '../../render/manifest.ts';
 import { installCrds } from '../../kube/crds.ts';
 import { ensureBinaries } from '../binaries/build.ts';
-import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER } from '../binaries/tools.ts';
+import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER, METALLB } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { loadCrds, type CrdObject } from '../crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
@@ -18,7 +18,8 @@ import { coreDnsObjects } from './coredns.ts';
 import { EnvironmentError } from './errors.ts';
 import { runningPid, startAndWait, startDaemon, stopDaemon } from './daemons.ts';
 import { ensureNodeMountNamespace } from './node-mounts.ts';
-import { ensureBridge, ensureCgroup, ensureNodeNetwork, ensureServiceRoute } from './host.ts';
+import { ensureBridge, ensureCgroup, ensureLoadBalancerRoute, ensureNodeNetwork, ensureServiceRoute } from './host.ts';
+import { LOAD_BALANCER_RANGE, METALLB_MANIFEST, METALLB_NAMESPACE, metallbObjects } from './metallb.ts';
 import { publishImage } from './images.ts';
 import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, publishNetworkConfig, type InfraAccess } from './infra-cluster.ts';
@@ -123,6 +124,7 @@ export async function buildEverything(log: (line: string) => void): Promise<Daem
   const flannel = await ensureTool(FLANNEL, log);
   const cniPlugins = { ...(await ensureTool(CNI_PLUGINS, log)), ...(await ensureTool(FLANNEL_CNI, log)) };
   const cniInstall = await ensureProgram('cni-install', log);
+  const metallb = await ensureTool(METALLB, log);
   return {
     ...kube,
     containerd: containerd['containerd'] as string,
@@ -136,6 +138,8 @@ export async function buildEverything(log: (line: string) => void): Promise<Daem
     pause,
     flanneld: flannel['flanneld'] as string,
     'cni-install': cniInstall,
+    'metallb-controller': metallb['controller'] as string,
+    'metallb-speaker': metallb['speaker'] as string,
     cniPlugins,
   };
 }
@@ -264,6 +268,18 @@ async function startKubeVirtStandIn(layout: EnvironmentLayout, kind: MachineBack
 }
 
 /**
+ * MetalLB on the infrastructure cluster (metallb.ts): its CRDs, its controller and speaker, its pool; and the host's
+ * route of the pool's range onto the bridge, where the speaker answers for the addresses it gives.
+ */
+async function startLoadBalancer(environment: EnvironmentLayout, client: KubeClient): Promise<void> {
+  const { crds, install, pool } = metallbObjects(await loadCrds(METALLB_MANIFEST));
+  await installCrds(client, crds);
+  await startAddOn(client, install as unknown as KubeManifest[], { name: 'controller', namespace: METALLB_NAMESPACE });
+  for (const object of pool) await client.apply(object, { fieldManager: 'hcp-local', force: true });
+  await ensureLoadBalancerRoute(environment, LOAD_BALANCER_RANGE);
+}
+
+/**
  * The infrastructure cluster (see {@link infraLayout}): its control plane and node, cluster DNS, KubeVirt's and CDI's
  * CRDs, and the documented limited user. It pulls the images the management cluster's registry already serves.
  */
@@ -279,6 +295,7 @@ async function upInfraCluster(environment: EnvironmentLayout, bin: DaemonBinarie
       await installCrds(client, await infraCrds());
       await publishNetworkConfig(environment, client);
     });
+    await report.step(`starting the infrastructure cluster's load balancer (MetalLB, addresses ${LOAD_BALANCER_RANGE})`, () => startLoadBalancer(environment, client));
     return await report.step(`granting the documented Role to a service account in ${INFRA_NAMESPACE}`, () => grantExternalInfraAccess(environment, client));
   } finally {
     client.close();
