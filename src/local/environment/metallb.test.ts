@@ -18,9 +18,9 @@ describe('MetalLB on the infrastructure cluster', () => {
     const { crds, install, pool } = metallbObjects(MANIFEST);
     assert.deepEqual(crds.map((o) => o['kind']), ['CustomResourceDefinition']);
     assert.deepEqual(install.map((o) => `${String(o['kind'])}/${String((o['metadata'] as { name: string }).name)}`), ['Namespace/metallb-system', 'Deployment/controller', 'DaemonSet/speaker']);
-    const controller = install[1] as { spec: { template: { spec: { containers: Array<{ args: string[] }> } } } };
+    const controller = install[1] as unknown as { spec: { template: { spec: { containers: Array<{ args: string[] }> } } } };
     assert.deepEqual(controller.spec.template.spec.containers[0]?.args, ['--port=7472', '--webhook-mode=disabled']);
-    assert.deepEqual((MANIFEST[4] as typeof controller).spec.template.spec.containers[0]?.args, ['--port=7472'], 'the manifest read is left as it was');
+    assert.deepEqual((MANIFEST[4] as unknown as typeof controller).spec.template.spec.containers[0]?.args, ['--port=7472'], 'the manifest read is left as it was');
     assert.deepEqual(pool.map((o) => [o['kind'], (o['spec'] as Record<string, unknown>)]), [['IPAddressPool', { addresses: ['10.251.0.1-10.251.0.254'] }], ['L2Advertisement', { ipAddressPools: ['hcp-local'] }]]);
   });
 });

@@ -23,7 +23,7 @@ export const METALLB_NAMESPACE = 'metallb-system';
 export const METALLB_IMAGES = { controller: `quay.io/metallb/controller:${METALLB.version}`, speaker: `quay.io/metallb/speaker:${METALLB.version}` } as const;
 
 const isWebhook = (o: KubeDocument): boolean =>
-  o['kind'] === 'ValidatingWebhookConfiguration' || (o['kind'] === 'Service' && (o['metadata'])?.name === 'metallb-webhook-service');
+  o['kind'] === 'ValidatingWebhookConfiguration' || (o['kind'] === 'Service' && o.metadata?.name === 'metallb-webhook-service');
 
 type Container = { name?: string; args?: string[] };
 type Workload = KubeDocument & { spec?: { template?: { spec?: { containers?: Container[] } } } };
