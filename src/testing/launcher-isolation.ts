@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { KubeClient as KubeClientClass, type KubeClient, type KubeObject } from '../kube/client.ts';
+import { KubeClient, type KubeObject } from '../kube/client.ts';
 import { run } from '../local/environment/host.ts';
 import { statePaths, type EnvironmentLayout } from '../local/environment/layout.ts';
 
@@ -69,7 +69,7 @@ export async function assertLauncherIsolation(c: IsolationCheck): Promise<void> 
  * hosted API server read from the kubeconfig file (as an administrator of the infrastructure cluster).
  */
 export async function assertIsolatedOnInfra(infra: EnvironmentLayout, namespace: string, hostedKubeconfigFile: string): Promise<void> {
-  const admin = KubeClientClass.fromKubeconfigFile(statePaths(infra).kubeconfig);
+  const admin = KubeClient.fromKubeconfigFile(statePaths(infra).kubeconfig);
   const server = (parse(readFileSync(hostedKubeconfigFile, 'utf8')) as { clusters: Array<{ cluster: { server: string } }> }).clusters[0]?.cluster.server ?? '';
   try {
     await assertLauncherIsolation({ infra, admin, namespace, hostedApiServer: server });

@@ -6,7 +6,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
-import type { KubeManifest } from '../../render/manifest.ts';
 import { installCrds } from '../../kube/crds.ts';
 import { ensureBinaries } from '../binaries/build.ts';
 import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER, METALLB } from '../binaries/tools.ts';
@@ -236,7 +235,7 @@ interface DeploymentStatus extends KubeObject {
 }
 
 /** Applies an add-on's objects and waits until its Deployment has a pod available. */
-async function startAddOn(client: KubeClient, objects: readonly KubeManifest[], deployment: { readonly name: string; readonly namespace: string }): Promise<void> {
+async function startAddOn(client: KubeClient, objects: readonly KubeObject[], deployment: { readonly name: string; readonly namespace: string }): Promise<void> {
   for (const object of objects) await client.apply(object, { fieldManager: 'hcp-local', force: true });
   const ref = { apiVersion: 'apps/v1', kind: 'Deployment', ...deployment };
   const available = async (): Promise<boolean> => ((await client.get<DeploymentStatus>(ref)).status?.availableReplicas ?? 0) > 0;
@@ -274,7 +273,7 @@ async function startKubeVirtStandIn(layout: EnvironmentLayout, kind: MachineBack
 async function startLoadBalancer(environment: EnvironmentLayout, client: KubeClient): Promise<void> {
   const { crds, install, pool } = metallbObjects(await loadCrds(METALLB_MANIFEST));
   await installCrds(client, crds);
-  await startAddOn(client, install as unknown as KubeManifest[], { name: 'controller', namespace: METALLB_NAMESPACE });
+  await startAddOn(client, install, { name: 'controller', namespace: METALLB_NAMESPACE });
   for (const object of pool) await client.apply(object, { fieldManager: 'hcp-local', force: true });
   await ensureLoadBalancerRoute(environment, LOAD_BALANCER_RANGE);
 }

@@ -191,8 +191,8 @@ export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconf
 }
 
 /** What `up` prints on a terminal: how to reach each cluster, and what to do next. */
-function describeUp(layout: EnvironmentLayout, env: RunningEnvironment, hostedCluster: HostedClusterResult | undefined, took: string): string {
-  const published = recordedUserRegistry(layout).releaseImage;
+function describeUp(layout: EnvironmentLayout, env: RunningEnvironment & { published: string | undefined }, hostedCluster: HostedClusterResult | undefined, took: string): string {
+  const { published } = env;
   const infraFlags = env.infra === undefined ? [] : [`--infra-kubeconfig-file ${env.infra.kubeconfig}`, `--infra-namespace ${env.infra.namespace}`];
   const kubectl = locateBinaries().kubectl ?? 'kubectl';
   const management = [
@@ -269,7 +269,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
     ctx.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
-  ctx.stdout(describeUp(layout, env, hostedCluster, seconds(ctx.now().getTime() - started)));
+  ctx.stdout(describeUp(layout, { ...env, published: userRegistry.releaseImage }, hostedCluster, seconds(ctx.now().getTime() - started)));
 }
 
 /** `hcp local down`. */

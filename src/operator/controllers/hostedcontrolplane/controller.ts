@@ -35,13 +35,13 @@ export interface HostedControlPlaneControllerDeps {
 }
 
 /** The control plane, when the operator's `--watch-namespace` (if any) covers its HostedCluster. */
-function inScope(hcp: HostedControlPlane | undefined, watchNamespace: string | undefined): HostedControlPlane | undefined {
+export function inScope(hcp: HostedControlPlane | undefined, watchNamespace: string | undefined): HostedControlPlane | undefined {
   if (hcp === undefined || watchNamespace === undefined || watchNamespace === '') return hcp;
   return hcp.metadata.annotations?.[CLUSTER_ANNOTATION]?.startsWith(`${watchNamespace}/`) === true ? hcp : undefined;
 }
 
 /** Maps an object in a control-plane namespace to the HostedControlPlane(s) of that namespace. */
-function ownerKeys(planes: Informer<HostedControlPlane>, object: KubeObject): string[] {
+export function ownerKeys(planes: Informer<HostedControlPlane>, object: KubeObject): string[] {
   const ns = object.metadata?.namespace;
   return planes.list().filter((p) => p.metadata.namespace === ns).map((p) => keyOf(p));
 }

@@ -4,7 +4,8 @@ import { INFRA_CREDENTIALS_SECRET, infraTargetOf, kubeconfigFromCopy } from '../
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { fromBase64 } from '../../../lib/base64.ts';
-import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
+import { controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
+import { inScope, ownerKeys } from '../hostedcontrolplane/controller.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { Controller, type ReconcileResult } from '../../runtime/controller.ts';
 import { keyOf } from '../../runtime/informer.ts';
@@ -68,10 +69,8 @@ export function addLoadBalancerController(manager: Manager, deps: LoadBalancerCo
   const guestClients = new KubeconfigClients('guest');
   // Events arrive once informers run, which reconciles start: the controller exists by then.
   const clusters = new BalancedClusters({ clock: deps.clock, logger, onService: (cluster, service) => controller.queue.add(`${cluster}${SEPARATOR}${service}`) });
-  const inScope = (hcp: HostedControlPlane | undefined): HostedControlPlane | undefined =>
-    hcp === undefined || deps.watchNamespace === undefined || deps.watchNamespace === '' || hcp.metadata.annotations?.[CLUSTER_ANNOTATION]?.startsWith(`${deps.watchNamespace}/`) === true ? hcp : undefined;
   const reconcilePlane = (key: string): ReconcileResult => {
-    const hcp = inScope(planes.get(key));
+    const hcp = inScope(planes.get(key), deps.watchNamespace);
     const owner = `loadbalancer/${key}`;
     if (hcp === undefined || hcp.metadata.deletionTimestamp !== undefined || hcp.spec.platform.type !== 'KubeVirt') {
       // Gone, going or not KubeVirt: the cluster's deletion removes its load balancers (hostedcluster/phases/delete.ts).
@@ -95,7 +94,7 @@ export function addLoadBalancerController(manager: Manager, deps: LoadBalancerCo
   };
   const controller = new Controller({ name: 'loadbalancer', clock: deps.clock, logger, metrics, reconcile });
   controller.watch(planes, (event) => [keyOf(event.object)]);
-  controller.watch(secrets, (event) => planes.list().filter((p) => p.metadata.namespace === event.object.metadata?.namespace).map((p) => keyOf(p)));
+  controller.watch(secrets, (event) => ownerKeys(planes, event.object));
   manager.add(controller);
   manager.addTermCleanup(() => clusters.stopAll());
   return controller;
