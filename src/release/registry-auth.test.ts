@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { credentialsFor, parseChallenge, tokenURL } from './registry-auth.ts';
+import { credentialsFor, parseChallenge, registryOfAuthsKey, tokenURL } from './registry-auth.ts';
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 const PULL_SECRET = JSON.stringify({
@@ -33,5 +33,9 @@ describe('registry authentication', () => {
     assert.equal(parseChallenge('Negotiate abc'), undefined);
     assert.equal(parseChallenge('Bearer service="x"'), undefined);
     if (challenge?.scheme === 'bearer') assert.equal(tokenURL({ scheme: 'bearer', realm: challenge.realm, service: 'registry.example.com' }, 'ocp/release'), 'https://auth.example.com/token?service=registry.example.com&scope=repository%3Aocp%2Frelease%3Apull');
+  });
+
+  it('When a docker config key is a URL or one of Docker Hub\'s names, it should name the registry as image references do', () => {
+    assert.deepEqual(['https://index.docker.io/v1/', 'registry-1.docker.io', 'https://quay.io/v2/', 'registry.example.com:5000'].map(registryOfAuthsKey), ['docker.io', 'docker.io', 'quay.io', 'registry.example.com:5000']);
   });
 });

@@ -26,6 +26,9 @@ const DOCKER_HUB_KEYS = ['docker.io', 'index.docker.io', 'registry-1.docker.io',
 /** The host part of a docker config key (`https://quay.io/v2/` → `quay.io`). */
 const hostOf = (key: string): string => key.replace(/^https?:\/\//, '').split('/')[0] ?? '';
 
+/** The registry a docker config key is for, as image references name it (`https://index.docker.io/v1/` → `docker.io`). */
+export const registryOfAuthsKey = (key: string): string => (DOCKER_HUB_KEYS.includes(key) || DOCKER_HUB_KEYS.includes(hostOf(key)) ? 'docker.io' : hostOf(key));
+
 function credentialsOf(entry: Record<string, unknown>): RegistryCredentials | undefined {
   if (typeof entry['auth'] === 'string' && entry['auth'] !== '') {
     const decoded = fromBase64(entry['auth']);

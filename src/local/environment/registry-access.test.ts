@@ -36,8 +36,13 @@ describe('the registries of the local environment', () => {
   });
 
   it('When a CA is given, it should be for the release\'s registry and every registry of the credentials', () => {
-    assert.deepEqual(userRegistryHosts({ releaseImage: RELEASE, config: CONFIG }), ['index.docker.io', 'registry.example.com:5000']);
-    assert.deepEqual(userRegistryHosts({ releaseImage: 'quay.io/a/b:1' }), ['quay.io']);
+    assert.deepEqual(userRegistryHosts({ releaseImage: RELEASE, config: JSON.stringify({ auths: { 'https://registry.example.com:5000/v1/': { auth: 'eDp5' }, 'other.example.com': { auth: 'eDp5' } } }) }), ['other.example.com', 'registry.example.com:5000']);
+    assert.deepEqual(userRegistryHosts({ releaseImage: 'registry.example.com/a/b:1' }), ['registry.example.com']);
+  });
+
+  it('When the credentials name a registry the environment mirrors, its mirror should stay (no CA entry over it)', () => {
+    const config = JSON.stringify({ auths: { 'quay.io': { auth: 'eDp5' }, 'registry.example.com': { auth: 'eDp5' } } });
+    assert.deepEqual(userRegistryHosts({ releaseImage: 'quay.io/a/b:1', config }), ['registry.example.com']);
   });
 
   it('When the choice is recorded, the nodes should trust both registries, pull with both credentials, and clusters run the published release', () => {

@@ -9,10 +9,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseImageReference } from '../../release/image-reference.ts';
+import { registryOfAuthsKey } from '../../release/registry-auth.ts';
 import { writePrivate } from '../cluster/files.ts';
 import { EnvironmentError } from './errors.ts';
 import type { EnvironmentLayout, NodeLayout } from './layout.ts';
-import { nodePaths } from './node-config.ts';
+import { MIRRORED_REGISTRIES, nodePaths } from './node-config.ts';
 import { releaseRegistryHost, releaseRegistryPaths } from './release-registry.ts';
 import type { MachineBackendKind } from './state.ts';
 
@@ -107,9 +108,6 @@ export function recordUserRegistry(layout: EnvironmentLayout, registry: UserRegi
   if (registry.ca !== undefined) writeFileSync(paths.ca, registry.ca);
 }
 
-/** `host[:port]` of a Docker config `auths` key (`https://quay.io/v1/` → `quay.io`). */
-const hostOfAuthsKey = (key: string): string => key.replace(/^[a-z]+:\/\//, '').split('/')[0] ?? key;
-
 /** The auths of a Docker config's text (none when it has none). */
 function authsOf(config: string | undefined): Record<string, unknown> {
   if (config === undefined) return {};
@@ -117,10 +115,15 @@ function authsOf(config: string | undefined): Record<string, unknown> {
   return typeof auths === 'object' && auths !== null ? (auths as Record<string, unknown>) : {};
 }
 
-/** The hosts the user's CA is for (pure): the release image's registry and every registry of the user's config. */
+/**
+ * The hosts the user's CA is for (pure): the release image's registry and every registry of the user's config, but not
+ * the registries the environment mirrors (node-config.ts): their `hosts.toml` sends pulls to the environment's own
+ * registry first, and a CA entry written over it would cut the nodes off the images `up` publishes there.
+ */
 export function userRegistryHosts(registry: UserRegistry): string[] {
   const release = registry.releaseImage === undefined ? [] : [parseImageReference(registry.releaseImage).registry];
-  return [...new Set([...release, ...Object.keys(authsOf(registry.config)).map(hostOfAuthsKey)])].sort();
+  const hosts = new Set([...release, ...Object.keys(authsOf(registry.config)).map(registryOfAuthsKey)]);
+  return [...hosts].filter((host) => !(MIRRORED_REGISTRIES as readonly string[]).includes(host)).sort();
 }
 
 /**
