@@ -27,6 +27,12 @@ export interface ComponentImages {
    * from releases that do not carry it, whose clusters get no network plugin from the operator.
    */
   readonly networkPlugin?: NetworkPluginImages;
+  /**
+   * The hosted clusters' default ingress controller (Traefik, serving standard `Ingress` objects behind
+   * `openshift-ingress/router-nodeport-default`); absent from releases that do not carry it, whose clusters then have
+   * no default ingress from the operator.
+   */
+  readonly ingressController?: string;
 }
 
 /** The hosted clusters' network plugin: flannel's daemon and the CNI plugins its pods install on every node. */
@@ -136,7 +142,7 @@ export function versionOfReleaseImage(image: string): string | undefined {
  * The local environment builds and runs the newest one (its images come from the binaries it builds), so its version
  * says what actually runs instead of borrowing an OpenShift number.
  */
-type PinnedImages = Pick<ComponentImages, 'etcd' | 'konnectivityServer' | 'konnectivityAgent' | 'pause' | 'coreDNS' | 'networkPlugin'>;
+type PinnedImages = Pick<ComponentImages, 'etcd' | 'konnectivityServer' | 'konnectivityAgent' | 'pause' | 'coreDNS' | 'networkPlugin' | 'ingressController'>;
 
 const KUBERNETES_RELEASES: Readonly<Record<string, PinnedImages>> = {
   '1.36.3': {
@@ -146,6 +152,7 @@ const KUBERNETES_RELEASES: Readonly<Record<string, PinnedImages>> = {
     pause: 'registry.k8s.io/pause:3.10.2',
     coreDNS: 'registry.k8s.io/coredns/coredns:v1.14.2',
     networkPlugin: { flannel: 'docker.io/flannel/flannel:v0.28.10', cniPlugins: 'quay.io/hcp-kubevirt/cni-plugins:v1.10.0' },
+    ingressController: 'docker.io/library/traefik:v3.6.12',
   },
 };
 

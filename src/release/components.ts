@@ -2,7 +2,7 @@ import type { ComponentImages, CSISidecarImages, KubevirtCSIImages, NetworkPlugi
 import { PAYLOAD_FILES, PayloadError } from './payload.ts';
 
 /** The components a release may leave out (its clusters then run without them). */
-type OptionalComponent = 'kubevirtCloudControllerManager' | 'kubevirtCSI' | 'networkPlugin';
+type OptionalComponent = 'kubevirtCloudControllerManager' | 'kubevirtCSI' | 'networkPlugin' | 'ingressController';
 
 /**
  * Which payload component (an `image-references` tag) each control-plane image comes from. A field lists its names in
@@ -36,13 +36,16 @@ export const KUBEVIRT_TAGS = {
   },
 } as const satisfies { cloudControllerManager: string; csiDriver: string; csiSidecars: Record<keyof CSISidecarImages, string> };
 
-/** The hosted clusters' network plugin: both images or none (ours; OpenShift's payloads carry OVN-Kubernetes instead). */
 /**
  * The tag under which a published release lists the operator's image (`hcp release build`): not a component the control
  * plane runs, but what the release's clusters are meant to be managed with (`hcp local up --release-image` installs it).
  */
 export const OPERATOR_TAG = 'hcp-operator';
 
+/** The hosted clusters' default ingress controller (ours; OpenShift's payloads carry `haproxy-router` instead). */
+export const INGRESS_CONTROLLER_TAG = 'traefik';
+
+/** The hosted clusters' network plugin: both images or none (ours; OpenShift's payloads carry OVN-Kubernetes instead). */
 export const NETWORK_PLUGIN_TAGS = { flannel: 'flannel', cniPlugins: 'cni-plugins' } as const satisfies Record<keyof NetworkPluginImages, string>;
 
 /** The error of a payload that lacks components this control plane runs (upstream's `MissingReleaseImages`). */
@@ -72,7 +75,7 @@ function networkPluginOf(images: ReadonlyMap<string, string>): NetworkPluginImag
 
 /**
  * The component images of a payload's `image-references` tags. Every core component must be there (the missing ones
- * are named); the KubeVirt cloud provider, the CSI set and the network plugin are optional, as in the catalog's
+ * are named); the KubeVirt cloud provider, the CSI set, the network plugin and the ingress controller are optional, as in the catalog's
  * releases.
  */
 export function componentImagesOf(images: ReadonlyMap<string, string>): ComponentImages {
@@ -88,5 +91,12 @@ export function componentImagesOf(images: ReadonlyMap<string, string>): Componen
   const ccm = images.get(KUBEVIRT_TAGS.cloudControllerManager);
   const csi = csiImagesOf(images);
   const network = networkPluginOf(images);
-  return { ...core, ...(ccm === undefined ? {} : { kubevirtCloudControllerManager: ccm }), ...(csi === undefined ? {} : { kubevirtCSI: csi }), ...(network === undefined ? {} : { networkPlugin: network }) };
+  const ingress = images.get(INGRESS_CONTROLLER_TAG);
+  return {
+    ...core,
+    ...(ccm === undefined ? {} : { kubevirtCloudControllerManager: ccm }),
+    ...(csi === undefined ? {} : { kubevirtCSI: csi }),
+    ...(network === undefined ? {} : { networkPlugin: network }),
+    ...(ingress === undefined ? {} : { ingressController: ingress }),
+  };
 }

@@ -1,4 +1,5 @@
 import type { HostedControlPlane } from '../../api/index.ts';
+import { appsDomainOf } from '../../api/v1beta1/dns.ts';
 import type { CertificateUsage } from '../../pki/certificate.ts';
 import { KubevirtCSI, serviceAccountUser } from '../../platform/kubevirt/csi-names.ts';
 import { csiDriverEnabled } from '../kubevirt-csi-controller/render.ts';
@@ -46,6 +47,8 @@ export const PkiSecret = {
   ignitionServer: 'ignition-server',
   /** The KubeVirt CSI controller's client certificate as the hosted cluster's `kubevirt-csi-controller-sa`. */
   csiControllerClient: 'kubevirt-csi-controller-client',
+  /** The default certificate of the hosted cluster's ingress (upstream's name), for `*.apps.<name>.<base domain>`. */
+  ingressServer: 'ingress-crt',
   /** Not a certificate: the service-account token signing key pair. */
   serviceAccountKey: 'sa-signing-key',
 } as const;
@@ -138,7 +141,18 @@ export function certificatePlan(hcp: HostedControlPlane): CertificateSpec[] {
     { secret: PkiSecret.kasKubeletClient, issuer: PkiSecret.rootCA, commonName: 'system:kube-apiserver', organizations: ['system:masters'], usage: 'client', validityDays: LEAF_DAYS },
     { secret: PkiSecret.ignitionServer, issuer: PkiSecret.ignitionCA, commonName: 'ignition-server', usage: 'server', ...publishedNames(hcp, 'Ignition', 'ignition-server'), validityDays: LEAF_DAYS },
     ...(csiDriverEnabled(hcp) ? [csiControllerClient()] : []),
+    ...ingressCertificate(hcp),
   ];
+}
+
+/**
+ * The ingress's default certificate, for every name of the apps domain, signed by the root CA the cluster's
+ * kubeconfig already trusts (so `curl --cacert` of that CA reaches an application). None while the domain is unknown.
+ */
+function ingressCertificate(hcp: HostedControlPlane): CertificateSpec[] {
+  const domain = appsDomainOf(hcp.metadata.name ?? '', hcp.spec.dns);
+  if (domain === undefined) return [];
+  return [{ secret: PkiSecret.ingressServer, issuer: PkiSecret.rootCA, commonName: `*.${domain}`, usage: 'server', dnsNames: [`*.${domain}`, domain], validityDays: LEAF_DAYS }];
 }
 
 /**

@@ -121,6 +121,19 @@ export const METALLB: GoTool = {
 };
 
 /**
+ * Traefik, the hosted clusters' ingress controller (standard `Ingress` objects; ARCHITECTURE.md says why Traefik). Its
+ * go.mod pins three forks by `replace`, which the wrapper module repeats.
+ */
+export const TRAEFIK: GoTool = {
+  name: 'traefik',
+  module: 'github.com/traefik/traefik/v3',
+  version: 'v3.6.12',
+  binaries: { traefik: 'github.com/traefik/traefik/v3/cmd/traefik' },
+  versionVariable: 'github.com/traefik/traefik/v3/pkg/version.Version',
+  inheritsReplaces: true,
+};
+
+/**
  * Flannel, the network plugin of the hosted clusters (VXLAN between their nodes; ARCHITECTURE.md says why flannel).
  * Its UDP backend is C, so it is built with cgo and linked statically, as upstream's release binaries are. Its
  * Tencent Cloud backend needs an SDK module the module proxy refuses: a module of our own stands in for it and refuses

@@ -4,15 +4,16 @@ import { recordedUserRegistry, registryAccessPaths } from './registry-access.ts'
 import { releaseRegistryPaths } from './release-registry.ts';
 
 /**
- * The `hcp create cluster kubevirt` flags a hosted cluster of the environment needs: a base domain (no OpenShift
- * router to discover one from), services on the nodes' ports (no load balancer), `workers` machines of its NodePool
+ * The `hcp create cluster kubevirt` flags a hosted cluster of the environment needs: no base domain (the manual's
+ * default ingress: the operator discovers the infrastructure's apps domain from the environment's router, and the
+ * cluster's applications are `*.apps.<name>.<that domain>`), services on the nodes' ports, `workers` machines of its NodePool
  * (none by default), and its release. That is the environment's own, read through the environment's mirror with the
  * environment's pull secret (release-registry.ts), its workers booting the local node image; or the published release
  * `up --release-image` was given, read with the environment's merged credentials and CAs (registry-access.ts), its
  * workers booting the release's container disk and trusting its registry.
  */
 export function localClusterFlags(layout: EnvironmentLayout, workers = 0): string[] {
-  const common = ['--base-domain=hcp.local', '--service-publishing-strategy=NodePort'];
+  const common = ['--service-publishing-strategy=NodePort'];
   const published = recordedUserRegistry(layout).releaseImage;
   if (published !== undefined) {
     const access = registryAccessPaths(layout);

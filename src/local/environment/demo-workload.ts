@@ -50,3 +50,17 @@ export function webObjects(image: string): KubeManifest[] {
     { apiVersion: 'v1', kind: 'Service', metadata, spec: { selector: labels, ports: [{ name: 'http', port: 8080, targetPort: 8080 }] } },
   ];
 }
+
+/**
+ * The workload's Ingress at `web.<apps domain>`: the hosted cluster's ingress controller serves it (over HTTPS with
+ * its default certificate), and the default-ingress passthrough carries it from the infrastructure's router.
+ */
+export function webIngress(appsDomain: string): KubeManifest {
+  const backend = { service: { name: WEB.name, port: { name: 'http' } } };
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: WEB.name, namespace: WEB.namespace },
+    spec: { rules: [{ host: `${WEB.name}.${appsDomain}`, http: { paths: [{ path: '/', pathType: 'Prefix', backend }] } }] },
+  };
+}

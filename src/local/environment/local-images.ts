@@ -43,7 +43,8 @@ export type ImageBinaries = Readonly<
     | 'flanneld'
     | 'cni-install'
     | 'metallb-controller'
-    | 'metallb-speaker',
+    | 'metallb-speaker'
+    | 'traefik',
     string
   >
 > & {
@@ -87,6 +88,8 @@ export function releaseImages(bin: ImageBinaries): ImageSpec[] {
     { name: images.konnectivityAgent, files: [{ source: bin['proxy-agent'], target: '/proxy-agent' }], entrypoint: ['/proxy-agent'] },
     kubeProxyImage(images.kubeProxy, bin['kube-proxy']),
     ...networkPluginImages(images.networkPlugin, bin),
+    // Where Traefik's official image keeps its binary; the Deployment runs it by that path.
+    ...(images.ingressController === undefined ? [] : [{ name: images.ingressController, files: [inPath('traefik', bin.traefik)], user: '65532:65532' }]),
   ];
 }
 

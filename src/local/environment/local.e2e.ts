@@ -27,6 +27,8 @@ import { volumesDir } from './storage.ts';
 import { WEB, webObjects } from './demo-workload.ts';
 import { hostCleanCheck } from '../../testing/host-clean.ts';
 import { assertGuestLoadBalancerAnswers, loadBalancersOn } from '../../testing/guest-load-balancer.ts';
+import { assertDefaultIngressAnswers, assertIngressGone, passthroughObjectsOn, type AnsweredIngress } from '../../testing/guest-ingress.ts';
+import type { HostedCluster } from '../../api/index.ts';
 import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertIsolatedOnInfra } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
@@ -40,6 +42,8 @@ import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
 const layout = environmentLayout(stateDir, 3);
 const MINUTE = 60_000;
+/** The environment's HostedClusters are in `clusters` (hcp's default namespace). */
+const HC_REF = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', namespace: 'clusters' } as const;
 
 /** Runs the shipped hcp against the environment and fails with its output unless it succeeds. */
 async function hcp(args: readonly string[], timeoutMs = 5 * MINUTE): Promise<ProcessResult> {
@@ -121,7 +125,7 @@ async function joinAndCheck(name: string): Promise<void> {
   const namespace = `clusters-${name}`;
   const created = Date.now();
   await hcp(['create', 'nodepool', 'kubevirt', `--cluster-name=${name}`, '--name=workers', '--replicas=1', `--containerdisk=${LOCAL_NODE_IMAGE}`]);
-  const hcRef = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' };
+  const hcRef = { ...HC_REF, name };
   const { machine, userData } = await machineOfPool(management, namespace, 'workers');
   const pointer = parseIgnitionPointer(userData);
   assert.equal((await fetchIgnitionConfig({ ...pointer, headers: {} })).status, 401);
@@ -145,8 +149,8 @@ async function joinAndCheck(name: string): Promise<void> {
     assert.equal(conditionOf(pool, 'ReachedIgnitionEndpoint'), 'True');
     await assertInClusterComponentsRun(hosted, kubeconfig, hostedKubeconfigFile());
     await waitFor('DataPlaneConnectionAvailable on the HostedCluster', async () => conditionOf(await management.get<Conditioned>(hcRef), 'DataPlaneConnectionAvailable') === 'True', { timeoutMs: MINUTE, intervalMs: 1000 });
-    // Nothing here serves *.apps.<name>.hcp.local: the cluster says which record its applications need.
-    assert.equal(conditionOf(await management.get<Conditioned>(hcRef), 'IngressDNSResolvable'), 'False');
+    // The manual's default ingress: the base domain is the apps domain the environment's router gave the discovery Route.
+    assert.equal((await management.get<HostedCluster>(hcRef)).spec.dns?.baseDomain, 'apps.hcp-local.localhost');
     await kubeletReachedThroughTunnel(machine);
     await scaleAndServe(hosted, namespace);
   } finally {
@@ -200,6 +204,7 @@ async function externalInfraAndCheck(): Promise<void> {
   const infraUser = KubeClient.fromKubeconfigFile(infraAccess.kubeconfig);
   const { namespace } = infraAccess;
   const vms = async (client: KubeClient, ns: string): Promise<Conditioned[]> => client.list<Conditioned>('kubevirt.io/v1', 'VirtualMachine', { namespace: ns });
+  let ingress: AnsweredIngress | undefined;
   try {
     const started = Date.now();
     const onInfra = [`--infra-kubeconfig-file=${infraAccess.kubeconfig}`, `--infra-namespace=${namespace}`, '--root-volume-cache-strategy=PVC'];
@@ -210,6 +215,7 @@ async function externalInfraAndCheck(): Promise<void> {
     try {
       await waitFor('the worker on the infrastructure cluster Ready', async () => (await readyNodes(hosted)).length === 1, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
       await assertGuestLoadBalancerAnswers(hosted);
+      ingress = await assertDefaultIngressAnswers(await management.get<HostedCluster>({ ...HC_REF, name: 'ext' }), hosted, hostedKubeconfigFile());
     } finally {
       hosted.close();
     }
@@ -223,8 +229,9 @@ async function externalInfraAndCheck(): Promise<void> {
     const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ cluster: string; vm: string }> };
     assert.deepEqual(status.machines.map((m) => [m.cluster, m.vm.split('/')[0]]), [['infra', namespace]]);
     await hcp(['destroy', 'cluster', 'kubevirt', '--name=ext'], 10 * MINUTE);
-    const gone = async (): Promise<boolean> => (await vms(infraUser, namespace)).length === 0 && (await dataVolumes(infraUser, namespace)).length === 0 && (await recordedMachinesOf(namespace)).length === 0 && (await loadBalancersOn(infraUser, namespace)) === 0;
-    await waitFor('the VM, its disks, its machine and its load balancer gone', gone, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+    const gone = async (): Promise<boolean> => (await vms(infraUser, namespace)).length === 0 && (await dataVolumes(infraUser, namespace)).length === 0 && (await recordedMachinesOf(namespace)).length === 0 && (await loadBalancersOn(infraUser, namespace)) === 0 && (await passthroughObjectsOn(infraUser, namespace, ingress?.infraID ?? '')) === 0;
+    await waitFor('the VM, its disks, its machine, its load balancer and its passthrough gone', gone, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+    if (ingress !== undefined) await assertIngressGone(ingress);
   } finally {
     infraUser.close();
   }

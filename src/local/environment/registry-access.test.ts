@@ -68,7 +68,7 @@ describe('the registries of the local environment', () => {
     assert.match(readFileSync(join(nodePaths(node).registryHosts, '10.250.0.1:5443', 'hosts.toml'), 'utf8'), new RegExp(`ca = "${own.ca}"`));
     assert.deepEqual(JSON.parse(readFileSync(join(nodePaths(node).kubeletRoot, 'config.json'), 'utf8')), merged);
     const flags = localClusterFlags(layout, 1);
-    assert.deepEqual(flags, [`--release-image=${RELEASE}`, `--pull-secret=${access.pullSecret}`, `--additional-trust-bundle=${access.trustBundle}`, '--base-domain=hcp.local', '--service-publishing-strategy=NodePort', '--node-pool-replicas=1']);
+    assert.deepEqual(flags, [`--release-image=${RELEASE}`, `--pull-secret=${access.pullSecret}`, `--additional-trust-bundle=${access.trustBundle}`, '--service-publishing-strategy=NodePort', '--node-pool-replicas=1']);
   });
 
   it('When nothing was given, the environment should trust only its own registry', () => {

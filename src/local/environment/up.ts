@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { installCrds } from '../../kube/crds.ts';
 import { ensureBinaries } from '../binaries/build.ts';
-import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER, METALLB } from '../binaries/tools.ts';
+import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER, METALLB, TRAEFIK } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { loadCrds, type CrdObject } from '../crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../crds/sources.ts';
@@ -18,6 +18,7 @@ import { EnvironmentError } from './errors.ts';
 import { runningPid, startAndWait, startDaemon, stopDaemon } from './daemons.ts';
 import { ensureNodeMountNamespace } from './node-mounts.ts';
 import { ensureBridge, ensureCgroup, ensureLoadBalancerRoute, ensureNodeNetwork, ensureServiceRoute } from './host.ts';
+import { domainsToServe, ROUTER_ADDRESSES, ROUTER_DAEMON, servedDomains } from '../router/run.ts';
 import { LOAD_BALANCER_RANGE, METALLB_MANIFEST, METALLB_NAMESPACE, metallbObjects } from './metallb.ts';
 import { publishImage } from './images.ts';
 import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
@@ -124,6 +125,7 @@ export async function buildEverything(log: (line: string) => void): Promise<Daem
   const cniPlugins = { ...(await ensureTool(CNI_PLUGINS, log)), ...(await ensureTool(FLANNEL_CNI, log)) };
   const cniInstall = await ensureProgram('cni-install', log);
   const metallb = await ensureTool(METALLB, log);
+  const traefik = await ensureTool(TRAEFIK, log);
   return {
     ...kube,
     containerd: containerd['containerd'] as string,
@@ -139,6 +141,7 @@ export async function buildEverything(log: (line: string) => void): Promise<Daem
     'cni-install': cniInstall,
     'metallb-controller': metallb['controller'] as string,
     'metallb-speaker': metallb['speaker'] as string,
+    traefik: traefik['traefik'] as string,
     cniPlugins,
   };
 }
@@ -160,6 +163,7 @@ export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
     ...(hostsRegistry(layout)
       ? [['registry', layout.hostAddress, layout.ports.registry] as [string, string, number], ['release-registry', layout.hostAddress, layout.ports.releaseRegistry] as [string, string, number]]
       : []),
+    ...Object.values(ROUTER_ADDRESSES).map(({ host, port }): [string, string, number] => [ROUTER_DAEMON, host, port]),
   ];
   for (const [daemon, host, port] of wanted) {
     if (runningPid(layout, daemon) === undefined && (await portTaken(host, port))) {
@@ -267,6 +271,16 @@ async function startKubeVirtStandIn(layout: EnvironmentLayout, kind: MachineBack
 }
 
 /**
+ * The router daemon (`hcp local router`, router/run.ts), started again when the clusters it serves changed (it
+ * learns them at start); ready once its proxy answers its health check.
+ */
+async function startRouter(layout: EnvironmentLayout): Promise<void> {
+  if (servedDomains(layout).join() !== domainsToServe(layout).join()) await stopDaemon(layout, ROUTER_DAEMON);
+  const { host, port } = ROUTER_ADDRESSES.health;
+  await startAndWait(layout, STEP_TIMEOUT_MS, { name: ROUTER_DAEMON, command: [join(projectRoot(), 'bin', 'hcp'), 'local', 'router', `--state-dir=${layout.stateDir}`] }, healthy(`http://${host}:${String(port)}/ping`));
+}
+
+/**
  * MetalLB on the infrastructure cluster (metallb.ts): its CRDs, its controller and speaker, its pool; and the host's
  * route of the pool's range onto the bridge, where the speaker answers for the addresses it gives.
  */
@@ -357,6 +371,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
     });
     const infra = options.infraCluster === true || hasInfraCluster(layout) ? await upInfraCluster(layout, bin, report, runc) : undefined;
     await report.step(`starting the KubeVirt stand-in (VMs run as ${kind === 'vm' ? 'QEMU virtual machines' : 'process machines'})`, () => startKubeVirtStandIn(layout, kind));
+    await report.step(`starting the router (Routes of ${domainsToServe(layout).map((d) => `*.${d}`).join(' and ')} on ${ROUTER_ADDRESSES.https.host})`, () => startRouter(layout));
     return { kubeconfig: paths.kubeconfig, server: apiServerUrl(layout), operatorImage: operatorImageRef, trustBundle: registryAccessPaths(layout).trustBundle, ...(infra === undefined ? {} : { infra }) };
   } finally {
     client?.close();

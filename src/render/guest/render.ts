@@ -6,6 +6,7 @@ import { renderGuestDNS } from './dns.ts';
 import { renderGuestFlannel } from './flannel.ts';
 import { podNetworkOf } from '../../controlplane/common/pod-network.ts';
 import { renderGuestKubeProxy } from './kube-proxy.ts';
+import { renderGuestIngress, type IngressCertificate } from './ingress.ts';
 import { renderKubernetesEndpoints } from './kubernetes-endpoints.ts';
 import { renderKonnectivityAgent, type KonnectivityAgentInput } from './konnectivity-agent.ts';
 
@@ -17,6 +18,8 @@ export interface GuestInput {
   readonly apiServer: { readonly host: string; readonly port: number };
   /** The konnectivity server as agents reach it, and the agents' certificate; the agents wait while it is unpublished. */
   readonly konnectivity?: KonnectivityAgentInput;
+  /** The default ingress's certificate (the PKI's `ingress-crt`); the ingress waits while it is not issued. */
+  readonly ingressCertificate?: IngressCertificate;
 }
 
 const urlOf = ({ host, port }: GuestInput['apiServer']): string => `https://${joinHostPort(host, port)}`;
@@ -25,7 +28,8 @@ const urlOf = ({ host, port }: GuestInput['apiServer']): string => `https://${jo
  * Everything the operator keeps inside a hosted cluster, in apply order (namespaces and identities before the
  * workloads that use them): the `kubernetes` Service's endpoints, the pod network (flannel, when the cluster's
  * network type is the release's plugin and the release carries it), DNS, kube-proxy and the KubeVirt CSI driver's
- * guest side, and the konnectivity agents once the konnectivity server is published.
+ * guest side, the konnectivity agents once the konnectivity server is published, and the default ingress once its
+ * certificate is issued.
  */
 export function renderGuestComponents(input: GuestInput): Array<Record<string, unknown>> {
   const network = podNetworkOf(input.hcp, input.release);
@@ -36,5 +40,6 @@ export function renderGuestComponents(input: GuestInput): Array<Record<string, u
     ...renderGuestKubeProxy(input.hcp, input.release, urlOf(input.apiServer)),
     ...(input.konnectivity === undefined ? [] : renderKonnectivityAgent(input.hcp, input.release.images.konnectivityAgent, input.konnectivity)),
     ...renderGuestCSI(input.hcp, input.release),
+    ...renderGuestIngress(input.hcp, input.release.images.ingressController, input.ingressCertificate),
   ];
 }

@@ -322,3 +322,10 @@ export async function runStandIn(args: ParsedArgs, ctx: CommandContext): Promise
   const { runKubeVirtStandIn } = await import('../../../local/kubevirt/run.ts');
   await runKubeVirtStandIn(existingLayout(stateDir));
 }
+
+/** `hcp local router`: the environment's router daemon (see local/router/run.ts). */
+export async function runRouterDaemon(args: ParsedArgs, ctx: CommandContext): Promise<void> {
+  const stateDir = stateDirOf(new FlagReader(args.values), ctx.env);
+  const { runRouter } = await import('../../../local/router/run.ts');
+  await runRouter(existingLayout(stateDir));
+}

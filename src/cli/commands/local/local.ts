@@ -88,9 +88,18 @@ const kubevirtStandIn: Command = {
   run: async (args, ctx) => (await import('./local-run.ts')).runStandIn(args, ctx),
 };
 
+/** `hcp local router`: the daemon `up` starts; not for direct use. */
+const router: Command = {
+  name: 'router',
+  summary: 'Runs the local environment\'s router (started by hcp local up; not for direct use)',
+  description: 'Serves the Routes of the environment\'s clusters as OpenShift\'s router would (hosts assigned under each cluster\'s apps domain, apps.<cluster>.localhost; TLS passthrough and plain HTTP) with Traefik on the host\'s loopback, ports 80 and 443. Edge and reencrypt Routes are refused in their status.',
+  flags: [STATE_DIR],
+  run: async (args, ctx) => (await import('./local-run.ts')).runRouterDaemon(args, ctx),
+};
+
 /** `hcp local`: the one-machine environment in which hosted clusters run for real. */
 export const local: Command = {
   name: 'local',
   summary: 'Runs a local management cluster with a real node, for trying hosted clusters on one machine',
-  subcommands: [up, demo, conformance, down, status, kubevirtStandIn],
+  subcommands: [up, demo, conformance, down, status, kubevirtStandIn, router],
 };

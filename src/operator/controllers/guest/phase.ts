@@ -9,6 +9,7 @@ import { toYaml } from '../../../lib/yaml.ts';
 import { guestSnapshotClasses } from '../../../render/guest/csi.ts';
 import { renderGuestComponents } from '../../../render/guest/render.ts';
 import type { KonnectivityAgentInput } from '../../../render/guest/konnectivity-agent.ts';
+import type { IngressCertificate } from '../../../render/guest/ingress.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
 import { csiDriverEnabled } from '../../../controlplane/kubevirt-csi-controller/render.ts';
 import { publishedEndpoint } from '../hostedcontrolplane/endpoint.ts';
@@ -111,10 +112,17 @@ function konnectivityInput(scope: Scope): KonnectivityAgentInput | undefined {
   return { server, credentials: { 'tls.crt': crt, 'tls.key': key, 'ca.crt': ca } };
 }
 
+/** The default ingress's certificate and key, once the PKI has issued them. */
+function ingressCertificate(scope: Scope): IngressCertificate | undefined {
+  const data = scope.pki.get(PkiSecret.ingressServer);
+  const [crt, key] = [data?.['tls.crt'], data?.['tls.key']];
+  return crt === undefined || key === undefined ? undefined : { 'tls.crt': crt, 'tls.key': key };
+}
+
 function guestPlan(scope: Scope): GuestPlan {
   const release = scope.release;
   const apiServer = publishedEndpoint(scope) ?? { host: '', port: 0 };
-  const objects = release === undefined ? [] : renderGuestComponents({ hcp: scope.hcp, release, apiServer, konnectivity: konnectivityInput(scope) });
+  const objects = release === undefined ? [] : renderGuestComponents({ hcp: scope.hcp, release, apiServer, konnectivity: konnectivityInput(scope), ingressCertificate: ingressCertificate(scope) });
   const snapshots = csiDriverEnabled(scope.hcp) && release?.images.kubevirtCSI !== undefined ? guestSnapshotClasses(scope.hcp) : [];
   return { owner: ownerOf(scope), objects, snapshots, fingerprint: sha256Hex(toYaml([...objects, ...snapshots])) };
 }

@@ -1,5 +1,6 @@
 import type { HostedCluster } from '../../../../api/index.ts';
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
+import { appsDomainOf } from '../../../../api/v1beta1/dns.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
 /** How soon a missing record is looked up again, and a found one. */
@@ -26,9 +27,8 @@ export interface IngressDNSCheck {
  */
 export function ownAppsDomain(hc: HostedCluster): string | undefined {
   const kubevirt = hc.spec.platform.kubevirt;
-  const base = hc.spec.dns?.baseDomain ?? '';
-  if (hc.spec.platform.type !== 'KubeVirt' || kubevirt?.baseDomainPassthrough === true || base === '') return undefined;
-  return `apps.${hc.metadata.name ?? ''}.${base}`;
+  if (hc.spec.platform.type !== 'KubeVirt' || kubevirt?.baseDomainPassthrough === true) return undefined;
+  return appsDomainOf(hc.metadata.name ?? '', hc.spec.dns);
 }
 
 function report(scope: Scope, domain: string, check: IngressDNSCheck): void {

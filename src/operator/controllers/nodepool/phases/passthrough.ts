@@ -1,4 +1,5 @@
 import type { HostedCluster } from '../../../../api/index.ts';
+import { clusterDomainOf } from '../../../../api/v1beta1/dns.ts';
 import type { KubeObject } from '../../../../kube/client.ts';
 import { UnservedKindError } from '../../../../kube/errors.ts';
 import { sha256Hex } from '../../../../lib/hash.ts';
@@ -19,8 +20,9 @@ function guestIngressNodePort(scope: Scope): number | undefined {
 function passthroughObjects(scope: Scope, hc: HostedCluster, namespace: string): Array<Record<string, unknown>> {
   const nodePort = guestIngressNodePort(scope);
   const generateID = hc.spec.platform.kubevirt?.generateID ?? '';
-  if (nodePort === undefined || generateID === '') return [];
-  const clusterDomain = `${hc.metadata.name ?? ''}.${hc.spec.dns?.baseDomain ?? ''}`;
+  // The cluster's own domain, prefix included (upstream writes `<name>.<base>` here and misses a `baseDomainPrefix`).
+  const clusterDomain = clusterDomainOf(hc.metadata.name ?? '', hc.spec.dns);
+  if (nodePort === undefined || generateID === '' || clusterDomain === undefined) return [];
   return renderPassthrough({ namespace, infraID: hc.spec.infraID ?? '', generateID, clusterDomain, nodePort });
 }
 

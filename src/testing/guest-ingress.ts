@@ -1,0 +1,80 @@
+/**
+ * End to end: an application of a hosted cluster answers over HTTPS at its default-ingress name from the host, as the
+ * manual's users reach theirs: `curl https://web.apps.<cluster>.<infrastructure apps domain>` goes to the environment's
+ * router on the loopback (`*.localhost` names resolve there), which passes the TLS connection by its name to the
+ * infrastructure's passthrough Service, whose endpoints are the worker VMs' ingress NodePort; the hosted cluster's
+ * ingress controller terminates TLS with the certificate its control plane issued and proxies to the pods.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { HostedCluster } from '../api/index.ts';
+import { appsDomainOf } from '../api/v1beta1/dns.ts';
+import type { KubeClient } from '../kube/client.ts';
+import { waitFor } from '../local/cluster/http.ts';
+import { WEB, webIngress, webObjects } from '../local/environment/demo-workload.ts';
+import { localRelease } from '../local/environment/local-images.ts';
+import { runProcess } from './process.ts';
+
+const MINUTE = 60_000;
+
+/** The passthrough Services and Routes of a cluster on its infrastructure namespace (labelled with its infraID). */
+export async function passthroughObjectsOn(infra: KubeClient, namespace: string, infraID: string): Promise<number> {
+  const selector = { namespace, labelSelector: `hypershift.openshift.io/infra-id=${infraID}` };
+  return (await infra.list('v1', 'Service', selector)).length + (await infra.list('route.openshift.io/v1', 'Route', selector)).length;
+}
+
+/** curl from the host, trusting only the hosted cluster's root CA; the body, or the reason it failed. */
+async function curlWithCA(url: string, caPem: string): Promise<{ ok: boolean; body: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'hcp-e2e-ca-'));
+  try {
+    writeFileSync(join(dir, 'ca.crt'), caPem);
+    const out = await runProcess('curl', ['-sS', '--max-time', '5', '--cacert', join(dir, 'ca.crt'), url], { timeoutMs: 10_000 });
+    return { ok: out.code === 0, body: out.code === 0 ? out.stdout.trim() : out.stderr.trim() };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Where an application answered: its URL, the CA it was verified with, and its cluster's infraID. */
+export interface AnsweredIngress {
+  readonly url: string;
+  readonly caPem: string;
+  readonly infraID: string;
+}
+
+/** The CA a kubeconfig trusts (its first cluster's): the hosted cluster's root CA, which also signs its ingress certificate. */
+function caOfKubeconfig(file: string): string {
+  const config = parse(readFileSync(file, 'utf8')) as { clusters?: Array<{ cluster?: { 'certificate-authority-data'?: string } }> };
+  return Buffer.from(config.clusters?.[0]?.cluster?.['certificate-authority-data'] ?? '', 'base64').toString('utf8');
+}
+
+/**
+ * The web workload behind an Ingress answers `OK` over HTTPS at `web.<the cluster's apps domain>`, verified against
+ * the cluster's own CA from its kubeconfig (figures on stderr).
+ */
+export async function assertDefaultIngressAnswers(hc: HostedCluster, hosted: KubeClient, kubeconfigFile: string): Promise<AnsweredIngress> {
+  const started = Date.now();
+  const caPem = caOfKubeconfig(kubeconfigFile);
+  const domain = appsDomainOf(hc.metadata.name ?? '', hc.spec.dns);
+  assert.ok(domain !== undefined && hc.spec.platform.kubevirt?.baseDomainPassthrough === true, 'a passthrough cluster whose base domain was discovered');
+  for (const object of [...webObjects(localRelease().images.coreDNS), webIngress(domain)]) await hosted.apply(object, { fieldManager: 'e2e', force: true });
+  const url = `https://${WEB.name}.${domain}/health`;
+  let last = { ok: false, body: '' };
+  await waitFor(`${url} answering`, async () => {
+    last = await curlWithCA(url, caPem);
+    return last.ok;
+  }, { timeoutMs: 4 * MINUTE, intervalMs: 2000 }).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; last answer: ${last.body}`);
+  });
+  assert.equal(last.body, 'OK');
+  process.stderr.write(`e2e: ${url} answered over HTTPS (router → passthrough → hosted ingress → pods) ${String(Math.round((Date.now() - started) / 1000))}s after the Ingress was created\n`);
+  return { url, caPem, infraID: hc.spec.infraID ?? '' };
+}
+
+/** Once the cluster is gone, nothing answers at its application's name any more (the router dropped its Route). */
+export async function assertIngressGone(ingress: AnsweredIngress): Promise<void> {
+  await waitFor(`${ingress.url} no longer answering`, async () => !(await curlWithCA(ingress.url, ingress.caPem)).ok, { timeoutMs: MINUTE, intervalMs: 1000 });
+}
