@@ -40,3 +40,10 @@ export function managementClient(kubeconfigFlag: string, env: NodeJS.ProcessEnv)
   if (config.getCurrentCluster() === null) throw new KubeconfigError('no management cluster configured: pass --kubeconfig or set KUBECONFIG');
   return KubeClient.fromConfig(config);
 }
+
+/** The CA (PEM) a kubeconfig file's current cluster is verified with; empty when it names none. */
+export function caOfKubeconfigFile(path: string): string {
+  const config = new KubeConfig();
+  config.loadFromFile(path);
+  return Buffer.from(config.getCurrentCluster()?.caData ?? '', 'base64').toString('utf8');
+}

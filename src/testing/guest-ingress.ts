@@ -6,13 +6,13 @@
  * ingress controller terminates TLS with the certificate its control plane issued and proxies to the pods.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import type { HostedCluster } from '../api/index.ts';
 import { appsDomainOf } from '../api/v1beta1/dns.ts';
 import type { KubeClient } from '../kube/client.ts';
+import { caOfKubeconfigFile } from '../kube/kubeconfig.ts';
 import { waitFor } from '../local/cluster/http.ts';
 import { WEB, webIngress, webObjects } from '../local/environment/demo-workload.ts';
 import { localRelease } from '../local/environment/local-images.ts';
@@ -45,19 +45,14 @@ export interface AnsweredIngress {
   readonly infraID: string;
 }
 
-/** The CA a kubeconfig trusts (its first cluster's): the hosted cluster's root CA, which also signs its ingress certificate. */
-function caOfKubeconfig(file: string): string {
-  const config = parse(readFileSync(file, 'utf8')) as { clusters?: Array<{ cluster?: { 'certificate-authority-data'?: string } }> };
-  return Buffer.from(config.clusters?.[0]?.cluster?.['certificate-authority-data'] ?? '', 'base64').toString('utf8');
-}
-
 /**
  * The web workload behind an Ingress answers `OK` over HTTPS at `web.<the cluster's apps domain>`, verified against
  * the cluster's own CA from its kubeconfig (figures on stderr).
  */
 export async function assertDefaultIngressAnswers(hc: HostedCluster, hosted: KubeClient, kubeconfigFile: string): Promise<AnsweredIngress> {
   const started = Date.now();
-  const caPem = caOfKubeconfig(kubeconfigFile);
+  // The hosted cluster's root CA, which signs its API server's certificate and its ingress's.
+  const caPem = caOfKubeconfigFile(kubeconfigFile);
   const domain = appsDomainOf(hc.metadata.name ?? '', hc.spec.dns);
   assert.ok(domain !== undefined && hc.spec.platform.kubevirt?.baseDomainPassthrough === true, 'a passthrough cluster whose base domain was discovered');
   for (const object of [...webObjects(localRelease().images.coreDNS), webIngress(domain)]) await hosted.apply(object, { fieldManager: 'e2e', force: true });

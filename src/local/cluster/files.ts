@@ -14,6 +14,15 @@ export function writePrivate(path: string, content: string): void {
   writeFileSync(path, content, { mode: 0o600 });
 }
 
+/**
+ * Writes a file only when its content differs: kube-proxy exits on any write to its configuration file, even of the
+ * same content, so an `up` run again must leave a running node's files untouched.
+ */
+export function writeFileIfChanged(path: string, content: string): void {
+  if (existsSync(path) && readFileSync(path, 'utf8') === content) return;
+  writeFileSync(path, content);
+}
+
 /** Writes the certificates and keys the processes read from disk. */
 export async function writeCertificates(dir: string, certs: ClusterCertificates): Promise<void> {
   const pki = join(dir, 'pki');

@@ -1,5 +1,18 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+
+/** Whether a host is `localhost` or a name under it (RFC 6761: always the loopback, never asked of DNS). */
+export const isLocalhostName = (host: string): boolean => /(^|\.)localhost\.?$/i.test(host);
+
+/**
+ * Resolves every name to the IPv4 loopback, as curl and browsers resolve `*.localhost`; the system's resolver does not
+ * know such names (they reach the local environment's router, router/run.ts).
+ */
+const loopbackLookup: LookupFunction = (_host, options, callback) => {
+  const all = (options as { all?: boolean }).all === true;
+  (callback as (error: null, address: string | Array<{ address: string; family: number }>, family?: number) => void)(null, all ? [{ address: '127.0.0.1', family: 4 }] : '127.0.0.1', 4);
+};
 
 /** TLS material for a request: the CA to trust and, optionally, a client certificate. */
 export interface TlsOptions {
@@ -25,7 +38,7 @@ export interface HttpCallOptions {
   readonly timeoutMs?: number;
 }
 
-/** One HTTP(S) request with a timeout; network errors reject, HTTP errors resolve with their status. */
+/** One HTTP(S) request with a timeout (`*.localhost` names on the loopback); network errors reject, HTTP errors resolve with their status. */
 export function httpCall(url: string, options: HttpCallOptions = {}): Promise<HttpResponse> {
   const secure = url.startsWith('https:');
   const tls = options.tls ?? {};
@@ -37,6 +50,7 @@ export function httpCall(url: string, options: HttpCallOptions = {}): Promise<Ht
         method: options.method ?? 'GET',
         headers: options.headers,
         timeout: options.timeoutMs ?? 5000,
+        ...(isLocalhostName(new URL(url).hostname) ? { lookup: loopbackLookup } : {}),
         ...(secure ? { ca: tls.ca, cert: tls.cert, key: tls.key, rejectUnauthorized: tls.insecure !== true } : {}),
       },
       (res) => {

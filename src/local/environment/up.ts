@@ -2,7 +2,8 @@
  * `hcp local up`: brings the environment to running, step by step, each step an "ensure" that leaves what already
  * exists alone — so a second `up` changes nothing and an `up` after a crash finishes what the crashed one began.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileIfChanged } from '../cluster/files.ts';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
@@ -91,23 +92,28 @@ export interface RunningEnvironment {
 const STEP_TIMEOUT_MS = 120_000;
 
 /**
- * The third-party kinds the environment serves: KubeVirt's, CDI's, snapshots and Multus. Not OpenShift's Route and
- * Network: nothing here would fulfil them (no router assigns Route hosts), and serving them would make the operator
- * wait on them instead of saying what to set.
+ * The third-party kinds the environment serves: KubeVirt's, CDI's, snapshots and Multus, and OpenShift's Route, which
+ * the environment's router fulfils (router/). Not OpenShift's Network on the management cluster: nothing here
+ * publishes its ranges there.
  */
 const LOCAL_CRDS = THIRD_PARTY_CRDS.filter((source) => source.id !== 'openshift-api');
+const ROUTE_CRD = 'routes.route.openshift.io';
+
+/** OpenShift's CRDs of the given names. */
+async function openshiftCrds(names: readonly string[]): Promise<CrdObject[]> {
+  const openshift = THIRD_PARTY_CRDS.find((source) => source.id === 'openshift-api');
+  return openshift === undefined ? [] : (await loadCrds(openshift)).filter((crd) => names.includes(crd.metadata?.name ?? ''));
+}
 
 /** What the infrastructure cluster serves of them: KubeVirt's and CDI's kinds, and snapshots (the Role names them). */
 const INFRA_CRDS = LOCAL_CRDS.filter((source) => source.id !== 'multus');
 
 /**
- * The infrastructure cluster's CRDs: {@link INFRA_CRDS}, and OpenShift's Network config, through which it publishes its
- * pod and Service ranges as an OpenShift cluster does (the operator reads them to isolate the VMs).
+ * The infrastructure cluster's CRDs: {@link INFRA_CRDS}, Routes, and OpenShift's Network config, through which it
+ * publishes its pod and Service ranges as an OpenShift cluster does (the operator reads them to isolate the VMs).
  */
 async function infraCrds(): Promise<CrdObject[]> {
-  const openshift = THIRD_PARTY_CRDS.find((source) => source.id === 'openshift-api');
-  const network = openshift === undefined ? [] : (await loadCrds(openshift)).filter((crd) => crd.metadata?.name === 'networks.config.openshift.io');
-  return [...(await Promise.all(INFRA_CRDS.map(loadCrds))).flat(), ...network];
+  return [...(await Promise.all(INFRA_CRDS.map(loadCrds))).flat(), ...(await openshiftCrds([ROUTE_CRD, 'networks.config.openshift.io']))];
 }
 
 /** Builds (first run) or finds every binary the environment runs and its images are assembled from. */
@@ -195,8 +201,8 @@ async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries)
 function writeNodeConfig(layout: EnvironmentLayout, node: NodeLayout, runc: string): void {
   const p = nodePaths(node);
   writeRuntimeFiles(layout, node, runc);
-  writeFileSync(p.kubeletConfig, kubeletConfig(layout, node));
-  writeFileSync(p.kubeProxyConfig, kubeProxyConfig(layout, node, componentKubeconfig(layout, 'kube-proxy')));
+  writeFileIfChanged(p.kubeletConfig, kubeletConfig(layout, node));
+  writeFileIfChanged(p.kubeProxyConfig, kubeProxyConfig(layout, node, componentKubeconfig(layout, 'kube-proxy')));
 }
 
 /** A cluster's certificates, cgroups, node networks and configuration, and the check that its ports are free. */
@@ -367,7 +373,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
       await startAddOn(admin(), coreDnsObjects(layout), { name: 'coredns', namespace: 'kube-system' });
       mkdirSync(volumesDir(layout), { recursive: true });
       await startAddOn(admin(), storageObjects(layout, localPathHelperImage(bin)), { name: 'local-path-provisioner', namespace: 'local-path-storage' });
-      await installCrds(admin(), (await Promise.all(LOCAL_CRDS.map(loadCrds))).flat());
+      await installCrds(admin(), [...(await Promise.all(LOCAL_CRDS.map(loadCrds))).flat(), ...(await openshiftCrds([ROUTE_CRD]))]);
     });
     const infra = options.infraCluster === true || hasInfraCluster(layout) ? await upInfraCluster(layout, bin, report, runc) : undefined;
     await report.step(`starting the KubeVirt stand-in (VMs run as ${kind === 'vm' ? 'QEMU virtual machines' : 'process machines'})`, () => startKubeVirtStandIn(layout, kind));

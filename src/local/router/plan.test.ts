@@ -66,14 +66,14 @@ describe('planRouter', () => {
     const { admissions, config } = planRouter([{ ...infra, routes: [edge] }]);
     assert.equal(admissions[0]?.reason, 'UnsupportedTermination');
     assert.match(admissions[0]?.message ?? '', /edge termination needs a router that terminates TLS/);
-    assert.deepEqual(config.http?.routers, {});
+    assert.deepEqual(config, {}, 'no empty section (Traefik refuses one)');
   });
 
   it('When a Route has no ready endpoint, it should be admitted with nothing to proxy to', () => {
     const empty = { ...infra, slices: [] };
     const { admissions, config } = planRouter([empty]);
     assert.ok(admissions.every((a) => a.admitted));
-    assert.deepEqual([config.tcp?.routers, config.http?.routers], [{}, {}]);
+    assert.deepEqual(config, {});
   });
 
   it('When several clusters are routed, each Route should get its own cluster\'s domain', () => {

@@ -190,5 +190,7 @@ export function planRouter(clusters: readonly RoutedCluster[]): { admissions: Ad
     config[entry.kind].routers[id] = { ...entry.router, service: id };
     config[entry.kind].services[id] = entry.service;
   }
-  return { admissions, config };
+  // Traefik refuses an empty section: only those with routers are written.
+  const sections = (['tcp', 'http'] as const).filter((kind) => Object.keys(config[kind].routers).length > 0);
+  return { admissions, config: Object.fromEntries(sections.map((kind) => [kind, config[kind]])) };
 }

@@ -6,7 +6,7 @@
  * them reaches this router with no DNS server and no change to the host's resolver.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeClient } from '../../kube/client.ts';
 import { realClock } from '../../operator/runtime/clock.ts';
@@ -54,6 +54,8 @@ export function proxyArgs(configDir: string): string[] {
     `--providers.file.directory=${configDir}`,
     '--providers.file.watch=true',
     '--log.level=INFO',
+    // One JSON line per entry, as the daemon's own lines.
+    '--log.format=json',
   ];
 }
 
@@ -81,6 +83,8 @@ export async function runRouter(layout: EnvironmentLayout): Promise<void> {
   const logger = jsonLogger({ write: (line) => process.stdout.write(line), now: () => Date.now(), level: 'info' });
   const clusters: RouterTarget[] = routedLayouts(layout).map((l) => ({ name: l.clusterName, domain: appsDomainOfCluster(l), client: KubeClient.fromKubeconfigFile(statePaths(l).kubeconfig) }));
   const configDir = routerConfigDir(layout);
+  // The proxy's file provider gives up on a folder missing at its start.
+  mkdirSync(configDir, { recursive: true });
   const stopController = startRouterController({ clusters, configFile: join(configDir, 'routes.yaml'), clock: realClock, logger });
   const stopProxy = superviseProxy(configDir, logger);
   writeFileSync(servedFile(layout), JSON.stringify(clusters.map((c) => c.domain)));

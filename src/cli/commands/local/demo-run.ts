@@ -1,7 +1,8 @@
 /**
  * `hcp local demo`: the whole product in one command, as a newcomer would try it by hand. The environment with its
  * infrastructure cluster → a hosted cluster whose VMs go there through the limited user → Available → two worker
- * Nodes → `kubectl get nodes` → a workload spread over the workers answering through its Service → `kubectl scale
+ * Nodes → `kubectl get nodes` → a workload spread over the workers answering through its Service, then over HTTPS
+ * at its default-ingress name from this machine → `kubectl scale
  * nodepool --replicas 3` → a third Node → destroy → nothing of the cluster left on either cluster. Live progress, a
  * summary with each step's time, and at the first failure the step, the cause and where to look, with exit 1.
  */
@@ -12,9 +13,12 @@ import { throwIfAny, UserError } from '../../framework/errors.ts';
 import type { ParsedArgs } from '../../framework/parse.ts';
 import { DEFAULT_OPERATOR_IMAGE } from '../../build-info.ts';
 import { KubeClient, type KubeObject } from '../../../kube/client.ts';
-import { waitFor } from '../../../local/cluster/http.ts';
+import { httpCall, waitFor } from '../../../local/cluster/http.ts';
 import { locateBinaries } from '../../../local/binaries/locate.ts';
-import { WEB, webObjects } from '../../../local/environment/demo-workload.ts';
+import { WEB, webIngress, webObjects } from '../../../local/environment/demo-workload.ts';
+import { appsDomainOf } from '../../../api/v1beta1/dns.ts';
+import type { HostedCluster } from '../../../api/index.ts';
+import { caOfKubeconfigFile } from '../../../kube/kubeconfig.ts';
 import { run as runHost } from '../../../local/environment/host.ts';
 import type { InfraAccess } from '../../../local/environment/infra-cluster.ts';
 import type { EnvironmentLayout } from '../../../local/environment/layout.ts';
@@ -73,6 +77,29 @@ async function serveWeb(kubectl: string, hostedKubeconfig: string): Promise<void
   }, { timeoutMs: 2 * MINUTE, intervalMs: 100 });
 }
 
+/**
+ * The workload opened from this machine as a user would in a browser: an Ingress at `web.<the cluster's apps
+ * domain>`, answered over HTTPS through the environment's router, the default-ingress passthrough and the cluster's
+ * ingress controller, verified against the cluster's own CA. Returns the URL.
+ */
+async function openFromHost(kubeconfig: string, name: string, hostedKubeconfig: string): Promise<string> {
+  const management = KubeClient.fromKubeconfigFile(kubeconfig);
+  const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfig);
+  try {
+    const hc = await management.get<HostedCluster>({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' });
+    const domain = appsDomainOf(name, hc.spec.dns);
+    if (domain === undefined) throw new Error(`clusters/${name} has no base domain yet`);
+    await hosted.apply(webIngress(domain), { fieldManager: 'hcp-local-demo', force: true });
+    const url = `https://${WEB.name}.${domain}/health`;
+    const ca = caOfKubeconfigFile(hostedKubeconfig);
+    await waitFor(`${url} answering`, async () => (await httpCall(url, { tls: { ca } })).body.trim() === 'OK', { timeoutMs: 3 * MINUTE, intervalMs: 1000 });
+    return url;
+  } finally {
+    management.close();
+    hosted.close();
+  }
+}
+
 /** `kubectl scale nodepool --replicas 3`, as users do, until the third Node is Ready. */
 async function scaleToThree(kubectl: string, kubeconfig: string, hosted: HostedClusterResult, stateDir: string): Promise<void> {
   await runHost([kubectl, `--kubeconfig=${kubeconfig}`, '-n', hosted.namespace, 'scale', 'nodepool', hosted.name, '--replicas=3']);
@@ -117,10 +144,12 @@ async function demoStep<T>(report: Reporter, title: string, stateDir: string, wo
   }
 }
 
-function describeSummary(run: { name: string; steps: readonly StepTime[]; totalMs: number; nodes: string; stateDir: string }): string {
-  const { name, steps, totalMs, nodes, stateDir } = run;
+function describeSummary(run: { name: string; steps: readonly StepTime[]; totalMs: number; nodes: string; url: string; stateDir: string }): string {
+  const { name, steps, totalMs, nodes, url, stateDir } = run;
   return [
     nodes.trimEnd(),
+    '',
+    `${WEB.name} answered at ${url} (curl and browsers resolve *.localhost to this machine).`,
     '',
     `The demo ran in ${seconds(totalMs)}; clusters/${name} came, served, scaled and went. Step by step:`,
     ...steps.map((s) => `  ${s.seconds.toFixed(1).padStart(6)}s  ${s.step}`),
@@ -160,10 +189,11 @@ export async function runDemo(args: ParsedArgs, ctx: CommandContext): Promise<vo
   const kubectl = locateBinaries().kubectl ?? 'kubectl';
   const nodes = await demoStep(report, 'kubectl get nodes, with the kubeconfig of hcp create kubeconfig', stateDir, () => runHost([kubectl, `--kubeconfig=${hosted.kubeconfig}`, 'get', 'nodes', '-o', 'wide']));
   await demoStep(report, `deploying ${WEB.name} (${String(WEB.replicas)} replicas on different workers) and answering 20 requests through its Service`, stateDir, () => serveWeb(kubectl, hosted.kubeconfig));
+  const url = await demoStep(report, `opening ${WEB.name} from this machine over HTTPS at its default-ingress name`, stateDir, () => openFromHost(up.kubeconfig, name, hosted.kubeconfig));
   await demoStep(report, `kubectl scale nodepool ${name} --replicas 3, until the third Node is Ready`, stateDir, () => scaleToThree(kubectl, up.kubeconfig, hosted, stateDir));
   await demoStep(report, `destroying clusters/${name} until nothing of it is left on either cluster`, stateDir, () => destroyAndVerify(env, name, ctx));
   const totalMs = ctx.now().getTime() - started;
-  if (json) ctx.stdout(`${JSON.stringify({ name, steps, totalSeconds: Math.round(totalMs / 100) / 10, nodes: hosted.nodes, stateDir }, null, 2)}\n`);
-  else ctx.stdout(describeSummary({ name, steps, totalMs, nodes, stateDir }));
+  if (json) ctx.stdout(`${JSON.stringify({ name, steps, totalSeconds: Math.round(totalMs / 100) / 10, nodes: hosted.nodes, url, stateDir }, null, 2)}\n`);
+  else ctx.stdout(describeSummary({ name, steps, totalMs, nodes, url, stateDir }));
   writeFileSync(join(stateDir, 'demo-summary.json'), `${JSON.stringify({ name, steps, totalSeconds: Math.round(totalMs / 100) / 10 }, null, 2)}\n`);
 }
