@@ -121,6 +121,7 @@ export const HostedClusterConditionReason = catalogue({
   ConnectionCheckStale: ['The last connectivity check is too old to trust. Self-heals.', HEALS],
   ComponentsNotAvailable: ['Some control-plane components are not available; the message lists them. Self-heals.', HEALS],
   IngressDNSNotResolvable: ['The hosted cluster\'s apps domain does not resolve; the message names the record to create. Needs a DNS change.', USER],
+  IngressLoadBalancerPending: ['The LoadBalancer Service in front of the VMs has no external address: the infrastructure cluster has no load balancer. Needs one installed (MetalLB on bare metal).', USER],
   NetworkPluginNotReady: ['The network plugin the operator deploys does not run on every node yet. Self-heals.', HEALS],
   NetworkPluginNotInstalled: ['networkType Other: the operator deploys no network plugin, and some nodes have none yet. Needs a plugin installed in the hosted cluster.', USER],
   ReleaseLacksNetworkPlugin: ['The network type asks for the release\'s plugin, but the release carries none this operator deploys. Needs a release that carries one, or a plugin installed by the user.', USER],

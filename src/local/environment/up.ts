@@ -166,10 +166,14 @@ export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
     ['etcd', '127.0.0.1', layout.ports.etcdClient],
     ['etcd', '127.0.0.1', layout.ports.etcdPeer],
     ['kube-apiserver', layout.hostAddress, layout.ports.apiServer],
+    // The registries and the router are the environment's, with the management cluster's daemons.
     ...(hostsRegistry(layout)
-      ? [['registry', layout.hostAddress, layout.ports.registry] as [string, string, number], ['release-registry', layout.hostAddress, layout.ports.releaseRegistry] as [string, string, number]]
+      ? [
+          ['registry', layout.hostAddress, layout.ports.registry] as [string, string, number],
+          ['release-registry', layout.hostAddress, layout.ports.releaseRegistry] as [string, string, number],
+          ...Object.values(ROUTER_ADDRESSES).map(({ host, port }): [string, string, number] => [ROUTER_DAEMON, host, port]),
+        ]
       : []),
-    ...Object.values(ROUTER_ADDRESSES).map(({ host, port }): [string, string, number] => [ROUTER_DAEMON, host, port]),
   ];
   for (const [daemon, host, port] of wanted) {
     if (runningPid(layout, daemon) === undefined && (await portTaken(host, port))) {

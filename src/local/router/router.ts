@@ -22,6 +22,8 @@ export interface RouterTarget {
   readonly name: string;
   readonly domain: string;
   readonly client: KubeClient;
+  /** Serve only this namespace's Routes (a shard, as OpenShift routers can be); all namespaces when absent. */
+  readonly namespace?: string;
 }
 
 /** Options of {@link startRouterController}. */
@@ -90,7 +92,8 @@ function writeConfig(file: string, content: string): boolean {
  */
 export function startRouterController(o: RouterControllerOptions): () => void {
   const sources = o.clusters.map((cluster) => {
-    const informer = <T extends KubeObject>(apiVersion: string, kind: string): Informer<T> => new Informer<T>(cluster.client, { apiVersion, kind }, { clock: o.clock, logger: o.logger.with({ cluster: cluster.name }) });
+    const scope = cluster.namespace === undefined ? {} : { namespace: cluster.namespace };
+    const informer = <T extends KubeObject>(apiVersion: string, kind: string): Informer<T> => new Informer<T>(cluster.client, { apiVersion, kind, ...scope }, { clock: o.clock, logger: o.logger.with({ cluster: cluster.name }) });
     return { cluster, routes: informer<Route>(ROUTE.apiVersion, ROUTE.kind), services: informer<ServiceObject & KubeObject>('v1', 'Service'), slices: informer<SliceObject & KubeObject>('discovery.k8s.io/v1', 'EndpointSlice') };
   });
   const reconcile = async (): Promise<Record<string, never>> => {

@@ -18,8 +18,8 @@ const condition = (hc: HostedCluster | undefined, type: string): { status: strin
 
 const getHc = (namespace: string, name: string): Promise<HostedCluster | undefined> => client.tryGet<HostedCluster>({ ...HC, name, namespace });
 
-async function createCluster(namespace: string, name: string): Promise<void> {
-  const out = await runHcp(['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${namespace}`, `--name=${name}`, '--pull-secret=/ps', '--ssh-key=/ssh', '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi'], {
+async function createCluster(namespace: string, name: string, extra: readonly string[] = []): Promise<void> {
+  const out = await runHcp(['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${namespace}`, `--name=${name}`, '--pull-secret=/ps', '--ssh-key=/ssh', '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', ...extra], {
     files: { '/ps': '{"auths":{}}', '/ssh': 'ssh-ed25519 AAAA test' },
     realClock: true,
   });
@@ -122,6 +122,23 @@ describe('HostedCluster controller', () => {
     assert.equal(await writes(), writesBefore, 'no write request while idle');
     assert.deepEqual(await versions(refs), before, 'no object changed while idle');
     assert.equal(await reconciles(), reconcilesBefore, 'no HostedCluster reconcile while idle');
+  });
+
+  it('When a cluster has its own base domain whose names do not resolve, it should be Available yet stay Partial and name the record to create', async () => {
+    const ns = await management.namespace('hc-own-domain');
+    await startTestOperator(management, ns);
+    // .invalid never resolves (RFC 6761): the manual's state before its load balancer and DNS steps.
+    await createCluster(ns, 'own', ['--base-domain=hcp-test.invalid']);
+    await markControlPlaneReady(`${ns}-own`, 'own');
+    const hc = await eventually('Available, with the ingress check done', async () => {
+      const current = await getHc(ns, 'own');
+      return condition(current, 'Available')?.status === 'True' && condition(current, 'IngressDNSResolvable') !== undefined ? current : undefined;
+    }, 20_000);
+    assert.equal(hc.status?.version?.history?.[0]?.state, 'Partial');
+    assert.equal(condition(hc, 'IngressDNSResolvable')?.reason, 'IngressDNSNotResolvable');
+    assert.match(condition(hc, 'IngressDNSResolvable')?.message ?? '', /create a wildcard DNS record \*\.apps\.own\.hcp-test\.invalid/);
+    const kubectl = await management.runKubectl(['get', 'hc', '-n', ns, 'own', '--no-headers']);
+    assert.match(kubectl.stdout, /^own\s+own-admin-kubeconfig\s+Partial\s+True\s+False/);
   });
 
   it('When paused, it should stop writing; when resumed, it should catch up; deleting should leave nothing behind', async (t) => {

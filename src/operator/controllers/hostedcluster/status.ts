@@ -4,6 +4,7 @@ import { findCondition, mergeConditions, observedAfter, type Condition } from '.
 import { reasonOf } from '../../runtime/errors.ts';
 import { ignitionEndpointOf } from './ignition-endpoint.ts';
 import { setCondition, type Scope } from './scope.ts';
+import { ownAppsDomain } from './phases/ingress-dns.ts';
 
 /** Conditions the HostedControlPlane reports and the HostedCluster mirrors, with their value before it reports. */
 const FROM_CONTROL_PLANE: ReadonlyArray<readonly [type: string, status: 'False' | 'Unknown', reason: string, message: string]> = [
@@ -57,7 +58,10 @@ function liveMigratable(scope: Scope): void {
 type VersionStatus = NonNullable<NonNullable<HostedCluster['status']>['version']>;
 type HistoryEntry = NonNullable<VersionStatus['history']>[number];
 
-/** The history entry of the current release image: Partial until the control plane is available, then Completed. */
+/**
+ * The history entry of the current release image: Partial until the cluster is rolled out (its control plane available
+ * and, with its own base domain, its applications' names resolving), then Completed for good.
+ */
 function currentEntry(image: string, current: HistoryEntry | undefined, completed: boolean, now: string): Omit<HistoryEntry, 'version'> {
   return {
     image,
@@ -75,11 +79,11 @@ function storedHistory(hc: HostedCluster, image: string): { history: HistoryEntr
 }
 
 /** The version history: one entry per release image, newest first. */
-function versionStatus(hc: HostedCluster, hcp: HostedControlPlane | undefined, available: boolean, now: string): VersionStatus {
+function versionStatus(hc: HostedCluster, hcp: HostedControlPlane | undefined, rolledOut: boolean, now: string): VersionStatus {
   const image = hc.spec.release.image;
   const { history, current } = storedHistory(hc, image);
   const version = hcp?.status?.version ?? current?.version ?? '';
-  const entry = { ...currentEntry(image, current, available || current?.state === 'Completed', now), version };
+  const entry = { ...currentEntry(image, current, rolledOut || current?.state === 'Completed', now), version };
   return { desired: { image, version }, history: [entry, ...history.filter((h) => h !== current)], observedGeneration: hc.metadata.generation ?? 0, availableUpdates: null };
 }
 
@@ -108,6 +112,15 @@ function published(scope: Scope, hcp: HostedControlPlane | undefined): Partial<N
 }
 
 /**
+ * Whether the release is rolled out: the control plane available and, for a cluster with its own base domain, its
+ * applications' names resolving (it stays Partial until the manual's 3.3.4 steps are done).
+ */
+function rolledOut(hc: HostedCluster, conditions: readonly Condition[]): boolean {
+  const available = findCondition(conditions, Type.Available.value)?.status === 'True';
+  return available && (ownAppsDomain(hc) === undefined || findCondition(conditions, Type.IngressDNSResolvable.value)?.status === 'True');
+}
+
+/**
  * The status the reconcile computed: conditions merged over the current ones, version and endpoint. After a failed
  * reconcile the observed generations stay where they were (see `observedAfter`).
  */
@@ -118,8 +131,7 @@ export function computeStatus(scope: Scope, hcp: HostedControlPlane | undefined,
   const { hc, now } = scope;
   const succeeded = error === undefined;
   const conditions = mergeConditions(hc.status?.conditions, observedAfter(scope.conditions, hc.status?.conditions, hc.metadata.generation, succeeded), now);
-  const available = findCondition(conditions, Type.Available.value)?.status === 'True';
-  const version = versionStatus(hc, hcp, available, now.toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  const version = versionStatus(hc, hcp, rolledOut(hc, conditions), now.toISOString().replace(/\.\d{3}Z$/, 'Z'));
   const observedGeneration = succeeded ? version.observedGeneration : (hc.status?.version?.observedGeneration ?? 0);
   // The kubeadmin field is decided afresh below: it disappears once an identity provider replaces kubeadmin.
   const stored = { ...hc.status };

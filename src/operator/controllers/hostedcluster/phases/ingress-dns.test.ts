@@ -7,7 +7,7 @@ import type { Scope } from '../scope.ts';
 import { ingressDNSPhase, ownAppsDomain, type IngressDNSCheck } from './ingress-dns.ts';
 
 /** A scope with what the phase reads, a resolver that answers `answers` in turn, and the lookups it was asked. */
-function world(hc: HostedCluster, answers: boolean[]): { scope: (now: number) => Scope; lookups: string[]; conditions: ConditionUpdate[] } {
+function world(hc: HostedCluster, answers: boolean[], services: readonly object[] = []): { scope: (now: number) => Scope; lookups: string[]; conditions: ConditionUpdate[] } {
   const lookups: string[] = [];
   const conditions: ConditionUpdate[] = [];
   const checks = new Map<string, IngressDNSCheck>();
@@ -16,7 +16,9 @@ function world(hc: HostedCluster, answers: boolean[]): { scope: (now: number) =>
     const resolvable = answers.shift() ?? false;
     return Promise.resolve({ resolvable, detail: resolvable ? 'resolves' : 'ENOTFOUND' });
   };
-  const scope = (now: number): Scope => ({ hc, now: new Date(now), conditions, deps: { resolveHost, ingressDNSChecks: checks } }) as unknown as Scope;
+  // The management cluster's Services, listed in the control-plane namespace only.
+  const client = { list: (_v: string, _k: string, o: { namespace: string }) => Promise.resolve(o.namespace === 'clusters-demo' ? services : []) };
+  const scope = (now: number): Scope => ({ hc, now: new Date(now), conditions, deps: { resolveHost, ingressDNSChecks: checks, client } }) as unknown as Scope;
   return { scope, lookups, conditions };
 }
 
@@ -57,5 +59,22 @@ describe('the ingress DNS check', () => {
     const { scope, lookups, conditions } = world(hc, []);
     assert.equal(await ingressDNSPhase.run(scope(0)), undefined);
     assert.deepEqual([lookups, conditions], [[], []]);
+  });
+
+  it('When the manual\'s load balancer exists without an address, it should say the infrastructure has no load balancer', async () => {
+    const pending = { metadata: { name: 'demo-apps' }, spec: { type: 'LoadBalancer', selector: { 'kubevirt.io': 'virt-launcher' } } };
+    const { scope, conditions } = world(baseDomainCluster(), [false], [pending]);
+    await ingressDNSPhase.run(scope(0));
+    assert.equal(conditions[0]?.reason, 'IngressLoadBalancerPending');
+    assert.match(conditions[0]?.message ?? '', /LoadBalancer Service clusters-demo\/demo-apps has no external address: the infrastructure cluster gives LoadBalancer Services none \(on bare metal, install MetalLB/);
+  });
+
+  it('When the load balancer has an address and the record is missing, it should name the record and the address it points at', async () => {
+    const ready = { metadata: { name: 'demo-apps' }, spec: { type: 'LoadBalancer', selector: { 'kubevirt.io': 'virt-launcher' } }, status: { loadBalancer: { ingress: [{ ip: '192.0.2.30' }] } } };
+    const other = { metadata: { name: 'unrelated' }, spec: { type: 'LoadBalancer', selector: { app: 'x' } } };
+    const { scope, conditions } = world(baseDomainCluster(), [false], [other, ready]);
+    await ingressDNSPhase.run(scope(0));
+    assert.equal(conditions[0]?.reason, 'IngressDNSNotResolvable');
+    assert.match(conditions[0]?.message ?? '', /create a wildcard DNS record \*\.apps\.demo\.example\.com pointing at 192\.0\.2\.30, the address of the LoadBalancer Service clusters-demo\/demo-apps/);
   });
 });
