@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HostedCluster } from '../api/index.ts';
 import { appsDomainOf } from '../api/v1beta1/dns.ts';
-import type { KubeClient } from '../kube/client.ts';
+import type { KubeClient, KubeObject } from '../kube/client.ts';
 import { caOfKubeconfigFile } from '../kube/kubeconfig.ts';
 import { waitFor } from '../local/cluster/http.ts';
 import { WEB, webIngress, webObjects } from '../local/environment/demo-workload.ts';
@@ -72,4 +72,36 @@ export async function assertDefaultIngressAnswers(hc: HostedCluster, hosted: Kub
 /** Once the cluster is gone, nothing answers at its application's name any more (the router dropped its Route). */
 export async function assertIngressGone(ingress: AnsweredIngress): Promise<void> {
   await waitFor(`${ingress.url} no longer answering`, async () => !(await curlWithCA(ingress.url, ingress.caPem)).ok, { timeoutMs: MINUTE, intervalMs: 1000 });
+}
+
+type NodePortService = KubeObject & { spec?: { ports?: Array<{ name?: string; nodePort?: number }> }; status?: { loadBalancer?: { ingress?: Array<{ ip?: string }> } } };
+
+/**
+ * The manual's `--base-domain` steps (§3.3.4.2–3), as the infrastructure's limited user: read the ingress NodePorts,
+ * create the LoadBalancer Service selecting the virt-launcher pods in front of them, read its external address; a
+ * wildcard record pointing there is then all a client needs, which `curl --resolve` stands for (no DNS server runs
+ * here). Removes the Service afterwards (it is the user's, not the cluster's).
+ */
+export async function assertManualIngressLoadBalancer(infraUser: KubeClient, namespace: string, hosted: KubeClient, ingress: AnsweredIngress): Promise<void> {
+  const router = await hosted.get<NodePortService>({ apiVersion: 'v1', kind: 'Service', name: 'router-nodeport-default', namespace: 'openshift-ingress' });
+  const nodePort = (name: string): number => router.spec?.ports?.find((p) => p.name === name)?.nodePort ?? 0;
+  const ref = { apiVersion: 'v1', kind: 'Service', name: 'ext-apps', namespace };
+  const ports = [{ name: 'https-443', port: 443, protocol: 'TCP', targetPort: nodePort('https') }, { name: 'http-80', port: 80, protocol: 'TCP', targetPort: nodePort('http') }];
+  await infraUser.create({ ...ref, metadata: { name: ref.name, namespace, labels: { app: 'ext' } }, spec: { type: 'LoadBalancer', selector: { 'kubevirt.io': 'virt-launcher' }, ports } } as KubeObject);
+  try {
+    let address = '';
+    await waitFor(`an external address on ${namespace}/${ref.name}`, async () => (address = (await infraUser.get<NodePortService>(ref)).status?.loadBalancer?.ingress?.[0]?.ip ?? '') !== '', { timeoutMs: MINUTE, intervalMs: 1000 });
+    const host = new URL(ingress.url).hostname;
+    const dir = mkdtempSync(join(tmpdir(), 'hcp-e2e-ca-'));
+    writeFileSync(join(dir, 'ca.crt'), ingress.caPem);
+    let body = '';
+    await waitFor(`${ingress.url} through ${address}`, async () => {
+      const out = await runProcess('curl', ['-sS', '--max-time', '5', '--cacert', join(dir, 'ca.crt'), '--resolve', `${host}:443:${address}`, ingress.url], { timeoutMs: 10_000 });
+      body = out.stdout.trim();
+      return out.code === 0 && body === 'OK';
+    }, { timeoutMs: MINUTE, intervalMs: 1000 }).finally(() => rmSync(dir, { recursive: true, force: true }));
+    process.stderr.write(`e2e: the manual's ingress load balancer ${namespace}/${ref.name} got ${address} (MetalLB); ${ingress.url} answered through it\n`);
+  } finally {
+    await infraUser.delete(ref);
+  }
 }

@@ -27,7 +27,7 @@ import { volumesDir } from './storage.ts';
 import { WEB, webObjects } from './demo-workload.ts';
 import { hostCleanCheck } from '../../testing/host-clean.ts';
 import { assertGuestLoadBalancerAnswers, loadBalancersOn } from '../../testing/guest-load-balancer.ts';
-import { assertDefaultIngressAnswers, assertIngressGone, passthroughObjectsOn, type AnsweredIngress } from '../../testing/guest-ingress.ts';
+import { assertDefaultIngressAnswers, assertIngressGone, assertManualIngressLoadBalancer, passthroughObjectsOn, type AnsweredIngress } from '../../testing/guest-ingress.ts';
 import type { HostedCluster } from '../../api/index.ts';
 import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertIsolatedOnInfra } from '../../testing/launcher-isolation.ts';
@@ -216,6 +216,7 @@ async function externalInfraAndCheck(): Promise<void> {
       await waitFor('the worker on the infrastructure cluster Ready', async () => (await readyNodes(hosted)).length === 1, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
       await assertGuestLoadBalancerAnswers(hosted);
       ingress = await assertDefaultIngressAnswers(await management.get<HostedCluster>({ ...HC_REF, name: 'ext' }), hosted, hostedKubeconfigFile());
+      await assertManualIngressLoadBalancer(infraUser, namespace, hosted, ingress);
     } finally {
       hosted.close();
     }
