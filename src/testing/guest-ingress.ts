@@ -87,7 +87,7 @@ export async function assertManualIngressLoadBalancer(infraUser: KubeClient, nam
   const nodePort = (name: string): number => router.spec?.ports?.find((p) => p.name === name)?.nodePort ?? 0;
   const ref = { apiVersion: 'v1', kind: 'Service', name: 'ext-apps', namespace };
   const ports = [{ name: 'https-443', port: 443, protocol: 'TCP', targetPort: nodePort('https') }, { name: 'http-80', port: 80, protocol: 'TCP', targetPort: nodePort('http') }];
-  await infraUser.create({ ...ref, metadata: { name: ref.name, namespace, labels: { app: 'ext' } }, spec: { type: 'LoadBalancer', selector: { 'kubevirt.io': 'virt-launcher' }, ports } } as KubeObject);
+  await infraUser.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: ref.name, namespace, labels: { app: 'ext' } }, spec: { type: 'LoadBalancer', selector: { 'kubevirt.io': 'virt-launcher' }, ports } } as KubeObject);
   try {
     let address = '';
     await waitFor(`an external address on ${namespace}/${ref.name}`, async () => (address = (await infraUser.get<NodePortService>(ref)).status?.loadBalancer?.ingress?.[0]?.ip ?? '') !== '', { timeoutMs: MINUTE, intervalMs: 1000 });
@@ -103,5 +103,30 @@ export async function assertManualIngressLoadBalancer(infraUser: KubeClient, nam
     process.stderr.write(`e2e: the manual's ingress load balancer ${namespace}/${ref.name} got ${address} (MetalLB); ${ingress.url} answered through it\n`);
   } finally {
     await infraUser.delete(ref);
+  }
+}
+
+type Pod = KubeObject & { spec?: { nodeName?: string }; status?: { conditions?: Array<{ type: string; status: string }> } };
+const ROUTER_PODS = { namespace: 'openshift-ingress', labelSelector: 'ingresscontroller.operator.openshift.io/deployment-ingresscontroller=default' };
+
+/**
+ * The ingress controller's pod moved to another worker (its node cordoned, the pod deleted) and the application still
+ * answers at its name: the passthrough's EndpointSlices list every worker, whose NodePort reaches the router wherever
+ * it runs. The node is uncordoned afterwards.
+ */
+export async function assertIngressSurvivesRouterMove(hosted: KubeClient, ingress: AnsweredIngress): Promise<void> {
+  const [pod] = await hosted.list<Pod>('v1', 'Pod', ROUTER_PODS);
+  const from = pod?.spec?.nodeName ?? '';
+  const node = { apiVersion: 'v1', kind: 'Node', name: from };
+  await hosted.mergePatch(node, { spec: { unschedulable: true } });
+  try {
+    await hosted.delete({ apiVersion: 'v1', kind: 'Pod', name: pod?.metadata?.name ?? '', namespace: ROUTER_PODS.namespace });
+    const readyElsewhere = async (): Promise<boolean> => (await hosted.list<Pod>('v1', 'Pod', ROUTER_PODS)).some((p) => p.spec?.nodeName !== from && p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true);
+    await waitFor('the router Ready on another worker', readyElsewhere, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+    let last = { ok: false, body: '' };
+    await waitFor(`${ingress.url} answering with the router moved off ${from}`, async () => (last = await curlWithCA(ingress.url, ingress.caPem)).ok && last.body === 'OK', { timeoutMs: MINUTE, intervalMs: 1000 });
+    process.stderr.write(`e2e: the router moved off ${from}; ${ingress.url} still answered\n`);
+  } finally {
+    await hosted.mergePatch(node, { spec: { unschedulable: false } });
   }
 }

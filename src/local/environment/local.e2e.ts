@@ -27,7 +27,7 @@ import { volumesDir } from './storage.ts';
 import { WEB, webObjects } from './demo-workload.ts';
 import { hostCleanCheck } from '../../testing/host-clean.ts';
 import { assertGuestLoadBalancerAnswers, loadBalancersOn } from '../../testing/guest-load-balancer.ts';
-import { assertDefaultIngressAnswers, assertIngressGone, assertManualIngressLoadBalancer, passthroughObjectsOn, type AnsweredIngress } from '../../testing/guest-ingress.ts';
+import { assertDefaultIngressAnswers, assertIngressGone, assertIngressSurvivesRouterMove, assertManualIngressLoadBalancer, passthroughObjectsOn, type AnsweredIngress } from '../../testing/guest-ingress.ts';
 import type { HostedCluster } from '../../api/index.ts';
 import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertIsolatedOnInfra } from '../../testing/launcher-isolation.ts';
@@ -187,6 +187,8 @@ async function scaleAndServe(hosted: KubeClient, namespace: string): Promise<voi
   const answers = await Promise.all(Array.from({ length: 20 }, () => hostedKubectl(['get', '--raw', WEB.proxyPath])));
   for (const answer of answers) assert.deepEqual([answer.code, answer.stdout.trim()], [0, 'OK'], answer.stderr);
   await assertPodNetworkOfItsOwn({ management, hosted }, [layout, infraLayout(layout)], { infraNamespace: namespace, target: { namespace: 'default', selector: 'app=web', port: 8080, path: '/health' } });
+  // The passthrough follows the worker that came back at a new address, and the router moving between workers.
+  await assertIngressSurvivesRouterMove(hosted, await assertDefaultIngressAnswers(await management.get<HostedCluster>({ ...HC_REF, name: namespace.replace(/^clusters-/, '') }), hosted, hostedKubeconfigFile()));
   const three = await scalePool(hosted, 3);
   process.stderr.write(`e2e: scaled to 2 machines in ${two}s (web answered 20 times through its Service), to 3 in ${three}s; machines: ${String((await recordedMachinesOf(namespace)).length)}\n`);
 }

@@ -22,6 +22,8 @@ import { readRegistryConfigFile, readTrustBundleFile } from '../../framework/fil
 import { projectRoot } from '../../../local/project-root.ts';
 import { locateBinaries } from '../../../local/binaries/locate.ts';
 import { hasTrueCondition } from '../../../lib/conditions.ts';
+import { appsDomainOf } from '../../../api/v1beta1/dns.ts';
+import type { HostedCluster } from '../../../api/index.ts';
 
 /** The environment's state folder: the flag, else the XDG state directory. */
 function stateDirOf(f: FlagReader, env: NodeJS.ProcessEnv): string {
@@ -120,6 +122,8 @@ export interface HostedClusterResult {
   readonly kubeconfig: string;
   readonly availabilityPolicy: string;
   readonly nodes: readonly string[];
+  /** Where its applications are published (`apps.<name>.<base domain>`; the manual's default ingress). */
+  readonly appsDomain: string;
 }
 
 /** The most worker machines `up` makes (each a kubelet and containerd on this host). */
@@ -171,6 +175,7 @@ export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconf
   const { waitForCluster } = await import('../create/cluster/wait.ts');
   const quiet = quietContext(ctx);
   const client = KubeClient.fromKubeconfigFile(kubeconfig);
+  let appsDomain: string;
   try {
     await report.step(`creating hosted cluster clusters/${name} (${policy})${where} and waiting until it is available`, async () => {
       const exists = await client.tryGet({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' });
@@ -179,6 +184,7 @@ export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconf
       }
       await waitForCluster(client, quiet, { name, namespace: 'clusters', timeoutMs: 10 * 60_000 });
     });
+    appsDomain = appsDomainOf(name, (await client.get<HostedCluster>({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' })).spec.dns) ?? '';
   } finally {
     client.close();
   }
@@ -187,7 +193,7 @@ export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconf
   const file = join(layout.stateDir, `${name}.kubeconfig`);
   writeFileSync(file, hostedKubeconfig, { mode: 0o600 });
   const nodes = workers === 0 ? [] : await report.step(`waiting for ${String(workers)} worker machine(s) to join (KubeVirt stand-in, ${recordedMachineBackend(layout.stateDir) === 'vm' ? 'QEMU' : 'process'} machines)`, () => workersReady(hostedKubeconfig, workers, layout.stateDir));
-  return { name, namespace: 'clusters', kubeconfig: file, availabilityPolicy: policy, nodes };
+  return { name, namespace: 'clusters', kubeconfig: file, availabilityPolicy: policy, nodes, appsDomain };
 }
 
 /** What `up` prints on a terminal: how to reach each cluster, and what to do next. */
@@ -211,6 +217,7 @@ function describeUp(layout: EnvironmentLayout, env: RunningEnvironment & { publi
           `The hosted cluster ${hostedCluster.namespace}/${hostedCluster.name} (${hostedCluster.availabilityPolicy}) is available${hostedCluster.nodes.length === 0 ? '' : ` with worker Node(s) ${hostedCluster.nodes.join(', ')}`}:`,
           `  ${kubectl} --kubeconfig ${hostedCluster.kubeconfig} get nodes`,
           `  hcp local status --state-dir ${layout.stateDir}   (the machines behind them)`,
+          `  its applications: an Ingress for <app>.${hostedCluster.appsDomain} answers at https://<app>.${hostedCluster.appsDomain} (curl and browsers resolve *.localhost here)`,
         ];
   return [...management, ...hosted, ''].join('\n');
 }

@@ -50,7 +50,7 @@ const demo: Command = {
   name: 'demo',
   summary: 'Runs the whole product once: environment, hosted cluster on the infrastructure cluster, workload, scale, destroy',
   description:
-    'Brings the local environment up with its infrastructure cluster (as up --infra-cluster does), creates a hosted cluster whose two worker VMs go to the infrastructure cluster through its limited user, waits until it is available and its Nodes are Ready, lists them with kubectl, deploys a workload over both workers and checks it answers through its Service, scales the NodePool to 3 with kubectl scale, destroys the cluster and checks nothing of it is left on either cluster. Prints live progress and a summary with each step\'s time; stops with exit 1 at the first failing step, saying where to look. The environment keeps running.',
+    'Brings the local environment up with its infrastructure cluster (as up --infra-cluster does), creates a hosted cluster whose two worker VMs go to the infrastructure cluster through its limited user, waits until it is available and its Nodes are Ready, lists them with kubectl, deploys a workload over both workers and checks it answers through its Service and, over HTTPS from this machine, at its default-ingress name (https://web.apps.<name>.apps.hcp-infra.localhost), scales the NodePool to 3 with kubectl scale, destroys the cluster and checks nothing of it is left on either cluster. Prints live progress and a summary with each step\'s time; stops with exit 1 at the first failing step, saying where to look. The environment keeps running.',
   flags: [
     STATE_DIR,
     OUTPUT,
