@@ -10,6 +10,7 @@ import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout } from '
 import { apiServerUrl } from './pki.ts';
 import { nodeDaemonNames } from './processes.ts';
 import { STAND_IN_DAEMON } from '../kubevirt/run.ts';
+import { ROUTER_DAEMON } from '../router/run.ts';
 import { recordedMachines, type RecordedMachine } from '../kubevirt/machine-backend.ts';
 import { recordedMachineBackend, type MachineBackendKind } from './state.ts';
 
@@ -23,8 +24,8 @@ const clusterDaemonsOf = (layout: EnvironmentLayout): string[] => [
   ...layout.nodes.flatMap(nodeDaemonNames),
 ];
 
-/** Every daemon of the environment's management cluster, in start order, and the KubeVirt stand-in. */
-export const daemonsOf = (layout: EnvironmentLayout): string[] => [...clusterDaemonsOf(layout), STAND_IN_DAEMON];
+/** Every daemon of the environment's management cluster, in start order, the KubeVirt stand-in and the router. */
+export const daemonsOf = (layout: EnvironmentLayout): string[] => [...clusterDaemonsOf(layout), STAND_IN_DAEMON, ROUTER_DAEMON];
 
 /** Each daemon by name: running (with its PID) or not. */
 export type DaemonStates = Readonly<Record<string, { readonly running: boolean; readonly pid?: number }>>;

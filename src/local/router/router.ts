@@ -88,9 +88,10 @@ function writeConfig(file: string, content: string): boolean {
 
 /**
  * Starts the router's controller over every cluster: one key for all of them, since a host is claimed across
- * clusters and the proxy has one configuration. Returns its stop function.
+ * clusters and the proxy has one configuration. Returns its stop function, which resolves once a reconcile under way
+ * has finished (nothing is written after it).
  */
-export function startRouterController(o: RouterControllerOptions): () => void {
+export function startRouterController(o: RouterControllerOptions): () => Promise<void> {
   const sources = o.clusters.map((cluster) => {
     const scope = cluster.namespace === undefined ? {} : { namespace: cluster.namespace };
     const informer = <T extends KubeObject>(apiVersion: string, kind: string): Informer<T> => new Informer<T>(cluster.client, { apiVersion, kind, ...scope }, { clock: o.clock, logger: o.logger.with({ cluster: cluster.name }) });
@@ -113,9 +114,10 @@ export function startRouterController(o: RouterControllerOptions): () => void {
   for (const informer of informers) controller.watch(informer, () => ['all']);
   const abort = new AbortController();
   for (const informer of informers) informer.start();
-  void controller.run(abort.signal);
-  return () => {
+  const running = controller.run(abort.signal);
+  return async () => {
     abort.abort();
     for (const informer of informers) informer.stop();
+    await running;
   };
 }

@@ -93,7 +93,7 @@ export async function runRouter(layout: EnvironmentLayout): Promise<void> {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
   });
-  stopController();
+  await stopController();
   stopProxy();
   for (const cluster of clusters) cluster.client.close();
 }
