@@ -27,15 +27,26 @@ export async function passthroughObjectsOn(infra: KubeClient, namespace: string,
 }
 
 /** curl from the host, trusting only the hosted cluster's root CA; the body, or the reason it failed. */
-async function curlWithCA(url: string, caPem: string): Promise<{ ok: boolean; body: string }> {
+async function curlWithCA(url: string, caPem: string, extra: readonly string[] = []): Promise<{ ok: boolean; body: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'hcp-e2e-ca-'));
   try {
     writeFileSync(join(dir, 'ca.crt'), caPem);
-    const out = await runProcess('curl', ['-sS', '--max-time', '5', '--cacert', join(dir, 'ca.crt'), url], { timeoutMs: 10_000 });
+    const out = await runProcess('curl', ['-sS', '--max-time', '5', '--cacert', join(dir, 'ca.crt'), ...extra, url], { timeoutMs: 10_000 });
     return { ok: out.code === 0, body: out.code === 0 ? out.stdout.trim() : out.stderr.trim() };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Waits until curl gets `OK` from `url` (the ingress controller answers 404 for a name until it has read its Ingress);
+ * a timeout says what it answered last. `extra` adds curl flags (`--resolve`).
+ */
+async function untilAnswersOK(what: string, url: string, caPem: string, o: { timeoutMs: number; extra?: readonly string[] }): Promise<void> {
+  let last = { ok: false, body: '' };
+  await waitFor(what, async () => (last = await curlWithCA(url, caPem, o.extra)).ok && last.body === 'OK', { timeoutMs: o.timeoutMs, intervalMs: 1000 }).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; last answer: ${last.body}`);
+  });
 }
 
 /** Where an application answered: its URL, the CA it was verified with, and its cluster's infraID. */
@@ -57,14 +68,7 @@ export async function assertDefaultIngressAnswers(hc: HostedCluster, hosted: Kub
   assert.ok(domain !== undefined && hc.spec.platform.kubevirt?.baseDomainPassthrough === true, 'a passthrough cluster whose base domain was discovered');
   for (const object of [...webObjects(localRelease().images.coreDNS), webIngress(domain)]) await hosted.apply(object, { fieldManager: 'e2e', force: true });
   const url = `https://${WEB.name}.${domain}/health`;
-  let last = { ok: false, body: '' };
-  await waitFor(`${url} answering`, async () => {
-    last = await curlWithCA(url, caPem);
-    // Until the ingress controller has read the Ingress, it answers 404 for the name.
-    return last.ok && last.body === 'OK';
-  }, { timeoutMs: 4 * MINUTE, intervalMs: 2000 }).catch((error: unknown) => {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; last answer: ${last.body}`);
-  });
+  await untilAnswersOK(`${url} answering`, url, caPem, { timeoutMs: 4 * MINUTE });
   process.stderr.write(`e2e: ${url} answered over HTTPS (router → passthrough → hosted ingress → pods) ${String(Math.round((Date.now() - started) / 1000))}s after the Ingress was created\n`);
   return { url, caPem, infraID: hc.spec.infraID ?? '' };
 }
@@ -91,15 +95,8 @@ export async function assertManualIngressLoadBalancer(infraUser: KubeClient, nam
   try {
     let address = '';
     await waitFor(`an external address on ${namespace}/${ref.name}`, async () => (address = (await infraUser.get<NodePortService>(ref)).status?.loadBalancer?.ingress?.[0]?.ip ?? '') !== '', { timeoutMs: MINUTE, intervalMs: 1000 });
-    const host = new URL(ingress.url).hostname;
-    const dir = mkdtempSync(join(tmpdir(), 'hcp-e2e-ca-'));
-    writeFileSync(join(dir, 'ca.crt'), ingress.caPem);
-    let body = '';
-    await waitFor(`${ingress.url} through ${address}`, async () => {
-      const out = await runProcess('curl', ['-sS', '--max-time', '5', '--cacert', join(dir, 'ca.crt'), '--resolve', `${host}:443:${address}`, ingress.url], { timeoutMs: 10_000 });
-      body = out.stdout.trim();
-      return out.code === 0 && body === 'OK';
-    }, { timeoutMs: MINUTE, intervalMs: 1000 }).finally(() => rmSync(dir, { recursive: true, force: true }));
+    const resolve = ['--resolve', `${new URL(ingress.url).hostname}:443:${address}`];
+    await untilAnswersOK(`${ingress.url} through ${address}`, ingress.url, ingress.caPem, { timeoutMs: MINUTE, extra: resolve });
     process.stderr.write(`e2e: the manual's ingress load balancer ${namespace}/${ref.name} got ${address} (MetalLB); ${ingress.url} answered through it\n`);
   } finally {
     await infraUser.delete(ref);
@@ -123,8 +120,7 @@ export async function assertIngressSurvivesRouterMove(hosted: KubeClient, ingres
     await hosted.delete({ apiVersion: 'v1', kind: 'Pod', name: pod?.metadata?.name ?? '', namespace: ROUTER_PODS.namespace });
     const readyElsewhere = async (): Promise<boolean> => (await hosted.list<Pod>('v1', 'Pod', ROUTER_PODS)).some((p) => p.spec?.nodeName !== from && p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true);
     await waitFor('the router Ready on another worker', readyElsewhere, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
-    let last = { ok: false, body: '' };
-    await waitFor(`${ingress.url} answering with the router moved off ${from}`, async () => (last = await curlWithCA(ingress.url, ingress.caPem)).ok && last.body === 'OK', { timeoutMs: MINUTE, intervalMs: 1000 });
+    await untilAnswersOK(`${ingress.url} answering with the router moved off ${from}`, ingress.url, ingress.caPem, { timeoutMs: MINUTE });
     process.stderr.write(`e2e: the router moved off ${from}; ${ingress.url} still answered\n`);
   } finally {
     await hosted.mergePatch(node, { spec: { unschedulable: false } });

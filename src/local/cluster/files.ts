@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { renderKubeconfig, type KubeconfigCredentials } from '../../pki/index.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { toPem, type ClusterCertificates } from './certificates.ts';
@@ -15,12 +15,21 @@ export function writePrivate(path: string, content: string): void {
 }
 
 /**
- * Writes a file only when its content differs: kube-proxy exits on any write to its configuration file, even of the
- * same content, so an `up` run again must leave a running node's files untouched.
+ * Writes a file only when its content differs, and says whether it did: kube-proxy exits on any write to its
+ * configuration file, even of the same content, so an `up` run again must leave a running node's files untouched; a
+ * watching reader (the router's proxy) is not woken for nothing. With `partial`, the content is written there first
+ * and renamed into place, so a reader never sees half a file.
  */
-export function writeFileIfChanged(path: string, content: string): void {
-  if (existsSync(path) && readFileSync(path, 'utf8') === content) return;
-  writeFileSync(path, content);
+export function writeFileIfChanged(path: string, content: string, partial?: string): boolean {
+  if (existsSync(path) && readFileSync(path, 'utf8') === content) return false;
+  mkdirSync(dirname(path), { recursive: true });
+  if (partial === undefined) {
+    writeFileSync(path, content);
+    return true;
+  }
+  writeFileSync(partial, content);
+  renameSync(partial, path);
+  return true;
 }
 
 /** Writes the certificates and keys the processes read from disk. */

@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 
 /** Whether a host is `localhost` or a name under it (RFC 6761: always the loopback, never asked of DNS). */
-export const isLocalhostName = (host: string): boolean => /(^|\.)localhost\.?$/i.test(host);
+const isLocalhostName = (host: string): boolean => /(^|\.)localhost\.?$/i.test(host);
 
 /**
  * Resolves every name to the IPv4 loopback, as curl and browsers resolve `*.localhost`; the system's resolver does not

@@ -2,7 +2,6 @@
  * `hcp local up`: brings the environment to running, step by step, each step an "ensure" that leaves what already
  * exists alone — so a second `up` changes nothing and an `up` after a crash finishes what the crashed one began.
  */
-import { writeFileIfChanged } from '../cluster/files.ts';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -10,6 +9,7 @@ import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { installCrds } from '../../kube/crds.ts';
 import { ensureBinaries } from '../binaries/build.ts';
 import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER, METALLB, TRAEFIK } from '../binaries/tools.ts';
+import { writeFileIfChanged } from '../cluster/files.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { loadCrds, type CrdObject } from '../crds/fetch.ts';
 import { THIRD_PARTY_CRDS } from '../crds/sources.ts';

@@ -74,7 +74,7 @@ export const ENTRY_POINTS = { http: 'http', https: 'https' } as const;
 const PRIORITY = { exact: 20_000, wildcard: 10_000 } as const;
 
 /** The router's name in a cluster's apps domain (OpenShift's `router-default.<domain>`). */
-export const canonicalHostname = (domain: string): string => `router-default.${domain}`;
+const canonicalHostname = (domain: string): string => `router-default.${domain}`;
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The hosts a `Subdomain` Route serves: any single label in place of its host's first. */

@@ -3,8 +3,9 @@
  * clusters, writes each Route's admission (its host when it had none, `status.ingress` as OpenShift's router does)
  * and the proxy configuration the router's Traefik reads (plan.ts decides both).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { writeFileIfChanged } from '../cluster/files.ts';
 import type { KubeClient, KubeObject } from '../../kube/client.ts';
 import type { Clock } from '../../operator/runtime/clock.ts';
 import { Controller } from '../../operator/runtime/controller.ts';
@@ -65,25 +66,9 @@ async function admit(client: KubeClient, route: Route, admission: Admission, now
   const others = (route.status?.ingress ?? []).filter((i) => i.routerName !== ROUTER_NAME);
   const live = route.status?.ingress?.find((i) => i.routerName === ROUTER_NAME);
   const wanted = ingressStatus(admission, live, now);
-  if (JSON.stringify(live) === JSON.stringify(wanted)) return;
+  // Compared by value: the API server need not keep the order of the keys it was sent.
+  if (isDeepStrictEqual(live, wanted)) return;
   await client.mergePatch(ref, { status: { ingress: [...others, wanted] } }, 'status');
-}
-
-/** Replaces the proxy's configuration when it changed (a rename, so the proxy never reads half a file). */
-function writeConfig(file: string, content: string): boolean {
-  let current = '';
-  try {
-    current = readFileSync(file, 'utf8');
-  } catch {
-    // Not written yet.
-  }
-  if (current === content) return false;
-  mkdirSync(dirname(file), { recursive: true });
-  // Written beside the watched folder, not in it: the proxy reads every file there.
-  const partial = `${dirname(file)}.partial`;
-  writeFileSync(partial, content);
-  renameSync(partial, file);
-  return true;
 }
 
 /**
@@ -103,10 +88,11 @@ export function startRouterController(o: RouterControllerOptions): () => Promise
     const now = new Date(o.clock.now()).toISOString();
     for (const admission of admissions) {
       const source = sources.find((s) => s.cluster.name === admission.cluster);
-      const route = source?.routes.list().find((r) => r.metadata.namespace === admission.namespace && r.metadata.name === admission.name);
+      const route = source?.routes.get(`${admission.namespace}/${admission.name}`);
       if (source !== undefined && route !== undefined) await admit(source.cluster.client, route, admission, now);
     }
-    if (writeConfig(o.configFile, `${JSON.stringify(config, null, 2)}\n`)) o.logger.info('proxy configuration written', { routes: admissions.filter((a) => a.admitted).length, refused: admissions.filter((a) => !a.admitted).length });
+    // Written beside the watched folder, then renamed into it: the proxy reads every file there, and never half of one.
+    if (writeFileIfChanged(o.configFile, `${JSON.stringify(config, null, 2)}\n`, `${dirname(o.configFile)}.partial`)) o.logger.info('proxy configuration written', { routes: admissions.filter((a) => a.admitted).length, refused: admissions.filter((a) => !a.admitted).length });
     return {};
   };
   const controller = new Controller({ name: 'router', clock: o.clock, logger: o.logger, metrics: new Metrics(), workers: 1, reconcile });

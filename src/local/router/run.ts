@@ -24,10 +24,10 @@ export const ROUTER_DAEMON = 'router';
 export const ROUTER_ADDRESSES = { http: { host: '127.0.0.1', port: 80 }, https: { host: '127.0.0.1', port: 443 }, health: { host: '127.0.0.1', port: 1936 } } as const;
 
 /** A cluster's apps domain: `apps.<cluster name>.localhost` (`apps.hcp-local.localhost`, `apps.hcp-infra.localhost`). */
-export const appsDomainOfCluster = (layout: EnvironmentLayout): string => `apps.${layout.clusterName}.localhost`;
+const appsDomainOfCluster = (layout: EnvironmentLayout): string => `apps.${layout.clusterName}.localhost`;
 
 /** The folder of the proxy's dynamic configuration (its file provider watches it). */
-export const routerConfigDir = (layout: EnvironmentLayout): string => join(layout.stateDir, 'router');
+const routerConfigDir = (layout: EnvironmentLayout): string => join(layout.stateDir, 'router');
 
 /** Where the running router records the domains it serves (it learns its clusters at start). */
 const servedFile = (layout: EnvironmentLayout): string => join(layout.stateDir, 'router.domains.json');
@@ -43,7 +43,7 @@ const routedLayouts = (layout: EnvironmentLayout): EnvironmentLayout[] => [layou
 const address = (a: { host: string; port: number }): string => `${a.host}:${String(a.port)}`;
 
 /** Traefik's flags: the two entry points and the health one, the watched configuration folder, and no calls home. */
-export function proxyArgs(configDir: string): string[] {
+function proxyArgs(configDir: string): string[] {
   return [
     '--global.checknewversion=false',
     '--global.sendanonymoususage=false',

@@ -39,17 +39,7 @@ export interface IngressCertificate {
 }
 
 /** Traefik's dynamic configuration: the default certificate every HTTPS request without a matching Ingress TLS gets. */
-export function ingressDynamicConfig(): string {
-  return [
-    'tls:',
-    '  stores:',
-    '    default:',
-    '      defaultCertificate:',
-    `        certFile: ${CERT_DIR}/tls.crt`,
-    `        keyFile: ${CERT_DIR}/tls.key`,
-    '',
-  ].join('\n');
-}
+const DYNAMIC_CONFIG = ['tls:', '  stores:', '    default:', '      defaultCertificate:', `        certFile: ${CERT_DIR}/tls.crt`, `        keyFile: ${CERT_DIR}/tls.key`, ''].join('\n');
 
 /**
  * Traefik's static configuration, as flags: HTTP and HTTPS entry points (TLS on every router of the HTTPS one, so any
@@ -57,7 +47,7 @@ export function ingressDynamicConfig(): string {
  * `Ingress` objects (with their status set to the router's name in the apps domain), the certificate file; and no
  * calls home.
  */
-export function ingressArgs(domain: string): string[] {
+function ingressArgs(domain: string): string[] {
   return [
     '--global.checknewversion=false',
     '--global.sendanonymoususage=false',
@@ -163,7 +153,6 @@ export function renderGuestIngress(hcp: HostedControlPlane, image: string | unde
   const domain = appsDomainOf(hcp.metadata.name ?? '', hcp.spec.dns);
   if (image === undefined || certificate === undefined || domain === undefined) return [];
   const rbac = 'rbac.authorization.k8s.io/v1';
-  const dynamic = ingressDynamicConfig();
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: GuestIngress.namespace, labels: { ...GUEST_MANAGED_LABELS, 'pod-security.kubernetes.io/enforce': 'restricted' } } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: guestMeta(GuestIngress.serviceAccount, GuestIngress.namespace) },
@@ -177,8 +166,8 @@ export function renderGuestIngress(hcp: HostedControlPlane, image: string | unde
     },
     { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: guestMeta(GuestIngress.ingressClass), spec: { controller: GuestIngress.ingressClassController } },
     { apiVersion: 'v1', kind: 'Secret', metadata: guestMeta(GuestIngress.certificateSecret, GuestIngress.namespace), type: 'kubernetes.io/tls', data: { ...certificate } },
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: guestMeta(GuestIngress.configMap, GuestIngress.namespace), data: { 'dynamic.yaml': dynamic } },
-    deployment(hcp, image, domain, sha256Hex(`${dynamic}${certificate['tls.crt']}`).slice(0, 16)),
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: guestMeta(GuestIngress.configMap, GuestIngress.namespace), data: { 'dynamic.yaml': DYNAMIC_CONFIG } },
+    deployment(hcp, image, domain, sha256Hex(`${DYNAMIC_CONFIG}${certificate['tls.crt']}`).slice(0, 16)),
     nodePortService(),
   ];
 }
