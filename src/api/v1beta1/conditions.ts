@@ -45,6 +45,7 @@ export const HostedClusterConditionType = catalogue({
   ClusterVersionProgressing: ['The data plane is moving to a new release. Self-heals.', HEALS],
   ClusterVersionAvailable: ['The release is fully rolled out in the hosted cluster. Self-heals.', HEALS],
   ClusterVersionReleaseAccepted: ['The desired release was accepted (signature and preconditions). Needs a different release when False.', USER],
+  ControlPlaneUpToDate: ['Every control-plane component runs the desired release, rolled out; False while they move to it, one stage at a time (etcd, the API server, the controllers, the rest), the message naming the component waited for. Self-heals; a component that cannot become ready on the new release holds the rollout there until the release is changed.', HEALS],
   ClusterVersionRetrievedUpdates: ['Available updates could be fetched from the update service. Self-heals.', HEALS],
   UnmanagedEtcdAvailable: ['The user-provided (unmanaged) etcd answers. Self-heals when it does.', HEALS],
   GuestComponentsApplied: ['Ours, not upstream\'s: DNS, kube-proxy, the konnectivity agents and the KubeVirt CSI driver\'s objects are in place inside the hosted cluster as rendered (drift is repaired). Self-heals; False with InvalidConfiguration needs a storage mapping change.', HEALS],
@@ -125,6 +126,13 @@ export const HostedClusterConditionReason = catalogue({
   NetworkPluginNotReady: ['The network plugin the operator deploys does not run on every node yet. Self-heals.', HEALS],
   NetworkPluginNotInstalled: ['networkType Other: the operator deploys no network plugin, and some nodes have none yet. Needs a plugin installed in the hosted cluster.', USER],
   ReleaseLacksNetworkPlugin: ['The network type asks for the release\'s plugin, but the release carries none this operator deploys. Needs a release that carries one, or a plugin installed by the user.', USER],
+  Progressing: ['Progressing True: the cluster is deploying, upgrading or reconfiguring (upstream\'s reason). Self-heals.', HEALS],
+  PayloadLoaded: ['ClusterVersionReleaseAccepted: the release was read and passed its preconditions.', HEALS],
+  PreconditionChecks: ['ClusterVersionReleaseAccepted: the release was read but a precondition refused it (a version rule, or the cluster not upgradeable); the message names the rule. Needs a different release or the force-upgrade-to annotation.', USER],
+  RetrievePayload: ['ClusterVersionReleaseAccepted: the release could not be read. Self-heals when the registry answers.', HEALS],
+  NodePoolVersionSkew: ['Ours: ClusterVersionUpgradeable False because a NodePool is three minors behind the control plane, the most the kubelet skew policy allows; the next minor would break it. Needs the NodePool upgraded first, or the force-upgrade-to annotation.', USER],
+  RollingOut: ['ControlPlaneUpToDate: components are moving to the desired release; the message names the one waited for. Self-heals.', HEALS],
+  ComponentRolloutStalled: ['ControlPlaneUpToDate: a component did not become ready on the new release within its progress deadline; later components stay on the previous one. Needs the release changed (revert spec.release.image to roll back).', USER],
   UnavailableReplicas: ['Degraded: a control-plane Deployment has unavailable replicas; the message names each. Self-heals when they recover.', HEALS],
 });
 

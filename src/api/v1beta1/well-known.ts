@@ -55,6 +55,10 @@ export const Annotation = {
   ControlPlanePriorityClass: 'hypershift.openshift.io/control-plane-priority-class',
   /** Overrides the priority class of API-critical control-plane pods. */
   APICriticalPriorityClass: 'hypershift.openshift.io/api-critical-priority-class',
+  /** "true" skips the release version rules (supported range, no downgrade across minors, no skipped minor). */
+  SkipReleaseImageValidation: 'hypershift.openshift.io/skip-release-image-validation',
+  /** A release image: an upgrade to exactly it goes ahead although the cluster is not upgradeable. */
+  ForceUpgradeTo: 'hypershift.openshift.io/force-upgrade-to',
   /** Overrides the priority class of etcd pods. */
   EtcdPriorityClass: 'hypershift.openshift.io/etcd-priority-class',
 } as const;

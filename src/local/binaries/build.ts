@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireGo, runGo } from './go.ts';
-import { cacheDirFor, locateBinaries, missingBinaries } from './locate.ts';
+import { cacheDirFor, isExecutable, kubeCacheDir, locateBinaries, missingBinaries } from './locate.ts';
 import { ETCD_BINARY, ETCD_VERSION, KUBE_BINARIES, KUBE_VERSION, type BinaryName } from './versions.ts';
 
 /** Reports build progress, one line at a time. */
@@ -49,24 +49,24 @@ export function progressCounter(label: string, report: ProgressReporter): { onLi
 }
 
 /** Fetches k8s.io/kubernetes' go.mod and writes the wrapper module that builds from it into `work`. */
-export async function writeKubeWrapperModule(work: string, report: ProgressReporter): Promise<void> {
-  report(`fetching k8s.io/kubernetes ${KUBE_VERSION} through the Go module proxy`);
+export async function writeKubeWrapperModule(work: string, report: ProgressReporter, kubeVersion: string = KUBE_VERSION): Promise<void> {
+  report(`fetching k8s.io/kubernetes ${kubeVersion} through the Go module proxy`);
   writeFileSync(join(work, 'go.mod'), 'module local/probe\n');
-  const info = JSON.parse(await runGo(['mod', 'download', '-json', `k8s.io/kubernetes@${KUBE_VERSION}`], { cwd: work })) as { GoMod: string };
-  writeFileSync(join(work, 'go.mod'), kubeWrapperGoMod(readFileSync(info.GoMod, 'utf8'), KUBE_VERSION));
+  const info = JSON.parse(await runGo(['mod', 'download', '-json', `k8s.io/kubernetes@${kubeVersion}`], { cwd: work })) as { GoMod: string };
+  writeFileSync(join(work, 'go.mod'), kubeWrapperGoMod(readFileSync(info.GoMod, 'utf8'), kubeVersion));
 }
 
-async function buildKube(outDir: string, report: ProgressReporter): Promise<void> {
+async function buildKube(outDir: string, report: ProgressReporter, kubeVersion: string): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'hcp-kube-build-'));
   try {
-    await writeKubeWrapperModule(work, report);
-    const packages = KUBE_BINARIES.map((b) => `k8s.io/kubernetes/cmd/${b}@${KUBE_VERSION}`);
+    await writeKubeWrapperModule(work, report, kubeVersion);
+    const packages = KUBE_BINARIES.map((b) => `k8s.io/kubernetes/cmd/${b}@${kubeVersion}`);
     report('resolving dependencies');
     await runGo(['get', ...packages], { cwd: work });
-    const progress = progressCounter(`kube ${KUBE_VERSION}`, report);
+    const progress = progressCounter(`kube ${kubeVersion}`, report);
     try {
       const targets = KUBE_BINARIES.map((b) => `k8s.io/kubernetes/cmd/${b}`);
-      const flags = ['-v', '-trimpath', '-tags=selinux,notest,grpcnotrace', `-ldflags=${versionLdflags(KUBE_VERSION)}`];
+      const flags = ['-v', '-trimpath', '-tags=selinux,notest,grpcnotrace', `-ldflags=${versionLdflags(kubeVersion)}`];
       await runGo(['build', ...flags, '-o', `${outDir}/`, ...targets], { cwd: work, onLine: progress.onLine });
     } finally {
       progress.stop();
@@ -123,7 +123,7 @@ export async function ensureBinaries(report: ProgressReporter): Promise<Record<B
   if (missing.some((m) => m !== ETCD_BINARY)) {
     const dir = cacheDirFor('kube-apiserver');
     report(`building ${KUBE_BINARIES.join(', ')} ${KUBE_VERSION} into ${dir} (first run only: about 5-10 minutes on 2 cores)`);
-    await buildInto(dir, (out) => buildKube(out, report));
+    await buildInto(dir, (out) => buildKube(out, report, KUBE_VERSION));
   }
   if (missing.includes(ETCD_BINARY)) {
     const dir = cacheDirFor(ETCD_BINARY);
@@ -134,4 +134,18 @@ export async function ensureBinaries(report: ProgressReporter): Promise<Record<B
   const still = missingBinaries(found);
   if (still.length > 0) throw new Error(`binaries still missing after the build: ${still.join(', ')}`);
   return found as Record<BinaryName, string>;
+}
+
+/**
+ * The Kubernetes binaries of another release (the environment's previous minor, `PREVIOUS_KUBE_VERSION`) from
+ * the cache, built there first when missing: the same wrapper-module recipe as the current release's. Etcd is shared.
+ */
+export async function ensureKubeBinariesOf(kubeVersion: string, report: ProgressReporter): Promise<Record<(typeof KUBE_BINARIES)[number], string>> {
+  const dir = kubeCacheDir(kubeVersion);
+  const paths = () => Object.fromEntries(KUBE_BINARIES.map((b) => [b, join(dir, b)])) as Record<(typeof KUBE_BINARIES)[number], string>;
+  if (Object.values(paths()).every(isExecutable)) return paths();
+  requireGo();
+  report(`building ${KUBE_BINARIES.join(', ')} ${kubeVersion} into ${dir} (first run only: about 5-10 minutes on 2 cores)`);
+  await buildInto(dir, (out) => buildKube(out, report, kubeVersion));
+  return paths();
 }

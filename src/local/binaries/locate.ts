@@ -14,9 +14,11 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The cache folder of one module's binaries: `kube/<k8s version>/` or `kube/etcd-<version>/`. */
 export function cacheDirFor(binary: BinaryName, env: NodeJS.ProcessEnv = process.env): string {
-  const version = binary === ETCD_BINARY ? `etcd-${ETCD_VERSION}` : KUBE_VERSION;
-  return join(cacheRoot(env), 'kube', version);
+  return binary === ETCD_BINARY ? join(cacheRoot(env), 'kube', `etcd-${ETCD_VERSION}`) : kubeCacheDir(KUBE_VERSION, env);
 }
+
+/** The cache folder of one Kubernetes release's binaries: `kube/<k8s version>/`. */
+export const kubeCacheDir = (kubeVersion: string, env: NodeJS.ProcessEnv = process.env): string => join(cacheRoot(env), 'kube', kubeVersion);
 
 /** Whether a file exists and may be executed by this process. */
 export const isExecutable = (path: string): boolean => {

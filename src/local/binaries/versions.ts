@@ -1,5 +1,10 @@
 /** The Kubernetes release the test and local clusters run (matches upstream HyperShift's k8s.io pins). */
 export const KUBE_VERSION = 'v1.36.3';
+/**
+ * The minor before {@link KUBE_VERSION}, built on demand: the release the local environment's upgrade tests and bench
+ * create clusters on before moving them to the current one.
+ */
+export const PREVIOUS_KUBE_VERSION = 'v1.35.4';
 /** The etcd release paired with {@link KUBE_VERSION} (the one Kubernetes' own test matrix pairs it with). */
 export const ETCD_VERSION = 'v3.6.8';
 

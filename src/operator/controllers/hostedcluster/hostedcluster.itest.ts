@@ -4,6 +4,7 @@ import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
 import type { KubeDocument } from '../../../kube/client.ts';
 import { runHcp } from '../../../testing/cli.ts';
 import { eventually } from '../../../testing/eventually.ts';
+import { markControlPlaneReady, markPodsReady } from '../../../testing/control-plane-kubelet.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { installOperatorAccount, startOperatorAs, startTestOperator, type TestOperator } from '../../../testing/operator.ts';
 
@@ -30,31 +31,16 @@ async function versions(refs: ReadonlyArray<{ apiVersion: string; kind: string; 
   return Promise.all(refs.map(async (ref) => (await client.get<KubeDocument>(ref)).metadata?.resourceVersion ?? ''));
 }
 
-/**
- * Plays kubelet and cloud: every etcd and kube-apiserver pod the workload controllers created is marked Running and
- * Ready (so the StatefulSet and Deployment compute their own ready counts), and the API server's load balancer gets
- * an address.
- */
-async function markControlPlaneReady(cpns: string, name: string): Promise<void> {
-  const podsOf = async (app: string): Promise<KubeDocument[]> => client.list<KubeDocument>('v1', 'Pod', { namespace: cpns, labelSelector: `app=${app}` });
-  for (const app of ['etcd', 'kube-apiserver']) {
-    const pods = await eventually(`${app} pods`, async () => ((await podsOf(app)).length === 3 ? podsOf(app) : undefined), 20_000);
-    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    for (const pod of pods) {
-      const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }, { type: 'ContainersReady', status: 'True', lastTransitionTime: now }] };
-      await client.mergePatch({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '', namespace: cpns }, { status }, 'status');
-    }
-  }
-  const service = { apiVersion: 'v1', kind: 'Service', name: 'kube-apiserver', namespace: cpns };
-  await client.mergePatch(service, { status: { loadBalancer: { ingress: [{ hostname: `api.${name}.example.com` }] } } }, 'status');
-}
+/** The version Completed (every component rolled out), Available, the endpoint and the kubeconfig published. */
+const rolledOutAndPublished = (hc: HostedCluster): boolean =>
+  hc.status?.version?.history?.[0]?.state === 'Completed' && condition(hc, 'Available')?.status === 'True' && hc.status.controlPlaneEndpoint !== undefined && hc.status.kubeconfig !== undefined;
 
-/** Waits for Available and checks what comes with it: version Completed, the endpoint, Progressing False. */
+/** Waits for Available and the version Completed (every component rolled out), and checks the endpoint and Progressing False. */
 async function assertAvailable(ns: string, name: string): Promise<void> {
   const hc = await eventually('Available with its endpoint and kubeconfig', async () => {
     const current = await getHc(ns, name);
-    const settled = condition(current, 'Available')?.status === 'True' && current?.status?.controlPlaneEndpoint !== undefined && current.status.kubeconfig !== undefined;
-    return settled ? current : undefined;
+    await markPodsReady(client, `${ns}-${name}`);
+    return current !== undefined && rolledOutAndPublished(current) ? current : undefined;
   }, 20_000);
   const latest = hc.status?.version?.history?.[0];
   assert.deepEqual([latest?.state, latest?.version], ['Completed', '4.17.0']);
@@ -94,7 +80,7 @@ describe('HostedCluster controller', () => {
     const op = await startTestOperator(management, ns);
     await createCluster(ns, 'two');
     const cpns = `${ns}-two`;
-    await markControlPlaneReady(cpns, 'two');
+    await markControlPlaneReady(client, cpns, 'two');
     await assertAvailable(ns, 'two');
     const kubectl = await management.runKubectl(['get', 'hc', '-n', ns, 'two', '--no-headers']);
     assert.match(kubectl.stdout, /^two\s+4\.17\.0\s+two-admin-kubeconfig\s+Completed\s+True\s+False\s+All is well/);
@@ -129,7 +115,7 @@ describe('HostedCluster controller', () => {
     await startTestOperator(management, ns);
     // .invalid never resolves (RFC 6761): the manual's state before its load balancer and DNS steps.
     await createCluster(ns, 'own', ['--base-domain=hcp-test.invalid']);
-    await markControlPlaneReady(`${ns}-own`, 'own');
+    await markControlPlaneReady(client, `${ns}-own`, 'own');
     const hc = await eventually('Available, with the ingress check done', async () => {
       const current = await getHc(ns, 'own');
       return condition(current, 'Available')?.status === 'True' && condition(current, 'IngressDNSResolvable') !== undefined ? current : undefined;
@@ -138,7 +124,8 @@ describe('HostedCluster controller', () => {
     assert.equal(condition(hc, 'IngressDNSResolvable')?.reason, 'IngressDNSNotResolvable');
     assert.match(condition(hc, 'IngressDNSResolvable')?.message ?? '', /create a wildcard DNS record \*\.apps\.own\.hcp-test\.invalid/);
     const kubectl = await management.runKubectl(['get', 'hc', '-n', ns, 'own', '--no-headers']);
-    assert.match(kubectl.stdout, /^own\s+own-admin-kubeconfig\s+Partial\s+True\s+False/);
+    // Partial keeps it Progressing, as upstream: the release is not rolled out until the names resolve.
+    assert.match(kubectl.stdout, /^own\s+own-admin-kubeconfig\s+Partial\s+True\s+True/);
   });
 
   it('When paused, it should stop writing; when resumed, it should catch up; deleting should leave nothing behind', async (t) => {

@@ -58,6 +58,10 @@ export interface Scope {
   kubeconfig?: string;
   /** Set when this reconcile published (name) or withdrew (no name) the kubeadmin password Secret. */
   kubeadminPassword?: { readonly name: string | undefined };
+  /** The release this reconcile read and accepted (`status.version.desired` from now on). */
+  accepted?: { readonly image: string; readonly version: string };
+  /** Why the requested release was not accepted this reconcile: Progressing says it is blocked. */
+  releaseRefusal?: string;
 }
 
 export type { PhaseOutcome } from '../run-phases.ts';

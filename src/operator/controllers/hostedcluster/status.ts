@@ -5,6 +5,8 @@ import { reasonOf } from '../../runtime/errors.ts';
 import { ignitionEndpointOf } from './ignition-endpoint.ts';
 import { setCondition, type Scope } from './scope.ts';
 import { ownAppsDomain } from './phases/ingress-dns.ts';
+import { acceptedRelease, type AcceptedRelease } from './phases/release-gate.ts';
+import { clusterVersionConditions } from './cluster-version.ts';
 
 /** Conditions the HostedControlPlane reports and the HostedCluster mirrors, with their value before it reports. */
 const FROM_CONTROL_PLANE: ReadonlyArray<readonly [type: string, status: 'False' | 'Unknown', reason: string, message: string]> = [
@@ -17,7 +19,7 @@ const FROM_CONTROL_PLANE: ReadonlyArray<readonly [type: string, status: 'False' 
 ];
 
 /** Conditions the HostedCluster mirrors only once the HostedControlPlane reports them (absent where they do not apply). */
-const WHEN_REPORTED: readonly string[] = [Type.ValidKubeVirtInfraNetworkMTU.value, Type.GuestComponentsApplied.value, Type.DataPlaneConnectionAvailable.value, Type.NetworkPluginAvailable.value];
+const WHEN_REPORTED: readonly string[] = [Type.ControlPlaneUpToDate.value, Type.ValidKubeVirtInfraNetworkMTU.value, Type.GuestComponentsApplied.value, Type.DataPlaneConnectionAvailable.value, Type.NetworkPluginAvailable.value];
 
 /** Copies the control plane's conditions: those always shown (with a waiting value until reported) and those shown once reported. */
 function copyReported(scope: Scope, hcp: HostedControlPlane | undefined): void {
@@ -35,8 +37,21 @@ function copyReported(scope: Scope, hcp: HostedControlPlane | undefined): void {
 
 function mirrorControlPlane(scope: Scope, hcp: HostedControlPlane | undefined): void {
   copyReported(scope, hcp);
-  const available = scope.conditions.find((c) => c.type === Type.Available.value)?.status === 'True';
-  setCondition(scope, { type: Type.Progressing.value, status: available ? 'False' : 'True', reason: available ? Reason.AsExpected.value : Reason.WaitingForAvailable.value, message: available ? 'HostedCluster is at expected version' : 'Waiting for the control plane to become available' });
+}
+
+/**
+ * Progressing (upstream's): blocked while the requested release is refused, True until the release last accepted is
+ * rolled out (history Partial), False once it is.
+ */
+function progressingCondition(scope: Scope, version: VersionStatus | undefined): void {
+  const type = Type.Progressing.value;
+  if (scope.releaseRefusal !== undefined) {
+    const refusedBy = findCondition(scope.conditions as Condition[], Type.ValidReleaseImage.value)?.status === 'False' ? Type.ValidReleaseImage.value : Type.ClusterVersionReleaseAccepted.value;
+    setCondition(scope, { type, status: 'False', reason: Reason.Blocked.value, message: `${refusedBy} condition is false: ${scope.releaseRefusal}` });
+    return;
+  }
+  if (version?.history?.[0]?.state === 'Completed') setCondition(scope, { type, status: 'False', reason: Reason.AsExpected.value, message: 'HostedCluster is at expected version' });
+  else setCondition(scope, { type, status: 'True', reason: Reason.Progressing.value, message: 'HostedCluster is deploying, upgrading, or reconfiguring' });
 }
 
 /** A NodePool's `KubeVirtNodesLiveMigratable` is False. */
@@ -55,7 +70,7 @@ function liveMigratable(scope: Scope): void {
   setCondition(scope, { type, status: 'False', reason: Reason.KubeVirtNodesNotLiveMigratable.value, message });
 }
 
-type VersionStatus = NonNullable<NonNullable<HostedCluster['status']>['version']>;
+export type VersionStatus = NonNullable<NonNullable<HostedCluster['status']>['version']>;
 type HistoryEntry = NonNullable<VersionStatus['history']>[number];
 
 /**
@@ -72,20 +87,34 @@ function currentEntry(image: string, current: HistoryEntry | undefined, complete
   };
 }
 
+/** Whether the control plane runs `desired`: its spec names the image and it reports the version, rolled out. */
+const controlPlaneRuns = (hcp: HostedControlPlane | undefined, desired: AcceptedRelease): boolean =>
+  hcp?.spec.releaseImage === desired.image && hcp.status?.version === desired.version;
+
+/**
+ * The version status: `desired` is the release last accepted (a refused one never appears), and the history has one
+ * entry per release image, newest first. A new entry closes the one before it (its completion time set, its state
+ * kept), as the in-cluster version operator does.
+ */
+function versionStatus(scope: Scope, hcp: HostedControlPlane | undefined, rolledOut: boolean, now: string): VersionStatus | undefined {
+  const { hc } = scope;
+  const desired = scope.accepted ?? acceptedRelease(hc);
+  if (desired === undefined) return hc.status?.version;
+  const { history, current } = storedHistory(hc, desired.image);
+  const completed = current?.state === 'Completed' || (rolledOut && controlPlaneRuns(hcp, desired));
+  const entry = { ...currentEntry(desired.image, current, completed, now), version: desired.version };
+  return { desired: { image: desired.image, version: desired.version }, history: [entry, ...closedOlder(history, current, now)], observedGeneration: hc.metadata.generation ?? 0, availableUpdates: null };
+}
+
 /** The stored history, and its newest entry when that is for `image`. */
 function storedHistory(hc: HostedCluster, image: string): { history: HistoryEntry[]; current: HistoryEntry | undefined } {
   const history = hc.status?.version?.history ?? [];
   return { history, current: history[0]?.image === image ? history[0] : undefined };
 }
 
-/** The version history: one entry per release image, newest first. */
-function versionStatus(hc: HostedCluster, hcp: HostedControlPlane | undefined, rolledOut: boolean, now: string): VersionStatus {
-  const image = hc.spec.release.image;
-  const { history, current } = storedHistory(hc, image);
-  const version = hcp?.status?.version ?? current?.version ?? '';
-  const entry = { ...currentEntry(image, current, rolledOut || current?.state === 'Completed', now), version };
-  return { desired: { image, version }, history: [entry, ...history.filter((h) => h !== current)], observedGeneration: hc.metadata.generation ?? 0, availableUpdates: null };
-}
+/** The entries before the current one, each closed (a completion time) once a newer one started. */
+const closedOlder = (history: readonly HistoryEntry[], current: HistoryEntry | undefined, now: string): HistoryEntry[] =>
+  history.filter((h) => h !== current).map((h) => (h.completionTime === null || h.completionTime === undefined ? { ...h, completionTime: now } : h));
 
 function reconciliationCondition(scope: Scope, error: unknown): void {
   if (error === undefined) setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'True', reason: Reason.AsExpected.value, message: 'Reconciliation completed successfully' });
@@ -130,11 +159,14 @@ export function computeStatus(scope: Scope, hcp: HostedControlPlane | undefined,
   reconciliationCondition(scope, error);
   const { hc, now } = scope;
   const succeeded = error === undefined;
+  const reported = mergeConditions(hc.status?.conditions, scope.conditions, now);
+  const version = versionStatus(scope, hcp, rolledOut(hc, reported), now.toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  progressingCondition(scope, version);
+  clusterVersionConditions(scope, version, hcp);
   const conditions = mergeConditions(hc.status?.conditions, observedAfter(scope.conditions, hc.status?.conditions, hc.metadata.generation, succeeded), now);
-  const version = versionStatus(hc, hcp, rolledOut(hc, conditions), now.toISOString().replace(/\.\d{3}Z$/, 'Z'));
-  const observedGeneration = succeeded ? version.observedGeneration : (hc.status?.version?.observedGeneration ?? 0);
   // The kubeadmin field is decided afresh below: it disappears once an identity provider replaces kubeadmin.
   const stored = { ...hc.status };
   delete stored.kubeadminPassword;
-  return { ...stored, conditions, version: { ...version, observedGeneration }, ...published(scope, hcp) };
+  const versionField = version === undefined ? {} : { version: { ...version, observedGeneration: succeeded ? version.observedGeneration : (hc.status?.version?.observedGeneration ?? 0) } };
+  return { ...stored, conditions, ...versionField, ...published(scope, hcp) };
 }

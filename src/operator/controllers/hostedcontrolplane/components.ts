@@ -13,6 +13,7 @@ import { toYaml } from '../../../lib/yaml.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { IgnitionServerInput } from '../../../controlplane/ignition-server/render.ts';
 import { publishedEndpoint } from './endpoint.ts';
+import { liveComponent, planRollout, templateImages, type LiveComponent } from './rollout.ts';
 import { inNamespace, type Scope } from './scope.ts';
 
 /** The Secrets (by name) each component mounts; their data goes into its config hash. */
@@ -83,9 +84,38 @@ export async function applyComponents(scope: Scope, secrets: KubeAPIServerSecret
   const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, secrets), ...secrets, defaultSecurityContextUid, availabilityProberImage: scope.deps.proberImage, ignitionServer });
   const key = scope.hcp.metadata.uid ?? '';
   const fingerprint = createHash('sha256').update(toYaml(objects)).digest('hex');
+  const before = planRollout(renderedImages(objects), (component) => liveOf(scope, component));
   // A workload deleted behind the operator's back must come back even when nothing else changed.
   const present = objects.every((object) => cachedCopyExists(scope, object));
-  if (present && scope.deps.lastApplied.get(key) === fingerprint) return;
-  for (const object of objects) await applyOne(scope, object as unknown as KubeObject);
-  scope.deps.lastApplied.set(key, fingerprint);
+  if (present && before.held.size === 0 && scope.deps.lastApplied.get(key) === fingerprint) {
+    scope.rollout = before;
+    return;
+  }
+  for (const object of objects) {
+    if (!isHeld(object, before.held)) await applyOne(scope, object as unknown as KubeObject);
+  }
+  scope.rollout = before;
+  // A rollout under way applies again on each reconcile until nothing is held.
+  if (before.held.size === 0) scope.deps.lastApplied.set(key, fingerprint);
+  else scope.deps.lastApplied.delete(key);
 }
+
+/** Each rendered component's pod-template images, by component (its Deployment or StatefulSet is named after it). */
+function renderedImages(objects: ReadonlyArray<Record<string, unknown>>): Map<ComponentName, readonly string[]> {
+  const names = new Set<string>(COMPONENTS);
+  const workloads = objects.filter((o) => (o['kind'] === 'Deployment' || o['kind'] === 'StatefulSet') && names.has(nameOf(o)));
+  return new Map(workloads.map((o) => [nameOf(o) as ComponentName, templateImages(o as Parameters<typeof templateImages>[0])]));
+}
+
+const nameOf = (object: Record<string, unknown>): string => String((object['metadata'] as { name?: string } | undefined)?.name ?? '');
+
+/** A component's workload as it runs, from the cache (etcd is the StatefulSet). */
+function liveOf(scope: Scope, component: ComponentName): LiveComponent | undefined {
+  const kind = component === ControlPlaneNames.etcd ? 'StatefulSet' : 'Deployment';
+  const workload = kind === 'StatefulSet' ? scope.deps.statefulSet(inNamespace(scope, component)) : scope.deps.deployment(inNamespace(scope, component));
+  return workload === undefined ? undefined : liveComponent(kind, workload);
+}
+
+/** Whether an object is the workload of a component the rollout holds on its previous release. */
+const isHeld = (object: Record<string, unknown>, held: ReadonlySet<ComponentName>): boolean =>
+  (object['kind'] === 'Deployment' || object['kind'] === 'StatefulSet') && held.has(nameOf(object) as ComponentName);

@@ -80,8 +80,14 @@ async function reconcileComponents(scope: Scope): Promise<number | undefined> {
   const retirement = await removeRetiredKubeadmin(scope);
   // Reported while some API server accepts it: from the apply that mounts it until the rollout that drops it ends.
   scope.kubeadminReported = kubeadminPassword !== undefined || retirement === 'waiting-for-rollout';
+  // In-cluster components (kube-proxy, CoreDNS, the network plugin, the agents) move after the control plane.
+  if (movingToAnotherVersion(scope)) return undefined;
   return reconcileGuestComponents(scope);
 }
+
+/** A control plane that ran one version is still moving to the release's (a first install is not). */
+const movingToAnotherVersion = (scope: Scope): boolean =>
+  scope.hcp.status?.version !== undefined && scope.hcp.status.version !== scope.release?.version && scope.rollout?.upToDate !== true;
 
 /** The sooner of two optional delays. */
 const minDefined = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));

@@ -17,6 +17,7 @@ import type { ReleaseProvider } from '../../../release/provider.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import type { Logger } from '../../runtime/logger.ts';
+import type { RolloutPlan } from './rollout.ts';
 
 /** A Secret as cached. */
 export interface CachedSecret extends KubeObject {
@@ -26,8 +27,19 @@ export interface CachedSecret extends KubeObject {
 
 /** A workload's status, as the readiness conditions read it. */
 export interface WorkloadStatus extends KubeObject {
-  spec?: { replicas?: number };
-  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; unavailableReplicas?: number; updatedReplicas?: number; observedGeneration?: number; conditions?: Array<{ type: string; status: string; message?: string }> };
+  spec?: { replicas?: number; template?: { spec?: { containers?: Array<{ image?: string }>; initContainers?: Array<{ image?: string }> } } };
+  status?: {
+    replicas?: number;
+    readyReplicas?: number;
+    availableReplicas?: number;
+    unavailableReplicas?: number;
+    updatedReplicas?: number;
+    observedGeneration?: number;
+    /** StatefulSets: the revision the pods run and the one they roll to. */
+    currentRevision?: string;
+    updateRevision?: string;
+    conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
+  };
 }
 
 /** A Service as the endpoint discovery reads it. */
@@ -83,6 +95,8 @@ export interface Scope {
    * password removed); undefined keeps what status said before.
    */
   kubeadminReported?: boolean;
+  /** How far the components are from the rendered release, once they were applied this reconcile. */
+  rollout?: RolloutPlan;
   /** The data of every PKI and kubeconfig Secret after the PKI phase, by Secret name. */
   readonly pki: Map<string, Record<string, string>>;
 }

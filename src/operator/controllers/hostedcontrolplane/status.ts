@@ -89,11 +89,41 @@ function reconciliationCondition(scope: Scope, error: unknown): void {
   else setCondition(scope, { type: Type.ReconciliationSucceeded.value, status: 'False', reason: Reason.ReconcileError.value, message: reasonOf(error) });
 }
 
-/** Fields set only once known: the version (when available), the endpoint, the admin kubeconfig. */
+/**
+ * ControlPlaneUpToDate from the rollout plan of this reconcile: which component the move to the release waits for,
+ * or that it stalled there. Without a plan (the release could not be read) what was reported stays.
+ */
+function upToDateCondition(scope: Scope): void {
+  const { rollout, release } = scope;
+  if (rollout === undefined || release === undefined) return;
+  const type = Type.ControlPlaneUpToDate.value;
+  const { waiting } = rollout;
+  if (waiting === undefined) {
+    setCondition(scope, { type, status: 'True', reason: Reason.AsExpected.value, message: `All control plane components run release ${release.version}` });
+  } else if (waiting.stalled) {
+    const message = `${waiting.component} did not become ready on release ${release.version} within its progress deadline (${waiting.progress}); the components after it stay on their previous release`;
+    setCondition(scope, { type, status: 'False', reason: Reason.ComponentRolloutStalled.value, message });
+  } else {
+    const message = `Rolling out release ${release.version}: ${String(rollout.settled)} of ${String(rollout.rendered)} components done, waiting for ${waiting.component} (${waiting.progress})`;
+    setCondition(scope, { type, status: 'False', reason: Reason.RollingOut.value, message });
+  }
+}
+
+/**
+ * The version the control plane runs: the release's once every component runs it rolled out and the control plane is
+ * available; until then the version it ran before (none on a first install).
+ */
+function runningVersion(scope: Scope, available: boolean): string | undefined {
+  if (scope.release !== undefined && available && scope.rollout?.upToDate === true) return scope.release.version;
+  return scope.hcp.status?.version;
+}
+
+/** Fields set only once known: the version it runs, the endpoint, the admin kubeconfig. */
 function knownFields(scope: Scope, available: boolean, endpoint: Endpoint): Partial<Status> {
   const kubeconfigWritten = scope.pki.has(ControlPlaneNames.adminKubeconfig) || scope.hcp.status?.kubeConfig !== undefined;
+  const version = runningVersion(scope, available);
   return {
-    ...(scope.release !== undefined && available ? { version: scope.release.version } : {}),
+    ...(version === undefined ? {} : { version }),
     ...(endpoint === undefined ? {} : { controlPlaneEndpoint: endpoint }),
     ...(kubeconfigWritten ? { kubeConfig: { name: ControlPlaneNames.adminKubeconfig, key: 'kubeconfig' } } : {}),
   };
@@ -114,6 +144,7 @@ export function computeStatus(scope: Scope, endpoint: Endpoint, error: unknown):
   const available = readiness(scope);
   ignitionCondition(scope);
   degradedCondition(scope);
+  upToDateCondition(scope);
   const mtu = infraNetworkMTUCondition(scope.hcp);
   if (mtu !== undefined) setCondition(scope, mtu);
   reconciliationCondition(scope, error);
