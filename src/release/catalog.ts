@@ -144,16 +144,25 @@ export function versionOfReleaseImage(image: string): string | undefined {
  */
 type PinnedImages = Pick<ComponentImages, 'etcd' | 'konnectivityServer' | 'konnectivityAgent' | 'pause' | 'coreDNS' | 'networkPlugin' | 'ingressController'>;
 
+/**
+ * What the two Kubernetes-native releases share: the same etcd, konnectivity, pause, CoreDNS, network plugin and
+ * ingress builds suit both minors (Kubernetes 1.35 and 1.36 pair with etcd 3.6), so an upgrade between them moves
+ * only the Kubernetes components.
+ */
+const KUBERNETES_PINNED: PinnedImages = {
+  etcd: 'registry.k8s.io/etcd:3.6.8-0',
+  konnectivityServer: 'registry.k8s.io/kas-network-proxy/proxy-server:v0.34.0',
+  konnectivityAgent: 'registry.k8s.io/kas-network-proxy/proxy-agent:v0.34.0',
+  pause: 'registry.k8s.io/pause:3.10.2',
+  coreDNS: 'registry.k8s.io/coredns/coredns:v1.14.2',
+  networkPlugin: { flannel: 'docker.io/flannel/flannel:v0.28.10', cniPlugins: 'quay.io/hcp-kubevirt/cni-plugins:v1.10.0' },
+  ingressController: 'docker.io/library/traefik:v3.6.12',
+};
+
+/** The Kubernetes-native releases: the local environment's (the newest) and the minor before it, which upgrades start from. */
 const KUBERNETES_RELEASES: Readonly<Record<string, PinnedImages>> = {
-  '1.36.3': {
-    etcd: 'registry.k8s.io/etcd:3.6.8-0',
-    konnectivityServer: 'registry.k8s.io/kas-network-proxy/proxy-server:v0.34.0',
-    konnectivityAgent: 'registry.k8s.io/kas-network-proxy/proxy-agent:v0.34.0',
-    pause: 'registry.k8s.io/pause:3.10.2',
-    coreDNS: 'registry.k8s.io/coredns/coredns:v1.14.2',
-    networkPlugin: { flannel: 'docker.io/flannel/flannel:v0.28.10', cniPlugins: 'quay.io/hcp-kubevirt/cni-plugins:v1.10.0' },
-    ingressController: 'docker.io/library/traefik:v3.6.12',
-  },
+  '1.36.3': KUBERNETES_PINNED,
+  '1.35.4': KUBERNETES_PINNED,
 };
 
 /** The pinned images of the OpenShift releases the catalog maps to Kubernetes releases. */

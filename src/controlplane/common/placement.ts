@@ -64,12 +64,15 @@ function affinity(hcp: HostedControlPlane, component: string, replicas: number):
 /** The pod-template annotation naming the release a control-plane pod belongs to (upstream's). */
 export const RELEASE_IMAGE_ANNOTATION = 'hypershift.openshift.io/release-image';
 
-/** Pod annotations: the config hash, the restart date (changing it rolls every pod), the release image. */
-export function podAnnotations(hcp: HostedControlPlane, configHash: string): Record<string, string> {
+/**
+ * Pod annotations: the config hash, the restart date (changing it rolls every pod) and, unless `withRelease` is false,
+ * the release image.
+ */
+export function podAnnotations(hcp: HostedControlPlane, configHash: string, withRelease = true): Record<string, string> {
   const restartDate = hcp.metadata.annotations?.[Annotation.RestartDate];
   return {
     [CONFIG_HASH_ANNOTATION]: configHash,
-    [RELEASE_IMAGE_ANNOTATION]: hcp.spec.releaseImage,
+    ...(withRelease ? { [RELEASE_IMAGE_ANNOTATION]: hcp.spec.releaseImage } : {}),
     ...(restartDate === undefined ? {} : { [Annotation.RestartDate]: restartDate }),
   };
 }

@@ -53,13 +53,18 @@ export interface WorkloadInput {
   readonly replicas?: number;
   /** The service account the pods act as on the management cluster (its token mounted); none when absent. */
   readonly serviceAccount?: string;
+  /**
+   * False for a component whose pods need not restart with every release: its image alone says what it runs (etcd,
+   * whose image releases often share), so a release that keeps the image keeps its pods.
+   */
+  readonly annotateRelease?: boolean;
 }
 
 /** The pod template of a control-plane component: labels, annotations, placement, containers, volumes. */
 export function podTemplate(input: WorkloadInput): Record<string, unknown> {
   const { hcp, component } = input;
   return {
-    metadata: { labels: podLabels(hcp, component), annotations: podAnnotations(hcp, input.configHash) },
+    metadata: { labels: podLabels(hcp, component), annotations: podAnnotations(hcp, input.configHash, input.annotateRelease ?? true) },
     spec: {
       ...podPlacement(hcp, component, input.tier, input.replicas),
       ...(input.serviceAccount === undefined ? { automountServiceAccountToken: false } : { serviceAccountName: input.serviceAccount, automountServiceAccountToken: true }),

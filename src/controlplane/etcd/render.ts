@@ -101,7 +101,8 @@ function volumeClaim(hcp: HostedControlPlane): Record<string, unknown> {
 export function renderEtcd(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string): Array<Record<string, unknown>> {
   const ns = hcp.metadata.namespace ?? '';
   const replicas = replicasFor(hcp, 'etcd');
-  const template = podTemplate({ hcp, component: NAME, tier: 'etcd', configHash, containers: [etcdContainer(ns, replicas, release.images.etcd)], volumes: secretVolumes(MOUNTS) });
+  // A release that keeps etcd's image keeps its members: restarting them would only cost the API requests in flight.
+  const template = podTemplate({ hcp, component: NAME, tier: 'etcd', configHash, containers: [etcdContainer(ns, replicas, release.images.etcd)], volumes: secretVolumes(MOUNTS), annotateRelease: false });
   const statefulSet = {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',

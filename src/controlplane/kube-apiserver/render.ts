@@ -81,8 +81,17 @@ function apiServerArgs(hcp: HostedControlPlane, secrets: KubeAPIServerSecrets): 
     '--requestheader-group-headers=X-Remote-Group',
     '--requestheader-extra-headers-prefix=X-Remote-Extra-',
     ...(secrets.kubeadminPassword === undefined ? [] : [`--token-auth-file=${at(KUBEADMIN_MOUNT.volume, KUBEADMIN.tokenFileKey)}`]),
+    // Told to stop (a rollout, an eviction), it turns unready at once but keeps serving for a while: long enough for
+    // the endpoint to leave every load balancer and kube-proxy, so no new request reaches a server that has closed.
+    `--shutdown-delay-duration=${String(SHUTDOWN_DELAY_SECONDS)}s`,
   ];
 }
+
+/**
+ * How long a stopping API server keeps serving (its pods' grace period leaves it time to drain after that). Upstream
+ * OpenShift waits 70 s for cloud load balancers; the management cluster's own Service routing follows in seconds.
+ */
+export const SHUTDOWN_DELAY_SECONDS = 10;
 
 const socketMount = { name: 'konnectivity-uds', mountPath: KONNECTIVITY_SOCKET_DIR };
 

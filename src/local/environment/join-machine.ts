@@ -19,15 +19,20 @@ import { ensureNodeMountNamespace, KUBELET_FIXED_PATHS, MACHINE_PRIVATE_PATHS } 
 import { writeRuntimeFiles } from './node-files.ts';
 import { containerdDaemon } from './processes.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
-import { locateBinaries } from '../binaries/locate.ts';
+import { isExecutable, kubeCacheDir, locateBinaries } from '../binaries/locate.ts';
+import { KUBE_VERSION, PREVIOUS_KUBE_VERSION } from '../binaries/versions.ts';
 import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { findCommand } from './prerequisites.ts';
 
-/** The environment's kubelet, containerd and runc, which a joining machine runs. */
-export function joinBinaries(): JoinMachineOptions['binaries'] {
-  const kubelet = locateBinaries().kubelet;
+/**
+ * The kubelet, containerd and runc a joining machine runs: the kubelet of the Kubernetes version its boot image names
+ * (`quay.io/hcp-kubevirt/node:v1.35.4`: the previous minor's, from the cache) or, by default, the environment's own.
+ */
+export function joinBinaries(kubeVersion: string = KUBE_VERSION): JoinMachineOptions['binaries'] {
+  const kubelet = kubeVersion === KUBE_VERSION ? locateBinaries().kubelet : join(kubeCacheDir(kubeVersion), 'kubelet');
   const runc = findCommand('runc');
   if (kubelet === undefined || runc === undefined) throw new Error('kubelet or runc missing: bring the local environment up first');
+  if (!isExecutable(kubelet)) throw new Error(`no kubelet ${kubeVersion} in ${kubelet}: the local environment builds the kubelets of ${KUBE_VERSION} and ${PREVIOUS_KUBE_VERSION} only`);
   return { kubelet, containerd: join(toolDir(CONTAINERD), 'containerd'), runc };
 }
 

@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { catalogReleaseProvider, kubernetesReleaseImage, type NetworkPluginImages, type ReleaseInfo } from '../../release/catalog.ts';
-import { KUBE_VERSION } from '../binaries/versions.ts';
+import type { KUBE_BINARIES} from '../binaries/versions.ts';
+import { KUBE_VERSION, PREVIOUS_KUBE_VERSION } from '../binaries/versions.ts';
 import type { ImageSpec } from './images.ts';
 import { PAUSE_IMAGE } from './node-config.ts';
 import { LOCAL_PATH_PROVISIONER_IMAGE } from './storage.ts';
@@ -17,11 +18,17 @@ import { METALLB_IMAGES } from './metallb.ts';
 /** The release the local environment's hosted clusters run: the Kubernetes version it builds. */
 export const LOCAL_RELEASE_IMAGE = kubernetesReleaseImage(KUBE_VERSION.replace(/^v/, ''));
 
+/** The release of the minor before it, published beside it so that clusters can be created on it and upgraded. */
+export const PREVIOUS_RELEASE_IMAGE = kubernetesReleaseImage(PREVIOUS_KUBE_VERSION.replace(/^v/, ''));
+
 /**
  * The boot image of the environment's worker machines: what the KubeVirt stand-in runs (the environment's own kubelet
  * and runtime, the node image contract of `docs/node-image.md`).
  */
 export const LOCAL_NODE_IMAGE = `${LOCAL_NODE_IMAGE_REPOSITORY}:${KUBE_VERSION}`;
+
+/** The boot image of machines of the previous release: process machines run that minor's kubelet. */
+export const PREVIOUS_NODE_IMAGE = `${LOCAL_NODE_IMAGE_REPOSITORY}:${PREVIOUS_KUBE_VERSION}`;
 
 /** Cluster DNS of the management cluster. */
 export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
@@ -68,11 +75,25 @@ export interface OperatorSources {
 
 const inPath = (binary: string, source: string): ImageSpec['files'][number] => ({ source, target: `/usr/local/bin/${binary}` });
 
-/** The environment's release as the catalog describes it: the Kubernetes version the environment builds. */
-export function localRelease(): ReleaseInfo {
-  const release = catalogReleaseProvider.lookup(LOCAL_RELEASE_IMAGE);
-  if (release === undefined) throw new Error(`the release catalog does not know the local release ${LOCAL_RELEASE_IMAGE}`);
+/** The environment's release as the catalog describes it (by default the Kubernetes version it builds). */
+export function localRelease(image: string = LOCAL_RELEASE_IMAGE): ReleaseInfo {
+  const release = catalogReleaseProvider.lookup(image);
+  if (release === undefined) throw new Error(`the release catalog does not know the local release ${image}`);
   return release;
+}
+
+/**
+ * The images the previous release adds to the current one's: its Kubernetes components, from that minor's binaries
+ * (every other image it names is the current release's).
+ */
+export function previousReleaseImages(kube: Readonly<Record<(typeof KUBE_BINARIES)[number], string>>): ImageSpec[] {
+  const { images } = localRelease(PREVIOUS_RELEASE_IMAGE);
+  return [
+    { name: images.kubeAPIServer, files: [inPath('kube-apiserver', kube['kube-apiserver'])] },
+    { name: images.kubeControllerManager, files: [inPath('kube-controller-manager', kube['kube-controller-manager'])] },
+    { name: images.kubeScheduler, files: [inPath('kube-scheduler', kube['kube-scheduler'])] },
+    kubeProxyImage(images.kubeProxy, kube['kube-proxy']),
+  ];
 }
 
 /** The images of the environment's release, under the names the release provider gives them. */

@@ -97,16 +97,17 @@ export function releaseRegistryReady(layout: EnvironmentLayout): () => Promise<b
 }
 
 /**
- * Publishes the environment's release in our Kubernetes-native layout (docs/releases.md) to the mirror, naming the
- * images the node registry serves; returns its digest. Pushing the same payload again changes nothing.
+ * Publishes one of the environment's releases (its own by default; the previous minor's too) in our Kubernetes-native
+ * layout (docs/releases.md) to the mirror, naming the images the node registry serves; returns its digest. Pushing the
+ * same payload again changes nothing. Both share the release repository, so one mirror serves them.
  */
-export async function publishLocalRelease(layout: EnvironmentLayout): Promise<string> {
-  const release = localRelease();
+export async function publishLocalRelease(layout: EnvironmentLayout, image: string = LOCAL_RELEASE_IMAGE): Promise<string> {
+  const release = localRelease(image);
   const paths = releaseRegistryPaths(layout);
   const transport = new Transport({ extraCA: readFileSync(paths.ca, 'utf8') });
   try {
     const client = new RegistryClient({ transport, pullSecret: readFileSync(paths.pullSecret, 'utf8') });
-    const mirrored = { ...RELEASE, registry: releaseRegistryHost(layout) };
+    const mirrored = { ...parseImageReference(image), registry: releaseRegistryHost(layout) };
     return (await publishPayload(client, mirrored, kubernetesPayloadFiles(release), { base: { 'etc/os-release': 'ID=hcp-local\n' } })).digest;
   } finally {
     transport.close();

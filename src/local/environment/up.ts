@@ -7,7 +7,8 @@ import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { installCrds } from '../../kube/crds.ts';
-import { ensureBinaries } from '../binaries/build.ts';
+import { ensureBinaries, ensureKubeBinariesOf } from '../binaries/build.ts';
+import { PREVIOUS_KUBE_VERSION } from '../binaries/versions.ts';
 import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER, METALLB, TRAEFIK } from '../binaries/tools.ts';
 import { writeFileIfChanged } from '../cluster/files.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
@@ -24,7 +25,7 @@ import { LOAD_BALANCER_RANGE, METALLB_MANIFEST, METALLB_NAMESPACE, metallbObject
 import { publishImage } from './images.ts';
 import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, publishNetworkConfig, type InfraAccess } from './infra-cluster.ts';
-import { localPathHelperImage, nodeImages, operatorImage, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
+import { localPathHelperImage, nodeImages, operatorImage, PREVIOUS_RELEASE_IMAGE, previousReleaseImages, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
 import { ensureReleaseRegistryFiles, publishLocalRelease, releaseRegistryReady, releaseRegistryDaemon } from './release-registry.ts';
 import { recordedUserRegistry, recordUserRegistry, registryAccessPaths, writeRegistryAccessFiles, type UserRegistry } from './registry-access.ts';
 import { publishedOperator } from './published-release.ts';
@@ -116,9 +117,15 @@ async function infraCrds(): Promise<CrdObject[]> {
   return [...(await Promise.all(INFRA_CRDS.map(loadCrds))).flat(), ...(await openshiftCrds([ROUTE_CRD, 'networks.config.openshift.io']))];
 }
 
+/** The previous minor's Kubernetes binaries: its release's images and its machines' kubelet. */
+interface PreviousKube {
+  readonly previousKube: Awaited<ReturnType<typeof ensureKubeBinariesOf>>;
+}
+
 /** Builds (first run) or finds every binary the environment runs and its images are assembled from. */
-export async function buildEverything(log: (line: string) => void): Promise<DaemonBinaries & ImageBinaries> {
+export async function buildEverything(log: (line: string) => void): Promise<DaemonBinaries & ImageBinaries & PreviousKube> {
   const kube = await ensureBinaries(log);
+  const previousKube = await ensureKubeBinariesOf(PREVIOUS_KUBE_VERSION, log);
   const containerd = await ensureTool(CONTAINERD, log);
   const konnectivity = await ensureTool(KONNECTIVITY, log);
   const coredns = await ensureTool(COREDNS, log);
@@ -134,6 +141,7 @@ export async function buildEverything(log: (line: string) => void): Promise<Daem
   const traefik = await ensureTool(TRAEFIK, log);
   return {
     ...kube,
+    previousKube,
     containerd: containerd['containerd'] as string,
     crane: crane['crane'] as string,
     distribution: distribution['registry'] as string,
@@ -260,11 +268,12 @@ async function startAddOn(client: KubeClient, objects: readonly KubeObject[], de
  * Publishes the nodes' images and, unless the environment runs a published release, its own release and operator;
  * returns the operator's image by digest (the published release's own when there is one).
  */
-async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & ImageBinaries, operator: OperatorSources, published: string | undefined): Promise<string> {
+async function publishImages(layout: EnvironmentLayout, bin: DaemonBinaries & ImageBinaries & PreviousKube, operator: OperatorSources, published: string | undefined): Promise<string> {
   for (const spec of nodeImages(bin)) await publishImage(layout, bin.crane, spec);
   if (published !== undefined) return publishedOperator(layout, published);
-  for (const spec of releaseImages(bin)) await publishImage(layout, bin.crane, spec);
+  for (const spec of [...releaseImages(bin), ...previousReleaseImages(bin.previousKube)]) await publishImage(layout, bin.crane, spec);
   await publishLocalRelease(layout);
+  await publishLocalRelease(layout, PREVIOUS_RELEASE_IMAGE);
   return `${operator.image}@${await publishImage(layout, bin.crane, operatorImage(operator))}`;
 }
 

@@ -63,6 +63,9 @@ export const registryImage = (url: string): string => (url.startsWith(REGISTRY_P
 /** Whether an image is the local node image (which the stand-in runs without a disk). */
 export const isLocalNodeImage = (image: string): boolean => image.startsWith(`${LOCAL_NODE_IMAGE_REPOSITORY}:`);
 
+/** The Kubernetes version a local node image is tagged with (`…/node:v1.35.4` → `v1.35.4`); undefined for other images. */
+export const localNodeImageVersion = (image: string): string | undefined => (isLocalNodeImage(image) ? image.slice(LOCAL_NODE_IMAGE_REPOSITORY.length + 1) : undefined);
+
 function registryOutcome(image: string, importer: Importer | undefined): DataVolumeOutcome {
   if (isLocalNodeImage(image)) return { phase: 'Succeeded', image, reason: 'Completed', message: `Import Complete (${wrote})` };
   if (importer === undefined) return { phase: 'Failed', reason: 'UnsupportedByStandIn', message: `registry image ${image} cannot be imported here: process machines run the local node image ${LOCAL_NODE_IMAGE_REPOSITORY}:<version> (the vm machine backend boots container disks)` };

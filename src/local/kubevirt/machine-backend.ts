@@ -20,7 +20,9 @@ import type { MachineFacts } from './instance.ts';
 import { splitMachineKey, type Launcher, type MachineBackend } from './controller.ts';
 import type { ContainerDisk } from '../vm/container-disk.ts';
 import type { NodeImage } from '../vm/node-image.ts';
-import { isLocalNodeImage } from './data-volumes.ts';
+import { isLocalNodeImage, localNodeImageVersion } from './data-volumes.ts';
+import { LOCAL_NODE_IMAGE_REPOSITORY } from './instance.ts';
+import { KUBE_VERSION } from '../binaries/versions.ts';
 import type { MachineBackendKind } from '../environment/state.ts';
 import { startVmMachine, stopVmMachine, vmDaemonName } from '../vm/vm-machine.ts';
 
@@ -123,8 +125,8 @@ interface Reservation {
 /** What the environment's machines run: the kind new machines are, and what each kind needs. */
 export interface MachineRunners {
   readonly kind: MachineBackendKind;
-  /** The kubelet, containerd and runc process machines run. */
-  readonly binaries: JoinMachineOptions['binaries'];
+  /** The kubelet (of a Kubernetes version), containerd and runc a process machine runs. */
+  readonly binaries: (kubeVersion: string) => JoinMachineOptions['binaries'];
   /** The node image new VM machines boot, as built now; throws while there is none. */
   readonly image: () => NodeImage;
   /** The pulled container disk of a boot image other than the local node image; throws when it has not been pulled. */
@@ -140,7 +142,9 @@ function whatItKeeps(known: Record | undefined, runners: MachineRunners, bootIma
   if (backend !== 'vm') return { backend };
   // Undefined fields are not written to the records file.
   if (known?.image !== undefined || known?.containerDisk !== undefined) return { backend, image: known.image, containerDisk: known.containerDisk };
-  return isLocalNodeImage(bootImage) ? { backend, image: runners.image() } : { backend, containerDisk: runners.containerDisk(bootImage) };
+  if (!isLocalNodeImage(bootImage)) return { backend, containerDisk: runners.containerDisk(bootImage) };
+  if (localNodeImageVersion(bootImage) !== KUBE_VERSION) throw new Error(`the vm backend boots the node image it builds, ${LOCAL_NODE_IMAGE_REPOSITORY}:${KUBE_VERSION}, not ${bootImage}: use the process backend for the previous minor`);
+  return { backend, image: runners.image() };
 }
 
 /** Machines of the environment in `layout`, new ones of `runners.kind`; `now` stamps when each started. */
@@ -177,7 +181,7 @@ export function localMachineBackend(layout: EnvironmentLayout, runners: MachineR
       if (stale !== undefined) await stopRecorded(stale, true);
       const machine = key.slice(key.lastIndexOf('/') + 1);
       const boot = record.image !== undefined ? { nodeImage: record.image } : record.containerDisk !== undefined ? { containerDisk: record.containerDisk } : undefined;
-      if (boot === undefined) await startJoinMachine({ layout, machine, slot, userData, binaries: runners.binaries, launcher: network });
+      if (boot === undefined) await startJoinMachine({ layout, machine, slot, userData, binaries: runners.binaries(localNodeImageVersion(bootImage) ?? KUBE_VERSION), launcher: network });
       else await startVmMachine({ layout, machine, slot, userData, launcher: { ...network, uid: launcher.uid }, boot, shape });
       return facts(record);
     },

@@ -72,7 +72,7 @@ export async function runKubeVirtStandIn(layout: EnvironmentLayout): Promise<voi
     if (containerDisks === undefined) throw new Error(`process machines run the local node image and boot no container disk (${image})`);
     return containerDisks.disk(image);
   };
-  const backend = localMachineBackend(layout, { kind, binaries: joinBinaries(), image: currentNodeImage, containerDisk }, () => new Date());
+  const backend = localMachineBackend(layout, { kind, binaries: joinBinaries, image: currentNodeImage, containerDisk }, () => new Date());
   // The clusters whose VMs it runs: the management cluster's, and the infrastructure cluster's when there is one.
   const clusters = clustersToWatch(layout).map((name) => ({ name, layout: name === INFRA_CLUSTER ? infraLayout(layout) : layout }));
   writeFileSync(watchedFile(layout), JSON.stringify(clusters.map((c) => c.name)));

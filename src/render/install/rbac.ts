@@ -30,8 +30,9 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['namespaces', 'secrets', 'configmaps', 'services', 'serviceaccounts', 'persistentvolumeclaims'], verbs: MANAGE },
   // The capacity gauges: the nodes labelled to host control planes, their allocatable resources.
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
-  // Readiness is read from workload status; pods only to report why a component is not ready.
-  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
+  // Readiness is read from workload status; pods only to report why a component is not ready, and deleted to stop a
+  // destroyed cluster's API servers without their shutdown delay.
+  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'delete'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
   // The ignition endpoint's Role and RoleBinding in each control-plane namespace (Secrets it reads and marks reached).
   { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: MANAGE },

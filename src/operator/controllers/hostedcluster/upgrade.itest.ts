@@ -96,16 +96,18 @@ describe('HostedCluster upgrades', () => {
     await expectRefused(t.hcRef, t.cpns, '4.17.0', 'y-stream upgrade from "4.15.2" to "4.17.0" skips 4.16: move one minor version at a time');
   });
 
-  it('When asked for the next minor, it should move etcd first and hold the API server until etcd has rolled out', async () => {
+  it('When asked for the next minor, it should keep etcd (same image), move the API server and hold the controllers until it has rolled out', async () => {
+    const etcdRelease = await releaseOf(t.cpns, 'StatefulSet', 'etcd');
     await askFor(t, '4.16.1');
-    await eventually('etcd on 4.16', async () => (await releaseOf(t.cpns, 'StatefulSet', 'etcd')) === release('4.16.1'), 20_000);
+    await eventually('the API server on 4.16', async () => (await imageOf(t.cpns, 'kube-apiserver')).endsWith(':v1.29.15'), 20_000);
     await new Promise((r) => setTimeout(r, 1000));
-    assert.match(await imageOf(t.cpns, 'kube-apiserver'), /:v1\.28\.15$/, 'the API server is held until etcd has rolled out');
+    assert.match(await imageOf(t.cpns, 'kube-controller-manager'), /:v1\.28\.15$/, 'the controllers are held until the API server has rolled out');
+    assert.equal(await releaseOf(t.cpns, 'StatefulSet', 'etcd'), etcdRelease, 'etcd keeps its pods: its image did not change');
     const moving = await eventually('Progressing', async () => {
       const hc = await client.get<HostedCluster>(t.hcRef);
-      return /waiting for etcd/.test(condition(hc, 'ControlPlaneUpToDate')?.message ?? '') ? hc : undefined;
+      return /waiting for kube-apiserver/.test(condition(hc, 'ControlPlaneUpToDate')?.message ?? '') ? hc : undefined;
     }, 20_000);
-    assert.match(condition(moving, 'ControlPlaneUpToDate')?.message ?? '', /^Rolling out release 4\.16\.1: 0 of \d+ components done, waiting for etcd/);
+    assert.match(condition(moving, 'ControlPlaneUpToDate')?.message ?? '', /^Rolling out release 4\.16\.1: 1 of \d+ components done, waiting for kube-apiserver/);
     assert.equal(condition(moving, 'ClusterVersionProgressing')?.status, 'True');
     assert.deepEqual(historyOf(moving), [['4.16.1', 'Partial'], ['4.15.2', 'Completed']]);
     assert.equal(condition(moving, 'Progressing')?.reason, 'Progressing');
@@ -113,7 +115,7 @@ describe('HostedCluster upgrades', () => {
 
   it('When the upgrade is reverted before it completed, it should roll back what moved', async () => {
     await askFor(t, '4.15.2');
-    await eventually('etcd back on 4.15', async () => (await releaseOf(t.cpns, 'StatefulSet', 'etcd')) === release('4.15.2'), 20_000);
+    await eventually('the API server back on 4.15', async () => (await imageOf(t.cpns, 'kube-apiserver')).endsWith(':v1.28.15'), 20_000);
     await eventually('4.15.2 completed again', () => completed(t, '4.15.2'), 30_000);
   });
 

@@ -1,3 +1,4 @@
+import { ControlPlaneNames } from '../../../../controlplane/names.ts';
 import { CLUSTER_NAME_LABEL, Passthrough, TENANT_SERVICE_LABEL } from '../../../../platform/kubevirt/passthrough.ts';
 import type { NodePool } from '../../../../api/index.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
@@ -47,8 +48,20 @@ async function namespaceGone(scope: Scope, cpNamespace: string): Promise<boolean
   const ref = { apiVersion: 'v1', kind: 'Namespace', name: cpNamespace };
   const namespace = await scope.deps.client.tryGet<{ apiVersion: string; kind: string; metadata?: { deletionTimestamp?: string } }>(ref);
   if (namespace === undefined) return true;
-  if (namespace.metadata?.deletionTimestamp === undefined) await scope.deps.client.delete(ref);
+  if (namespace.metadata?.deletionTimestamp === undefined) {
+    await scope.deps.client.delete(ref);
+    await stopApiServersNow(scope, cpNamespace);
+  }
   return false;
+}
+
+/**
+ * The API servers of a cluster being destroyed stop at once: their shutdown delay (which keeps a rollout free of
+ * failed requests) would only hold the namespace's deletion up, with nobody left to serve.
+ */
+async function stopApiServersNow(scope: Scope, cpNamespace: string): Promise<void> {
+  const pods = await scope.deps.client.list<{ apiVersion: string; kind: string; metadata?: { name?: string } }>('v1', 'Pod', { namespace: cpNamespace, labelSelector: `app=${ControlPlaneNames.kubeAPIServer}` });
+  for (const pod of pods) await scope.deps.client.delete({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '', namespace: cpNamespace }, { gracePeriodSeconds: 1 });
 }
 
 /** The `hypershift.openshift.io/destroy-grace-period` annotation (a Go duration), 0 when absent or unreadable. */

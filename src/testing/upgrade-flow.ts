@@ -1,0 +1,156 @@
+/**
+ * An upgrade in the local environment, end to end, as a user runs one (the e2e tier asserts on it, `./dev bench
+ * upgrade` prints it): a HighlyAvailable cluster on the previous release with two workers and a workload behind a
+ * PodDisruptionBudget, reached through the default ingress; then `spec.release.image` moved to the current release,
+ * the control plane first, then the NodePool by `Replace`. Two probes run every 100 ms throughout: the hosted API
+ * (an authenticated GET, on a fresh connection each time) and the workload (over HTTPS through the router and the
+ * hosted cluster's ingress).
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { writeFileSync } from 'node:fs';
+import { request, type RequestOptions } from 'node:https';
+import type { HostedCluster, NodePool } from '../api/index.ts';
+import { KubeClient, type KubeObject } from '../kube/client.ts';
+import { waitFor } from '../local/cluster/http.ts';
+import { localClusterFlags } from '../local/environment/cluster-flags.ts';
+import type { EnvironmentLayout } from '../local/environment/layout.ts';
+import { LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE, localRelease, PREVIOUS_RELEASE_IMAGE } from '../local/environment/local-images.ts';
+import { WEB } from '../local/environment/demo-workload.ts';
+import { hasTrueCondition } from '../lib/conditions.ts';
+import { assertDefaultIngressAnswers, type AnsweredIngress } from './guest-ingress.ts';
+import { startProbe, type ProbeFigures } from './probe.ts';
+
+const MINUTE = 60_000;
+const API = 'hypershift.openshift.io/v1beta1';
+
+/** Runs the shipped hcp and answers its stdout (the caller's, which fails on a non-zero exit). */
+export type RunHcp = (args: readonly string[], timeoutMs?: number) => Promise<{ stdout: string }>;
+
+/** What the flow measured. */
+export interface UpgradeFigures {
+  readonly from: string;
+  readonly to: string;
+  /** From the spec change to the new version Completed (every control-plane component rolled out). */
+  readonly controlPlaneMs: number;
+  /** The API prober during the control-plane upgrade. */
+  readonly api: ProbeFigures;
+  /** From the NodePool's spec change to every node on the new version, Ready, and the pool's version updated. */
+  readonly replaceMs: number;
+  readonly replaceNodes: number;
+  /** The workload prober over both upgrades. */
+  readonly workload: ProbeFigures;
+  /** `kubectl get nodes`' VERSION column at the end. */
+  readonly nodeVersions: readonly string[];
+}
+
+type Node = KubeObject & { status?: { nodeInfo?: { kubeletVersion?: string }; conditions?: Array<{ type: string; status: string }> } };
+
+/** One GET of a path on the hosted API, on its own connection, within 2 s; true on a 2xx answer. */
+async function getOnce(config: KubeConfig, path: string): Promise<boolean> {
+  const server = new URL(config.getCurrentCluster()?.server ?? '');
+  const options: RequestOptions = { method: 'GET', hostname: server.hostname, port: server.port, path, agent: false, signal: AbortSignal.timeout(2000) };
+  await config.applyToHTTPSOptions(options);
+  return new Promise((resolve, reject) => {
+    const req = request(options, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode !== undefined && res.statusCode < 300 ? resolve(true) : reject(new Error(`HTTP ${String(res.statusCode)}`))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** One HTTPS GET of the workload through the default ingress, verified with the cluster's CA; true when it says OK. */
+function workloadOnce(ingress: AnsweredIngress): Promise<boolean> {
+  const url = new URL(ingress.url);
+  return new Promise((resolve, reject) => {
+    // *.localhost names are the environment's router on the loopback.
+    const req = request({ hostname: '127.0.0.1', servername: url.hostname, headers: { host: url.hostname }, path: url.pathname, ca: ingress.caPem, agent: false, signal: AbortSignal.timeout(2000) }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => (res.statusCode === 200 && body.trim() === 'OK' ? resolve(true) : reject(new Error(`HTTP ${String(res.statusCode)} ${body.trim().slice(0, 80)}`))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The PodDisruptionBudget of the workload: one replica may go at a time. */
+const webBudget = (): KubeObject => ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: WEB.name, namespace: WEB.namespace }, spec: { minAvailable: 1, selector: { matchLabels: { app: WEB.name } } } } as KubeObject);
+
+/** The nodes' kubelet versions, sorted. */
+async function kubeletVersions(hosted: KubeClient): Promise<string[]> {
+  return (await hosted.list<Node>('v1', 'Node')).map((n) => n.status?.nodeInfo?.kubeletVersion ?? '').sort();
+}
+
+/** Every node Ready on `version`, exactly `count` of them. */
+async function nodesAt(hosted: KubeClient, version: string, count: number): Promise<boolean> {
+  const nodes = await hosted.list<Node>('v1', 'Node');
+  return nodes.length === count && nodes.every((n) => n.status?.nodeInfo?.kubeletVersion === version && hasTrueCondition(n, 'Ready'));
+}
+
+/** The cluster's newest history entry is `version`, Completed. */
+async function completed(management: KubeClient, name: string, version: string): Promise<boolean> {
+  const hc = await management.get<HostedCluster>({ apiVersion: API, kind: 'HostedCluster', name, namespace: 'clusters' });
+  const latest = hc.status?.version?.history?.[0];
+  return latest?.state === 'Completed' && latest.version === version;
+}
+
+/** The context the flow runs in. */
+export interface UpgradeContext {
+  readonly layout: EnvironmentLayout;
+  readonly management: KubeClient;
+  readonly hcp: RunHcp;
+  /** Where the cluster's kubeconfig is written. */
+  readonly kubeconfigFile: string;
+  readonly name: string;
+  /** Progress lines. */
+  readonly log: (line: string) => void;
+}
+
+/** Creates the cluster on the previous release with two workers and the workload; answers the hosted client and ingress. */
+async function prepare(ctx: UpgradeContext): Promise<{ hosted: KubeClient; config: KubeConfig; ingress: AnsweredIngress; from: string }> {
+  const from = localRelease(PREVIOUS_RELEASE_IMAGE).version;
+  await ctx.hcp(['create', 'cluster', 'kubevirt', `--name=${ctx.name}`, '--control-plane-availability-policy=HighlyAvailable', ...localClusterFlags(ctx.layout, 2, 'previous')]);
+  await waitFor(`${ctx.name} on ${from} Completed`, () => completed(ctx.management, ctx.name, from), { timeoutMs: 8 * MINUTE, intervalMs: 2000 });
+  const kubeconfig = (await ctx.hcp(['create', 'kubeconfig', `--name=${ctx.name}`])).stdout;
+  writeFileSync(ctx.kubeconfigFile, kubeconfig, { mode: 0o600 });
+  const hosted = KubeClient.fromKubeconfigText(kubeconfig);
+  await waitFor(`2 workers Ready on v${from}`, () => nodesAt(hosted, `v${from}`, 2), { timeoutMs: 8 * MINUTE, intervalMs: 2000 });
+  ctx.log(`cluster ${ctx.name} on ${from} with 2 workers Ready`);
+  await hosted.apply(webBudget(), { fieldManager: 'e2e', force: true });
+  const hc = await ctx.management.get<HostedCluster>({ apiVersion: API, kind: 'HostedCluster', name: ctx.name, namespace: 'clusters' });
+  const ingress = await assertDefaultIngressAnswers(hc, hosted, ctx.kubeconfigFile);
+  const config = new KubeConfig();
+  config.loadFromString(kubeconfig);
+  return { hosted, config, ingress, from };
+}
+
+/**
+ * Runs the whole flow and answers its figures; the cluster is left for the caller to check and destroy. Throws when a
+ * step does not finish in time.
+ */
+export async function runUpgrade(ctx: UpgradeContext): Promise<UpgradeFigures> {
+  const { hosted, config, ingress, from } = await prepare(ctx);
+  const to = localRelease(LOCAL_RELEASE_IMAGE).version;
+  const workload = startProbe(() => workloadOnce(ingress));
+  try {
+    const api = startProbe(() => getOnce(config, '/api/v1/namespaces/default'));
+    const cpStarted = performance.now();
+    await ctx.management.mergePatch({ apiVersion: API, kind: 'HostedCluster', name: ctx.name, namespace: 'clusters' }, { spec: { release: { image: LOCAL_RELEASE_IMAGE } } });
+    await waitFor(`the control plane on ${to}`, () => completed(ctx.management, ctx.name, to), { timeoutMs: 10 * MINUTE, intervalMs: 1000 });
+    const controlPlaneMs = performance.now() - cpStarted;
+    const apiFigures = await api.stop();
+    ctx.log(`control plane ${from} → ${to} in ${(controlPlaneMs / 1000).toFixed(1)} s; API: ${String(apiFigures.failed)} of ${String(apiFigures.requests)} failed`);
+    const replaceStarted = performance.now();
+    const pool = { apiVersion: API, kind: 'NodePool', name: ctx.name, namespace: 'clusters' };
+    await ctx.management.mergePatch(pool, { spec: { release: { image: LOCAL_RELEASE_IMAGE }, platform: { kubevirt: { rootVolume: { diskImage: { containerDiskImage: LOCAL_NODE_IMAGE } } } } } });
+    await waitFor(`the workers on v${to}`, async () => (await nodesAt(hosted, `v${to}`, 2)) && (await ctx.management.get<NodePool>(pool)).status?.version === to, { timeoutMs: 15 * MINUTE, intervalMs: 2000 });
+    const replaceMs = performance.now() - replaceStarted;
+    ctx.log(`NodePool Replace to ${to} in ${(replaceMs / 1000).toFixed(1)} s`);
+    return { from, to, controlPlaneMs, api: apiFigures, replaceMs, replaceNodes: 2, workload: await workload.stop(), nodeVersions: await kubeletVersions(hosted) };
+  } finally {
+    await workload.stop();
+    hosted.close();
+  }
+}
