@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { KubeClient } from '../../src/kube/client.ts';
 import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
-import type { ProbeFigures } from '../../src/testing/probe.ts';
-import { runUpgrade } from '../../src/testing/upgrade-flow.ts';
+import { probeSummary, runUpgrade } from '../../src/testing/upgrade-flow.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-upgrade-'));
 const layout = environmentLayout(stateDir, 3);
@@ -24,7 +23,6 @@ async function hcp(args: readonly string[], timeoutMs = 30 * MINUTE): Promise<{ 
   return result;
 }
 
-const probeLine = (p: ProbeFigures): string => `${String(p.failed)} failed of ${String(p.requests)}, longest gap ${seconds(p.longestGapMs)}${p.failures.length === 0 ? '' : `; first failures: ${p.failures.slice(0, 3).join(' | ')}`}`;
 
 async function main(): Promise<void> {
   await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--output=json']);
@@ -34,9 +32,9 @@ async function main(): Promise<void> {
     process.stdout.write([
       `upgrade (local environment, HighlyAvailable control plane, 2 process workers), ${f.from} → ${f.to}:`,
       `  control plane (spec change → Completed)       ${seconds(f.controlPlaneMs)}`,
-      `  hosted API prober (GET every 100 ms)          ${probeLine(f.api)}`,
+      `  hosted API prober (GET every 100 ms)          ${probeSummary(f.api)}`,
       `  NodePool Replace (${String(f.replaceNodes)} nodes)                  ${seconds(f.replaceMs)} (${seconds(f.replaceMs / f.replaceNodes)} per node)`,
-      `  workload prober over both (HTTPS, ingress)    ${probeLine(f.workload)}`,
+      `  workload prober over both (HTTPS, ingress)    ${probeSummary(f.workload)}`,
       `  nodes at the end                              ${f.nodeVersions.join(', ')}`,
       '',
     ].join('\n'));

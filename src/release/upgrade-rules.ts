@@ -38,6 +38,12 @@ export const SUPPORTED_RANGES: Readonly<Record<number, SupportedRange>> = {
 
 const compareMinor = (a: Pick<SemVer, 'major' | 'minor'>, b: Pick<SemVer, 'major' | 'minor'>): number => a.major - b.major || a.minor - b.minor;
 
+/** The kubelet may be at most this many minors older than the API server (Kubernetes' version-skew policy). */
+export const MAX_KUBELET_MINOR_SKEW = 3;
+
+/** Orders two versions: negative when `a` is older. */
+export const compareVersions = (a: SemVer, b: SemVer): number => compareMinor(a, b) || a.patch - b.patch;
+
 /** Which rule refused a version: users and conditions tell them apart by it. */
 export type VersionRule = 'unparsable' | 'unsupported-family' | 'newer-than-supported' | 'older-than-supported' | 'family-change' | 'minor-downgrade' | 'minor-skipped';
 

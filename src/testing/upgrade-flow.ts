@@ -148,9 +148,19 @@ export async function runUpgrade(ctx: UpgradeContext): Promise<UpgradeFigures> {
     await waitFor(`the workers on v${to}`, async () => (await nodesAt(hosted, `v${to}`, 2)) && (await ctx.management.get<NodePool>(pool)).status?.version === to, { timeoutMs: 15 * MINUTE, intervalMs: 2000 });
     const replaceMs = performance.now() - replaceStarted;
     ctx.log(`NodePool Replace to ${to} in ${(replaceMs / 1000).toFixed(1)} s`);
-    return { from, to, controlPlaneMs, api: apiFigures, replaceMs, replaceNodes: 2, workload: await workload.stop(), nodeVersions: await kubeletVersions(hosted) };
+    const figures = { from, to, controlPlaneMs, api: apiFigures, replaceMs, replaceNodes: 2, workload: await workload.stop(), nodeVersions: await kubeletVersions(hosted) };
+    ctx.log(upgradeSummary(figures));
+    return figures;
   } finally {
     await workload.stop();
     hosted.close();
   }
 }
+
+/** A probe's figures in one phrase. */
+export const probeSummary = (p: ProbeFigures): string =>
+  `${String(p.failed)} failed of ${String(p.requests)}, longest gap ${(p.longestGapMs / 1000).toFixed(1)} s${p.failures.length === 0 ? '' : ` (first: ${p.failures.slice(0, 3).join(' | ')})`}`;
+
+/** The flow's figures on one line. */
+export const upgradeSummary = (f: UpgradeFigures): string =>
+  `upgrade ${f.from} → ${f.to}: control plane ${(f.controlPlaneMs / 1000).toFixed(1)} s, API ${probeSummary(f.api)}; Replace ${(f.replaceMs / 1000).toFixed(1)} s for ${String(f.replaceNodes)} nodes; workload ${probeSummary(f.workload)}`;

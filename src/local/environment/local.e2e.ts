@@ -37,6 +37,7 @@ import { assertPublishedAndInstalled, assertSecondEnvironment, startOutsideRegis
 import { assertPodNetworkOfItsOwn, nodeReadyOrWhy } from '../../testing/pod-overlay.ts';
 import { hasTrueCondition } from '../../lib/conditions.ts';
 import { assertConformanceRefusesWithoutCluster, assertConformanceCommand } from '../../testing/conformance-slice.ts';
+import { runUpgrade } from '../../testing/upgrade-flow.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -425,13 +426,12 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     assert.ok(demo.steps.some((s) => /destroying clusters\/tour until nothing of it is left on either cluster/.test(s.step)));
   });
 
-  it('When a HighlyAvailable hosted cluster is created, it should spread 3 etcd members and 3 API servers over the nodes', async () => {
-    const took = await createCluster('ha', 'HighlyAvailable');
-    process.stderr.write(`e2e: HighlyAvailable Available after ${String(Math.round(took / 1000))}s\n`);
+  it('When a HighlyAvailable hosted cluster on the previous release is upgraded, its API should lose no request and every node end on the new version', async () => {
+    const figures = await runUpgrade({ layout, management, hcp, kubeconfigFile: join(stateDir, 'ha-kubeconfig'), name: 'ha', log: (line) => process.stderr.write(`e2e: ${line}\n`) });
     await assertControlPlaneReady('ha', { 'etcd-': 3, 'kube-apiserver-': 3, 'kube-controller-manager-': 2, 'kube-scheduler-': 2 });
-    const pods = await management.list<KubeObject & { spec?: { nodeName?: string } }>('v1', 'Pod', { namespace: 'clusters-ha', labelSelector: 'app=etcd' });
-    assert.equal(new Set(pods.map((p) => p.spec?.nodeName)).size, 3, 'one etcd member per node');
-    await assertHostedApiAnswers('ha');
+    assert.equal(new Set((await management.list<KubeObject & { spec?: { nodeName?: string } }>('v1', 'Pod', { namespace: 'clusters-ha', labelSelector: 'app=etcd' })).map((p) => p.spec?.nodeName)).size, 3, 'one etcd member per node');
+    assert.deepEqual([figures.api.failed, figures.api.failures], [0, []], 'the HA API answered every request during the upgrade');
+    assert.deepEqual(figures.nodeVersions, [`v${figures.to}`, `v${figures.to}`]);
     await destroyAndCheck('ha');
   });
 

@@ -168,6 +168,21 @@ export function renderGuestIngress(hcp: HostedControlPlane, image: string | unde
     { apiVersion: 'v1', kind: 'Secret', metadata: guestMeta(GuestIngress.certificateSecret, GuestIngress.namespace), type: 'kubernetes.io/tls', data: { ...certificate } },
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: guestMeta(GuestIngress.configMap, GuestIngress.namespace), data: { 'dynamic.yaml': DYNAMIC_CONFIG } },
     deployment(hcp, image, domain, sha256Hex(`${DYNAMIC_CONFIG}${certificate['tls.crt']}`).slice(0, 16)),
+    disruptionBudget(),
     nodePortService(),
   ];
+}
+
+/**
+ * The routers' disruption budget (OpenShift's `router-default`, half of them at most): a NodePool rolling its
+ * machines drains one at a time, and the budget keeps the next drain from taking a router before the one evicted
+ * before it serves again elsewhere; one router alone may still go, so a single worker can be drained.
+ */
+function disruptionBudget(): Rendered {
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: guestMeta(GuestIngress.deployment, GuestIngress.namespace),
+    spec: { maxUnavailable: '50%', selector: { matchLabels: GuestIngress.labels } },
+  };
 }

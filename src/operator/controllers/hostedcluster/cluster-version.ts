@@ -7,12 +7,10 @@
 import type { HostedControlPlane, NodePool } from '../../../api/index.ts';
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { findCondition } from '../../../lib/conditions.ts';
-import { parseVersion } from '../../../release/upgrade-rules.ts';
+import { MAX_KUBELET_MINOR_SKEW, parseVersion } from '../../../release/upgrade-rules.ts';
 import { setCondition, type Scope } from './scope.ts';
 import type { VersionStatus } from './status.ts';
 
-/** The kubelet may be at most this many minors older than the API server (Kubernetes' version-skew policy). */
-export const MAX_KUBELET_MINOR_SKEW = 3;
 
 /** NodePools as far behind the control plane as the skew policy allows: the next minor would leave them unsupported. */
 export function poolsAtSkewLimit(controlPlaneVersion: string, pools: readonly NodePool[]): string[] {

@@ -131,4 +131,15 @@ describe('HostedCluster upgrades', () => {
     const kubectl = await management.runKubectl(['get', 'hc', '-n', t.ns, 'up', '--no-headers']);
     assert.match(kubectl.stdout, /^up\s+4\.16\.1\s+up-admin-kubeconfig\s+Completed\s+True\s+False/);
   });
+  it('When a NodePool asks for a release newer than the control plane, it should refuse it with upstream skew message', async () => {
+    const pool = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: 'up', namespace: t.ns };
+    await client.mergePatch(pool, { spec: { release: { image: release('4.17.0') } } });
+    const np = await eventually('SupportedVersionSkew False', async () => {
+      const current = await client.get<KubeDocument & Conditioned>(pool);
+      return condition(current, 'SupportedVersionSkew')?.status === 'False' ? current : undefined;
+    }, 20_000);
+    assert.equal(condition(np, 'SupportedVersionSkew')?.reason, 'UnsupportedSkew');
+    assert.equal(condition(np, 'SupportedVersionSkew')?.message, 'NodePool version 4.17.0 cannot be higher than the HostedCluster version 4.16.1');
+    assert.equal(condition(np, 'Ready')?.status, 'False');
+  });
 });

@@ -10,8 +10,9 @@ import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, re
 import { releaseAccess, type ReleaseAccess } from '../../../../release/provider.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
+import { compareVersions, MAX_KUBELET_MINOR_SKEW, parseVersion } from '../../../../release/upgrade-rules.ts';
 
-type Check = Omit<ConditionUpdate, 'observedGeneration'> & { readonly blocking: boolean };
+export type Check = Omit<ConditionUpdate, 'observedGeneration'> & { readonly blocking: boolean };
 const ok = (type: string, message = ''): Check => ({ type, status: 'True', reason: Reason.AsExpected.value, message, blocking: false });
 const failed = (type: string, message: string, reason: string = Reason.ValidationFailed.value): Check => ({ type, status: 'False', reason, message, blocking: true });
 
@@ -48,13 +49,6 @@ function autoscalingCheck(np: NodePool): Check {
   if (scaling === undefined) return { type: Type.AutoscalingEnabled.value, status: 'False', reason: Reason.AsExpected.value, message: '', blocking: false };
   if ((scaling.min ?? 0) === 0) return failed(Type.AutoscalingEnabled.value, 'Autoscaling from zero (min=0) is not supported for KubeVirt platform');
   return ok(Type.AutoscalingEnabled.value, `Maximum nodes: ${scaling.max}, Minimum nodes: ${scaling.min ?? 0}`);
-}
-
-/** Compares `major.minor` of two versions: negative when `a` is older. */
-function compareMinor(a: string, b: string): number {
-  const [aMajor = 0, aMinor = 0] = a.split('.').map(Number);
-  const [bMajor = 0, bMinor = 0] = b.split('.').map(Number);
-  return aMajor - bMajor || aMinor - bMinor;
 }
 
 /**
@@ -101,17 +95,40 @@ async function releaseChecks(scope: Scope): Promise<{ checks: Check[]; retry?: R
   return { checks: [using, await skewCheck(scope, scope.release.version)], ...provisionalRequeue(scope.release) };
 }
 
-/** The pool's version against the control plane's; Unknown (not blocking) while the control plane's release cannot be read. */
+/**
+ * The version the control plane runs: the newest release its HostedCluster completed a rollout of; before any
+ * completed (a cluster coming up), the one it asks for.
+ */
+async function controlPlaneVersion(scope: Scope): Promise<string> {
+  const done = scope.hc?.status?.version?.history?.find((h) => h.state === 'Completed')?.version;
+  return done ?? (await resolveWithClusterSecrets(scope, scope.hc?.spec.release.image ?? '')).version;
+}
+
+/**
+ * The pool's version against the control plane's (upstream's messages): never newer (blocking: the pool waits, its
+ * machines unchanged), and at most {@link MAX_KUBELET_MINOR_SKEW} minors older (reported, not blocking, as upstream).
+ * Unknown, not blocking, while the control plane's release cannot be read.
+ */
 async function skewCheck(scope: Scope, version: string): Promise<Check> {
-  let controlPlaneVersion: string;
+  let cp: string;
   try {
-    controlPlaneVersion = (await resolveWithClusterSecrets(scope, scope.hc?.spec.release.image ?? '')).version;
+    cp = await controlPlaneVersion(scope);
   } catch (error) {
     if (!(error instanceof ReleaseError)) throw error;
     return { type: Type.SupportedVersionSkew.value, status: 'Unknown', reason: Reason.ValidationFailed.value, message: `the control plane's release could not be read to compare versions: ${error.message}`, blocking: false };
   }
-  if (compareMinor(version, controlPlaneVersion) > 0) {
-    return failed(Type.SupportedVersionSkew.value, `the NodePool version ${version} is newer than the control plane version ${controlPlaneVersion}; a node pool version must not surpass the hosted control plane version`, Reason.UnsupportedSkew.value);
+  return skewOf(version, cp);
+}
+
+/** The skew rules on two versions (pure). */
+export function skewOf(version: string, controlPlane: string): Check {
+  const [pool, cp] = [parseVersion(version), parseVersion(controlPlane)];
+  if (pool === undefined || cp === undefined) return ok(Type.SupportedVersionSkew.value);
+  if (compareVersions(pool, cp) > 0) return failed(Type.SupportedVersionSkew.value, `NodePool version ${version} cannot be higher than the HostedCluster version ${controlPlane}`, Reason.UnsupportedSkew.value);
+  const oldest = { major: cp.major, minor: cp.minor - MAX_KUBELET_MINOR_SKEW };
+  if (pool.major === cp.major && pool.minor < oldest.minor) {
+    const message = `NodePool minor version ${String(pool.major)}.${String(pool.minor)} is less than ${String(oldest.major)}.${String(oldest.minor)}, which is the minimum NodePool version compatible with the ${String(cp.major)}.${String(cp.minor)} HostedCluster`;
+    return { ...failed(Type.SupportedVersionSkew.value, message, Reason.UnsupportedSkew.value), blocking: false };
   }
   return ok(Type.SupportedVersionSkew.value);
 }
