@@ -7,7 +7,7 @@ import { toYaml } from '../../../../lib/yaml.ts';
 import { CLUSTER_NAME_LABEL, Passthrough, renderMachineSlices, renderPassthrough, SLICE_MANAGER, type SlicedService } from '../../../../platform/kubevirt/passthrough.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
 import { addressesOf, type CachedService } from '../infra-caches.ts';
-import { instanceReady } from '../pool-machines.ts';
+import { instanceReady, type PoolMachine } from '../pool-machines.ts';
 import type { InfraTarget, Phase, Scope } from '../scope.ts';
 
 /** The hosted cluster ingress's HTTPS NodePort, once the guest has its default ingress NodePort Service. */
@@ -61,13 +61,26 @@ function slicedServices(scope: Scope, hc: HostedCluster): SlicedService[] {
   return [...passthrough, ...tenants].map((s) => ({ name: s.metadata?.name ?? '', ports: s.spec?.ports ?? [] }));
 }
 
+/**
+ * Whether a machine's endpoints serve. Upstream follows the instance alone, so traffic reaches a VM whose kubelet and
+ * kube-proxy are not up yet, and one being drained: during a rolling replacement the applications then fail. Here a
+ * machine serves once its Node is Ready and until it is chosen for deletion (drained, then deleted). While no Node of
+ * the pool is known (the hosted cluster not read yet, after an operator restart) the instance decides, so endpoints
+ * never all vanish for want of information.
+ */
+export function servingRule(machines: readonly PoolMachine[]): (m: PoolMachine) => boolean {
+  const nodesKnown = machines.some((m) => m.node !== undefined);
+  return (m) => instanceReady(m.vmi) && !m.deleting && (!nodesKnown || m.ready);
+}
+
 /** Applies the pool's machines' EndpointSlices of every sliced Service, when they changed since the last apply. */
 async function applySlices(scope: Scope, services: readonly SlicedService[]): Promise<void> {
   const infra = scope.infra;
   const machines = scope.machines?.live ?? [];
   if (infra === undefined) return;
+  const serves = servingRule(machines);
   const slices = services.flatMap((service) => machines.filter((m) => !m.vmDeleting).flatMap((m) => {
-    return renderMachineSlices(infra.namespace, service, { name: m.name, uid: m.vm.metadata.uid ?? '', addresses: addressesOf(m.vmi), ready: instanceReady(m.vmi) });
+    return renderMachineSlices(infra.namespace, service, { name: m.name, uid: m.vm.metadata.uid ?? '', addresses: addressesOf(m.vmi), ready: serves(m) });
   }));
   const key = `slices/${scope.np.metadata.uid ?? ''}`;
   const fingerprint = sha256Hex(toYaml(slices));
