@@ -22,7 +22,8 @@ describe('startProbe', () => {
     await new Promise((r) => setTimeout(r, 50));
     const figures = await probe.stop();
     assert.ok(figures.failed >= 3);
-    assert.match(figures.failures[0] ?? '', /^\d+\.\ds: connection refused$/);
+    assert.match(figures.failures[0] ?? '', /^\d+\.\d–\d+\.\ds: \d+ × connection refused$/);
+    assert.equal(figures.failures.length, 1, 'one run of consecutive failures');
     assert.ok(figures.longestGapMs >= 90, `gap ${String(figures.longestGapMs)}`);
   });
 });

@@ -9,7 +9,10 @@ export interface ProbeFigures {
   readonly failed: number;
   /** The longest time between two successful answers (or from the start to the first), in ms. */
   readonly longestGapMs: number;
-  /** The first few failures, with their time from the start, for the report. */
+  /**
+   * The failures, a line per run of consecutive ones (`151.2–169.1s: 42 × <first reason>`, times from the start),
+   * at most ten runs.
+   */
   readonly failures: readonly string[];
 }
 
@@ -27,11 +30,13 @@ const MAX_FAILURES_KEPT = 10;
 /** Starts probing `check` every `intervalMs` (100 ms by default). */
 export function startProbe(check: ProbeCheck, intervalMs = 100): Probe {
   const started = performance.now();
+  const at = (): string => ((performance.now() - started) / 1000).toFixed(1);
   let lastSuccess = started;
   let requests = 0;
   let failed = 0;
   let longestGapMs = 0;
-  const failures: string[] = [];
+  const runs: Array<{ from: string; to: string; count: number; reason: string }> = [];
+  let inRun = false;
   let running = true;
   const record = (ok: boolean, reason: string): void => {
     requests += 1;
@@ -39,10 +44,16 @@ export function startProbe(check: ProbeCheck, intervalMs = 100): Probe {
     if (ok) {
       longestGapMs = Math.max(longestGapMs, now - lastSuccess);
       lastSuccess = now;
+      inRun = false;
       return;
     }
     failed += 1;
-    if (failures.length < MAX_FAILURES_KEPT) failures.push(`${((now - started) / 1000).toFixed(1)}s: ${reason}`);
+    const last = runs.at(-1);
+    if (inRun && last !== undefined) {
+      last.count += 1;
+      last.to = at();
+    } else if (runs.length < MAX_FAILURES_KEPT) runs.push({ from: at(), to: at(), count: 1, reason });
+    inRun = true;
   };
   const loop = (async () => {
     while (running) {
@@ -59,6 +70,7 @@ export function startProbe(check: ProbeCheck, intervalMs = 100): Probe {
     async stop() {
       running = false;
       await loop;
+      const failures = runs.map((r) => (r.count === 1 ? `${r.from}s: ${r.reason}` : `${r.from}–${r.to}s: ${String(r.count)} × ${r.reason}`));
       // A gap still open at the end counts too.
       return { requests, failed, longestGapMs: Math.max(longestGapMs, performance.now() - lastSuccess - intervalMs), failures };
     },

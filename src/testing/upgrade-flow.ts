@@ -133,6 +133,7 @@ async function prepare(ctx: UpgradeContext): Promise<{ hosted: KubeClient; confi
 export async function runUpgrade(ctx: UpgradeContext): Promise<UpgradeFigures> {
   const { hosted, config, ingress, from } = await prepare(ctx);
   const to = localRelease(LOCAL_RELEASE_IMAGE).version;
+  const probing = performance.now();
   const workload = startProbe(() => workloadOnce(ingress));
   try {
     const api = startProbe(() => getOnce(config, '/api/v1/namespaces/default'));
@@ -143,6 +144,7 @@ export async function runUpgrade(ctx: UpgradeContext): Promise<UpgradeFigures> {
     const apiFigures = await api.stop();
     ctx.log(`control plane ${from} → ${to} in ${(controlPlaneMs / 1000).toFixed(1)} s; API: ${String(apiFigures.failed)} of ${String(apiFigures.requests)} failed`);
     const replaceStarted = performance.now();
+    ctx.log(`NodePool Replace starts ${((replaceStarted - probing) / 1000).toFixed(1)} s into the workload probe`);
     const pool = { apiVersion: API, kind: 'NodePool', name: ctx.name, namespace: 'clusters' };
     await ctx.management.mergePatch(pool, { spec: { release: { image: LOCAL_RELEASE_IMAGE }, platform: { kubevirt: { rootVolume: { diskImage: { containerDiskImage: LOCAL_NODE_IMAGE } } } } } });
     await waitFor(`the workers on v${to}`, async () => (await nodesAt(hosted, `v${to}`, 2)) && (await ctx.management.get<NodePool>(pool)).status?.version === to, { timeoutMs: 15 * MINUTE, intervalMs: 2000 });
