@@ -117,7 +117,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   const route = clusterRouting(() => clusters.list(), poolsOfCluster);
   const infraCaches = new InfraCaches({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfInfraEvent(event, () => pools.list(), route.poolsOfInfraID)) });
   let enqueueCSR: (owner: string, csr: GuestCSR) => void = () => undefined;
-  const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (owner, event) => enqueue(poolsOfNode(route.clusterOf(owner), event.object, infraCaches)), onCSR: (owner, event) => enqueueCSR(owner, event.object), onIngress: (owner) => enqueue(route.poolsOfGuest(owner)) });
+  const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (owner, event) => enqueue(poolsOfNode(route.clusterOf(owner), event.object, infraCaches)), onCSR: (owner, event) => enqueueCSR(owner, event.object), onIngress: (owner) => enqueue(route.poolsOfGuest(owner)), onProxy: (owner) => enqueue(route.poolsOfGuest(owner)) });
   const approver = csrApprover({ clock: o.clock, events: o.events, guestClusters, infraCaches, clusters: () => clusters.list(), pools: () => pools.list(), controlPlaneSecrets: () => secrets.list(), watchNamespace: namespace }, logger, metrics);
   enqueueCSR = approver.enqueue;
   const override = o.hostedClusterKubeconfig;

@@ -41,6 +41,25 @@ export interface GuestCluster {
   readonly nodes: Informer<GuestNode>;
   readonly csrs: Informer<GuestCSR>;
   readonly ingress: Informer<GuestService>;
+  /** The kube-proxy pods: a machine's NodePorts answer once the one on its Node is Ready. */
+  readonly proxies: Informer<GuestPod>;
+}
+
+/** A pod as the serving rule reads it: its Node and its Ready condition. */
+export type GuestPod = KubeObject & { spec?: { nodeName?: string }; status?: { conditions?: Array<{ type: string; status: string }> } };
+
+/** The label of the kube-proxy pods the operator deploys into every hosted cluster. */
+export const KUBE_PROXY_SELECTOR = 'k8s-app=kube-proxy';
+
+/**
+ * Whether the kube-proxy on a Node is Ready; true for every Node when the cluster runs no kube-proxy pod at all (a
+ * network plugin that replaces it), so the rule never leaves a cluster without endpoints.
+ */
+export function proxyReadyOn(guest: GuestCluster | undefined): (nodeName: string) => boolean {
+  const pods = guest?.proxies.list() ?? [];
+  if (pods.length === 0) return () => true;
+  const ready = new Set(pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true).map((p) => p.spec?.nodeName));
+  return (nodeName) => ready.has(nodeName);
 }
 
 /**
@@ -61,12 +80,15 @@ export interface GuestClustersOptions {
   readonly onEvent: (owner: string, event: InformerEvent<GuestNode>) => void;
   readonly onCSR?: (owner: string, event: InformerEvent<GuestCSR>) => void;
   readonly onIngress?: (owner: string) => void;
+  /** A kube-proxy pod of the hosted cluster changed. */
+  readonly onProxy?: (owner: string) => void;
 }
 
 const stopInformers = (guest: GuestCluster): void => {
   guest.nodes.stop();
   guest.csrs.stop();
   guest.ingress.stop();
+  guest.proxies.stop();
 };
 
 /**
@@ -101,10 +123,13 @@ export class GuestClusters {
     csrs.onEvent((event) => this.o.onCSR?.(owner, event));
     const ingress = new Informer<GuestService>(client, { apiVersion: 'v1', kind: 'Service', namespace: Passthrough.guestIngressNamespace }, options);
     ingress.onEvent(() => this.o.onIngress?.(owner));
+    const proxies = new Informer<GuestPod>(client, { apiVersion: 'v1', kind: 'Pod', namespace: 'kube-system', labelSelector: KUBE_PROXY_SELECTOR }, options);
+    proxies.onEvent(() => this.o.onProxy?.(owner));
     nodes.start();
     csrs.start();
     ingress.start();
-    const guest = { client, nodes, csrs, ingress };
+    proxies.start();
+    const guest = { client, nodes, csrs, ingress, proxies };
     this.guests.set(owner, guest);
     return guest;
   }

@@ -25,6 +25,11 @@ describe('passthrough endpoints of a NodePool machine', () => {
     assert.deepEqual(machines.map(servingRule(machines)), [true, true]);
   });
 
+  it('When the kube-proxy on a Ready Node is not Ready yet, it should not serve (its NodePorts do not answer)', () => {
+    const machines = [machine('old', 'ready'), machine('new', 'ready')];
+    assert.deepEqual(machines.map(servingRule(machines, (node) => node === 'old')), [true, false]);
+  });
+
   it('When a Node is NotReady, it should not serve', () => {
     const machines = [machine('a', 'not-ready'), machine('b', 'ready')];
     assert.deepEqual(machines.map(servingRule(machines)), [false, true]);
