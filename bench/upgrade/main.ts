@@ -36,6 +36,7 @@ async function main(): Promise<void> {
       `  NodePool Replace (${String(f.replaceNodes)} nodes)                  ${seconds(f.replaceMs)} (${seconds(f.replaceMs / f.replaceNodes)} per node)`,
       `  workload prober over both (HTTPS, ingress)    ${probeSummary(f.workload)}`,
       `  nodes at the end                              ${f.nodeVersions.join(', ')}`,
+      ...[...f.api.failures.map((l) => `  API failures       ${l}`), ...f.workload.failures.map((l) => `  workload failures  ${l}`)],
       '',
     ].join('\n'));
     await hcp(['destroy', 'cluster', 'kubevirt', '--name=up']);

@@ -96,6 +96,34 @@ async function completed(management: KubeClient, name: string, version: string):
   return latest?.state === 'Completed' && latest.version === version;
 }
 
+type Pod = KubeObject & { spec?: { nodeName?: string }; status?: { phase?: string; conditions?: Array<{ type: string; status: string }> } };
+
+/** One line of what the workload, its routers and the nodes look like (ready marks with a `+`, cordoned with `!`). */
+async function snapshot(hosted: KubeClient): Promise<string> {
+  const pods = async (namespace: string, labelSelector: string): Promise<string> =>
+    (await hosted.list<Pod>('v1', 'Pod', { namespace, labelSelector })).map((p) => `${p.spec?.nodeName ?? '?'}${hasTrueCondition(p, 'Ready') ? '+' : '-'}`).sort().join(',');
+  const nodes = (await hosted.list<Node & { spec?: { unschedulable?: boolean } }>('v1', 'Node')).map((n) => `${n.metadata?.name ?? ''}${hasTrueCondition(n, 'Ready') ? '+' : '-'}${n.spec?.unschedulable === true ? '!' : ''}`).sort();
+  return `nodes ${nodes.join(',')} | web ${await pods(WEB.namespace, `app=${WEB.name}`)} | routers ${await pods('openshift-ingress', 'ingresscontroller.operator.openshift.io/deployment-ingresscontroller=default')}`;
+}
+
+/** Logs {@link snapshot} every second while it changes, until stopped: the timeline of a rolling replacement. */
+function logTimeline(hosted: KubeClient, log: (line: string) => void, since: number): () => Promise<void> {
+  let running = true;
+  let last = '';
+  const loop = (async () => {
+    while (running) {
+      const line = await snapshot(hosted).catch((error: unknown) => `snapshot failed: ${String(error)}`);
+      if (line !== last) log(`${((performance.now() - since) / 1000).toFixed(1)}s ${line}`);
+      last = line;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+  };
+}
+
 /** The context the flow runs in. */
 export interface UpgradeContext {
   readonly layout: EnvironmentLayout;
@@ -146,8 +174,9 @@ export async function runUpgrade(ctx: UpgradeContext): Promise<UpgradeFigures> {
     const replaceStarted = performance.now();
     ctx.log(`NodePool Replace starts ${((replaceStarted - probing) / 1000).toFixed(1)} s into the workload probe`);
     const pool = { apiVersion: API, kind: 'NodePool', name: ctx.name, namespace: 'clusters' };
+    const stopTimeline = logTimeline(hosted, ctx.log, probing);
     await ctx.management.mergePatch(pool, { spec: { release: { image: LOCAL_RELEASE_IMAGE }, platform: { kubevirt: { rootVolume: { diskImage: { containerDiskImage: LOCAL_NODE_IMAGE } } } } } });
-    await waitFor(`the workers on v${to}`, async () => (await nodesAt(hosted, `v${to}`, 2)) && (await ctx.management.get<NodePool>(pool)).status?.version === to, { timeoutMs: 15 * MINUTE, intervalMs: 2000 });
+    await waitFor(`the workers on v${to}`, async () => (await nodesAt(hosted, `v${to}`, 2)) && (await ctx.management.get<NodePool>(pool)).status?.version === to, { timeoutMs: 15 * MINUTE, intervalMs: 2000 }).finally(stopTimeline);
     const replaceMs = performance.now() - replaceStarted;
     ctx.log(`NodePool Replace to ${to} in ${(replaceMs / 1000).toFixed(1)} s`);
     const figures = { from, to, controlPlaneMs, api: apiFigures, replaceMs, replaceNodes: 2, workload: await workload.stop(), nodeVersions: await kubeletVersions(hosted) };
