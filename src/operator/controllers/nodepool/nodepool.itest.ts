@@ -124,15 +124,15 @@ describe('NodePool controller on the management cluster', () => {
     const secretsOf = async (): Promise<string[]> => (await client.list('v1', 'Secret', { namespace: cpNamespace })).map((s) => s.metadata?.name ?? '').filter((n) => /^(token|user-data)-example-/.test(n)).sort();
     const old = await secretsOf();
     assert.equal(old.length, 3, `one generation: token, user data and its copy (${old.join(', ')})`);
-    await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { spec: { release: { image: 'quay.io/openshift-release-dev/ocp-release:4.17.1-multi' } } });
+    await client.mergePatch({ apiVersion: API, kind: 'NodePool', name: 'example', namespace: ns }, { spec: { release: { image: 'quay.io/openshift-release-dev/ocp-release:4.16.3-multi' } } });
     const updating = await eventually('UpdatingVersion True', async () => {
       const np = await nodePool(ns, 'example');
       return condition(np, 'UpdatingVersion')?.status === 'True' ? np : undefined;
     });
-    assert.equal(condition(updating, 'UpdatingVersion')?.message, 'Updating version in progress. Target version: 4.17.1');
-    await eventually('version 4.17.1', async () => {
+    assert.equal(condition(updating, 'UpdatingVersion')?.message, 'Updating version in progress. Target version: 4.16.3');
+    await eventually('version 4.16.3', async () => {
       const np = await nodePool(ns, 'example');
-      return np?.status?.version === '4.17.1' && condition(np, 'UpdatingVersion')?.status === 'False' && condition(np, 'UpdatingConfig')?.status === 'False';
+      return np?.status?.version === '4.16.3' && condition(np, 'UpdatingVersion')?.status === 'False' && condition(np, 'UpdatingConfig')?.status === 'False';
     });
     const current = await eventually('the old generation dropped', async () => {
       const names = await secretsOf();
