@@ -30,10 +30,13 @@ export const nodeReadyCondition = (node: GuestNode | undefined): { status: strin
 
 /**
  * The VMs of a NodePool (`<namespace>/<name>`) in its infrastructure namespace. A machine is ready — available, in
- * Cluster API's words, what `status.replicas` counts — when its Node is Ready; a machine chosen for deletion counts
- * as deleting from that moment, as a Cluster API Machine does once its deletion is requested.
+ * Cluster API's words, what `status.replicas` counts and what a rolling replacement waits for before it retires an
+ * old machine — when its Node is Ready and the kube-proxy on it is (`proxyReady`): before that its NodePorts do not
+ * answer, and retiring the old machines would leave the applications behind the default ingress and the load
+ * balancers without a worker that carries their traffic. A machine chosen for deletion counts as deleting from that
+ * moment, as a Cluster API Machine does once its deletion is requested.
  */
-export function poolMachines(infra: InfraTarget, pool: string, nodeOf: (machine: string) => GuestNode | undefined = () => undefined): PoolMachine[] {
+export function poolMachines(infra: InfraTarget, pool: string, nodeOf: (machine: string) => GuestNode | undefined = () => undefined, proxyReady: (nodeName: string) => boolean = () => true): PoolMachine[] {
   return infra.cache.vms.list()
     .filter((vm) => vm.metadata.namespace === infra.namespace && vm.metadata.annotations?.[VM_NODEPOOL_ANNOTATION] === pool)
     .map((vm) => {
@@ -48,11 +51,15 @@ export function poolMachines(infra: InfraTarget, pool: string, nodeOf: (machine:
         templateHash: vm.metadata.labels?.[VmLabel.TemplateHash] ?? '',
         createdAt: Date.parse(vm.metadata.creationTimestamp ?? '') || 0,
         instanceReady: instanceReady(vmi),
-        ready: nodeReadyCondition(node)?.status === 'True',
+        ready: available(node, proxyReady),
         deleting: vmDeleting || retiringSince !== undefined,
       };
     });
 }
+
+/** A machine's Node is Ready and so is the kube-proxy on it. */
+const available = (node: GuestNode | undefined, proxyReady: (nodeName: string) => boolean): boolean =>
+  node !== undefined && nodeReadyCondition(node)?.status === 'True' && proxyReady(node.metadata.name);
 
 /** How the caches show a machine, for {@link Expectations}. */
 export function cachedStateOf(machines: readonly PoolMachine[]): (name: string) => CachedState {

@@ -4,7 +4,7 @@ import { formatDuration } from '../../../../lib/duration.ts';
 import { reasonOf } from '../../../runtime/errors.ts';
 import { removeFinalizer } from '../../../runtime/finalizers.ts';
 import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets.ts';
-import { nodesByMachine } from '../guest-clusters.ts';
+import { nodesByMachine, proxyReadyOn } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines } from '../pool-machines.ts';
 import { AT_ONCE, retireBoundsOf, retireMachine, type RetireBounds } from '../retire.ts';
 import { NODEPOOL_FINALIZER, nodePoolKeyOf, setCondition, type InfraTarget, type PhaseOutcome, type Scope } from '../scope.ts';
@@ -33,7 +33,7 @@ function deletionBounds(scope: Scope): RetireBounds {
 /** Drains and deletes what the pool has on its infrastructure; returns how many VMs are still there and what drains wait for. */
 async function deleteInfraObjects(scope: Scope, infra: InfraTarget): Promise<{ remaining: number; draining: string[] }> {
   const pool = nodePoolKeyOf(scope.np);
-  const machines = poolMachines(infra, pool, nodesByMachine(scope.guest));
+  const machines = poolMachines(infra, pool, nodesByMachine(scope.guest), proxyReadyOn(scope.guest));
   // VMs just created may not be in the cache yet: releasing now would leak them.
   if (!scope.deps.expectations.satisfied(pool, cachedStateOf(machines), scope.now.getTime())) return { remaining: Math.max(1, machines.length), draining: [] };
   const bounds = deletionBounds(scope);

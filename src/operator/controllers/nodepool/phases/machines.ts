@@ -2,7 +2,7 @@ import type { HostedCluster, NodePool } from '../../../../api/index.ts';
 import { KubeApiError } from '../../../../kube/errors.ts';
 import { machineName, renderVirtualMachine } from '../../../../platform/kubevirt/virtual-machine.ts';
 import { healthCheckOf, judgeHealth } from '../autorepair.ts';
-import { nodesByMachine } from '../guest-clusters.ts';
+import { nodesByMachine, proxyReadyOn } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines, type PoolMachine } from '../pool-machines.ts';
 import { AT_ONCE, requestDeletion, retireBoundsOf, retireMachine } from '../retire.ts';
 import { planRollout, resolveRollingLimits, type RolloutStrategy } from '../rollout.ts';
@@ -125,7 +125,7 @@ export const machinesPhase: Phase = {
     const generation = scope.generation as Generation;
     const pool = nodePoolKeyOf(scope.np);
     const now = scope.now.getTime();
-    const machines = poolMachines(infra, pool, nodesByMachine(scope.guest));
+    const machines = poolMachines(infra, pool, nodesByMachine(scope.guest), proxyReadyOn(scope.guest));
     // Until the cache shows the last step, neither plan again nor let the janitor judge which data is unused.
     if (!scope.deps.expectations.satisfied(pool, cachedStateOf(machines), now)) {
       summarize(scope, machines, []);

@@ -8,7 +8,6 @@ import { CLUSTER_NAME_LABEL, Passthrough, renderMachineSlices, renderPassthrough
 import { OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
 import { addressesOf, type CachedService } from '../infra-caches.ts';
 import { instanceReady, type PoolMachine } from '../pool-machines.ts';
-import { proxyReadyOn } from '../guest-clusters.ts';
 import type { InfraTarget, Phase, Scope } from '../scope.ts';
 
 /** The hosted cluster ingress's HTTPS NodePort, once the guest has its default ingress NodePort Service. */
@@ -63,15 +62,17 @@ function slicedServices(scope: Scope, hc: HostedCluster): SlicedService[] {
 }
 
 /**
- * Whether a machine's endpoints serve. Upstream follows the instance alone, so traffic reaches a VM whose kubelet and
- * kube-proxy are not up yet, and one being drained: during a rolling replacement the applications then fail. Here a
- * machine serves once its Node is Ready and the kube-proxy on it is (its NodePorts answer), until it is chosen for
- * deletion (drained, then deleted). While no Node of the pool is known (the hosted cluster not read yet, after an
- * operator restart) the instance decides, so endpoints never all vanish for want of information.
+ * Whether a machine's endpoints serve. Upstream follows the instance alone, so traffic reaches a VM whose kube-proxy
+ * has not programmed the NodePorts yet, and the applications fail while a rolling replacement brings new workers in.
+ * Here a machine serves once it is available — its Node Ready and the kube-proxy on it Ready — until its VM is being
+ * deleted: a drained worker still forwards NodePort traffic to the routers on the others, so it serves through its
+ * drain, and the replacement waits for the new machines to be available before it retires an old one. While no Node
+ * of the pool is known (the hosted cluster not read yet, after an operator restart) the instance decides, so
+ * endpoints never all vanish for want of information.
  */
-export function servingRule(machines: readonly PoolMachine[], proxyReady: (nodeName: string) => boolean = () => true): (m: PoolMachine) => boolean {
+export function servingRule(machines: readonly PoolMachine[]): (m: PoolMachine) => boolean {
   const nodesKnown = machines.some((m) => m.node !== undefined);
-  return (m) => instanceReady(m.vmi) && !m.deleting && (!nodesKnown || (m.ready && proxyReady(m.node?.metadata.name ?? '')));
+  return (m) => instanceReady(m.vmi) && !m.vmDeleting && (!nodesKnown || m.ready);
 }
 
 /** Applies the pool's machines' EndpointSlices of every sliced Service, when they changed since the last apply. */
@@ -79,7 +80,7 @@ async function applySlices(scope: Scope, services: readonly SlicedService[]): Pr
   const infra = scope.infra;
   const machines = scope.machines?.live ?? [];
   if (infra === undefined) return;
-  const serves = servingRule(machines, proxyReadyOn(scope.guest));
+  const serves = servingRule(machines);
   const slices = services.flatMap((service) => machines.filter((m) => !m.vmDeleting).flatMap((m) => {
     return renderMachineSlices(infra.namespace, service, { name: m.name, uid: m.vm.metadata.uid ?? '', addresses: addressesOf(m.vmi), ready: serves(m) });
   }));
