@@ -1,6 +1,6 @@
 /**
  * An upgrade in the local environment, end to end, as a user runs one (the e2e tier asserts on it, `./dev bench
- * upgrade` prints it): a HighlyAvailable cluster on the previous release with two workers and a workload behind a
+ * upgrade` prints it): a HighlyAvailable cluster (control plane and infrastructure) on the previous release with two workers and a workload behind a
  * PodDisruptionBudget, reached through the default ingress; then `spec.release.image` moved to the current release,
  * the control plane first, then the NodePool by `Replace`. Two probes run every 100 ms throughout: the hosted API
  * (an authenticated GET, on a fresh connection each time) and the workload (over HTTPS through the router and the
@@ -139,7 +139,10 @@ export interface UpgradeContext {
 /** Creates the cluster on the previous release with two workers and the workload; answers the hosted client and ingress. */
 async function prepare(ctx: UpgradeContext): Promise<{ hosted: KubeClient; config: KubeConfig; ingress: AnsweredIngress; from: string }> {
   const from = localRelease(PREVIOUS_RELEASE_IMAGE).version;
-  await ctx.hcp(['create', 'cluster', 'kubevirt', `--name=${ctx.name}`, '--control-plane-availability-policy=HighlyAvailable', ...localClusterFlags(ctx.layout, 2, 'previous')]);
+  // Highly available infrastructure too: two routers (one per worker) and their budget carry the workload while each
+  // worker is replaced; with one router, the drain of its worker leaves the cluster without ingress until a new
+  // worker has pulled its image.
+  await ctx.hcp(['create', 'cluster', 'kubevirt', `--name=${ctx.name}`, '--control-plane-availability-policy=HighlyAvailable', '--infra-availability-policy=HighlyAvailable', ...localClusterFlags(ctx.layout, 2, 'previous')]);
   await waitFor(`${ctx.name} on ${from} Completed`, () => completed(ctx.management, ctx.name, from), { timeoutMs: 8 * MINUTE, intervalMs: 2000 });
   const kubeconfig = (await ctx.hcp(['create', 'kubeconfig', `--name=${ctx.name}`])).stdout;
   writeFileSync(ctx.kubeconfigFile, kubeconfig, { mode: 0o600 });

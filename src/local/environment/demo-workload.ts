@@ -20,7 +20,8 @@ export function webObjects(image: string): KubeManifest[] {
   const labels = { app: WEB.name };
   const metadata = { name: WEB.name, namespace: WEB.namespace };
   return [
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { Corefile: '.:1053 {\n    health :8080\n    whoami\n}\n' } },
+    // lameduck: a replica told to stop keeps answering for 5 s, while the routers learn that it is going.
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { Corefile: '.:1053 {\n    health :8080 {\n        lameduck 5s\n    }\n    whoami\n}\n' } },
     {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
