@@ -73,3 +73,20 @@ export function releaseFailureConditions(error: ReleaseError): ReleaseCondition[
   ];
 }
 
+/** A release by image and the version its payload gave. */
+export interface ReleaseVersion {
+  readonly image: string;
+  readonly version: string;
+}
+
+/** The release a HostedCluster last accepted (`status.version.desired`): the one it runs or is moving to; undefined before any. */
+export function acceptedRelease(hc: HostedCluster): ReleaseVersion | undefined {
+  const desired = hc.status?.version?.desired;
+  return desired?.image === undefined || desired.image === '' ? undefined : { image: desired.image, version: desired.version ?? '' };
+}
+
+/** The newest release a HostedCluster's control plane completed a rollout of: what it certainly runs. */
+export function completedRelease(hc: HostedCluster | undefined): ReleaseVersion | undefined {
+  const done = hc?.status?.version?.history?.find((h) => h.state === 'Completed');
+  return done === undefined ? undefined : { image: done.image, version: done.version ?? '' };
+}

@@ -59,10 +59,12 @@ export interface Scope {
   /** Set when this reconcile published (name) or withdrew (no name) the kubeadmin password Secret. */
   kubeadminPassword?: { readonly name: string | undefined };
   /** The release this reconcile read and accepted (`status.version.desired` from now on). */
-  accepted?: { readonly image: string; readonly version: string };
-  /** Why the requested release was not accepted this reconcile: Progressing says it is blocked. */
-  releaseRefusal?: string;
+  accepted?: ReleaseVersion;
+  /** Why the requested release was not accepted this reconcile, and the condition that says so: Progressing is blocked on it. */
+  releaseRefusal?: { readonly condition: string; readonly message: string };
 }
+
+import type { ReleaseVersion } from '../release.ts';
 
 export type { PhaseOutcome } from '../run-phases.ts';
 /** A named step of the reconcile; phases run in order. */

@@ -5,7 +5,7 @@ import { reasonOf } from '../../runtime/errors.ts';
 import { ignitionEndpointOf } from './ignition-endpoint.ts';
 import { setCondition, type Scope } from './scope.ts';
 import { ownAppsDomain } from './phases/ingress-dns.ts';
-import { acceptedRelease, type AcceptedRelease } from './phases/release-gate.ts';
+import { acceptedRelease, type ReleaseVersion } from '../release.ts';
 import { clusterVersionConditions } from './cluster-version.ts';
 
 /** Conditions the HostedControlPlane reports and the HostedCluster mirrors, with their value before it reports. */
@@ -35,19 +35,15 @@ function copyReported(scope: Scope, hcp: HostedControlPlane | undefined): void {
   }
 }
 
-function mirrorControlPlane(scope: Scope, hcp: HostedControlPlane | undefined): void {
-  copyReported(scope, hcp);
-}
-
 /**
  * Progressing (upstream's): blocked while the requested release is refused, True until the release last accepted is
  * rolled out (history Partial), False once it is.
  */
 function progressingCondition(scope: Scope, version: VersionStatus | undefined): void {
   const type = Type.Progressing.value;
-  if (scope.releaseRefusal !== undefined) {
-    const refusedBy = findCondition(scope.conditions as Condition[], Type.ValidReleaseImage.value)?.status === 'False' ? Type.ValidReleaseImage.value : Type.ClusterVersionReleaseAccepted.value;
-    setCondition(scope, { type, status: 'False', reason: Reason.Blocked.value, message: `${refusedBy} condition is false: ${scope.releaseRefusal}` });
+  const refusal = scope.releaseRefusal;
+  if (refusal !== undefined) {
+    setCondition(scope, { type, status: 'False', reason: Reason.Blocked.value, message: `${refusal.condition} condition is false: ${refusal.message}` });
     return;
   }
   if (version?.history?.[0]?.state === 'Completed') setCondition(scope, { type, status: 'False', reason: Reason.AsExpected.value, message: 'HostedCluster is at expected version' });
@@ -88,7 +84,7 @@ function currentEntry(image: string, current: HistoryEntry | undefined, complete
 }
 
 /** Whether the control plane runs `desired`: its spec names the image and it reports the version, rolled out. */
-const controlPlaneRuns = (hcp: HostedControlPlane | undefined, desired: AcceptedRelease): boolean =>
+const controlPlaneRuns = (hcp: HostedControlPlane | undefined, desired: ReleaseVersion): boolean =>
   hcp?.spec.releaseImage === desired.image && hcp.status?.version === desired.version;
 
 /**
@@ -154,7 +150,7 @@ function rolledOut(hc: HostedCluster, conditions: readonly Condition[]): boolean
  * reconcile the observed generations stay where they were (see `observedAfter`).
  */
 export function computeStatus(scope: Scope, hcp: HostedControlPlane | undefined, error: unknown): NonNullable<HostedCluster['status']> {
-  mirrorControlPlane(scope, hcp);
+  copyReported(scope, hcp);
   liveMigratable(scope);
   reconciliationCondition(scope, error);
   const { hc, now } = scope;

@@ -5,31 +5,20 @@
  * changes: the reconcile stops before the HostedControlPlane.
  */
 import type { HostedCluster } from '../../../../api/index.ts';
+import { acceptedRelease, completedRelease, type ReleaseVersion } from '../../release.ts';
 import { Annotation } from '../../../../api/v1beta1/well-known.ts';
 import { HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { findCondition } from '../../../../lib/conditions.ts';
 import { refuseVersion, sameMinor, type VersionRule } from '../../../../release/upgrade-rules.ts';
 
-/** The release the cluster last accepted: the one it runs, or is moving to. */
-export interface AcceptedRelease {
-  readonly image: string;
-  readonly version: string;
-}
-
 /** Why a release was refused: a version rule (`ValidReleaseImage` False) or the upgrade gate (not upgradeable). */
 export type GateRefusal = { readonly kind: 'version'; readonly rule: VersionRule; readonly message: string } | { readonly kind: 'not-upgradeable'; readonly message: string };
-
-/** The release last accepted, from status; undefined for a cluster that never accepted one. */
-export function acceptedRelease(hc: HostedCluster): AcceptedRelease | undefined {
-  const desired = hc.status?.version?.desired;
-  return desired?.image === undefined || desired.image === '' ? undefined : { image: desired.image, version: desired.version ?? '' };
-}
 
 /**
  * The upgrade gate (upstream's `isUpgrading`): a move to another minor needs `ClusterVersionUpgradeable` not False,
  * unless `force-upgrade-to` names exactly the requested image. A z-stream move always passes.
  */
-function upgradeGate(hc: HostedCluster, requested: AcceptedRelease, current: AcceptedRelease): GateRefusal | undefined {
+function upgradeGate(hc: HostedCluster, requested: ReleaseVersion, current: ReleaseVersion): GateRefusal | undefined {
   if (sameMinor(requested.version, current.version)) return undefined;
   const upgradeable = findCondition(hc.status?.conditions, Type.ClusterVersionUpgradeable.value);
   if (upgradeable?.status !== 'False') return undefined;
@@ -39,12 +28,6 @@ function upgradeGate(hc: HostedCluster, requested: AcceptedRelease, current: Acc
   return { kind: 'not-upgradeable', message: `cluster version is not upgradeable: ${upgradeable.message}` };
 }
 
-/** The newest release the control plane completed a rollout of: what it certainly runs. */
-export function completedRelease(hc: HostedCluster): AcceptedRelease | undefined {
-  const done = hc.status?.version?.history?.find((h) => h.state === 'Completed');
-  return done === undefined ? undefined : { image: done.image, version: done.version ?? '' };
-}
-
 /**
  * Why the requested release may not be used, or undefined. A release already accepted passes; a new one is compared
  * with the release the control plane last completed, so reverting an upgrade that has not completed is a rollback,
@@ -52,7 +35,7 @@ export function completedRelease(hc: HostedCluster): AcceptedRelease | undefined
  * with the `skip-release-image-validation` annotation (as upstream); a skipped minor, a rule upstream lacks, also
  * passes when `force-upgrade-to` names the requested image.
  */
-export function gateRelease(hc: HostedCluster, requested: AcceptedRelease): GateRefusal | undefined {
+export function gateRelease(hc: HostedCluster, requested: ReleaseVersion): GateRefusal | undefined {
   if (acceptedRelease(hc)?.image === requested.image) return undefined;
   const completed = completedRelease(hc);
   const current = completed?.image === requested.image ? undefined : completed;
@@ -60,7 +43,7 @@ export function gateRelease(hc: HostedCluster, requested: AcceptedRelease): Gate
 }
 
 /** The version rules, unless skipped by annotation; a skipped minor passes when forced to exactly this image. */
-function versionRules(hc: HostedCluster, requested: AcceptedRelease, current: AcceptedRelease | undefined): GateRefusal | undefined {
+function versionRules(hc: HostedCluster, requested: ReleaseVersion, current: ReleaseVersion | undefined): GateRefusal | undefined {
   const annotations = hc.metadata.annotations ?? {};
   if (annotations[Annotation.SkipReleaseImageValidation] === 'true') return undefined;
   const refusal = refuseVersion({ requested: requested.version, current: current?.version, platform: hc.spec.platform.type });

@@ -1,18 +1,18 @@
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { ReleaseError } from '../../../../release/provider.ts';
-import { dockerConfigOf, provisionalNote, provisionalRequeue, releaseAccessOf, releaseFailureConditions, releaseReadConditions, retriable } from '../../release.ts';
+import { dockerConfigOf, provisionalNote, provisionalRequeue, releaseAccessOf, releaseFailureConditions, releaseReadConditions, retriable, type ReleaseVersion } from '../../release.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
-import { gateRelease, type AcceptedRelease, type GateRefusal } from './release-gate.ts';
+import { gateRelease, type GateRefusal } from './release-gate.ts';
 
 /** The architecture the payload was read for: the operator's own (see docs/releases.md). */
 const ARCHITECTURE = process.arch === 'x64' ? 'amd64' : process.arch;
 
 /** A release refused by the gate: a version rule makes the image invalid (upstream); either way the release is not accepted. */
-function refuse(scope: Scope, refusal: GateRefusal, requested: AcceptedRelease): void {
+function refuse(scope: Scope, refusal: GateRefusal, requested: ReleaseVersion): void {
   if (refusal.kind === 'version') setCondition(scope, { type: Type.ValidReleaseImage.value, status: 'False', reason: Reason.InvalidImage.value, message: refusal.message });
   const message = `Preconditions failed for payload loaded version="${requested.version}" image="${requested.image}": ${refusal.message}`;
   setCondition(scope, { type: Type.ClusterVersionReleaseAccepted.value, status: 'False', reason: Reason.PreconditionChecks.value, message });
-  scope.releaseRefusal = refusal.message;
+  scope.releaseRefusal = { condition: refusal.kind === 'version' ? Type.ValidReleaseImage.value : Type.ClusterVersionReleaseAccepted.value, message: refusal.message };
 }
 
 /**
@@ -43,7 +43,7 @@ export const releasePhase: Phase = {
       if (!(error instanceof ReleaseError)) throw error;
       for (const condition of releaseFailureConditions(error)) setCondition(scope, condition);
       setCondition(scope, { type: Type.ClusterVersionReleaseAccepted.value, status: 'False', reason: Reason.RetrievePayload.value, message: `Retrieving payload failed version="" image="${image}" failure=${error.message}` });
-      scope.releaseRefusal = error.message;
+      scope.releaseRefusal = { condition: error.reason === 'MissingReleaseImages' ? Type.ValidReleaseInfo.value : Type.ValidReleaseImage.value, message: error.message };
       if (retriable(error)) throw error;
       return { stop: true };
     }

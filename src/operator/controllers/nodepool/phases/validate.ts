@@ -6,7 +6,7 @@ import { BootImageError, bootImageMessage, resolveBootImage } from '../../../../
 import { kubevirtPlatformProblems, platformValidationMessage } from '../../../../platform/kubevirt/platform-validation.ts';
 import type { ReleaseInfo } from '../../../../release/catalog.ts';
 import { ReleaseError } from '../../../../release/provider.ts';
-import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, retriable } from '../../release.ts';
+import { completedRelease, dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, retriable } from '../../release.ts';
 import { releaseAccess, type ReleaseAccess } from '../../../../release/provider.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
@@ -100,8 +100,7 @@ async function releaseChecks(scope: Scope): Promise<{ checks: Check[]; retry?: R
  * completed (a cluster coming up), the one it asks for.
  */
 async function controlPlaneVersion(scope: Scope): Promise<string> {
-  const done = scope.hc?.status?.version?.history?.find((h) => h.state === 'Completed')?.version;
-  return done ?? (await resolveWithClusterSecrets(scope, scope.hc?.spec.release.image ?? '')).version;
+  return completedRelease(scope.hc)?.version ?? (await resolveWithClusterSecrets(scope, scope.hc?.spec.release.image ?? '')).version;
 }
 
 /**
