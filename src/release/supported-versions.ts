@@ -4,6 +4,12 @@
  */
 export const SUPPORTED_OCP_VERSIONS: readonly string[] = ['4.17', '4.16', '4.15', '4.14'];
 
+/**
+ * The Kubernetes minor versions of this project's Kubernetes-native releases the operator supports, newest first: the
+ * two its control planes are built and tested with (the local environment's release and the one it upgrades from).
+ */
+export const SUPPORTED_KUBERNETES_VERSIONS: readonly string[] = ['1.36', '1.35'];
+
 /** The newest supported release, as `hcp version` prints it. */
 export const LATEST_SUPPORTED_OCP = '4.17.0';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseVersion, refuseVersion, sameMinor } from './upgrade-rules.ts';
+import { minorsBehind, parseVersion, refuseVersion, sameMinor, SUPPORTED_RANGES } from './upgrade-rules.ts';
 
 const rule = (requested: string, current?: string): string | undefined => refuseVersion({ requested, current, platform: 'KubeVirt' })?.rule;
 
@@ -53,5 +53,16 @@ describe('release upgrade rules', () => {
     assert.equal(rule('4.17.0', '1.36.3'), 'family-change');
     assert.equal(rule('2.0.0'), 'unsupported-family');
     assert.equal(rule('latest'), 'unparsable');
+  });
+
+  it('When two versions share a major, it should count the minors between them; across majors, it should not', () => {
+    assert.equal(minorsBehind('4.14.2', '4.17.0'), 3);
+    assert.equal(minorsBehind('1.36.3', '1.35.4'), -1);
+    assert.equal(minorsBehind('1.36.3', '4.17.0'), undefined);
+  });
+
+  it('When the ranges are read from the supported-versions lists, they should span the manual window and the two built minors', () => {
+    assert.deepEqual(SUPPORTED_RANGES[4], { oldest: { major: 4, minor: 14, patch: 0 }, newest: { major: 4, minor: 17, patch: 0 } });
+    assert.deepEqual(SUPPORTED_RANGES[1], { oldest: { major: 1, minor: 35, patch: 0 }, newest: { major: 1, minor: 36, patch: 0 } });
   });
 });

@@ -3,6 +3,7 @@
  * rules, with their messages: within the supported range of its family, and no downgrade across minors. Added here:
  * no minor skipped on the way up, since Kubernetes' version-skew policy lets a control plane move one minor at a time.
  */
+import { SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_OCP_VERSIONS } from './supported-versions.ts';
 
 /** A `major.minor.patch` version (a pre-release or build suffix is ignored). */
 export interface SemVer {
@@ -27,19 +28,34 @@ interface SupportedRange {
   readonly newest: Pick<SemVer, 'major' | 'minor'>;
 }
 
+/** The range a list of supported minors (`['4.17', '4.16']`, newest first) spans. */
+function rangeOf(minors: readonly string[]): SupportedRange {
+  const parsed = minors.map((m) => parseVersion(`${m}.0`)).filter((v): v is SemVer => v !== undefined);
+  const [newest] = parsed;
+  const oldest = parsed.at(-1);
+  if (newest === undefined || oldest === undefined) throw new Error(`no supported minor version in ${minors.join(', ')}`);
+  return { oldest, newest };
+}
+
 /**
- * The supported range per major version: OpenShift releases (4.x, the manual's 4.14–4.17 window) and this project's
- * Kubernetes-native releases (1.x: the two minors its control planes are built and tested with).
+ * The supported range per major version, from the supported-versions lists: OpenShift releases (4.x, the manual's
+ * window) and this project's Kubernetes-native releases (1.x).
  */
 export const SUPPORTED_RANGES: Readonly<Record<number, SupportedRange>> = {
-  4: { oldest: { major: 4, minor: 14 }, newest: { major: 4, minor: 17 } },
-  1: { oldest: { major: 1, minor: 35 }, newest: { major: 1, minor: 36 } },
+  4: rangeOf(SUPPORTED_OCP_VERSIONS),
+  1: rangeOf(SUPPORTED_KUBERNETES_VERSIONS),
 };
 
 const compareMinor = (a: Pick<SemVer, 'major' | 'minor'>, b: Pick<SemVer, 'major' | 'minor'>): number => a.major - b.major || a.minor - b.minor;
 
 /** The kubelet may be at most this many minors older than the API server (Kubernetes' version-skew policy). */
 export const MAX_KUBELET_MINOR_SKEW = 3;
+
+/** How many minors `older` is behind `newer`, within one major; undefined across majors or for what is not a version. */
+export function minorsBehind(older: string, newer: string): number | undefined {
+  const [a, b] = [parseVersion(older), parseVersion(newer)];
+  return a === undefined || b === undefined || a.major !== b.major ? undefined : b.minor - a.minor;
+}
 
 /** Orders two versions: negative when `a` is older. */
 export const compareVersions = (a: SemVer, b: SemVer): number => compareMinor(a, b) || a.patch - b.patch;

@@ -7,20 +7,15 @@
 import type { HostedControlPlane, NodePool } from '../../../api/index.ts';
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { findCondition } from '../../../lib/conditions.ts';
-import { MAX_KUBELET_MINOR_SKEW, parseVersion } from '../../../release/upgrade-rules.ts';
+import { MAX_KUBELET_MINOR_SKEW, minorsBehind } from '../../../release/upgrade-rules.ts';
 import { setCondition, type Scope } from './scope.ts';
 import type { VersionStatus } from './status.ts';
 
-
 /** NodePools as far behind the control plane as the skew policy allows: the next minor would leave them unsupported. */
 export function poolsAtSkewLimit(controlPlaneVersion: string, pools: readonly NodePool[]): string[] {
-  const cp = parseVersion(controlPlaneVersion);
-  if (cp === undefined) return [];
   return pools
-    .flatMap((np) => {
-      const v = parseVersion(np.status?.version ?? '');
-      return v !== undefined && v.major === cp.major && cp.minor - v.minor >= MAX_KUBELET_MINOR_SKEW ? [`${np.metadata.name ?? ''} (${np.status?.version ?? ''})`] : [];
-    })
+    .filter((np) => (minorsBehind(np.status?.version ?? '', controlPlaneVersion) ?? 0) >= MAX_KUBELET_MINOR_SKEW)
+    .map((np) => `${np.metadata.name ?? ''} (${np.status?.version ?? ''})`)
     .sort();
 }
 

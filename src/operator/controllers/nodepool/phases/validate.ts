@@ -10,7 +10,7 @@ import { completedRelease, dockerConfigOf, provisionalNote, provisionalRequeue, 
 import { releaseAccess, type ReleaseAccess } from '../../../../release/provider.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
-import { compareVersions, MAX_KUBELET_MINOR_SKEW, parseVersion } from '../../../../release/upgrade-rules.ts';
+import { compareVersions, MAX_KUBELET_MINOR_SKEW, minorsBehind, parseVersion } from '../../../../release/upgrade-rules.ts';
 
 export type Check = Omit<ConditionUpdate, 'observedGeneration'> & { readonly blocking: boolean };
 const ok = (type: string, message = ''): Check => ({ type, status: 'True', reason: Reason.AsExpected.value, message, blocking: false });
@@ -124,9 +124,8 @@ export function skewOf(version: string, controlPlane: string): Check {
   const [pool, cp] = [parseVersion(version), parseVersion(controlPlane)];
   if (pool === undefined || cp === undefined) return ok(Type.SupportedVersionSkew.value);
   if (compareVersions(pool, cp) > 0) return failed(Type.SupportedVersionSkew.value, `NodePool version ${version} cannot be higher than the HostedCluster version ${controlPlane}`, Reason.UnsupportedSkew.value);
-  const oldest = { major: cp.major, minor: cp.minor - MAX_KUBELET_MINOR_SKEW };
-  if (pool.major === cp.major && pool.minor < oldest.minor) {
-    const message = `NodePool minor version ${String(pool.major)}.${String(pool.minor)} is less than ${String(oldest.major)}.${String(oldest.minor)}, which is the minimum NodePool version compatible with the ${String(cp.major)}.${String(cp.minor)} HostedCluster`;
+  if ((minorsBehind(version, controlPlane) ?? 0) > MAX_KUBELET_MINOR_SKEW) {
+    const message = `NodePool minor version ${String(pool.major)}.${String(pool.minor)} is less than ${String(cp.major)}.${String(cp.minor - MAX_KUBELET_MINOR_SKEW)}, which is the minimum NodePool version compatible with the ${String(cp.major)}.${String(cp.minor)} HostedCluster`;
     return { ...failed(Type.SupportedVersionSkew.value, message, Reason.UnsupportedSkew.value), blocking: false };
   }
   return ok(Type.SupportedVersionSkew.value);
