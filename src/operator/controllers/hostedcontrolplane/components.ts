@@ -54,7 +54,7 @@ function ignitionServerInput(scope: Scope): IgnitionServerInput | undefined {
  * other kinds count as present. A watched object deleted behind the operator's back is applied again.
  */
 function cachedCopyExists(scope: Scope, object: Record<string, unknown>): boolean {
-  const key = inNamespace(scope, String((object['metadata'] as { name?: string } | undefined)?.name ?? ''));
+  const key = inNamespace(scope, nameOf(object));
   if (object['kind'] === 'Deployment') return scope.deps.deployment(key) !== undefined;
   if (object['kind'] === 'StatefulSet') return scope.deps.statefulSet(key) !== undefined;
   if (object['kind'] === 'Service') return scope.deps.service(key) !== undefined;
@@ -100,11 +100,19 @@ export async function applyComponents(scope: Scope, secrets: KubeAPIServerSecret
   else scope.deps.lastApplied.delete(key);
 }
 
-/** Each rendered component's pod-template images, by component (its Deployment or StatefulSet is named after it). */
+/** The component whose workload (Deployment or StatefulSet, named after it) an object is; undefined for other objects. */
+function componentOf(object: Record<string, unknown>): ComponentName | undefined {
+  const name = nameOf(object);
+  const workload = object['kind'] === 'Deployment' || object['kind'] === 'StatefulSet';
+  return workload && (COMPONENTS as readonly string[]).includes(name) ? (name as ComponentName) : undefined;
+}
+
+/** Each rendered component's pod-template images and release, by component. */
 function renderedImages(objects: ReadonlyArray<Record<string, unknown>>): Map<ComponentName, readonly string[]> {
-  const names = new Set<string>(COMPONENTS);
-  const workloads = objects.filter((o) => (o['kind'] === 'Deployment' || o['kind'] === 'StatefulSet') && names.has(nameOf(o)));
-  return new Map(workloads.map((o) => [nameOf(o) as ComponentName, templateImages(o as Parameters<typeof templateImages>[0])]));
+  return new Map(objects.flatMap((o) => {
+    const component = componentOf(o);
+    return component === undefined ? [] : [[component, templateImages(o)] as const];
+  }));
 }
 
 const nameOf = (object: Record<string, unknown>): string => String((object['metadata'] as { name?: string } | undefined)?.name ?? '');
@@ -117,5 +125,7 @@ function liveOf(scope: Scope, component: ComponentName): LiveComponent | undefin
 }
 
 /** Whether an object is the workload of a component the rollout holds on its previous release. */
-const isHeld = (object: Record<string, unknown>, held: ReadonlySet<ComponentName>): boolean =>
-  (object['kind'] === 'Deployment' || object['kind'] === 'StatefulSet') && held.has(nameOf(object) as ComponentName);
+const isHeld = (object: Record<string, unknown>, held: ReadonlySet<ComponentName>): boolean => {
+  const component = componentOf(object);
+  return component !== undefined && held.has(component);
+};

@@ -99,19 +99,21 @@ export function templateImages(workload: { spec?: { template?: PodTemplate } } |
 /** The images of a pod template's init containers and containers. */
 const containerImages = (template: PodTemplate): string[] => [...(template.spec?.initContainers ?? []), ...(template.spec?.containers ?? [])].map((c) => c.image ?? '');
 
-/** The parts of a Deployment or StatefulSet the plan reads. */
-interface Workload {
+/** A Deployment or StatefulSet of a control plane, as far as the rollout and the readiness conditions read it. */
+export interface Workload {
   metadata?: { generation?: number };
   spec?: { replicas?: number; template?: PodTemplate };
   status?: {
     replicas?: number;
     readyReplicas?: number;
     availableReplicas?: number;
+    unavailableReplicas?: number;
     updatedReplicas?: number;
     observedGeneration?: number;
+    /** StatefulSets: the revision the pods run and the one they roll to. */
     currentRevision?: string;
     updateRevision?: string;
-    conditions?: Array<{ type: string; status: string; reason?: string }>;
+    conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
   };
 }
 

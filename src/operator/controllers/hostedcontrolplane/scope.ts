@@ -17,7 +17,7 @@ import type { ReleaseProvider } from '../../../release/provider.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import type { Logger } from '../../runtime/logger.ts';
-import type { RolloutPlan } from './rollout.ts';
+import type { RolloutPlan, Workload } from './rollout.ts';
 
 /** A Secret as cached. */
 export interface CachedSecret extends KubeObject {
@@ -25,22 +25,8 @@ export interface CachedSecret extends KubeObject {
   data?: Record<string, string>;
 }
 
-/** A workload's status, as the readiness conditions read it. */
-export interface WorkloadStatus extends KubeObject {
-  spec?: { replicas?: number; template?: { spec?: { containers?: Array<{ image?: string }>; initContainers?: Array<{ image?: string }> } } };
-  status?: {
-    replicas?: number;
-    readyReplicas?: number;
-    availableReplicas?: number;
-    unavailableReplicas?: number;
-    updatedReplicas?: number;
-    observedGeneration?: number;
-    /** StatefulSets: the revision the pods run and the one they roll to. */
-    currentRevision?: string;
-    updateRevision?: string;
-    conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
-  };
-}
+/** A control-plane workload as cached: what the rollout and the readiness conditions read (see {@link Workload}). */
+export type WorkloadStatus = KubeObject & Omit<Workload, 'metadata'>;
 
 /** A Service as the endpoint discovery reads it. */
 export interface ServiceStatus extends KubeObject {
