@@ -7,7 +7,6 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { catalogReleaseProvider, kubernetesReleaseImage, type NetworkPluginImages, type ReleaseInfo } from '../../release/catalog.ts';
-import type { KUBE_BINARIES} from '../binaries/versions.ts';
 import { KUBE_VERSION, PREVIOUS_KUBE_VERSION } from '../binaries/versions.ts';
 import type { ImageSpec } from './images.ts';
 import { PAUSE_IMAGE } from './node-config.ts';
@@ -82,12 +81,11 @@ export function localRelease(image: string = LOCAL_RELEASE_IMAGE): ReleaseInfo {
   return release;
 }
 
-/**
- * The images the previous release adds to the current one's: its Kubernetes components, from that minor's binaries
- * (every other image it names is the current release's).
- */
-export function previousReleaseImages(kube: Readonly<Record<(typeof KUBE_BINARIES)[number], string>>): ImageSpec[] {
-  const { images } = localRelease(PREVIOUS_RELEASE_IMAGE);
+/** The Kubernetes binaries a release's component images are made from, by name. */
+type KubeBinaries = Readonly<Record<'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy', string>>;
+
+/** A release's Kubernetes components (the API server, controllers, scheduler and kube-proxy) from one minor's binaries. */
+function kubernetesComponentImages(images: ReleaseInfo['images'], kube: KubeBinaries): ImageSpec[] {
   return [
     { name: images.kubeAPIServer, files: [inPath('kube-apiserver', kube['kube-apiserver'])] },
     { name: images.kubeControllerManager, files: [inPath('kube-controller-manager', kube['kube-controller-manager'])] },
@@ -96,18 +94,21 @@ export function previousReleaseImages(kube: Readonly<Record<(typeof KUBE_BINARIE
   ];
 }
 
+/**
+ * The images the previous release adds to the current one's: its Kubernetes components, from that minor's binaries
+ * (every other image it names is the current release's).
+ */
+export const previousReleaseImages = (kube: KubeBinaries): ImageSpec[] => kubernetesComponentImages(localRelease(PREVIOUS_RELEASE_IMAGE).images, kube);
+
 /** The images of the environment's release, under the names the release provider gives them. */
 export function releaseImages(bin: ImageBinaries): ImageSpec[] {
   const { images } = localRelease();
   return [
     { name: images.etcd, files: [inPath('etcd', bin.etcd)] },
-    { name: images.kubeAPIServer, files: [inPath('kube-apiserver', bin['kube-apiserver'])] },
-    { name: images.kubeControllerManager, files: [inPath('kube-controller-manager', bin['kube-controller-manager'])] },
-    { name: images.kubeScheduler, files: [inPath('kube-scheduler', bin['kube-scheduler'])] },
+    ...kubernetesComponentImages(images, bin),
     // Upstream's konnectivity images keep the binary at the root and run it as the entrypoint.
     { name: images.konnectivityServer, files: [{ source: bin['proxy-server'], target: '/proxy-server' }], entrypoint: ['/proxy-server'] },
     { name: images.konnectivityAgent, files: [{ source: bin['proxy-agent'], target: '/proxy-agent' }], entrypoint: ['/proxy-agent'] },
-    kubeProxyImage(images.kubeProxy, bin['kube-proxy']),
     ...networkPluginImages(images.networkPlugin, bin),
     // Where Traefik's official image keeps its binary; the Deployment runs it by that path.
     ...(images.ingressController === undefined ? [] : [{ name: images.ingressController, files: [inPath('traefik', bin.traefik)], user: '65532:65532' }]),
