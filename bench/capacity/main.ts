@@ -5,7 +5,7 @@
 // memory working set are read from the kubelets' /metrics/resource, and its requests from its spec. Then
 // `hcp capacity` live (the hosted API server's measured load) and the operator's capacity gauges from its /metrics.
 // The environment gets a state folder of its own and is torn down at the end, whatever happens.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Label } from '../../src/api/index.ts';
@@ -15,6 +15,7 @@ import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts'
 import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { GIB, parseQuantity } from '../../src/lib/quantity.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
+import { tearDownEnvironment } from '../lib/teardown.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-capacity-'));
 const layout = environmentLayout(stateDir, 3);
@@ -103,7 +104,6 @@ try {
     management.close();
   }
 } finally {
-  await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
-  rmSync(stateDir, { recursive: true, force: true });
+  await tearDownEnvironment(stateDir);
 }
 process.stdout.write(`capacity (this machine, warm caches)\n${lines.map((l) => `  ${l}`).join('\n')}\n`);

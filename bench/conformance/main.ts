@@ -4,7 +4,7 @@
 // Then `local up --machine-backend vm`, a SingleReplica cluster with two QEMU workers, and the networking and DNS
 // conformance specs on them (the overlay between two real kernels). The environment gets a state folder of its own and
 // is torn down at the end, whatever happens. `--only vm` or `--only process` runs one half; `--parallel N` (default 4).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,6 +12,7 @@ import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts'
 import { environmentLayout } from '../../src/local/environment/layout.ts';
 import type { ConformanceSummary } from '../../src/local/conformance/summary.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
+import { tearDownEnvironment } from '../lib/teardown.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, parallel: { type: 'string', default: '4' } } });
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-conformance-'));
@@ -65,7 +66,6 @@ try {
   if (values.only !== 'vm') lines.push(...(await withProcessWorkers()));
   if (values.only !== 'process') lines.push(...(await withVmWorkers()));
 } finally {
-  await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 10 * MINUTE });
-  rmSync(stateDir, { recursive: true, force: true });
+  await tearDownEnvironment(stateDir, 10 * MINUTE);
 }
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -6,7 +6,7 @@
 // Ready ≤ 90 s after create with the `process` backend. Then `local up --machine-backend vm` and the same sequence with
 // QEMU machines (TCG), and the peak memory again. The environment gets a state folder of its own and is torn down at
 // the end, whatever happens.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
@@ -17,6 +17,7 @@ import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts'
 import { machineNamespaces } from '../../src/local/kubevirt/machine-backend.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB, topPrograms } from '../lib/environment-memory.ts';
+import { tearDownEnvironment } from '../lib/teardown.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-demo-'));
 const layout = environmentLayout(stateDir, 3);
@@ -101,7 +102,6 @@ try {
   await everyBackend(up.infraCluster);
 } finally {
   clearInterval(sampler);
-  await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
-  rmSync(stateDir, { recursive: true, force: true });
+  await tearDownEnvironment(stateDir);
 }
 process.stdout.write(`local-demo (this machine, warm caches)\n${lines.map((l) => `  ${l}`).join('\n')}\n`);

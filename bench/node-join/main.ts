@@ -4,7 +4,7 @@
 // and runs the served kubelet. Prints the seconds from NodePool creation to its VM and user data, the running
 // instance, the approved client certificate, the registered and the Ready Node, and the issued serving certificate.
 // The environment gets a state folder of its own and is torn down at the end.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
@@ -14,6 +14,7 @@ import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts'
 import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { machineOfPool } from '../../src/testing/node-join.ts';
+import { tearDownEnvironment } from '../lib/teardown.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-join-'));
 const layout = environmentLayout(stateDir, 1);
@@ -73,6 +74,5 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
-  rmSync(stateDir, { recursive: true, force: true });
+  await tearDownEnvironment(stateDir);
 }

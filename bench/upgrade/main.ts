@@ -4,13 +4,14 @@
 // Prints the control-plane upgrade time, the API prober's figures (a GET every 100 ms: failed requests, longest gap),
 // the Replace time per node and the workload prober's figures. The environment gets a state folder of its own and is
 // torn down at the end.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '../../src/kube/client.ts';
 import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { probeSummary, runUpgrade } from '../../src/testing/upgrade-flow.ts';
+import { tearDownEnvironment } from '../lib/teardown.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-upgrade-'));
 const layout = environmentLayout(stateDir, 3);
@@ -48,6 +49,5 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  await runHcpBinary(['local', 'down', `--state-dir=${stateDir}`, '--force'], { timeoutMs: 5 * MINUTE });
-  rmSync(stateDir, { recursive: true, force: true });
+  await tearDownEnvironment(stateDir);
 }
