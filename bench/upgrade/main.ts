@@ -31,11 +31,12 @@ async function main(): Promise<void> {
   try {
     const f = await runUpgrade({ layout, management, hcp, kubeconfigFile: join(stateDir, 'up-kubeconfig'), name: 'up', log: (line) => process.stderr.write(`bench: ${line}\n`) });
     process.stdout.write([
-      `upgrade (local environment, HighlyAvailable control plane, 2 process workers), ${f.from} → ${f.to}:`,
+      `upgrade (local environment, HighlyAvailable control plane, 3 process workers in 2 NodePools), ${f.from} → ${f.to}:`,
       `  control plane (spec change → Completed)       ${seconds(f.controlPlaneMs)}`,
       `  hosted API prober (GET every 100 ms)          ${probeSummary(f.api)}`,
       `  NodePool Replace (${String(f.replaceNodes)} nodes)                  ${seconds(f.replaceMs)} (${seconds(f.replaceMs / f.replaceNodes)} per node)`,
-      `  workload prober over both (HTTPS, ingress)    ${probeSummary(f.workload)}`,
+      `  NodePool InPlace (1 node)                     ${seconds(f.inPlaceMs)} (${f.inPlaceKeptMachine ? 'same machine, kubelet swapped' : 'MACHINE REPLACED'})`,
+      `  workload prober over all (HTTPS, ingress)     ${probeSummary(f.workload)}`,
       `  nodes at the end                              ${f.nodeVersions.join(', ')}`,
       ...[...f.api.failures.map((l) => `  API failures       ${l}`), ...f.workload.failures.map((l) => `  workload failures  ${l}`)],
       '',

@@ -22,4 +22,10 @@ describe('release catalog', () => {
     assert.equal(info?.images.etcd, 'registry.k8s.io/etcd:3.6.8-0');
     assert.equal(catalogReleaseProvider.lookup('quay.io/hcp-kubevirt/kube-release:v1.20.0'), undefined);
   });
+
+  it('When the release is Kubernetes-native, it should name our kubelet image of its version; an OpenShift release none (RHCOS brings its kubelet)', () => {
+    assert.equal(catalogReleaseProvider.lookup('quay.io/hcp-kubevirt/kube-release:v1.36.3')?.images.kubelet, 'quay.io/hcp-kubevirt/kubelet:v1.36.3');
+    assert.equal(catalogReleaseProvider.lookup('quay.io/hcp-kubevirt/kube-release:v1.35.4')?.images.kubelet, 'quay.io/hcp-kubevirt/kubelet:v1.35.4');
+    assert.equal(catalogReleaseProvider.lookup('quay.io/openshift-release-dev/ocp-release:4.17.0-multi')?.images.kubelet, undefined);
+  });
 });

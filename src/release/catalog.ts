@@ -33,6 +33,12 @@ export interface ComponentImages {
    * no default ingress from the operator.
    */
   readonly ingressController?: string;
+  /**
+   * An image holding `/usr/bin/kubelet`: what an InPlace upgrade's node agent pulls and installs on each machine.
+   * Kubernetes publishes no kubelet image, so the catalog's name is this project's own; absent from releases whose
+   * nodes bring their kubelet (OpenShift's RHCOS).
+   */
+  readonly kubelet?: string;
 }
 
 /** The hosted clusters' network plugin: flannel's daemon and the CNI plugins its pods install on every node. */
@@ -182,17 +188,21 @@ const kubeComponents = (kubernetesVersion: string): Pick<ComponentImages, 'kubeA
   return { kubeAPIServer: k8s('kube-apiserver'), kubeControllerManager: k8s('kube-controller-manager'), kubeScheduler: k8s('kube-scheduler'), kubeProxy: k8s('kube-proxy') };
 };
 
+/** The kubelet image of a Kubernetes-native release, e.g. `quay.io/hcp-kubevirt/kubelet:v1.36.3` (ours: Kubernetes publishes none). */
+const kubeletImageOf = (kubernetesVersion: string): string => `quay.io/hcp-kubevirt/kubelet:v${kubernetesVersion}`;
+
 function lookupKubernetesRelease(releaseImage: string): ReleaseInfo | undefined {
   const version = /\/kube-release:v(\d+\.\d+\.\d+)$/.exec(releaseImage)?.[1];
   const pinned = version === undefined ? undefined : KUBERNETES_RELEASES[version];
   if (version === undefined || pinned === undefined) return undefined;
-  return { version, kubernetesVersion: version, images: { ...kubeComponents(version), ...pinned } };
+  return { version, kubernetesVersion: version, images: { ...kubeComponents(version), kubelet: kubeletImageOf(version), ...pinned } };
 }
 
 function lookupOpenShiftRelease(releaseImage: string): ReleaseInfo | undefined {
   const version = versionOfReleaseImage(releaseImage);
   const kubernetesVersion = version === undefined ? undefined : KUBERNETES_FOR_MINOR[version.split('.').slice(0, 2).join('.')];
   if (version === undefined || kubernetesVersion === undefined) return undefined;
+  // No kubelet image: RHCOS brings the kubelet of its release.
   return { version, kubernetesVersion, images: { ...kubeComponents(kubernetesVersion), ...OPENSHIFT_PINNED, ...KUBEVIRT_PLATFORM_IMAGES } };
 }
 

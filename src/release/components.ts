@@ -2,7 +2,7 @@ import type { ComponentImages, CSISidecarImages, KubevirtCSIImages, NetworkPlugi
 import { PAYLOAD_FILES, PayloadError } from './payload.ts';
 
 /** The components a release may leave out (its clusters then run without them). */
-type OptionalComponent = 'kubevirtCloudControllerManager' | 'kubevirtCSI' | 'networkPlugin' | 'ingressController';
+type OptionalComponent = 'kubevirtCloudControllerManager' | 'kubevirtCSI' | 'networkPlugin' | 'ingressController' | 'kubelet';
 
 /**
  * Which payload component (an `image-references` tag) each control-plane image comes from. A field lists its names in
@@ -45,6 +45,12 @@ export const OPERATOR_TAG = 'hcp-operator';
 /** The hosted clusters' default ingress controller (ours; OpenShift's payloads carry `haproxy-router` instead). */
 export const INGRESS_CONTROLLER_TAG = 'traefik';
 
+/**
+ * The nodes' kubelet, what an InPlace upgrade installs as `/usr/bin/kubelet` (ours; OpenShift's nodes bring theirs with
+ * RHCOS). Never run as a pod: node agents pull it and copy the file out.
+ */
+export const KUBELET_TAG = 'kubelet';
+
 /** The hosted clusters' network plugin: both images or none (ours; OpenShift's payloads carry OVN-Kubernetes instead). */
 export const NETWORK_PLUGIN_TAGS = { flannel: 'flannel', cniPlugins: 'cni-plugins' } as const satisfies Record<keyof NetworkPluginImages, string>;
 
@@ -75,8 +81,8 @@ function networkPluginOf(images: ReadonlyMap<string, string>): NetworkPluginImag
 
 /**
  * The component images of a payload's `image-references` tags. Every core component must be there (the missing ones
- * are named); the KubeVirt cloud provider, the CSI set, the network plugin and the ingress controller are optional, as in the catalog's
- * releases.
+ * are named); the KubeVirt cloud provider, the CSI set, the network plugin, the ingress controller and the kubelet are
+ * optional, as in the catalog's releases.
  */
 export function componentImagesOf(images: ReadonlyMap<string, string>): ComponentImages {
   const missing: string[] = [];
@@ -92,11 +98,13 @@ export function componentImagesOf(images: ReadonlyMap<string, string>): Componen
   const csi = csiImagesOf(images);
   const network = networkPluginOf(images);
   const ingress = images.get(INGRESS_CONTROLLER_TAG);
+  const kubelet = images.get(KUBELET_TAG);
   return {
     ...core,
     ...(ccm === undefined ? {} : { kubevirtCloudControllerManager: ccm }),
     ...(csi === undefined ? {} : { kubevirtCSI: csi }),
     ...(network === undefined ? {} : { networkPlugin: network }),
     ...(ingress === undefined ? {} : { ingressController: ingress }),
+    ...(kubelet === undefined ? {} : { kubelet }),
   };
 }

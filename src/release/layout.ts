@@ -1,11 +1,14 @@
 import type { CoreOSBootImages, ReleaseInfo } from './catalog.ts';
-import { COMPONENT_TAGS, INGRESS_CONTROLLER_TAG, KUBEVIRT_TAGS, NETWORK_PLUGIN_TAGS } from './components.ts';
+import { COMPONENT_TAGS, INGRESS_CONTROLLER_TAG, KUBELET_TAG, KUBEVIRT_TAGS, NETWORK_PLUGIN_TAGS } from './components.ts';
 import { PAYLOAD_FILES } from './payload.ts';
 
 /** One payload component: its tag in `image-references` and its image. */
 export type PayloadTag = readonly [name: string, image: string];
 
-/** Our layout's tags: the first (our own) name of each component, and the KubeVirt set, network plugin and ingress controller when the release has them. */
+/**
+ * Our layout's tags: the first (our own) name of each component, and the KubeVirt set, network plugin, ingress
+ * controller and kubelet when the release has them.
+ */
 export function payloadTags(release: Pick<ReleaseInfo, 'images'>): PayloadTag[] {
   const { images } = release;
   const core = Object.entries(COMPONENT_TAGS).map(([field, names]): PayloadTag => [names[0], images[field as keyof typeof COMPONENT_TAGS]]);
@@ -16,7 +19,8 @@ export function payloadTags(release: Pick<ReleaseInfo, 'images'>): PayloadTag[] 
   const network = images.networkPlugin;
   const networkTags: PayloadTag[] = network === undefined ? [] : Object.entries(NETWORK_PLUGIN_TAGS).map(([field, name]): PayloadTag => [name, network[field as keyof typeof network]]);
   const ingress: PayloadTag[] = images.ingressController === undefined ? [] : [[INGRESS_CONTROLLER_TAG, images.ingressController]];
-  return [...core, ...ccm, ...csiTags, ...networkTags, ...ingress];
+  const kubelet: PayloadTag[] = images.kubelet === undefined ? [] : [[KUBELET_TAG, images.kubelet]];
+  return [...core, ...ccm, ...csiTags, ...networkTags, ...ingress, ...kubelet];
 }
 
 /** The CoreOS stream ConfigMap of the boot images given, as OpenShift's installer ships it. */

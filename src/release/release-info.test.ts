@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { kubernetesRelease, OPENSHIFT_BOOT_IMAGE, OPENSHIFT_TAGS, openshiftPayloadFiles } from '../testing/release-payloads.ts';
-import { MissingComponentsError } from './components.ts';
+import { KUBELET_TAG, MissingComponentsError } from './components.ts';
 import { kubernetesPayloadFiles } from './layout.ts';
-import { PAYLOAD_FILES, PayloadError } from './payload.ts';
+import { PAYLOAD_FILES, parseImageReferences, PayloadError } from './payload.ts';
 import { releaseInfoFromPayload } from './release-info.ts';
 
 const asFiles = (files: Record<string, string>): Map<string, Buffer> => new Map(Object.entries(files).map(([path, text]) => [path, Buffer.from(text)]));
@@ -25,6 +25,16 @@ describe('release info from a payload', () => {
     const release = kubernetesRelease('1.36.3');
     const info = releaseInfoFromPayload(asFiles(kubernetesPayloadFiles(release)));
     assert.deepEqual(info, release);
+  });
+
+  it('When the release names a kubelet image, it should list it under the tag kubelet and read it back; an OpenShift payload has none', () => {
+    const release = kubernetesRelease('1.36.3');
+    const { kubelet, ...withoutKubelet } = release.images;
+    const references = parseImageReferences(kubernetesPayloadFiles(release)[PAYLOAD_FILES.imageReferences] ?? '');
+    assert.equal(references.images.get(KUBELET_TAG), kubelet);
+    assert.equal(releaseInfoFromPayload(asFiles(kubernetesPayloadFiles(release))).images.kubelet, 'quay.io/hcp-kubevirt/kubelet:v1.36.3');
+    assert.deepEqual(releaseInfoFromPayload(asFiles(kubernetesPayloadFiles({ ...release, images: withoutKubelet }))).images, withoutKubelet);
+    assert.equal(releaseInfoFromPayload(asFiles(openshiftPayloadFiles('4.17.0'))).images.kubelet, undefined);
   });
 
   it('When our layout carries boot images and the KubeVirt set, it should read them back', () => {

@@ -8,6 +8,8 @@ type NodeStatus = 'True' | 'False' | 'Unknown';
 export interface KubeletStandIn {
   /** What each Node reports as Ready (default True); a change moves its lastTransitionTime, as a kubelet's would. */
   nodeReady?: (node: string) => NodeStatus;
+  /** The kubelet version each Node reports in `status.nodeInfo` (default none). */
+  kubeletVersion?: (node: string) => string | undefined;
 }
 
 type Pod = KubeObject & { metadata: { name: string; namespace: string; deletionTimestamp?: string }; spec: { nodeName?: string }; status?: { phase?: string } };
@@ -25,7 +27,7 @@ const HEARTBEAT_MS = 5_000;
  * function is called.
  */
 export function actAsKubelets(infra: KubeClient, infraNamespace: string, guest: KubeClient, options: KubeletStandIn = {}): () => Promise<void> {
-  const state: KubeletState = { registered: new Set(), registeredFor: new Set(), reported: new Map(), readyOf: options.nodeReady ?? (() => 'True') };
+  const state: KubeletState = { registered: new Set(), registeredFor: new Set(), reported: new Map(), readyOf: options.nodeReady ?? (() => 'True'), versionOf: options.kubeletVersion ?? (() => undefined) };
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -47,8 +49,9 @@ interface KubeletState {
   /** The VMs (uids) whose Node was registered: a later VM of the same name gets a Node of its own. */
   readonly registeredFor: Set<string>;
   /** What each Node last reported: its Ready status, since when, and when. */
-  readonly reported: Map<string, { status: NodeStatus; since: string; at: number }>;
+  readonly reported: Map<string, { status: NodeStatus; since: string; at: number; version: string | undefined }>;
   readonly readyOf: (node: string) => NodeStatus;
+  readonly versionOf: (node: string) => string | undefined;
 }
 
 async function pass(infra: KubeClient, namespace: string, guest: KubeClient, state: KubeletState): Promise<void> {
@@ -78,14 +81,16 @@ async function register(guest: KubeClient, name: string, state: KubeletState): P
 
 async function heartbeat(guest: KubeClient, name: string, state: KubeletState): Promise<void> {
   const status = state.readyOf(name);
+  const version = state.versionOf(name);
   const last = state.reported.get(name);
   const now = Date.now();
-  if (last?.status === status && now - last.at < HEARTBEAT_MS) return;
+  if (last?.status === status && last.version === version && now - last.at < HEARTBEAT_MS) return;
   const since = last?.status === status ? last.since : new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const stamp = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const condition = { type: 'Ready', status, reason: status === 'True' ? 'KubeletReady' : 'KubeletNotReady', message: `stand-in kubelet reports ${status}`, lastHeartbeatTime: stamp, lastTransitionTime: since };
-  await guest.apply({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { conditions: [condition] } }, { fieldManager: 'kubelet-standin', subresource: 'status' });
-  state.reported.set(name, { status, since, at: now });
+  const nodeInfo = version === undefined ? {} : { nodeInfo: { kubeletVersion: version } };
+  await guest.apply({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { conditions: [condition], ...nodeInfo } }, { fieldManager: 'kubelet-standin', subresource: 'status' });
+  state.reported.set(name, { status, since, at: now, version });
 }
 
 async function tendPods(guest: KubeClient, pods: readonly Pod[]): Promise<void> {

@@ -26,9 +26,13 @@ export const getNodePool = (client: KubeClient, ns: string, name: string): Promi
 /** The VirtualMachines in a namespace. */
 export const vmsIn = (client: KubeClient, namespace: string): Promise<TestVM[]> => client.list<TestVM>('kubevirt.io/v1', 'VirtualMachine', { namespace });
 
-/** Creates a KubeVirt HostedCluster and its NodePool with `hcp create cluster kubevirt` (as a user would). */
-export async function createKubeVirtCluster(management: TestCluster, ns: string, name: string, replicas: number): Promise<void> {
-  const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, `--name=${name}`, '--pull-secret=/ps', `--node-pool-replicas=${replicas}`, '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi'];
+/**
+ * Creates a KubeVirt HostedCluster and its NodePool with `hcp create cluster kubevirt` (as a user would): `replicas`
+ * workers, or those and extra flags (a later `--release-image` wins over the default OpenShift one).
+ */
+export async function createKubeVirtCluster(management: TestCluster, ns: string, name: string, pool: number | { replicas: number; flags: readonly string[] }): Promise<void> {
+  const { replicas, flags } = typeof pool === 'number' ? { replicas: pool, flags: [] } : pool;
+  const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, `--name=${name}`, '--pull-secret=/ps', `--node-pool-replicas=${replicas}`, '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi', ...flags];
   const out = await runHcp(args, { files: { '/ps': '{"auths":{}}' }, realClock: true });
   assert.equal(out.code, 0, out.stderr);
 }

@@ -2,7 +2,8 @@
  * An upgrade in the local environment, end to end, as a user runs one (the e2e tier asserts on it, `./dev bench
  * upgrade` prints it): a HighlyAvailable cluster (control plane and infrastructure) on the previous release with two workers and a workload behind a
  * PodDisruptionBudget, reached through the default ingress; then `spec.release.image` moved to the current release,
- * the control plane first, then the NodePool by `Replace`. Two probes run every 100 ms throughout: the hosted API
+ * the control plane first, then the NodePool by `Replace`, then a second NodePool of one worker `InPlace` (its machine
+ * kept, its kubelet swapped by the node agent). Two probes run every 100 ms throughout: the hosted API
  * (an authenticated GET, on a fresh connection each time) and the workload (over HTTPS through the router and the
  * hosted cluster's ingress).
  */
@@ -14,7 +15,7 @@ import { KubeClient, type KubeObject } from '../kube/client.ts';
 import { waitFor } from '../local/cluster/http.ts';
 import { localClusterFlags } from '../local/environment/cluster-flags.ts';
 import type { EnvironmentLayout } from '../local/environment/layout.ts';
-import { LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE, localRelease, PREVIOUS_RELEASE_IMAGE } from '../local/environment/local-images.ts';
+import { LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE, localRelease, PREVIOUS_NODE_IMAGE, PREVIOUS_RELEASE_IMAGE } from '../local/environment/local-images.ts';
 import { WEB } from '../local/environment/demo-workload.ts';
 import { hasTrueCondition } from '../lib/conditions.ts';
 import { assertDefaultIngressAnswers, type AnsweredIngress } from './guest-ingress.ts';
@@ -37,7 +38,11 @@ export interface UpgradeFigures {
   /** From the NodePool's spec change to every node on the new version, Ready, and the pool's version updated. */
   readonly replaceMs: number;
   readonly replaceNodes: number;
-  /** The workload prober over both upgrades. */
+  /** From the InPlace pool's spec change to its node on the new version, Ready, and the pool's version updated. */
+  readonly inPlaceMs: number;
+  /** Whether the InPlace pool's node is the machine it was before (not replaced). */
+  readonly inPlaceKeptMachine: boolean;
+  /** The workload prober over the upgrades. */
   readonly workload: ProbeFigures;
   /** `kubectl get nodes`' VERSION column at the end. */
   readonly nodeVersions: readonly string[];
@@ -83,11 +88,20 @@ async function kubeletVersions(hosted: KubeClient): Promise<string[]> {
   return (await hosted.list<Node>('v1', 'Node')).map((n) => n.status?.nodeInfo?.kubeletVersion ?? '').sort();
 }
 
+/** The names of the Nodes Ready on `version`. */
+async function readyAt(hosted: KubeClient, version: string): Promise<string[]> {
+  const nodes = await hosted.list<Node>('v1', 'Node');
+  return nodes.filter((n) => n.status?.nodeInfo?.kubeletVersion === version && hasTrueCondition(n, 'Ready')).map((n) => n.metadata?.name ?? '');
+}
+
 /** Every node Ready on `version`, exactly `count` of them. */
 async function nodesAt(hosted: KubeClient, version: string, count: number): Promise<boolean> {
   const nodes = await hosted.list<Node>('v1', 'Node');
-  return nodes.length === count && nodes.every((n) => n.status?.nodeInfo?.kubeletVersion === version && hasTrueCondition(n, 'Ready'));
+  return nodes.length === count && (await readyAt(hosted, version)).length === count;
 }
+
+/** The InPlace pool's name beside the cluster's own pool. */
+const inPlacePool = (name: string): string => `${name}-inplace`;
 
 /** The cluster's newest history entry is `version`, Completed. */
 async function completed(management: KubeClient, name: string, version: string): Promise<boolean> {
@@ -147,8 +161,9 @@ async function prepare(ctx: UpgradeContext): Promise<{ hosted: KubeClient; confi
   const kubeconfig = (await ctx.hcp(['create', 'kubeconfig', `--name=${ctx.name}`])).stdout;
   writeFileSync(ctx.kubeconfigFile, kubeconfig, { mode: 0o600 });
   const hosted = KubeClient.fromKubeconfigText(kubeconfig);
-  await waitFor(`2 workers Ready on v${from}`, () => nodesAt(hosted, `v${from}`, 2), { timeoutMs: 8 * MINUTE, intervalMs: 2000 });
-  ctx.log(`cluster ${ctx.name} on ${from} with 2 workers Ready`);
+  await ctx.hcp(['create', 'nodepool', 'kubevirt', `--name=${inPlacePool(ctx.name)}`, `--cluster-name=${ctx.name}`, '--replicas=1', '--node-upgrade-type=InPlace', `--release-image=${PREVIOUS_RELEASE_IMAGE}`, `--containerdisk=${PREVIOUS_NODE_IMAGE}`]);
+  await waitFor(`3 workers Ready on v${from}`, () => nodesAt(hosted, `v${from}`, 3), { timeoutMs: 8 * MINUTE, intervalMs: 2000 });
+  ctx.log(`cluster ${ctx.name} on ${from} with 3 workers Ready (2 Replace, 1 InPlace)`);
   await hosted.apply(webBudget(), { fieldManager: 'e2e', force: true });
   const hc = await ctx.management.get<HostedCluster>({ apiVersion: API, kind: 'HostedCluster', name: ctx.name, namespace: 'clusters' });
   const ingress = await assertDefaultIngressAnswers(hc, hosted, ctx.kubeconfigFile);
@@ -179,10 +194,11 @@ export async function runUpgrade(ctx: UpgradeContext): Promise<UpgradeFigures> {
     const pool = { apiVersion: API, kind: 'NodePool', name: ctx.name, namespace: 'clusters' };
     const stopTimeline = logTimeline(hosted, ctx.log, probing);
     await ctx.management.mergePatch(pool, { spec: { release: { image: LOCAL_RELEASE_IMAGE }, platform: { kubevirt: { rootVolume: { diskImage: { containerDiskImage: LOCAL_NODE_IMAGE } } } } } });
-    await waitFor(`the workers on v${to}`, async () => (await nodesAt(hosted, `v${to}`, 2)) && (await ctx.management.get<NodePool>(pool)).status?.version === to, { timeoutMs: 15 * MINUTE, intervalMs: 2000 }).finally(stopTimeline);
+    await waitFor(`the workers on v${to}`, async () => (await readyAt(hosted, `v${to}`)).length === 2 && (await ctx.management.get<NodePool>(pool)).status?.version === to, { timeoutMs: 15 * MINUTE, intervalMs: 2000 }).finally(stopTimeline);
     const replaceMs = performance.now() - replaceStarted;
     ctx.log(`NodePool Replace to ${to} in ${(replaceMs / 1000).toFixed(1)} s`);
-    const figures = { from, to, controlPlaneMs, api: apiFigures, replaceMs, replaceNodes: 2, workload: await workload.stop(), nodeVersions: await kubeletVersions(hosted) };
+    const inPlace = await upgradeInPlace(ctx, hosted, { from, to, since: probing });
+    const figures = { from, to, controlPlaneMs, api: apiFigures, replaceMs, replaceNodes: 2, ...inPlace, workload: await workload.stop(), nodeVersions: await kubeletVersions(hosted) };
     ctx.log(upgradeSummary(figures));
     return figures;
   } finally {
@@ -191,10 +207,23 @@ export async function runUpgrade(ctx: UpgradeContext): Promise<UpgradeFigures> {
   }
 }
 
+/** Moves the InPlace pool to the current release and waits for its node to run it, Ready, as the same machine. */
+async function upgradeInPlace(ctx: UpgradeContext, hosted: KubeClient, at: { from: string; to: string; since: number }): Promise<Pick<UpgradeFigures, 'inPlaceMs' | 'inPlaceKeptMachine'>> {
+  const pool = { apiVersion: API, kind: 'NodePool', name: inPlacePool(ctx.name), namespace: 'clusters' };
+  const [before] = await readyAt(hosted, `v${at.from}`);
+  const started = performance.now();
+  const stopTimeline = logTimeline(hosted, ctx.log, at.since);
+  await ctx.management.mergePatch(pool, { spec: { release: { image: LOCAL_RELEASE_IMAGE } } });
+  await waitFor(`the InPlace worker on v${at.to}`, async () => (await readyAt(hosted, `v${at.to}`)).length === 3 && (await ctx.management.get<NodePool>(pool)).status?.version === at.to, { timeoutMs: 10 * MINUTE, intervalMs: 1000 }).finally(stopTimeline);
+  const inPlaceMs = performance.now() - started;
+  ctx.log(`NodePool InPlace to ${at.to} in ${(inPlaceMs / 1000).toFixed(1)} s`);
+  return { inPlaceMs, inPlaceKeptMachine: before !== undefined && (await readyAt(hosted, `v${at.to}`)).includes(before) };
+}
+
 /** A probe's figures in one phrase. */
 export const probeSummary = (p: ProbeFigures): string =>
   `${String(p.failed)} failed of ${String(p.requests)}, longest gap ${(p.longestGapMs / 1000).toFixed(1)} s${p.failures.length === 0 ? '' : ` (first: ${p.failures.slice(0, 3).join(' | ')})`}`;
 
 /** The flow's figures on one line. */
 export const upgradeSummary = (f: UpgradeFigures): string =>
-  `upgrade ${f.from} → ${f.to}: control plane ${(f.controlPlaneMs / 1000).toFixed(1)} s, API ${probeSummary(f.api)}; Replace ${(f.replaceMs / 1000).toFixed(1)} s for ${String(f.replaceNodes)} nodes; workload ${probeSummary(f.workload)}`;
+  `upgrade ${f.from} → ${f.to}: control plane ${(f.controlPlaneMs / 1000).toFixed(1)} s, API ${probeSummary(f.api)}; Replace ${(f.replaceMs / 1000).toFixed(1)} s for ${String(f.replaceNodes)} nodes; InPlace ${(f.inPlaceMs / 1000).toFixed(1)} s for 1 node (${f.inPlaceKeptMachine ? 'same machine' : 'MACHINE REPLACED'}); workload ${probeSummary(f.workload)}`;

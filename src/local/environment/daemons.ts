@@ -38,7 +38,8 @@ const LAUNCHER = `${JOIN_CGROUPS} exec "$@"`;
 /** The same, restarting the command `$HCP_RESTART_SEC` seconds after each exit (the launcher's PID stays the daemon's). */
 const RESTARTING_LAUNCHER = `${JOIN_CGROUPS} while :; do "$@"; echo "exited with status $?; restarting in $HCP_RESTART_SEC s"; sleep "$HCP_RESTART_SEC"; done`;
 
-const pidFile = (layout: EnvironmentLayout, name: string): string => join(statePaths(layout).pids, `${name}.pid`);
+/** Where a daemon's PID (its launcher's) is kept. */
+export const pidFile = (layout: EnvironmentLayout, name: string): string => join(statePaths(layout).pids, `${name}.pid`);
 
 /** The log file of a daemon. */
 export const logFile = (layout: EnvironmentLayout, name: string): string => join(statePaths(layout).logs, `${name}.log`);

@@ -6,12 +6,13 @@
  * runtime's private folders, re-rooted paths) is added as a kubelet drop-in and containerd settings, never by editing
  * what the endpoint served.
  */
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path/posix';
 import { materialiseIgnition, parseIgnitionPointer, type MaterialisedIgnition } from '../../render/ignition/materialise.ts';
 import { NodePaths } from '../../render/ignition/node-config.ts';
+import { NODE_AGENT_PATH, NODE_AGENT_UNIT } from '../../render/ignition/node-agent.ts';
 import { toYaml } from '../../lib/yaml.ts';
-import { runningPid, startAndWait, startDaemon } from './daemons.ts';
+import { pidFile, runningPid, startAndWait, startDaemon } from './daemons.ts';
 import { attachMachineNetwork, ensureCgroup, killCgroup, removeCgroup, run, unmountUnder } from './host.ts';
 import { nodeLayout, type EnvironmentLayout, type NodeLayout } from './layout.ts';
 import { hostKubeletSettings, nodePaths } from './node-config.ts';
@@ -33,7 +34,7 @@ export function joinBinaries(kubeVersion: string = KUBE_VERSION): JoinMachineOpt
   const runc = findCommand('runc');
   if (kubelet === undefined || runc === undefined) throw new Error('kubelet or runc missing: bring the local environment up first');
   if (!isExecutable(kubelet)) throw new Error(`no kubelet ${kubeVersion} in ${kubelet}: the local environment builds the kubelets of ${KUBE_VERSION} and ${PREVIOUS_KUBE_VERSION} only`);
-  return { kubelet, containerd: join(toolDir(CONTAINERD), 'containerd'), runc };
+  return { kubelet, containerd: join(toolDir(CONTAINERD), 'containerd'), runc, ctr: join(toolDir(CONTAINERD), 'ctr') };
 }
 
 /** A joining machine: its name (the VM's, which the kubelet registers as) and its slot beyond the environment's nodes. */
@@ -44,7 +45,7 @@ export interface JoinMachineOptions {
   readonly slot: number;
   /** The user data of the machine's VM (the Ignition pointer). */
   readonly userData: string;
-  readonly binaries: { readonly kubelet: string; readonly containerd: string; readonly runc: string };
+  readonly binaries: { readonly kubelet: string; readonly containerd: string; readonly runc: string; readonly ctr: string };
   /** The virt-launcher pod the machine lives in: one of its processes, its address, and the node running it. */
   readonly launcher: LauncherNetwork;
 }
@@ -98,7 +99,47 @@ function hostDropIn(layout: EnvironmentLayout, node: NodeLayout, root: string): 
 }
 
 /** The daemon names of a joining machine. */
-const daemonNames = (node: NodeLayout): { containerd: string; kubelet: string } => ({ containerd: `containerd-${String(node.index)}`, kubelet: `kubelet-${String(node.index)}` });
+const daemonNames = (node: NodeLayout): { containerd: string; kubelet: string; agent: string } => ({ containerd: `containerd-${String(node.index)}`, kubelet: `kubelet-${String(node.index)}`, agent: `node-agent-${String(node.index)}` });
+
+/**
+ * Puts the kubelet where the node image contract keeps it, as a copy of its own (reflinked where the file system can):
+ * the node agent replaces that file in place, which must never reach the environment's cache.
+ */
+function installKubelet(root: string, kubelet: string): void {
+  const target = join(root, NodePaths.kubelet);
+  mkdirSync(dirname(target), { recursive: true });
+  copyFileSync(kubelet, target, constants.COPYFILE_FICLONE);
+}
+
+/** How often the agent of a process machine looks at its Node (a VM's looks every 10 s: these are cheaper to wake). */
+const AGENT_INTERVAL_SECONDS = 5;
+
+/**
+ * The node agent the served config installed, run as systemd would run its unit, with this host's differences in its
+ * environment: the re-rooted paths, the machine's own containerd and registry hosts, and a kubelet restarted by
+ * stopping it (its launcher starts it again after the unit's RestartSec, as systemd would).
+ */
+function nodeAgentDaemon(options: JoinMachineOptions, node: NodeLayout, root: string, mountNamespace: string): Parameters<typeof startDaemon>[1] {
+  const p = nodePaths(node);
+  const kubeletPid = pidFile(options.layout, daemonNames(node).kubelet);
+  return {
+    name: daemonNames(node).agent,
+    command: ['bash', join(root, NODE_AGENT_PATH)],
+    netns: node.netns,
+    mountNamespace,
+    cgroup: node.cgroup,
+    restartAfterSeconds: 10,
+    env: {
+      HCP_NODE_ROOT: root,
+      HCP_NODE_NAME: options.machine,
+      HCP_CTR: options.binaries.ctr,
+      HCP_CONTAINERD_SOCKET: p.containerdSocket,
+      HCP_REGISTRY_HOSTS: p.registryHosts,
+      HCP_KUBELET_RESTART: `pkill -TERM -P "$(cat '${kubeletPid}')"`,
+      HCP_AGENT_INTERVAL: String(AGENT_INTERVAL_SECONDS),
+    },
+  };
+}
 
 /**
  * Fetches the machine's config through its user data and starts its containerd and kubelet. Resolves with the moment
@@ -114,6 +155,7 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   const config = materialiseIgnition(JSON.parse(answer.body) as Record<string, unknown>);
   const root = rootOf(node);
   writeFiles(root, config);
+  installKubelet(root, binaries.kubelet);
   restoreIdentity(layout, options.slot, root);
   const dropIns = join(root, 'etc/kubernetes/kubelet.conf.d');
   mkdirSync(dropIns, { recursive: true });
@@ -126,34 +168,46 @@ export async function startJoinMachine(options: JoinMachineOptions): Promise<{ f
   // The kubelet exits at once when the runtime's socket is not there yet.
   const socket = nodePaths(node).containerdSocket;
   await startAndWait(layout, RUNTIME_START_TIMEOUT_MS, { ...containerdDaemon(node, binaries, mountNamespace), cgroup: node.cgroup }, () => Promise.resolve(existsSync(socket)));
-  const kubelet = [binaries.kubelet, ...kubeletArguments(config, root), `--config-dir=${dropIns}`, `--root-dir=${join(root, 'var/lib/kubelet')}`, `--hostname-override=${options.machine}`, `--node-ip=${node.address}`];
+  const kubelet = [join(root, NodePaths.kubelet), ...kubeletArguments(config, root), `--config-dir=${dropIns}`, `--root-dir=${join(root, 'var/lib/kubelet')}`, `--hostname-override=${options.machine}`, `--node-ip=${node.address}`];
   const restartAfterSeconds = kubeletRestartSeconds(config);
   await startDaemon(layout, { name: names.kubelet, command: kubelet, netns: node.netns, mountNamespace, cgroup: node.cgroup, ...(restartAfterSeconds === undefined ? {} : { restartAfterSeconds }) });
+  if (config.units.some((u) => u.name === NODE_AGENT_UNIT && u.enabled)) await startDaemon(layout, nodeAgentDaemon(options, node, root, mountNamespace));
   return { fetchedAt, node };
 }
 
-/** What a machine keeps across a restart, as a VM keeps its disk: its kubelet's client credentials (the node's identity). */
-const IDENTITY = [NodePaths.kubeconfig, NodePaths.certDir] as const;
+/**
+ * What a machine keeps across a restart, as a VM keeps its disk: its kubelet's client credentials (the node's
+ * identity) and its kubelet (which an in-place update may have replaced).
+ */
+const KEPT = [NodePaths.kubeconfig, NodePaths.certDir, NodePaths.kubelet] as const;
 const identityStash = (layout: EnvironmentLayout, slot: number): string => join(layout.stateDir, `machine-identity-${String(slot)}`);
 
+/** Moves `from` to `to`, replacing what is there (both below the state folder: one file system, so a rename). */
+function moveOver(from: string, to: string): void {
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(dirname(to), { recursive: true });
+  renameSync(from, to);
+}
+
 /**
- * A machine started again finds the identity its last run kept: its kubelet goes on as the node it is, instead of
- * bootstrapping anew (a bootstrap for an existing Node is refused, as OpenShift's machine approver refuses it).
+ * A machine started again finds what its last run kept: its kubelet goes on as the node it is, instead of
+ * bootstrapping anew (a bootstrap for an existing Node is refused, as OpenShift's machine approver refuses it), and
+ * runs the kubelet it last ran.
  */
 function restoreIdentity(layout: EnvironmentLayout, slot: number, root: string): void {
   const stash = identityStash(layout, slot);
   if (!existsSync(stash)) return;
-  for (const path of IDENTITY) if (existsSync(join(stash, path))) cpSync(join(stash, path), join(root, path), { recursive: true });
+  for (const path of KEPT) if (existsSync(join(stash, path))) moveOver(join(stash, path), join(root, path));
   rmSync(stash, { recursive: true, force: true });
 }
 
 /** Keeps the machine's identity aside when `keep` (a stash from an earlier stop stays while its root has none); drops it otherwise. */
 function stashIdentity(layout: EnvironmentLayout, node: NodeLayout, keep: boolean): void {
   const stash = identityStash(layout, node.index);
-  const kept = IDENTITY.filter((path) => existsSync(join(rootOf(node), path)));
-  if (keep && kept.length === 0) return;
+  const kept = KEPT.filter((path) => existsSync(join(rootOf(node), path)));
+  if (keep && !kept.some((path) => path !== NodePaths.kubelet)) return;
   rmSync(stash, { recursive: true, force: true });
-  if (keep) for (const path of kept) cpSync(join(rootOf(node), path), join(stash, path), { recursive: true });
+  if (keep) for (const path of kept) moveOver(join(rootOf(node), path), join(stash, path));
 }
 
 /**

@@ -40,6 +40,7 @@ export type ImageBinaries = Readonly<
     | 'kube-controller-manager'
     | 'kube-scheduler'
     | 'kube-proxy'
+    | 'kubelet'
     | 'proxy-server'
     | 'proxy-agent'
     | 'coredns'
@@ -82,21 +83,31 @@ export function localRelease(image: string = LOCAL_RELEASE_IMAGE): ReleaseInfo {
 }
 
 /** The Kubernetes binaries a release's component images are made from, by name. */
-type KubeBinaries = Readonly<Record<'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy', string>>;
+type KubeBinaries = Readonly<Record<'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'kubelet', string>>;
 
-/** A release's Kubernetes components (the API server, controllers, scheduler and kube-proxy) from one minor's binaries. */
+/**
+ * A release's Kubernetes components (the API server, controllers, scheduler and kube-proxy) from one minor's binaries,
+ * and its kubelet image when it names one. None has an entrypoint: the pods' commands name the binaries.
+ */
 function kubernetesComponentImages(images: ReleaseInfo['images'], kube: KubeBinaries): ImageSpec[] {
   return [
     { name: images.kubeAPIServer, files: [inPath('kube-apiserver', kube['kube-apiserver'])] },
     { name: images.kubeControllerManager, files: [inPath('kube-controller-manager', kube['kube-controller-manager'])] },
     { name: images.kubeScheduler, files: [inPath('kube-scheduler', kube['kube-scheduler'])] },
     kubeProxyImage(images.kubeProxy, kube['kube-proxy']),
+    ...(images.kubelet === undefined ? [] : [kubeletImage(images.kubelet, kube.kubelet)]),
   ];
 }
 
 /**
- * The images the previous release adds to the current one's: its Kubernetes components, from that minor's binaries
- * (every other image it names is the current release's).
+ * The kubelet image: a carrier of one file, never run as a container. A node agent pulls it and installs the file as
+ * the machine's kubelet (InPlace upgrades), so it has no entrypoint and keeps the file where a node keeps it.
+ */
+export const kubeletImage = (name: string, kubelet: string): ImageSpec => ({ name, files: [{ source: kubelet, target: '/usr/bin/kubelet' }] });
+
+/**
+ * The images the previous release adds to the current one's: its Kubernetes components and kubelet, from that minor's
+ * binaries (every other image it names is the current release's).
  */
 export const previousReleaseImages = (kube: KubeBinaries): ImageSpec[] => kubernetesComponentImages(localRelease(PREVIOUS_RELEASE_IMAGE).images, kube);
 

@@ -13,6 +13,7 @@ describe('release build plan', () => {
     const byComponent = Object.fromEntries(artifacts.map((a) => [a.component, `${a.ref.registry}/${a.ref.repository}:${a.ref.tag ?? ''}`]));
     assert.equal(byComponent['kube-apiserver'], 'registry.example.com/hcp/kube-apiserver:v1.36.3');
     assert.equal(byComponent['etcd'], 'registry.example.com/hcp/etcd:3.6.8-0');
+    assert.equal(byComponent['kubelet'], 'registry.example.com/hcp/kubelet:v1.36.3');
     assert.equal(new Set(artifacts.map((a) => a.ref.repository)).size, artifacts.length, 'one repository per component');
   });
 

@@ -28,7 +28,7 @@ mbr=/usr/lib/syslinux/mbr/mbr.bin
 [ -f "$mbr" ] || { echo "missing $mbr (apt-get install syslinux-common)" >&2; exit 1; }
 # Each build goes to a folder named by what it was built from, and `current` points at the newest: a rebuild never
 # changes the disk under the copy-on-write layers of machines (hcp local up prunes the builds no machine uses).
-stamp=$(cat "$0" "$here"/guest/* "$kubelet" "$containerd_dir/containerd" | sha256sum | cut -c1-16)
+stamp=$(cat "$0" "$here"/guest/* "$kubelet" "$containerd_dir/containerd" "$containerd_dir/ctr" | sha256sum | cut -c1-16)
 out=$images/$stamp
 rm -f "$images/vmlinuz" "$images/initrd.img" "$images/disk.raw" "$images/stamp" # the layout before `current`
 if [ -f "$out/disk.raw" ] && [ -f "$out/node.qcow2" ]; then ln -sfn "$stamp" "$images/current"; echo "$out (cached)"; exit 0; fi
@@ -43,7 +43,7 @@ debootstrap --variant=minbase --include=$packages bookworm "$root" http://deb.de
 # The build host's resolver means nothing in a machine: the kernel command line gives one (see the agent).
 : > "$root/etc/resolv.conf"
 install -m 0755 "$kubelet" "$root/usr/bin/kubelet"
-install -m 0755 "$containerd_dir/containerd" "$containerd_dir/containerd-shim-runc-v2" "$root/usr/bin/"
+install -m 0755 "$containerd_dir/containerd" "$containerd_dir/containerd-shim-runc-v2" "$containerd_dir/ctr" "$root/usr/bin/"
 mkdir -p "$root/opt/cni/bin" "$root/etc/cni/net.d"
 install -m 0755 "$here/guest/hcp-ignition-agent" "$root/usr/local/bin/"
 install -m 0644 "$here/guest/containerd.service" "$here/guest/hcp-ignition.service" "$root/etc/systemd/system/"

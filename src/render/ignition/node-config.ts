@@ -3,6 +3,8 @@ import { toBase64 } from '../../lib/base64.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { ImageReferenceError, parseImageReference, registryApiHost } from '../../release/image-reference.ts';
 import { credentialsFor, PullSecretError, type RegistryCredentials } from '../../release/registry-auth.ts';
+import { NODE_AGENT_PATH, NODE_AGENT_SCRIPT, NODE_AGENT_UNIT, nodeAgentUnit } from './node-agent.ts';
+import { NodePaths } from './node-paths.ts';
 
 /**
  * The Ignition spec version of the configuration the ignition endpoint serves. 3.2.0 is what upstream's pointer
@@ -10,25 +12,8 @@ import { credentialsFor, PullSecretError, type RegistryCredentials } from '../..
  */
 export const NODE_IGNITION_VERSION = '3.2.0';
 
-/** Where the node image contract (docs/node-image.md) puts things; the served configuration writes these paths. */
-export const NodePaths = {
-  kubelet: '/usr/bin/kubelet',
-  clusterCA: '/etc/kubernetes/ca.crt',
-  bootstrapKubeconfig: '/etc/kubernetes/bootstrap-kubeconfig',
-  kubeletConfig: '/etc/kubernetes/kubelet.yaml',
-  /** Written by the kubelet once its client certificate is issued. */
-  kubeconfig: '/var/lib/kubelet/kubeconfig',
-  certDir: '/var/lib/kubelet/pki',
-  /** The kubelet reads registry credentials from `config.json` in its root folder and hands them to the runtime. */
-  pullSecret: '/var/lib/kubelet/config.json',
-  containerdConfig: '/etc/containerd/config.toml',
-  /** Where the node image keeps its registries' `hosts.toml` (mirrors, CAs): the served containerd config points there. */
-  registryHosts: '/etc/containerd/certs.d',
-  containerdSocket: '/run/containerd/containerd.sock',
-  trustBundle: '/etc/pki/ca-trust/source/anchors/hcp-additional-trust-bundle.pem',
-  sysctl: '/etc/sysctl.d/90-hcp-kubernetes.conf',
-  modules: '/etc/modules-load.d/hcp-kubernetes.conf',
-} as const;
+/** Re-exported: callers name the contract's paths through the configuration that writes them. */
+export { NodePaths };
 
 /** Everything one NodePool generation's machines need to become Nodes of the hosted cluster. */
 export interface NodeIgnitionInput {
@@ -186,7 +171,8 @@ const MODULES = ['overlay', 'br_netfilter', ''].join('\n');
  * The Ignition config (spec {@link NODE_IGNITION_VERSION}) that turns a machine booted from an image meeting the node
  * image contract (`docs/node-image.md`) into a Node of the hosted cluster: the cluster CA, a bootstrap kubeconfig,
  * the kubelet's configuration and unit, containerd's configuration, registry credentials, kernel settings, the
- * `core` user's SSH keys and the extra trust bundle. Pure: the ignition endpoint renders it per request.
+ * `core` user's SSH keys, the extra trust bundle, and the node agent that carries out in-place upgrades
+ * (`node-agent.ts`). Pure: the ignition endpoint renders it per request.
  */
 export function renderNodeIgnition(input: NodeIgnitionInput): Record<string, unknown> {
   const sandboxAuth = sandboxRegistryAuth(input);
@@ -200,12 +186,19 @@ export function renderNodeIgnition(input: NodeIgnitionInput): Record<string, unk
     file(NodePaths.sysctl, 0o644, SYSCTL),
     file(NodePaths.modules, 0o644, MODULES),
     ...(input.additionalTrustBundle === undefined || input.additionalTrustBundle === '' ? [] : [file(NodePaths.trustBundle, 0o644, input.additionalTrustBundle)]),
+    file(NODE_AGENT_PATH, 0o755, NODE_AGENT_SCRIPT),
   ];
   const users = input.sshAuthorizedKeys.length === 0 ? [] : [{ name: 'core', sshAuthorizedKeys: [...input.sshAuthorizedKeys] }];
   return {
     ignition: { version: NODE_IGNITION_VERSION },
     passwd: { users },
     storage: { files },
-    systemd: { units: [{ name: 'containerd.service', enabled: true }, { name: 'kubelet.service', enabled: true, contents: kubeletUnit(input) }] },
+    systemd: {
+      units: [
+        { name: 'containerd.service', enabled: true },
+        { name: 'kubelet.service', enabled: true, contents: kubeletUnit(input) },
+        { name: NODE_AGENT_UNIT, enabled: true, contents: nodeAgentUnit() },
+      ],
+    },
   };
 }

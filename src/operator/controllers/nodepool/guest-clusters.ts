@@ -19,7 +19,7 @@ export interface NodeCondition {
 export type GuestNode = KubeObject & {
   metadata: { name: string; annotations?: Record<string, string>; labels?: Record<string, string> };
   spec?: { providerID?: string; unschedulable?: boolean };
-  status?: { conditions?: NodeCondition[]; volumesAttached?: Array<{ name: string }> };
+  status?: { conditions?: NodeCondition[]; volumesAttached?: Array<{ name: string }>; nodeInfo?: { kubeletVersion?: string } };
 };
 
 /** A certificate signing request of a hosted cluster as cached: what the approver reads. */

@@ -10,6 +10,7 @@ import { deleteNodePool } from './phases/delete.ts';
 import { finalizerPhase } from './phases/finalizer.ts';
 import { guestPhase } from './phases/guest.ts';
 import { infraPhase } from './phases/infra.ts';
+import { inPlacePhase } from './phases/in-place.ts';
 import { janitorPhase } from './phases/janitor.ts';
 import { machinesPhase } from './phases/machines.ts';
 import { passthroughPhase } from './phases/passthrough.ts';
@@ -21,7 +22,7 @@ import { computeStatus } from './status.ts';
 import { runOrderedPhases } from '../run-phases.ts';
 
 /** The phases of a NodePool that is not being deleted, in order. */
-export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, clusterPhase, validatePhase, infraPhase, guestPhase, bootstrapPhase, bootImageCachePhase, templatePhase, machinesPhase, passthroughPhase, janitorPhase];
+export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, clusterPhase, validatePhase, infraPhase, guestPhase, bootstrapPhase, bootImageCachePhase, templatePhase, machinesPhase, inPlacePhase, passthroughPhase, janitorPhase];
 
 const runPhases = (scope: Scope): Promise<PhaseOutcome> => runOrderedPhases(PHASES, scope);
 

@@ -36,7 +36,8 @@ export function retireBoundsOf(np: NodePool, since: number, foreverMeansMs?: num
 /** Deleting at once: no drain, no wait for volumes (a machine without a Node, a HostedCluster being deleted). */
 export const AT_ONCE = (since: number): RetireBounds => ({ since, drainMs: 0, volumeDetachMs: 0 });
 
-const within = (now: number, since: number, limitMs: number | undefined): boolean => limitMs === undefined || now - since < limitMs;
+/** Whether a wait that started at `since` is still within `limitMs` (undefined: for ever). */
+export const within = (now: number, since: number, limitMs: number | undefined): boolean => limitMs === undefined || now - since < limitMs;
 
 /** What the Node still waits for once drained: its volumes to detach (the attach/detach controller empties `volumesAttached`). */
 function volumesPending(node: GuestNode): string | undefined {
@@ -59,7 +60,7 @@ export async function requestDeletion(scope: Scope, names: readonly string[]): P
 }
 
 /** Tells once per distinct message that a drain waits, in the log and as an Event on the NodePool. */
-function reportWaiting(scope: Scope, machine: string, message: string): void {
+export function reportWaiting(scope: Scope, machine: string, message: string): void {
   const key = `${nodePoolKeyOf(scope.np)}/${machine}`;
   if (scope.deps.drainMessages.get(key) === message) return;
   scope.deps.drainMessages.set(key, message);
@@ -90,7 +91,7 @@ export async function retireMachine(scope: Scope, machine: PoolMachine, bounds: 
 }
 
 /** What the Node still waits for before its VM may go (drain, then volumes), within what the bounds still allow. */
-async function nodeWaitsFor(client: KubeClient, node: GuestNode, allowed: { drain: boolean; volumes: boolean }): Promise<string | undefined> {
+export async function nodeWaitsFor(client: KubeClient, node: GuestNode, allowed: { drain: boolean; volumes: boolean }): Promise<string | undefined> {
   if (allowed.drain) {
     const progress = await drainPass(client, node).catch((error: unknown) => ({ done: false, message: `cannot drain node ${node.metadata.name}: ${reasonOf(error)}` }));
     if (!progress.done) return progress.message;

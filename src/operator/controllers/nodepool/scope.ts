@@ -16,6 +16,7 @@ import type { Expectations } from './expectations.ts';
 import type { GuestCluster, GuestClusters } from './guest-clusters.ts';
 import type { HealthVerdict } from './autorepair.ts';
 import type { PoolMachine } from './pool-machines.ts';
+import type { InPlaceProgress } from './in-place.ts';
 import type { InfraCache, InfraCaches } from './infra-caches.ts';
 
 /** What the NodePool controller needs from outside, injected. */
@@ -105,6 +106,8 @@ export interface Scope {
   health?: HealthVerdict & { readonly problems: readonly string[] };
   /** What the machines phase found, for status. */
   machines?: MachineSummary;
+  /** An InPlace pool's update, once the in-place phase looked at it. */
+  inPlace?: InPlaceProgress;
 }
 
 /** The pool's machines as the machines phase found them. */

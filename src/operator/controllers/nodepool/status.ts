@@ -5,6 +5,7 @@ import { BootstrapNames } from '../../../render/nodepool/bootstrap.ts';
 import { reasonOf } from '../../runtime/errors.ts';
 import { HealthCheckAnnotation } from './autorepair.ts';
 import { allMachinesReady, allNodesHealthy, liveMigratable } from './machine-conditions.ts';
+import type { InPlaceProgress } from './in-place.ts';
 import { poolMachines } from './pool-machines.ts';
 import { resolveRollingLimits } from './rollout.ts';
 import { nodePoolKeyOf, type MachineSummary, type Scope } from './scope.ts';
@@ -53,9 +54,24 @@ const configUpdating = (scope: Scope, configHash: string): boolean =>
 const progress = (type: string, message: string | undefined): Update =>
   message === undefined ? { type, status: 'False', reason: Reason.AsExpected.value, message: '' } : { type, status: 'True', reason: Reason.AsExpected.value, message };
 
+/**
+ * An InPlace pool's UpdatingVersion and UpdatingConfig: upstream's progress message, or which Node's agent failed and
+ * why (`InplaceUpgradeFailed`: the agent tries again, so it heals once the cause clears).
+ */
+function inPlaceUpdating(scope: Scope, inPlace: InPlaceProgress): Update[] {
+  if (inPlace.upToDate === inPlace.total) return [progress(Type.UpdatingVersion.value, undefined), progress(Type.UpdatingConfig.value, undefined)];
+  const message = `Nodepool update in progress. Target Config version: ${inPlace.target.config}. Total Nodes: ${inPlace.total}. Upgraded: ${inPlace.upToDate}`;
+  const failed = inPlace.degraded[0];
+  const update = (type: string): Update =>
+    failed === undefined ? progress(type, message) : { type, status: 'True', reason: Reason.InplaceUpgradeFailed.value, message: `${message}. Node ${failed.node} failed: ${failed.reason}` };
+  const versionUpdating = scope.release !== undefined && scope.release.version !== scope.np.status?.version;
+  return [versionUpdating ? update(Type.UpdatingVersion.value) : progress(Type.UpdatingVersion.value, undefined), update(Type.UpdatingConfig.value)];
+}
+
 /** UpdatingVersion and UpdatingConfig (upstream's messages); both True while a new pool comes up, as the manual shows. */
 function updating(scope: Scope, machines: MachineSummary): Update[] {
   if (rolledOut(machines)) return [progress(Type.UpdatingVersion.value, undefined), progress(Type.UpdatingConfig.value, undefined)];
+  if (scope.inPlace !== undefined) return inPlaceUpdating(scope, scope.inPlace);
   const target = scope.release?.version;
   const configHash = scope.bootstrap?.configHash;
   const versionUpdating = target !== undefined && target !== scope.np.status?.version;

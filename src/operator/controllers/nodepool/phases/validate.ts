@@ -10,6 +10,7 @@ import { completedRelease, dockerConfigOf, provisionalNote, provisionalRequeue, 
 import { releaseAccess, type ReleaseAccess } from '../../../../release/provider.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
+import { inPlaceTargetOf } from '../in-place.ts';
 import { compareVersions, MAX_KUBELET_MINOR_SKEW, minorsBehind, parseVersion } from '../../../../release/upgrade-rules.ts';
 
 export type Check = Omit<ConditionUpdate, 'observedGeneration'> & { readonly blocking: boolean };
@@ -29,13 +30,17 @@ function machineConfigCheck(np: NodePool): Check {
 }
 
 /**
- * InPlace is accepted but not carried out on KubeVirt (as upstream, where it is untested there): machines keep their
- * generation until they are replaced for another reason. Both rolling limits at zero could never make progress.
+ * InPlace needs a release that carries a kubelet image for the node agents to install (an OpenShift release's comes
+ * with RHCOS): without one the pool is scaled but its machines are not updated, which is said, not blocking.
+ * Both rolling limits at zero could never make progress.
  */
-function managementCheck(np: NodePool): Check {
+function managementCheck(np: NodePool, release: ReleaseInfo | undefined): Check {
   const { management } = np.spec;
   if (management.upgradeType === 'InPlace') {
-    return { ...failed(Type.UpdateManagementEnabled.value, 'upgradeType InPlace is not supported on the KubeVirt platform yet: the pool is scaled, but existing machines are not updated'), blocking: false };
+    if (release !== undefined && inPlaceTargetOf(release) === undefined) {
+      return { ...failed(Type.UpdateManagementEnabled.value, `upgradeType InPlace: release ${release.version} carries no kubelet image for the node agents to install: the pool is scaled, but existing machines are not updated`), blocking: false };
+    }
+    return ok(Type.UpdateManagementEnabled.value);
   }
   const rolling = management.replace?.rollingUpdate;
   if (rolling?.maxSurge === 0 && rolling.maxUnavailable === 0) {
@@ -151,7 +156,7 @@ export const validatePhase: Phase = {
   async run(scope) {
     const { np } = scope;
     const release = await releaseChecks(scope);
-    const checks = [archCheck(np), machineConfigCheck(np), managementCheck(np), autoscalingCheck(np), ...release.checks];
+    const checks = [archCheck(np), machineConfigCheck(np), autoscalingCheck(np), ...release.checks, managementCheck(np, scope.release)];
     if (!checks.some((c) => c.blocking)) checks.push(bootImageCheck(scope));
     for (const check of checks) setCondition(scope, { type: check.type, status: check.status, reason: check.reason, message: check.message });
     if (release.retry !== undefined) throw release.retry;
