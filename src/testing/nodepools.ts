@@ -50,3 +50,18 @@ export function waitForVMs(client: KubeClient, namespace: string, count: number,
     return vms.length === count && accept(vms) ? vms : undefined;
   });
 }
+
+/** Puts a pod labelled `app: guarded` on a Node of the stand-in hosted cluster directly (no scheduler runs there). */
+export async function guardedPodOn(guest: KubeClient, namespace: string, node: string, name: string): Promise<void> {
+  await guest.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, labels: { app: 'guarded' } }, spec: { nodeName: node, containers: [{ name: 'app', image: 'registry.example.com/app:1' }] } });
+}
+
+/** A budget named `guarded` that allows no disruption of the `pods` guarded pods, once the disruption controller judged it. */
+export async function guardingBudget(guest: KubeClient, namespace: string, pods: number): Promise<void> {
+  await guest.create({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'guarded', namespace }, spec: { minAvailable: pods, selector: { matchLabels: { app: 'guarded' } } } });
+  // The disruption controller must have judged the budget before an eviction is refused for it.
+  await eventually('the budget observed', async () => {
+    const pdb = await guest.get<KubeObject & { status?: { observedGeneration?: number; currentHealthy?: number } }>({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', name: 'guarded', namespace });
+    return pdb.status?.observedGeneration === 1 && pdb.status.currentHealthy === pods;
+  });
+}

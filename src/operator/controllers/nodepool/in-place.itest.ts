@@ -11,8 +11,8 @@ import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { eventually } from '../../../testing/eventually.ts';
 import { actAsMachines } from '../../../testing/kubelet-standin.ts';
 import { actAsNodeAgents } from '../../../testing/node-agent-standin.ts';
-import { API, conditionOf, createKubeVirtCluster, getNodePool, letPoolBoot, vmsIn } from '../../../testing/nodepools.ts';
-import { installOperatorAccount, startOperatorAs, type TestOperator } from '../../../testing/operator.ts';
+import { API, conditionOf, createKubeVirtCluster, getNodePool, guardedPodOn, guardingBudget, letPoolBoot, vmsIn } from '../../../testing/nodepools.ts';
+import { crashOperator, installOperatorAccount, startOperatorAs, type TestOperator } from '../../../testing/operator.ts';
 import { InPlaceMarker, inPlaceTargetOf } from './in-place.ts';
 import { catalogReleaseProvider } from '../../../release/catalog.ts';
 
@@ -28,6 +28,7 @@ describe('InPlace NodePool updates', () => {
   let ns = '';
   let cp = '';
   let op: TestOperator | undefined;
+  let account = { namespace: '', kubeconfig: '' };
   let stopMachines: () => Promise<void> = () => Promise.resolve();
   const failing = new Map<string, string>();
   // What each Node's kubelet reports: the release it booted (1.36.3), then what its agent installed.
@@ -47,7 +48,8 @@ describe('InPlace NodePool updates', () => {
   before(async () => {
     ns = await management.namespace('np-in-place');
     cp = `${ns}-workers`;
-    op = await startOperatorAs(await installOperatorAccount(management), ns);
+    account = await installOperatorAccount(management);
+    op = await startOperatorAs(account, ns);
     await createKubeVirtCluster(management, ns, 'workers', { replicas: 3, flags: [`--release-image=${NEWER}`, '--node-upgrade-type=InPlace'] });
     await letPoolBoot(client, ns, 'workers');
     stopMachines = actAsMachines(client, cp, guest.client, { kubeletVersion: (node) => versions.get(node) ?? 'v1.36.3' });
@@ -103,5 +105,29 @@ describe('InPlace NodePool updates', () => {
     failing.clear();
     await eventually('every Node updated', () => allAt(configOf(NEWER)), 90_000);
     await eventually('healed', async () => conditionOf(await nodePool(), 'UpdatingVersion')?.status === 'False');
+  });
+
+  it('When a PodDisruptionBudget keeps a pod on the Node being updated, it should wait before telling its agent, and a restarted operator should go on once the budget allows', async () => {
+    const guestNs = await guest.namespace('in-place-workloads');
+    const [first] = (await vmsIn(client, cp)).map((vm) => vm.metadata.name).sort();
+    const node = first ?? '';
+    await guardedPodOn(guest.client, guestNs, node, 'guarded-0');
+    await guardingBudget(guest.client, guestNs, 1);
+    await patchPool({ release: { image: OLDER } });
+    await eventually('the wait told in an Event', async () => {
+      const events = await client.list<KubeObject & { reason: string; message: string }>('v1', 'Event', { namespace: ns });
+      return events.some((e) => e.reason === 'DrainingNode' && e.message.includes('eviction refused by a PodDisruptionBudget') && e.message.includes(`${guestNs}/guarded-0`));
+    });
+    // The operator dies mid-update; what it was doing is on the Nodes, so its successor takes it up.
+    if (op !== undefined) await crashOperator(op);
+    op = await startOperatorAs(account, ns);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const waiting = (await nodes()).find((n) => n.metadata.name === node);
+    assert.equal(waiting?.spec?.unschedulable, true, 'cordoned');
+    assert.notEqual(waiting?.metadata.annotations?.[InPlaceAnnotations.desiredConfig], configOf(OLDER), 'its agent was not told while the pod stays');
+    await guest.client.delete({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', name: 'guarded', namespace: guestNs });
+    await eventually('every Node updated', () => allAt(configOf(OLDER)), 90_000);
+    assert.ok(agents.seen.filter((s) => s.config === configOf(OLDER)).every((s) => s.marked === 1), 'one Node at a time across the restart');
+    assert.equal(await guest.client.tryGet({ apiVersion: 'v1', kind: 'Pod', name: 'guarded-0', namespace: guestNs }), undefined, 'the pod was evicted');
   });
 });

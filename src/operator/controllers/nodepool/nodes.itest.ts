@@ -8,7 +8,7 @@ import type { KubeObject } from '../../../kube/client.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { eventually } from '../../../testing/eventually.ts';
 import { actAsMachines } from '../../../testing/kubelet-standin.ts';
-import { API, conditionOf, createKubeVirtCluster, getNodePool, letPoolBoot, vmsIn, waitForVMs } from '../../../testing/nodepools.ts';
+import { API, conditionOf, createKubeVirtCluster, getNodePool, guardedPodOn, guardingBudget, letPoolBoot, vmsIn, waitForVMs } from '../../../testing/nodepools.ts';
 import { installOperatorAccount, startOperatorAs, type TestOperator } from '../../../testing/operator.ts';
 
 const { management, guest } = testClusters();
@@ -16,21 +16,6 @@ const { client } = management;
 
 type GuestNode = KubeObject & { metadata: { name: string }; spec?: { unschedulable?: boolean; providerID?: string } };
 const nodeOf = (name: string): Promise<GuestNode | undefined> => guest.client.tryGet<GuestNode>({ apiVersion: 'v1', kind: 'Node', name });
-
-/** Puts a pod on a Node directly (no scheduler runs here), labelled for a PodDisruptionBudget. */
-async function podOn(namespace: string, node: string, name: string): Promise<void> {
-  await guest.client.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, labels: { app: 'guarded' } }, spec: { nodeName: node, containers: [{ name: 'app', image: 'registry.example.com/app:1' }] } });
-}
-
-/** A budget that allows no disruption of the `guarded` pods (there are `pods` of them). */
-async function budget(namespace: string, pods: number): Promise<void> {
-  await guest.client.create({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'guarded', namespace }, spec: { minAvailable: pods, selector: { matchLabels: { app: 'guarded' } } } });
-  // The disruption controller must have judged the budget before an eviction is refused for it.
-  await eventually('the budget observed', async () => {
-    const pdb = await guest.client.get<KubeObject & { status?: { observedGeneration?: number; currentHealthy?: number } }>({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', name: 'guarded', namespace });
-    return pdb.status?.observedGeneration === 1 && pdb.status.currentHealthy === pods;
-  });
-}
 
 describe('NodePool machines and their Nodes in the hosted cluster', () => {
   let ns = '';
@@ -112,8 +97,8 @@ describe('NodePool machines and their Nodes in the hosted cluster', () => {
   it('When scaled down while a PodDisruptionBudget guards a pod, it should cordon and wait (nodeDrainTimeout 0), then finish once the budget allows', async () => {
     // A guarded pod on each Node, and a budget that lets none of them go.
     const machines = (await vmsIn(client, cp)).map((vm) => vm.metadata.name).sort();
-    for (const [i, node] of machines.entries()) await podOn(guestNs, node, `guarded-${i}`);
-    await budget(guestNs, 2);
+    for (const [i, node] of machines.entries()) await guardedPodOn(guest.client, guestNs, node, `guarded-${i}`);
+    await guardingBudget(guest.client, guestNs, 2);
     await patchPool({ replicas: 1 });
     const chosen = await eventually('a machine chosen for deletion', async () => (await vmsIn(client, cp)).find((vm) => vm.metadata.annotations['hypershift.openshift.io/machine-deletion-requested'] !== undefined));
     const name = chosen.metadata.name;
@@ -133,7 +118,7 @@ describe('NodePool machines and their Nodes in the hosted cluster', () => {
   });
 
   it('When nodeDrainTimeout passes while the budget still refuses, it should delete the VM anyway', async () => {
-    await budget(guestNs, 1);
+    await guardingBudget(guest.client, guestNs, 1);
     const asked = Date.now();
     await patchPool({ replicas: 0, nodeDrainTimeout: '2s' });
     await waitForVMs(client, cp, 0);
