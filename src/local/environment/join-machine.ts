@@ -111,13 +111,17 @@ function installKubelet(root: string, kubelet: string): void {
   copyFileSync(kubelet, target, constants.COPYFILE_FICLONE);
 }
 
+/** The kubelet's default `healthzPort`, which neither the served configuration nor the host's drop-in changes. */
+const KUBELET_HEALTHZ_PORT = 10248;
+
 /** How often the agent of a process machine looks at its Node (a VM's looks every 10 s: these are cheaper to wake). */
 const AGENT_INTERVAL_SECONDS = 5;
 
 /**
  * The node agent the served config installed, run as systemd would run its unit, with this host's differences in its
- * environment: the re-rooted paths, the machine's own containerd and registry hosts, and a kubelet restarted by
- * stopping it (its launcher starts it again after the unit's RestartSec, as systemd would).
+ * environment: the re-rooted paths, the machine's own containerd and registry hosts, the kubelet's health endpoint on
+ * the machine's address, and a kubelet restarted by stopping it (its launcher starts it again after the unit's
+ * RestartSec, as systemd would).
  */
 function nodeAgentDaemon(options: JoinMachineOptions, node: NodeLayout, root: string, mountNamespace: string): Parameters<typeof startDaemon>[1] {
   const p = nodePaths(node);
@@ -136,6 +140,8 @@ function nodeAgentDaemon(options: JoinMachineOptions, node: NodeLayout, root: st
       HCP_CONTAINERD_SOCKET: p.containerdSocket,
       HCP_REGISTRY_HOSTS: p.registryHosts,
       HCP_KUBELET_RESTART: `pkill -TERM -P "$(cat '${kubeletPid}')"`,
+      // The host's drop-in binds the kubelet's health endpoint to the machine's address, not the loopback.
+      HCP_KUBELET_HEALTHZ: `http://${node.address}:${String(KUBELET_HEALTHZ_PORT)}/healthz`,
       HCP_AGENT_INTERVAL: String(AGENT_INTERVAL_SECONDS),
     },
   };
