@@ -94,10 +94,10 @@ async function readyAt(hosted: KubeClient, version: string): Promise<string[]> {
   return nodes.filter((n) => n.status?.nodeInfo?.kubeletVersion === version && hasTrueCondition(n, 'Ready')).map((n) => n.metadata?.name ?? '');
 }
 
-/** Every node Ready on `version`, exactly `count` of them. */
-async function nodesAt(hosted: KubeClient, version: string, count: number): Promise<boolean> {
+/** Exactly `count` nodes, and, with a `version`, every one Ready on it. */
+async function nodesAt(hosted: KubeClient, count: number, version?: string): Promise<boolean> {
   const nodes = await hosted.list<Node>('v1', 'Node');
-  return nodes.length === count && (await readyAt(hosted, version)).length === count;
+  return nodes.length === count && (version === undefined || (await readyAt(hosted, version)).length === count);
 }
 
 /** The InPlace pool's name beside the cluster's own pool. */
@@ -162,7 +162,7 @@ async function prepare(ctx: UpgradeContext): Promise<{ hosted: KubeClient; confi
   writeFileSync(ctx.kubeconfigFile, kubeconfig, { mode: 0o600 });
   const hosted = KubeClient.fromKubeconfigText(kubeconfig);
   await ctx.hcp(['create', 'nodepool', 'kubevirt', `--name=${inPlacePool(ctx.name)}`, `--cluster-name=${ctx.name}`, '--replicas=1', '--node-upgrade-type=InPlace', `--release-image=${PREVIOUS_RELEASE_IMAGE}`, `--containerdisk=${PREVIOUS_NODE_IMAGE}`]);
-  await waitFor(`3 workers Ready on v${from}`, () => nodesAt(hosted, `v${from}`, 3), { timeoutMs: 8 * MINUTE, intervalMs: 2000 });
+  await waitFor(`3 workers Ready on v${from}`, () => nodesAt(hosted, 3, `v${from}`), { timeoutMs: 8 * MINUTE, intervalMs: 2000 });
   ctx.log(`cluster ${ctx.name} on ${from} with 3 workers Ready (2 Replace, 1 InPlace)`);
   await hosted.apply(webBudget(), { fieldManager: 'e2e', force: true });
   const hc = await ctx.management.get<HostedCluster>({ apiVersion: API, kind: 'HostedCluster', name: ctx.name, namespace: 'clusters' });
@@ -194,7 +194,8 @@ export async function runUpgrade(ctx: UpgradeContext): Promise<UpgradeFigures> {
     const pool = { apiVersion: API, kind: 'NodePool', name: ctx.name, namespace: 'clusters' };
     const stopTimeline = logTimeline(hosted, ctx.log, probing);
     await ctx.management.mergePatch(pool, { spec: { release: { image: LOCAL_RELEASE_IMAGE }, platform: { kubevirt: { rootVolume: { diskImage: { containerDiskImage: LOCAL_NODE_IMAGE } } } } } });
-    await waitFor(`the workers on v${to}`, async () => (await readyAt(hosted, `v${to}`)).length === 2 && (await ctx.management.get<NodePool>(pool)).status?.version === to, { timeoutMs: 15 * MINUTE, intervalMs: 2000 }).finally(stopTimeline);
+    // Done once the pool's old machines are gone too: three nodes in all, the InPlace pool's still on the old version.
+    await waitFor(`the workers on v${to}`, async () => (await nodesAt(hosted, 3)) && (await readyAt(hosted, `v${to}`)).length === 2 && (await ctx.management.get<NodePool>(pool)).status?.version === to, { timeoutMs: 15 * MINUTE, intervalMs: 2000 }).finally(stopTimeline);
     const replaceMs = performance.now() - replaceStarted;
     ctx.log(`NodePool Replace to ${to} in ${(replaceMs / 1000).toFixed(1)} s`);
     const inPlace = await upgradeInPlace(ctx, hosted, { from, to, since: probing });
