@@ -53,12 +53,28 @@ const alive = (pid: number): boolean => {
   }
 };
 
-/** The PID of a daemon that is running, from its PID file; undefined when it is not. */
+/** When a process started (clock ticks after boot, `/proc/<pid>/stat` field 22); undefined when it is gone. */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: the fields after it follow the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The PID of a daemon that is running, from its PID file (`<pid> <start time>`); undefined when it is not. The start
+ * time tells the daemon from a later process that was given its PID (the environment starts many: pods, machines).
+ */
 export function runningPid(layout: EnvironmentLayout, name: string): number | undefined {
   const file = pidFile(layout, name);
   if (!existsSync(file)) return undefined;
-  const pid = Number(readFileSync(file, 'utf8').trim());
-  return Number.isInteger(pid) && pid > 0 && alive(pid) && isOurs(layout, pid) ? pid : undefined;
+  const [pidText = '', started] = readFileSync(file, 'utf8').trim().split(' ');
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid) || !isOurs(layout, pid)) return undefined;
+  return started === undefined || started === startTimeOf(pid) ? pid : undefined;
 }
 
 /** Whether a process belongs to the environment's cgroup (a PID file may outlive its process and the PID be reused). */
@@ -98,7 +114,7 @@ export async function startDaemon(layout: EnvironmentLayout, spec: DaemonSpec): 
     child.unref();
     const pid = child.pid;
     if (pid === undefined) throw new Error(`${spec.name} could not be started`);
-    writeFileSync(pidFile(layout, spec.name), `${String(pid)}\n`);
+    writeFileSync(pidFile(layout, spec.name), `${String(pid)} ${startTimeOf(pid) ?? ''}`.trim() + '\n');
     await joined(layout, spec.name, pid);
     return pid;
   } finally {

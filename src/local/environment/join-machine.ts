@@ -139,7 +139,8 @@ function nodeAgentDaemon(options: JoinMachineOptions, node: NodeLayout, root: st
       HCP_CTR: options.binaries.ctr,
       HCP_CONTAINERD_SOCKET: p.containerdSocket,
       HCP_REGISTRY_HOSTS: p.registryHosts,
-      HCP_KUBELET_RESTART: `pkill -TERM -P "$(cat '${kubeletPid}')"`,
+      // The PID file holds the launcher's PID and start time: the kubelet is its child.
+      HCP_KUBELET_RESTART: `pkill -TERM -P "$(cut -d ' ' -f 1 '${kubeletPid}')"`,
       // The host's drop-in binds the kubelet's health endpoint to the machine's address, not the loopback.
       HCP_KUBELET_HEALTHZ: `http://${node.address}:${String(KUBELET_HEALTHZ_PORT)}/healthz`,
       HCP_AGENT_INTERVAL: String(AGENT_INTERVAL_SECONDS),
