@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FLANNEL, METALLB, SAMPLE_APISERVER, toolBuildFlags, toolModule, versionReplaces } from './tools.ts';
+import { FLANNEL, METALLB, SAMPLE_APISERVER, toolBuildFlags, toolModule, versionReplaces, VERSITYGW } from './tools.ts';
 
 describe('building tools from Go modules', () => {
   it('When a tool has C in it and a version variable, it should be linked statically with its version stamped', () => {
     assert.deepEqual(toolBuildFlags(FLANNEL), ['-trimpath', '-ldflags=-s -w -X github.com/flannel-io/flannel/pkg/version.Version=v0.28.10 -extldflags "-static"', '-tags=netgo,osusergo']);
     assert.deepEqual(toolBuildFlags(SAMPLE_APISERVER), ['-trimpath', '-ldflags=-s -w']);
+  });
+
+  it('When the object store is built, it should be pure Go with its version in main.Version (what --version prints)', () => {
+    assert.deepEqual(toolBuildFlags(VERSITYGW), ['-trimpath', '-ldflags=-s -w -X main.Version=v1.8.0']);
+    assert.equal(toolModule(VERSITYGW, '/repo'), 'module local/hcp-versitygw\n');
   });
 
   it('When a dependency is refused by the module proxy, the wrapper module should replace it with the project\'s own module', () => {

@@ -197,6 +197,19 @@ export const HELM: GoTool = {
   versionVariable: 'helm.sh/helm/v4/internal/version.version',
 };
 
+/**
+ * Versity's S3 gateway: an S3-compatible object store (SigV4, path-style buckets, pre-signed URLs) over a folder, for
+ * the etcd backups of hosted control planes (the local environment's object store). Apache-2.0 and pure Go: its RDMA
+ * and GPU parts are built only with cgo, which tools are built without. MinIO would be AGPL.
+ */
+export const VERSITYGW: GoTool = {
+  name: 'versitygw',
+  module: 'github.com/versity/versitygw',
+  version: 'v1.8.0',
+  binaries: { versitygw: 'github.com/versity/versitygw/cmd/versitygw' },
+  versionVariable: 'main.Version',
+};
+
 /** The programs the project ships as Go source in `src/local/images/`, built like the tools. */
 export type OwnProgram = 'pause' | 'local-path-helper' | 'cni-install';
 

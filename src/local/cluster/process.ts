@@ -25,6 +25,8 @@ export interface StartProcessOptions {
   readonly args: readonly string[];
   readonly logFile: string;
   readonly cwd?: string;
+  /** Variables set for the process on top of this one's (secrets it takes from its environment rather than its arguments). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -35,6 +37,7 @@ export function startProcess(options: StartProcessOptions): ManagedProcess {
   closeSync(openSync(options.logFile, 'a'));
   const child = spawn(SUPERVISOR, [String(process.pid), options.logFile, options.binary, ...options.args], {
     cwd: options.cwd,
+    ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }),
     stdio: 'ignore',
     detached: false,
   });

@@ -21,11 +21,19 @@ describe('the infrastructure cluster beside the management cluster', () => {
     const ports = (l: typeof infra): number[] => [l.ports.etcdClient, l.ports.etcdPeer, l.ports.apiServer, l.ports.controllerManager, l.ports.scheduler];
     assert.equal(new Set([...ports(environment), ...ports(infra)]).size, 10);
     assert.equal(infra.ports.registry, environment.ports.registry, 'it pulls from the environment registry');
+    assert.equal(infra.ports.objectStore, environment.ports.objectStore, 'the environment has one object store');
     assert.deepEqual([hostsRegistry(environment), hostsRegistry(infra)], [true, false], 'which it does not run itself');
     assert.notEqual(infra.serviceCidr, environment.serviceCidr);
     assert.equal(infra.stateDir, '/state/infra');
     assert.equal(infra.environmentDir, '/state');
     assert.ok(infra.cgroup.startsWith(`${environment.cgroup}/`), 'down ends it with the environment');
     assert.ok(infra.nodes.every((n) => n.netns.startsWith(environment.netnsPrefix) && n.hostVeth.startsWith(environment.vethPrefix) && n.hostVeth.length <= 15));
+  });
+
+  it('When both clusters run, every port on the host address (the object store\'s too) should be distinct', () => {
+    // etcd listens on the loopback, everything else on the host's bridge address.
+    const onHostAddress = Object.entries(environment.ports).filter(([name]) => !name.startsWith('etcd')).map(([, port]) => port);
+    const taken = [...onHostAddress, infra.ports.apiServer, infra.ports.controllerManager, infra.ports.scheduler];
+    assert.equal(new Set(taken).size, taken.length);
   });
 });

@@ -62,6 +62,8 @@ export interface EnvironmentPorts {
   readonly registry: number;
   /** The release registry (TLS, a password): the management cluster's only (see release-registry.ts). */
   readonly releaseRegistry: number;
+  /** The S3-compatible object store (HTTPS, the environment's CA): the management cluster's only (see object-store.ts). */
+  readonly objectStore: number;
 }
 
 /** The ports of a default environment; they are on the environment's own bridge address, so they rarely collide. */
@@ -73,6 +75,8 @@ export const DEFAULT_PORTS: EnvironmentPorts = {
   scheduler: 10259,
   registry: 5000,
   releaseRegistry: 5443,
+  // versitygw's own default port.
+  objectStore: 7070,
 };
 
 /**
@@ -131,7 +135,7 @@ export function environmentLayout(stateDir: string, nodeCount = DEFAULT_NODE_COU
 export const INFRA_FIRST_SLOT = 241;
 
 /** The ports of the infrastructure cluster, beside the management cluster's on the same host address. */
-const INFRA_PORTS: EnvironmentPorts = { etcdClient: 12379, etcdPeer: 12380, apiServer: 7443, controllerManager: 10357, scheduler: 10359, registry: DEFAULT_PORTS.registry, releaseRegistry: DEFAULT_PORTS.releaseRegistry };
+const INFRA_PORTS: EnvironmentPorts = { etcdClient: 12379, etcdPeer: 12380, apiServer: 7443, controllerManager: 10357, scheduler: 10359, registry: DEFAULT_PORTS.registry, releaseRegistry: DEFAULT_PORTS.releaseRegistry, objectStore: DEFAULT_PORTS.objectStore };
 
 const INFRA_NAME = 'hcp-infra';
 

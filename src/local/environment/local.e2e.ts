@@ -33,6 +33,7 @@ import { assertReleaseFromRegistry } from '../../testing/release-source.ts';
 import { assertIsolatedOnInfra } from '../../testing/launcher-isolation.ts';
 import { assertVmWorker } from '../../testing/vm-worker.ts';
 import { assertInClusterComponentsRun } from '../../testing/in-cluster-components.ts';
+import { assertEnvironmentObjectStoreServes } from '../../testing/object-store.ts';
 import { assertPublishedAndInstalled, assertSecondEnvironment, startOutsideRegistry, type OutsideRegistry, type Published } from '../../testing/published-release.ts';
 import { assertPodNetworkOfItsOwn, nodeReadyOrWhy } from '../../testing/pod-overlay.ts';
 import { hasTrueCondition } from '../../lib/conditions.ts';
@@ -391,13 +392,12 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
 
   after(tearDownForTests);
 
-  it('When up runs again, it should change nothing and report the same environment', async () => {
+  it('When up runs again, it should change nothing and report the same environment, its object store serving', async () => {
     const before = await management.list('v1', 'Node');
-    const again = JSON.parse((await hcp(['local', 'up', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { nodes: number };
-    assert.equal(again.nodes, 3);
-    const after = await management.list('v1', 'Node');
-    assert.deepEqual(after.map((n) => n.metadata?.uid), before.map((n) => n.metadata?.uid));
+    assert.equal((JSON.parse((await hcp(['local', 'up', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { nodes: number }).nodes, 3);
+    assert.deepEqual((await management.list('v1', 'Node')).map((n) => n.metadata?.uid), before.map((n) => n.metadata?.uid));
     assert.equal((JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { state: string }).state, 'running');
+    await assertEnvironmentObjectStoreServes(layout);
     await assertConformanceRefusesWithoutCluster(stateDir);
   });
 

@@ -11,7 +11,7 @@ import type { DaemonSpec } from './daemons.ts';
 
 /** The binaries the daemons run, by name. */
 export type DaemonBinaries = Readonly<
-  Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet' | 'kube-proxy' | 'containerd' | 'crane' | 'distribution', string>
+  Record<'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet' | 'kube-proxy' | 'containerd' | 'crane' | 'distribution' | 'versitygw', string>
 >;
 
 const pki = (layout: EnvironmentLayout, file: string): string => join(statePaths(layout).pki, file);

@@ -7,6 +7,7 @@ import { hostedClustersOf } from './down.ts';
 import { linkExists, netnsExists } from './host.ts';
 import { hasInfraCluster, INFRA_NAMESPACE, infraUserKubeconfig } from './infra-cluster.ts';
 import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout } from './layout.ts';
+import { OBJECT_STORE_DAEMON, objectStoreAccess, type ObjectStoreAccess } from './object-store.ts';
 import { apiServerUrl } from './pki.ts';
 import { nodeDaemonNames } from './processes.ts';
 import { STAND_IN_DAEMON } from '../kubevirt/run.ts';
@@ -14,10 +15,10 @@ import { ROUTER_DAEMON } from '../router/run.ts';
 import { recordedMachines, type RecordedMachine } from '../kubevirt/machine-backend.ts';
 import { recordedMachineBackend, type MachineBackendKind } from './state.ts';
 
-/** The daemons of a cluster's control plane (the registry where it hosts it), then its nodes', in start order. */
+/** The daemons of a cluster's control plane (the registries and object store where it hosts them), then its nodes', in start order. */
 const clusterDaemonsOf = (layout: EnvironmentLayout): string[] => [
   'etcd',
-  ...(hostsRegistry(layout) ? ['registry', 'release-registry'] : []),
+  ...(hostsRegistry(layout) ? ['registry', 'release-registry', OBJECT_STORE_DAEMON] : []),
   'kube-apiserver',
   'kube-controller-manager',
   'kube-scheduler',
@@ -50,6 +51,8 @@ export interface EnvironmentStatus {
   readonly machines: readonly RecordedMachine[];
   /** The infrastructure cluster, when the environment has one (`up --infra-cluster`). */
   readonly infraCluster: InfraClusterStatus | null;
+  /** The S3-compatible object store for etcd backups: endpoint, region, bucket, credentials file and CA. */
+  readonly objectStore: ObjectStoreAccess;
 }
 
 /** The infrastructure cluster's part of the status. */
@@ -93,5 +96,5 @@ export async function environmentStatus(layout: EnvironmentLayout): Promise<Envi
   const infraCluster = infraClusterStatus(layout);
   const network = { bridge: linkExists(layout.bridge), nodeNamespaces: layout.nodes.filter((n) => netnsExists(n.netns)).length };
   const state = overallState(layout, daemons, infraCluster, network);
-  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), nodes: layout.nodes.length, machineBackend: recordedMachineBackend(layout.stateDir), releaseImage: recordedUserRegistry(layout).releaseImage ?? LOCAL_RELEASE_IMAGE, daemons, network, hostedClusters: (await hostedClustersOf(layout)) ?? null, machines: existsSync(layout.stateDir) ? recordedMachines(layout) : [], infraCluster };
+  return { state, stateDir: layout.stateDir, kubeconfig: statePaths(layout).kubeconfig, server: apiServerUrl(layout), nodes: layout.nodes.length, machineBackend: recordedMachineBackend(layout.stateDir), releaseImage: recordedUserRegistry(layout).releaseImage ?? LOCAL_RELEASE_IMAGE, daemons, network, hostedClusters: (await hostedClustersOf(layout)) ?? null, machines: existsSync(layout.stateDir) ? recordedMachines(layout) : [], infraCluster, objectStore: objectStoreAccess(layout) };
 }

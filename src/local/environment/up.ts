@@ -9,7 +9,7 @@ import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { installCrds } from '../../kube/crds.ts';
 import { ensureBinaries, ensureKubeBinariesOf } from '../binaries/build.ts';
 import { PREVIOUS_KUBE_VERSION } from '../binaries/versions.ts';
-import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER, METALLB, TRAEFIK } from '../binaries/tools.ts';
+import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER, METALLB, TRAEFIK, VERSITYGW } from '../binaries/tools.ts';
 import { writeFileIfChanged } from '../cluster/files.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { loadCrds, type CrdObject } from '../crds/fetch.ts';
@@ -27,6 +27,7 @@ import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout, type No
 import { grantExternalInfraAccess, hasInfraCluster, INFRA_NAMESPACE, publishNetworkConfig, type InfraAccess } from './infra-cluster.ts';
 import { localPathHelperImage, nodeImages, operatorImage, PREVIOUS_RELEASE_IMAGE, previousReleaseImages, releaseImages, type ImageBinaries, type OperatorSources } from './local-images.ts';
 import { ensureReleaseRegistryFiles, publishLocalRelease, releaseRegistryReady, releaseRegistryDaemon } from './release-registry.ts';
+import { OBJECT_STORE_DAEMON, startObjectStore } from './object-store.ts';
 import { recordedUserRegistry, recordUserRegistry, registryAccessPaths, writeRegistryAccessFiles, type UserRegistry } from './registry-access.ts';
 import { publishedOperator } from './published-release.ts';
 import { recordMachineBackend, recordNodeCount, type MachineBackendKind } from './state.ts';
@@ -139,6 +140,7 @@ export async function buildEverything(log: (line: string) => void): Promise<Daem
   const cniInstall = await ensureProgram('cni-install', log);
   const metallb = await ensureTool(METALLB, log);
   const traefik = await ensureTool(TRAEFIK, log);
+  const versitygw = await ensureTool(VERSITYGW, log);
   return {
     ...kube,
     previousKube,
@@ -156,6 +158,7 @@ export async function buildEverything(log: (line: string) => void): Promise<Daem
     'metallb-controller': metallb['controller'] as string,
     'metallb-speaker': metallb['speaker'] as string,
     traefik: traefik['traefik'] as string,
+    versitygw: versitygw['versitygw'] as string,
     cniPlugins,
   };
 }
@@ -174,11 +177,12 @@ export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
     ['etcd', '127.0.0.1', layout.ports.etcdClient],
     ['etcd', '127.0.0.1', layout.ports.etcdPeer],
     ['kube-apiserver', layout.hostAddress, layout.ports.apiServer],
-    // The registries and the router are the environment's, with the management cluster's daemons.
+    // The registries, the object store and the router are the environment's, with the management cluster's daemons.
     ...(hostsRegistry(layout)
       ? [
           ['registry', layout.hostAddress, layout.ports.registry] as [string, string, number],
           ['release-registry', layout.hostAddress, layout.ports.releaseRegistry] as [string, string, number],
+          [OBJECT_STORE_DAEMON, layout.hostAddress, layout.ports.objectStore] as [string, string, number],
           ...Object.values(ROUTER_ADDRESSES).map(({ host, port }): [string, string, number] => [ROUTER_DAEMON, host, port]),
         ]
       : []),
@@ -193,7 +197,7 @@ export async function checkPorts(layout: EnvironmentLayout): Promise<void> {
 /** A health endpoint answering 200; HTTPS ones serve self-signed certificates, which only liveness is asked of here. */
 const healthy = (url: string) => async (): Promise<boolean> => (await httpCall(url, { tls: { insecure: true } })).status === 200;
 
-/** The cluster's etcd, API server, controller manager and scheduler, and the image registries if it hosts them. */
+/** The cluster's etcd, API server, controller manager and scheduler, and the image registries and object store if it hosts them. */
 async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries): Promise<void> {
   const host = layout.hostAddress;
   await startAndWait(layout, STEP_TIMEOUT_MS, etcdDaemon(layout, bin), async () => (await httpCall(`http://127.0.0.1:${String(layout.ports.etcdClient)}/health`)).body.includes('"true"'));
@@ -202,6 +206,7 @@ async function startControlPlane(layout: EnvironmentLayout, bin: DaemonBinaries)
     await startAndWait(layout, STEP_TIMEOUT_MS, registryDaemon(layout, bin), healthy(`http://${host}:${String(layout.ports.registry)}/v2/`));
     await ensureReleaseRegistryFiles(layout);
     await startAndWait(layout, STEP_TIMEOUT_MS, releaseRegistryDaemon(layout, bin.distribution), releaseRegistryReady(layout));
+    await startObjectStore(layout, bin.versitygw);
   }
   // Ready means the bootstrap RBAC is in place too; the controllers' identities depend on it. /readyz is public.
   const ca = readFileSync(join(statePaths(layout).pki, 'server-ca.crt'), 'utf8');
@@ -376,7 +381,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
     });
     const published = userRegistry.releaseImage;
     await buildNodeImage(layout, bin, report, { kind, published });
-    await report.step('starting the management control plane and image registries', () => startControlPlane(layout, bin));
+    await report.step('starting the management control plane, image registries and object store', () => startControlPlane(layout, bin));
     const operatorImageRef = await report.step(publishingStep(published), () => publishImages(layout, bin, options.operator, published));
     const nodes = layout.nodes.length === 1 ? 'the node' : `${String(layout.nodes.length)} nodes`;
     await report.step(`starting ${nodes} (containerd, kubelet, kube-proxy each)`, async () => {

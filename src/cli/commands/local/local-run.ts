@@ -307,6 +307,7 @@ function describeStatus(s: EnvironmentStatus): string {
     `hosted clusters: ${s.hostedClusters === null ? 'unknown (the API server does not answer)' : s.hostedClusters.length === 0 ? 'none' : s.hostedClusters.join(', ')}`,
     `machine backend: ${s.machineBackend} (new machines; hcp local up --machine-backend process|vm)`,
     `release:     ${s.releaseImage}`,
+    `object store: ${s.objectStore.endpoint}/${s.objectStore.bucket} (S3, region ${s.objectStore.region}; credentials ${s.objectStore.credentialsFile}, CA ${s.objectStore.caFile})`,
     `machines:    ${s.machines.length === 0 ? 'none' : s.machines.map((m) => `${m.vm} on ${m.cluster} (${m.backend}, ${m.address}${m.running ? '' : ', stopped'})`).join(', ')}`,
     'daemons:',
     ...daemons,
