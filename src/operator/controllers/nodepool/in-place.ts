@@ -76,11 +76,11 @@ export function inPlaceStage(machine: InPlaceMachine, target: InPlaceTarget): In
   if (machine.node === undefined) return 'joining';
   const { current, desired, state, marked, kubeletVersion } = updateStateOf(machine.node);
   if (current === target.config && state !== InPlaceState.Working) return marked ? 'finished' : 'upToDate';
-  // A machine that booted the target's kubelet (a new one, its boot image of the release) only has to be told so;
-  // the generation it was made from does not say that (a pool may pin an older boot image).
   if (marked) return markedStage(desired, state, target);
   if (current !== undefined || desired !== undefined) return 'stale';
-  // Not told yet: until its kubelet has said its version (a Node just registered), nothing is known of it.
+  // Never told anything: until its kubelet has said its version (a Node just registered), nothing is known of it. A
+  // machine that booted the target's kubelet (a new one, its boot image of the release) only has to be told so; the
+  // generation it was made from does not say that (a pool may pin an older boot image).
   if (kubeletVersion === undefined) return 'joining';
   return kubeletVersion === target.kubeletVersion ? 'adopt' : 'stale';
 }
