@@ -139,8 +139,9 @@ function nodeAgentDaemon(options: JoinMachineOptions, node: NodeLayout, root: st
       HCP_CTR: options.binaries.ctr,
       HCP_CONTAINERD_SOCKET: p.containerdSocket,
       HCP_REGISTRY_HOSTS: p.registryHosts,
-      // The PID file holds the launcher's PID and start time: the kubelet is its child.
-      HCP_KUBELET_RESTART: `pkill -TERM -P "$(cut -d ' ' -f 1 '${kubeletPid}')"`,
+      // The PID file holds the launcher's PID and start time: the kubelet is its child. The command returns once the
+      // old kubelet is gone, so that the health endpoint the agent then asks is the new kubelet's.
+      HCP_KUBELET_RESTART: `p=$(pgrep -x kubelet -P "$(cut -d ' ' -f 1 '${kubeletPid}')"); if [ -n "$p" ]; then kill -TERM $p; while kill -0 $p 2>/dev/null; do sleep 0.2; done; fi`,
       // The host's drop-in binds the kubelet's health endpoint to the machine's address, not the loopback.
       HCP_KUBELET_HEALTHZ: `http://${node.address}:${String(KUBELET_HEALTHZ_PORT)}/healthz`,
       HCP_AGENT_INTERVAL: String(AGENT_INTERVAL_SECONDS),

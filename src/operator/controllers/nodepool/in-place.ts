@@ -104,20 +104,27 @@ export interface InPlacePlan {
 
 const BUSY: ReadonlySet<InPlaceStage> = new Set(['draining', 'applying', 'degraded', 'finished']);
 
+/** How far an update may go at once: `maxUnavailable` of the `desired` machines. */
+export interface InPlaceLimits {
+  readonly maxUnavailable: number;
+  readonly desired: number;
+}
+
 /**
- * The next step of an in-place update: machines are taken one `maxUnavailable` batch at a time; a machine counts as
- * unavailable while it is being updated and until its Node is Ready again, and so does any other machine that is not
- * Ready (a pool that is already short is not made shorter).
+ * The next step of an in-place update: machines are taken `maxUnavailable` at a time. A machine counts as unavailable
+ * while it is being updated (until it is given back), and so does any other that is not Ready, has no Node yet, or is
+ * missing from the desired count: a pool that is already short is not made shorter. Stale machines that are not
+ * Ready are taken first (they cost no availability now), but within the same limit: once Ready they are drained.
  */
-export function planInPlace(machines: readonly InPlaceMachine[], target: InPlaceTarget, maxUnavailable: number): InPlacePlan {
+export function planInPlace(machines: readonly InPlaceMachine[], target: InPlaceTarget, limits: InPlaceLimits): InPlacePlan {
   const stages = new Map(machines.map((m) => [m.name, inPlaceStage(m, target)]));
-  const withNode = machines.filter((m) => stages.get(m.name) !== 'joining');
-  const unavailable = withNode.filter((m) => BUSY.has(stages.get(m.name) ?? 'joining') || !m.ready).length;
-  const stale = withNode.filter((m) => stages.get(m.name) === 'stale').sort((a, b) => Number(a.ready) - Number(b.ready) || a.name.localeCompare(b.name));
-  // A stale machine that is not Ready is already unavailable: updating it costs no availability.
-  const notReady = stale.filter((m) => !m.ready);
-  const start = [...notReady, ...stale.filter((m) => m.ready).slice(0, Math.max(0, maxUnavailable - unavailable))].map((m) => m.name);
-  const upToDate = withNode.filter((m) => ['upToDate', 'adopt'].includes(stages.get(m.name) ?? '')).length;
+  const stageOf = (m: InPlaceMachine): InPlaceStage => stages.get(m.name) ?? 'joining';
+  const busy = machines.filter((m) => BUSY.has(stageOf(m))).length;
+  const short = machines.filter((m) => !BUSY.has(stageOf(m)) && stageOf(m) !== 'stale' && !m.ready).length + Math.max(0, limits.desired - machines.length);
+  const stale = machines.filter((m) => stageOf(m) === 'stale').sort((a, b) => Number(a.ready) - Number(b.ready) || a.name.localeCompare(b.name));
+  const start = stale.slice(0, Math.max(0, limits.maxUnavailable - busy - short)).map((m) => m.name);
+  const withNode = machines.filter((m) => stageOf(m) !== 'joining');
+  const upToDate = withNode.filter((m) => ['upToDate', 'adopt'].includes(stageOf(m))).length;
   return { stages, start, upToDate, total: withNode.length };
 }
 

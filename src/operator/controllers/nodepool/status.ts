@@ -5,7 +5,7 @@ import { BootstrapNames } from '../../../render/nodepool/bootstrap.ts';
 import { reasonOf } from '../../runtime/errors.ts';
 import { HealthCheckAnnotation } from './autorepair.ts';
 import { allMachinesReady, allNodesHealthy, liveMigratable } from './machine-conditions.ts';
-import type { InPlaceProgress } from './in-place.ts';
+import { inPlaceTargetOf, type InPlaceProgress } from './in-place.ts';
 import { poolMachines } from './pool-machines.ts';
 import { resolveRollingLimits } from './rollout.ts';
 import { nodePoolKeyOf, type MachineSummary, type Scope } from './scope.ts';
@@ -68,6 +68,14 @@ function inPlaceUpdating(scope: Scope, inPlace: InPlaceProgress): Update[] {
   return [versionUpdating ? update(Type.UpdatingVersion.value) : progress(Type.UpdatingVersion.value, undefined), update(Type.UpdatingConfig.value)];
 }
 
+/**
+ * An InPlace pool whose update this reconcile did not look at (the machines phase stopped first, the hosted cluster's
+ * Nodes are not loaded): its generations say nothing of what its machines run, so its progress and version stay as
+ * they were.
+ */
+const inPlaceUnread = (scope: Scope): boolean =>
+  scope.np.spec.management.upgradeType === 'InPlace' && scope.inPlace === undefined && inPlaceTargetOf(scope.release) !== undefined;
+
 /** UpdatingVersion and UpdatingConfig (upstream's messages); both True while a new pool comes up, as the manual shows. */
 function updating(scope: Scope, machines: MachineSummary): Update[] {
   if (rolledOut(machines)) return [progress(Type.UpdatingVersion.value, undefined), progress(Type.UpdatingConfig.value, undefined)];
@@ -96,7 +104,7 @@ function autorepair(scope: Scope): Update {
 /** Conditions computed from what the phases found, added unless a phase already set them. */
 function addComputedConditions(scope: Scope, error: unknown): void {
   const machines = scope.machines;
-  const machineConditions = machines === undefined ? [] : [allMachinesReady(scope.np, machines.live), allNodesHealthy(scope.np, machines.live), liveMigratable(machines.live), ...updating(scope, machines)];
+  const machineConditions = machines === undefined ? [] : [allMachinesReady(scope.np, machines.live), allNodesHealthy(scope.np, machines.live), liveMigratable(machines.live), ...(inPlaceUnread(scope) ? [] : updating(scope, machines))];
   const computed = [ready(scope, error), autorepair(scope), ...machineConditions].filter((u): u is Update => u !== undefined);
   for (const update of computed) if (has(scope, update.type) === undefined) scope.conditions.push({ ...update, observedGeneration: scope.np.metadata.generation });
 }
@@ -111,7 +119,7 @@ function platformStatus(scope: Scope): Pick<NodePoolStatus, 'platform'> {
 
 /** The version every machine runs: the release's, once a rollout has finished. */
 function versionOf(scope: Scope): string | undefined {
-  const done = scope.machines !== undefined && rolledOut(scope.machines);
+  const done = scope.machines !== undefined && rolledOut(scope.machines) && !inPlaceUnread(scope);
   return done && scope.release !== undefined ? scope.release.version : scope.np.status?.version;
 }
 

@@ -50,11 +50,20 @@ async function act(step: InPlaceStep, machine: PoolMachine, stage: InPlaceStage)
   }
 }
 
+/** Uncordons and unmarks every Node the operator took for an update. */
+async function giveBack(scope: Scope, guest: GuestCluster, machines: readonly PoolMachine[]): Promise<void> {
+  for (const node of machines.flatMap((m) => (m.node?.metadata.annotations?.[InPlaceMarker.target] === undefined ? [] : [m.node]))) {
+    scope.logger.info('giving back a node taken for an in-place update', { node: node.metadata.name });
+    await annotate(guest, node.metadata.name, { [InPlaceMarker.target]: null, [InPlaceMarker.since]: null }, { unschedulable: false });
+  }
+}
+
 /** Marks the chosen Nodes: from then on they are this operator's to drain, update and give back. */
 async function start({ scope, guest, target }: InPlaceStep, names: readonly string[]): Promise<void> {
   for (const name of names) {
     scope.logger.info('starting in-place update', { node: name, config: target.config });
-    await annotate(guest, name, { [InPlaceMarker.target]: target.config, [InPlaceMarker.since]: scope.now.toISOString() });
+    // Cordoned with the mark: a drain that `nodeDrainTimeout` cuts short must not leave the Node schedulable.
+    await annotate(guest, name, { [InPlaceMarker.target]: target.config, [InPlaceMarker.since]: scope.now.toISOString() }, { unschedulable: true });
   }
 }
 
@@ -68,11 +77,16 @@ async function start({ scope, guest, target }: InPlaceStep, names: readonly stri
 export const inPlacePhase: Phase = {
   name: 'in-place',
   async run(scope) {
-    const target = inPlaceTargetOf(scope.release);
     const guest = scope.guest;
     const machines = scope.machines;
-    if (scope.np.spec.management.upgradeType !== 'InPlace' || target === undefined || guest?.nodes.hasSynced !== true || machines === undefined) return undefined;
-    const plan = planInPlace(machines.live, target, inPlaceMaxUnavailable(scope.np, machines.desired));
+    if (scope.np.spec.management.upgradeType !== 'InPlace' || guest?.nodes.hasSynced !== true || machines === undefined) return undefined;
+    const target = inPlaceTargetOf(scope.release);
+    if (target === undefined) {
+      // The pool moved to a release that cannot be applied in place: the Nodes taken for the last one are given back.
+      await giveBack(scope, guest, machines.live);
+      return undefined;
+    }
+    const plan = planInPlace(machines.live, target, { maxUnavailable: inPlaceMaxUnavailable(scope.np, machines.desired), desired: machines.desired });
     const step = { scope, guest, target };
     // One Node's failed step does not hold the others back; the first failure is the reconcile's.
     const failures: unknown[] = [];
