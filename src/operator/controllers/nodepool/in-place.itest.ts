@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { NodePool } from '../../../api/index.ts';
 import type { KubeObject } from '../../../kube/client.ts';
-import { kubernetesReleaseImage } from '../../../release/catalog.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage } from '../../../release/catalog.ts';
 import { InPlaceAnnotations } from '../../../render/ignition/node-agent.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { eventually } from '../../../testing/eventually.ts';
@@ -14,7 +14,6 @@ import { actAsNodeAgents } from '../../../testing/node-agent-standin.ts';
 import { API, conditionOf, createKubeVirtCluster, getNodePool, guardedPodOn, guardingBudget, letPoolBoot, vmsIn } from '../../../testing/nodepools.ts';
 import { crashOperator, installOperatorAccount, startOperatorAs, type TestOperator } from '../../../testing/operator.ts';
 import { InPlaceMarker, inPlaceTargetOf } from './in-place.ts';
-import { catalogReleaseProvider } from '../../../release/catalog.ts';
 
 const { management, guest } = testClusters();
 const { client } = management;

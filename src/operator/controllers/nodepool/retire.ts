@@ -59,9 +59,16 @@ export async function requestDeletion(scope: Scope, names: readonly string[]): P
   }
 }
 
+const waitingKey = (scope: Scope, machine: string): string => `${nodePoolKeyOf(scope.np)}/${machine}`;
+
+/** Forgets what was last told of a machine's drain (it is done), so a later drain of it is told again. */
+export function forgetWaiting(scope: Scope, machine: string): void {
+  scope.deps.drainMessages.delete(waitingKey(scope, machine));
+}
+
 /** Tells once per distinct message that a drain waits, in the log and as an Event on the NodePool. */
 export function reportWaiting(scope: Scope, machine: string, message: string): void {
-  const key = `${nodePoolKeyOf(scope.np)}/${machine}`;
+  const key = waitingKey(scope, machine);
   if (scope.deps.drainMessages.get(key) === message) return;
   scope.deps.drainMessages.set(key, message);
   scope.logger.info('drain waiting', { machine, message });
@@ -104,7 +111,7 @@ async function deleteMachine(scope: Scope, machine: PoolMachine): Promise<undefi
   const infra = scope.infra as InfraTarget;
   const guest = scope.guest;
   const node = machine.node;
-  scope.deps.drainMessages.delete(`${nodePoolKeyOf(scope.np)}/${machine.name}`);
+  forgetWaiting(scope, machine.name);
   await infra.client.delete(vmRef(infra, machine.name));
   scope.deps.expectations.expect(nodePoolKeyOf(scope.np), 'delete', [machine.name], scope.now.getTime());
   // As Cluster API, the Node goes with its machine; the guest's cloud provider would remove it too, later.

@@ -1,9 +1,9 @@
 import { InPlaceAnnotations, InPlaceState } from '../../../../render/ignition/node-agent.ts';
 import type { GuestCluster, GuestNode } from '../guest-clusters.ts';
 import { inPlaceMaxUnavailable, InPlaceMarker, inPlaceTargetOf, planInPlace, type InPlaceStage, type InPlaceTarget } from '../in-place.ts';
-import { nodeWaitsFor, reportWaiting, waitLimitOf, within } from '../retire.ts';
+import { forgetWaiting, nodeWaitsFor, reportWaiting, waitLimitOf, within } from '../retire.ts';
 import type { PoolMachine } from '../pool-machines.ts';
-import { nodePoolKeyOf, type MachineSummary, type Phase, type Scope } from '../scope.ts';
+import type { MachineSummary, Phase, Scope } from '../scope.ts';
 
 /** How often an in-place update in progress is looked at again (a drain a budget holds, an agent at work). */
 const IN_PLACE_RETRY_MS = 5_000;
@@ -19,6 +19,10 @@ const nodeRef = (name: string) => ({ apiVersion: 'v1', kind: 'Node', name });
 
 const annotate = (guest: GuestCluster, node: string, annotations: Record<string, string | null>, spec?: object): Promise<unknown> =>
   guest.client.mergePatch(nodeRef(node), { metadata: { annotations }, ...(spec === undefined ? {} : { spec }) });
+
+/** Gives a Node the operator took back: unmarked and uncordoned. */
+const giveBackNode = (guest: GuestCluster, node: string): Promise<unknown> =>
+  annotate(guest, node, { [InPlaceMarker.target]: null, [InPlaceMarker.since]: null }, { unschedulable: false });
 
 /** Drains a marked Node (within `nodeDrainTimeout`), then tells its agent what to install. */
 async function drainThenRequest({ scope, guest, target }: InPlaceStep, node: GuestNode): Promise<void> {
@@ -42,8 +46,8 @@ async function act(step: InPlaceStep, machine: PoolMachine, stage: InPlaceStage)
     await annotate(guest, name, { [InPlaceAnnotations.desiredConfig]: target.config, [InPlaceAnnotations.currentConfig]: target.config, [InPlaceAnnotations.kubeletImage]: target.kubeletImage, [InPlaceAnnotations.state]: InPlaceState.Done });
   } else if (stage === 'finished' && machine.ready) {
     // Given back only once Ready again: the next machine is taken after this one serves.
-    scope.deps.drainMessages.delete(`${nodePoolKeyOf(scope.np)}/${name}`);
-    await annotate(guest, name, { [InPlaceMarker.target]: null, [InPlaceMarker.since]: null }, { unschedulable: false });
+    forgetWaiting(scope, name);
+    await giveBackNode(guest, name);
     scope.deps.events.record(scope.np, 'Normal', 'InPlaceUpdate', `node ${name}: updated to config ${target.config}`);
   } else if (stage === 'draining') {
     await drainThenRequest(step, node);
@@ -54,7 +58,7 @@ async function act(step: InPlaceStep, machine: PoolMachine, stage: InPlaceStage)
 async function giveBack(scope: Scope, guest: GuestCluster, machines: readonly PoolMachine[]): Promise<void> {
   for (const node of machines.flatMap((m) => (m.node?.metadata.annotations?.[InPlaceMarker.target] === undefined ? [] : [m.node]))) {
     scope.logger.info('giving back a node taken for an in-place update', { node: node.metadata.name });
-    await annotate(guest, node.metadata.name, { [InPlaceMarker.target]: null, [InPlaceMarker.since]: null }, { unschedulable: false });
+    await giveBackNode(guest, node.metadata.name);
   }
 }
 
@@ -71,8 +75,8 @@ async function start({ scope, guest, target }: InPlaceStep, names: readonly stri
  * `management.upgradeType: InPlace`: machines are kept and each Node, `maxUnavailable` at a time, is cordoned and
  * drained, then its node agent (installed by the served Ignition config) is told through the machine-config daemon's
  * annotations to install the release's kubelet; once the agent reports `Done` and the Node is Ready again, it is
- * uncordoned and the next is taken. Machines made from the current generation booted that kubelet and are only
- * told so. Progress (and an agent's failure) is reported in status; the counts replace the generation's.
+ * uncordoned and the next is taken. A Node whose kubelet already reports the release's version is only told so.
+ * Progress (and an agent's failure) is reported in status; the counts replace the generation's.
  */
 export const inPlacePhase: Phase = {
   name: 'in-place',
