@@ -3,12 +3,46 @@ import type { ReleaseInfo } from '../../release/catalog.ts';
 import { CONTAINER_SECURITY, mountPath, secretVolumeMounts, secretVolumes, workloadMetadata, podTemplate, type Requests, type SecretMount } from '../common/pod.ts';
 import { MANAGED_BY, podDisruptionBudget, replicasFor, selectorLabels } from '../common/placement.ts';
 import { ControlPlaneNames, ETCD_CLIENT_PORT, ETCD_PEER_PORT } from '../names.ts';
-import { PkiSecret } from '../pki/plan.ts';
+import { etcdURL, PkiSecret } from '../pki/plan.ts';
+import { MEMBER_START_SCRIPT, MemberStartEnv, type EtcdClusterState } from './member-start.ts';
 
 /** etcd's requests: a small hosted cluster's etcd works in well under this (upstream asks 300m/600Mi). */
 export const ETCD_REQUESTS: Requests = { cpu: '100m', memory: '256Mi' };
 const METRICS_PORT = 2382;
 const NAME = ControlPlaneNames.etcd;
+const DATA_DIR = '/var/lib/data';
+
+/**
+ * Where the etcd container keeps the client certificate, at the paths the manual's procedures name
+ * (`etcdctl --cacert /etc/etcd/tls/etcd-ca/ca.crt --cert /etc/etcd/tls/client/etcd-client.crt …`).
+ */
+export const EtcdClientFiles = {
+  ca: '/etc/etcd/tls/etcd-ca/ca.crt',
+  cert: '/etc/etcd/tls/client/etcd-client.crt',
+  key: '/etc/etcd/tls/client/etcd-client.key',
+} as const;
+
+/** The client certificate's Secret under the manual's file names: its CA in a folder of its own, as upstream mounts it. */
+const CLIENT_VOLUMES: unknown[] = [
+  { name: 'etcd-client-tls', secret: { secretName: PkiSecret.etcdClient, defaultMode: 0o640, items: [{ key: 'tls.crt', path: 'etcd-client.crt' }, { key: 'tls.key', path: 'etcd-client.key' }, { key: 'ca.crt', path: 'etcd-client-ca.crt' }] } },
+  { name: 'etcd-ca', secret: { secretName: PkiSecret.etcdClient, defaultMode: 0o640, items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+];
+const CLIENT_MOUNTS: unknown[] = [
+  { name: 'etcd-client-tls', mountPath: '/etc/etcd/tls/client', readOnly: true },
+  { name: 'etcd-ca', mountPath: '/etc/etcd/tls/etcd-ca', readOnly: true },
+];
+
+/** The ConfigMap holding the cluster's {@link EtcdClusterState}, mounted into every member (updates reach running pods). */
+export const ETCD_CLUSTER_STATE_CONFIGMAP = 'etcd-cluster-state';
+const CLUSTER_STATE_DIR = '/etc/etcd/clusterstate';
+
+/** `existing` once the control plane has run (its status names the version it ran), `new` before. */
+export const etcdClusterState = (hcp: HostedControlPlane): EtcdClusterState => (hcp.status?.version === undefined ? 'new' : 'existing');
+
+function clusterStateConfigMap(hcp: HostedControlPlane): Record<string, unknown> {
+  const metadata = { name: ETCD_CLUSTER_STATE_CONFIGMAP, namespace: hcp.metadata.namespace, labels: { [MANAGED_BY.key]: MANAGED_BY.value } };
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { state: etcdClusterState(hcp) } };
+}
 
 const MOUNTS: readonly SecretMount[] = [
   { volume: 'etcd-server-tls', secret: PkiSecret.etcdServer },
@@ -25,15 +59,15 @@ function etcdArgs(ns: string, replicas: number): string[] {
   const peer = mountPath('etcd-peer-tls');
   return [
     '--name=$(POD_NAME)',
-    '--data-dir=/var/lib/data',
+    `--data-dir=${DATA_DIR}`,
     `--listen-client-urls=https://0.0.0.0:${String(ETCD_CLIENT_PORT)}`,
     `--advertise-client-urls=https://${self}:${String(ETCD_CLIENT_PORT)}`,
     `--listen-peer-urls=https://0.0.0.0:${String(ETCD_PEER_PORT)}`,
     `--initial-advertise-peer-urls=https://${self}:${String(ETCD_PEER_PORT)}`,
     `--listen-metrics-urls=http://0.0.0.0:${String(METRICS_PORT)}`,
     `--initial-cluster=${memberURLs(ns, replicas, ETCD_PEER_PORT)}`,
-    '--initial-cluster-state=new',
-    `--initial-cluster-token=${ns}`,
+    // The member start script adds --initial-cluster-state. The token is upstream's, which the manual's restore uses.
+    '--initial-cluster-token=etcd-cluster',
     `--cert-file=${server}/tls.crt`,
     `--key-file=${server}/tls.key`,
     `--trusted-ca-file=${server}/ca.crt`,
@@ -46,14 +80,27 @@ function etcdArgs(ns: string, replicas: number): string[] {
   ];
 }
 
+/** What the member start script reads (see member-start.ts). */
+function memberStartEnv(ns: string): unknown[] {
+  const tls = `--cacert=${EtcdClientFiles.ca} --cert=${EtcdClientFiles.cert} --key=${EtcdClientFiles.key}`;
+  return [
+    { name: MemberStartEnv.name, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+    { name: MemberStartEnv.peerURL, value: `https://$(POD_NAME).${ControlPlaneNames.etcdDiscoveryService}.${ns}.svc:${String(ETCD_PEER_PORT)}` },
+    { name: MemberStartEnv.clusterURL, value: etcdURL(ns) },
+    { name: MemberStartEnv.dataDir, value: DATA_DIR },
+    { name: MemberStartEnv.clientTLS, value: tls },
+    { name: MemberStartEnv.clusterStateFile, value: `${CLUSTER_STATE_DIR}/state` },
+  ];
+}
+
 function etcdContainer(ns: string, replicas: number, image: string): Record<string, unknown> {
   const probe = (path: string, delay: number): unknown => ({ httpGet: { path, port: METRICS_PORT, scheme: 'HTTP' }, initialDelaySeconds: delay, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
   return {
     name: NAME,
     image,
-    command: ['etcd'],
+    command: ['/bin/sh', '-c', MEMBER_START_SCRIPT, 'etcd'],
     args: etcdArgs(ns, replicas),
-    env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
+    env: memberStartEnv(ns),
     ports: [
       { name: 'client', containerPort: ETCD_CLIENT_PORT, protocol: 'TCP' },
       { name: 'peer', containerPort: ETCD_PEER_PORT, protocol: 'TCP' },
@@ -64,7 +111,7 @@ function etcdContainer(ns: string, replicas: number, image: string): Record<stri
     resources: { requests: ETCD_REQUESTS },
     securityContext: CONTAINER_SECURITY,
     terminationMessagePolicy: 'FallbackToLogsOnError',
-    volumeMounts: [{ name: 'data', mountPath: '/var/lib' }, { name: 'tmp-dir', mountPath: '/tmp' }, ...secretVolumeMounts(MOUNTS)],
+    volumeMounts: [{ name: 'data', mountPath: '/var/lib' }, { name: 'tmp-dir', mountPath: '/tmp' }, ...secretVolumeMounts(MOUNTS), ...CLIENT_MOUNTS, { name: 'cluster-state', mountPath: CLUSTER_STATE_DIR, readOnly: true }],
   };
 }
 
@@ -102,7 +149,7 @@ export function renderEtcd(hcp: HostedControlPlane, release: ReleaseInfo, config
   const ns = hcp.metadata.namespace ?? '';
   const replicas = replicasFor(hcp, 'etcd');
   // A release that keeps etcd's image keeps its members: restarting them would only cost the API requests in flight.
-  const template = podTemplate({ hcp, component: NAME, tier: 'etcd', configHash, containers: [etcdContainer(ns, replicas, release.images.etcd)], volumes: secretVolumes(MOUNTS), annotateRelease: false });
+  const template = podTemplate({ hcp, component: NAME, tier: 'etcd', configHash, containers: [etcdContainer(ns, replicas, release.images.etcd)], volumes: [...secretVolumes(MOUNTS), ...CLIENT_VOLUMES, { name: 'cluster-state', configMap: { name: ETCD_CLUSTER_STATE_CONFIGMAP } }], annotateRelease: false });
   const statefulSet = {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
@@ -116,5 +163,5 @@ export function renderEtcd(hcp: HostedControlPlane, release: ReleaseInfo, config
       volumeClaimTemplates: [volumeClaim(hcp)],
     },
   };
-  return [...services(hcp), statefulSet, podDisruptionBudget(hcp, NAME)];
+  return [...services(hcp), clusterStateConfigMap(hcp), statefulSet, podDisruptionBudget(hcp, NAME)];
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { requireGo, runGo } from './go.ts';
 import { cacheRoot, isExecutable } from './locate.ts';
 import { projectRoot } from '../project-root.ts';
+import { ETCD_VERSION } from './versions.ts';
 
 /** A Go module and the binaries (name → main package) built from it. */
 export interface GoTool {
@@ -209,6 +210,15 @@ export const VERSITYGW: GoTool = {
   binaries: { versitygw: 'github.com/versity/versitygw/cmd/versitygw' },
   versionVariable: 'main.Version',
 };
+
+/**
+ * etcd's client and its offline tool, at the server's version: the etcd image carries both where the manual's
+ * procedures call them (`/usr/bin/etcdctl`, `etcdutl`), for health checks, member replacement, snapshots and restores.
+ */
+export const ETCDCTL: GoTool = { name: 'etcdctl', module: 'go.etcd.io/etcd/etcdctl/v3', version: ETCD_VERSION, binaries: { etcdctl: 'go.etcd.io/etcd/etcdctl/v3' } };
+
+/** See {@link ETCDCTL}: `etcdutl snapshot restore` and `snapshot status` work on files, with no server. */
+export const ETCDUTL: GoTool = { name: 'etcdutl', module: 'go.etcd.io/etcd/etcdutl/v3', version: ETCD_VERSION, binaries: { etcdutl: 'go.etcd.io/etcd/etcdutl/v3' } };
 
 /** The programs the project ships as Go source in `src/local/images/`, built like the tools. */
 export type OwnProgram = 'pause' | 'local-path-helper' | 'cni-install';

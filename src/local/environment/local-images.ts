@@ -13,6 +13,7 @@ import { PAUSE_IMAGE } from './node-config.ts';
 import { LOCAL_PATH_PROVISIONER_IMAGE } from './storage.ts';
 import { LOCAL_NODE_IMAGE_REPOSITORY } from '../kubevirt/instance.ts';
 import { METALLB_IMAGES } from './metallb.ts';
+import { etcdImage } from './etcd-image.ts';
 
 /** The release the local environment's hosted clusters run: the Kubernetes version it builds. */
 export const LOCAL_RELEASE_IMAGE = kubernetesReleaseImage(KUBE_VERSION.replace(/^v/, ''));
@@ -36,6 +37,9 @@ export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
 export type ImageBinaries = Readonly<
   Record<
     | 'etcd'
+    | 'etcdctl'
+    | 'etcdutl'
+    | 'busybox'
     | 'kube-apiserver'
     | 'kube-controller-manager'
     | 'kube-scheduler'
@@ -115,7 +119,7 @@ export const previousReleaseImages = (kube: KubeBinaries): ImageSpec[] => kubern
 export function releaseImages(bin: ImageBinaries): ImageSpec[] {
   const { images } = localRelease();
   return [
-    { name: images.etcd, files: [inPath('etcd', bin.etcd)] },
+    etcdImage(images.etcd, bin),
     ...kubernetesComponentImages(images, bin),
     // Upstream's konnectivity images keep the binary at the root and run it as the entrypoint.
     { name: images.konnectivityServer, files: [{ source: bin['proxy-server'], target: '/proxy-server' }], entrypoint: ['/proxy-server'] },

@@ -9,7 +9,8 @@ import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { installCrds } from '../../kube/crds.ts';
 import { ensureBinaries, ensureKubeBinariesOf } from '../binaries/build.ts';
 import { PREVIOUS_KUBE_VERSION } from '../binaries/versions.ts';
-import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER, METALLB, TRAEFIK, VERSITYGW } from '../binaries/tools.ts';
+import { CNI_PLUGINS, CONTAINERD, COREDNS, CRANE, DISTRIBUTION, ensureProgram, ensureTool, FLANNEL, FLANNEL_CNI, KONNECTIVITY, LOCAL_PATH_PROVISIONER, METALLB, TRAEFIK, VERSITYGW, ETCDCTL, ETCDUTL } from '../binaries/tools.ts';
+import { ensureBusybox } from '../conformance/busybox.ts';
 import { writeFileIfChanged } from '../cluster/files.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
 import { loadCrds, type CrdObject } from '../crds/fetch.ts';
@@ -141,6 +142,9 @@ export async function buildEverything(log: (line: string) => void): Promise<Daem
   const metallb = await ensureTool(METALLB, log);
   const traefik = await ensureTool(TRAEFIK, log);
   const versitygw = await ensureTool(VERSITYGW, log);
+  const etcdctl = await ensureTool(ETCDCTL, log);
+  const etcdutl = await ensureTool(ETCDUTL, log);
+  const busybox = await ensureBusybox(log);
   return {
     ...kube,
     previousKube,
@@ -159,6 +163,9 @@ export async function buildEverything(log: (line: string) => void): Promise<Daem
     'metallb-speaker': metallb['speaker'] as string,
     traefik: traefik['traefik'] as string,
     versitygw: versitygw['versitygw'] as string,
+    etcdctl: etcdctl['etcdctl'] as string,
+    etcdutl: etcdutl['etcdutl'] as string,
+    busybox,
     cniPlugins,
   };
 }

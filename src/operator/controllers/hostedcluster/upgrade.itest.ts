@@ -85,15 +85,20 @@ describe('HostedCluster upgrades', () => {
     op?.client.close();
   });
 
-  it('When a cluster is created on 4.15.2, it should complete that version', async () => {
+  it('When a cluster is created on 4.15.2, it should complete that version, and its etcd no longer be bootstrapped from then on', async () => {
     const { ns } = t;
     const out = await runHcp(['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, '--name=up', '--pull-secret=/ps', '--ssh-key=/ssh', `--release-image=${release('4.15.2')}`], {
       files: { '/ps': '{"auths":{}}', '/ssh': 'ssh-ed25519 AAAA test' },
       realClock: true,
     });
     assert.equal(out.code, 0, out.stderr);
+    // etcd may be bootstrapped until the control plane has run; from then on a member with no data only joins.
+    const stateRef = { apiVersion: 'v1', kind: 'ConfigMap', name: 'etcd-cluster-state', namespace: t.cpns };
+    const etcdState = async (): Promise<string | undefined> => (await client.tryGet<KubeDocument & { data?: { state?: string } }>(stateRef))?.data?.state;
+    assert.equal(await eventually('etcd cluster state', etcdState, 30_000), 'new');
     await markControlPlaneReady(client, t.cpns, 'up');
     await eventually('4.15.2 completed', () => completed(t, '4.15.2'), 30_000);
+    await eventually('etcd cluster state existing', async () => (await etcdState()) === 'existing', 30_000);
   });
 
   it('When asked for a downgrade across minors or a skipped minor, it should refuse without touching the control plane', async () => {
