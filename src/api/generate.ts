@@ -2,7 +2,7 @@ import { toYaml } from '../lib/yaml.ts';
 import { renderCrd } from './schema/crd.ts';
 import { renderTypes } from './schema/typegen.ts';
 import type { KindDefinition } from './schema/model.ts';
-import { KINDS } from './v1beta1/kinds.ts';
+import { DEFAULT_KINDS, GATED_KINDS, KINDS } from './v1beta1/kinds.ts';
 
 /** A file produced from the API definitions, with its path relative to the repository root. */
 export interface GeneratedFile {
@@ -36,5 +36,14 @@ export function generatedApiFiles(): GeneratedFile[] {
   return [...KINDS.map((def) => crdFile(def, crdPath)), { path: TYPES_PATH, content: renderTypes(KINDS, TYPES_HEADER) }];
 }
 
-/** The same CRD manifests again, in the operator's Helm chart; written and checked beside {@link generatedApiFiles}. */
-export const generatedChartFiles = (): GeneratedFile[] => KINDS.map((def) => crdFile(def, chartCrdPath));
+/** Where the chart keeps the feature-gated CRDs: a template, since Helm installs everything in `crds/` unconditionally. */
+export const CHART_GATED_CRDS_PATH = 'deploy/chart/templates/tech-preview-crds.yaml';
+
+/** The gated kinds' CRDs, rendered by the chart only with `techPreviewNoUpgrade` (as `hcp install --tech-preview-no-upgrade`). */
+function gatedChartFile(): GeneratedFile {
+  const crds = Object.values(GATED_KINDS).map((def) => toYaml(renderCrd(def)).trimEnd());
+  return { path: CHART_GATED_CRDS_PATH, content: `${CRD_HEADER}{{- if .Values.techPreviewNoUpgrade }}\n${crds.join('\n---\n')}\n{{- end }}\n` };
+}
+
+/** The default kinds' CRD manifests again, in the operator's Helm chart, and its gated ones; written and checked beside {@link generatedApiFiles}. */
+export const generatedChartFiles = (): GeneratedFile[] => [...DEFAULT_KINDS.map((def) => crdFile(def, chartCrdPath)), gatedChartFile()];

@@ -31,6 +31,15 @@ function profileLines(text: string, profile: string): Map<string, string> {
 }
 
 /**
+ * One setting of a profile (lower-cased name, e.g. `endpoint_url`, the AWS shared-config setting that points a client
+ * at an S3-compatible store); undefined when absent or empty.
+ */
+export function awsProfileSetting(text: string, setting: string, profile = 'default'): string | undefined {
+  const value = profileLines(text, profile).get(setting.toLowerCase());
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
  * The access key pair of one profile of a shared-credentials file; undefined when the profile or either key is
  * missing (the caller says which file and profile, without echoing the file).
  */

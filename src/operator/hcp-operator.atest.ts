@@ -53,12 +53,20 @@ describe('the shipped operator, driven by the shipped hcp', () => {
   });
 
   it('When a flag is unknown or has a bad value, it should say so on one line and exit 2 without starting', async () => {
-    for (const [flag, message] of [['--leader-elect=yes', 'invalid --leader-elect "yes": want true or false'], ['--log-level=loud', 'invalid --log-level "loud": want debug, info or error'], ['--frobnicate', "Unknown option '--frobnicate'"]] as const) {
+    for (const [flag, message] of [['--leader-elect=yes', 'invalid --leader-elect "yes": want true or false'], ['--log-level=loud', 'invalid --log-level "loud": want debug, info or error'], ['--frobnicate', "Unknown option '--frobnicate'"], ['--etcd-backup-max-count=0', 'invalid --etcd-backup-max-count "0": want a whole number from 1 to 9999']] as const) {
       const out = await runProcess(OPERATOR_BIN, ['run', flag, '--kubeconfig=/nonexistent']);
       assert.equal(out.code, 2, out.stderr);
       assert.match(out.stderr, new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
       assert.equal(out.stderr.trim().split('\n').length, 1, out.stderr);
     }
+  });
+
+  it('When etcd-backup-upload lacks a flag or its credentials, it should say so on one line and exit 2 without sending anything', async () => {
+    const missing = await runProcess(OPERATOR_BIN, ['etcd-backup-upload', '--file=/nonexistent']);
+    assert.deepEqual([missing.code, missing.stderr.trim()], [2, 'etcd-backup-upload needs --bucket, --region, --key, --credentials-file']);
+    const args = ['etcd-backup-upload', '--file=/nonexistent', '--bucket=b', '--region=us-east-1', '--key=k', '--credentials-file=/nonexistent'];
+    const noFile = await runProcess(OPERATOR_BIN, args);
+    assert.deepEqual([noFile.code, noFile.stderr.trim()], [2, 'no snapshot at /nonexistent']);
   });
 
   it('When installed and started, the operator should run as its service account and serve probes and metrics', async () => {

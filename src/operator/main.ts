@@ -10,13 +10,16 @@ import { managementClient } from '../kube/kubeconfig.ts';
 import { realClock } from './runtime/clock.ts';
 import { jsonLogger, type LogLevel } from './runtime/logger.ts';
 import { startOperator } from './operator.ts';
+import { FEATURE_SET_ENV } from '../render/install/input.ts';
 
 const USAGE = `Usage: hcp-operator run [flags]
        hcp-operator availability-prober --target URL
        hcp-operator ignition-server [flags]   (see hcp-operator ignition-server --help)
+       hcp-operator etcd-backup-upload --file F --bucket B --region R --key K --credentials-file F [--ca-file F]
 
 Runs the hosted control planes operator against the management cluster; availability-prober waits until URL
-answers 200 (the init container of control-plane components that need the hosted API server).
+answers 200 (the init container of control-plane components that need the hosted API server); etcd-backup-upload
+puts an etcd snapshot into an S3 bucket (the last step of an HCPEtcdBackup's Job).
 
 Flags:
   --kubeconfig string        Management cluster kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)
@@ -31,6 +34,8 @@ Flags:
   --sizing-baseline-namespace string
                              Namespace of the hcp-sizing-baseline ConfigMap behind the capacity gauges (default "local-cluster")
   --registry-ca-file string  PEM CAs trusted for release registries besides the system's (a private or mirror registry)
+  --etcd-backup-max-count int
+                             Successful HCPEtcdBackups kept per control-plane namespace (default 5; TechPreviewNoUpgrade)
   --log-level string         debug, info or error (default "info")
 `;
 
@@ -54,6 +59,7 @@ const FLAGS = {
   'apps-domain': { type: 'string', default: '' },
   'sizing-baseline-namespace': { type: 'string', default: DEFAULT_SIZING_BASELINE_NAMESPACE },
   'registry-ca-file': { type: 'string', default: '' },
+  'etcd-backup-max-count': { type: 'string', default: '5' },
   'log-level': { type: 'string', default: 'info' },
   target: { type: 'string', default: '' },
   help: { type: 'boolean', short: 'h', default: false },
@@ -73,6 +79,7 @@ function checkedOptions(argv: string[]): ReturnType<typeof options> {
   const { values } = parsed;
   if (!['debug', 'info', 'error'].includes(values['log-level'])) throw new UsageError(`invalid --log-level "${values['log-level']}": want debug, info or error`);
   if (!['true', 'false'].includes(values['leader-elect'])) throw new UsageError(`invalid --leader-elect "${values['leader-elect']}": want true or false`);
+  if (!/^[1-9]\d{0,3}$/.test(values['etcd-backup-max-count'])) throw new UsageError(`invalid --etcd-backup-max-count "${values['etcd-backup-max-count']}": want a whole number from 1 to 9999`);
   return parsed;
 }
 
@@ -100,14 +107,36 @@ async function ignitionServer(argv: string[]): Promise<number> {
   }
 }
 
+/** `etcd-backup-upload`: one snapshot into a bucket; its report becomes the container's termination message. */
+async function etcdBackupUpload(argv: string[]): Promise<number> {
+  const { UploadInputError, parseUploadArgs, uploadSnapshot, writeTerminationMessage } = await import('./etcd-backup-upload.ts');
+  try {
+    const report = await uploadSnapshot(parseUploadArgs(argv));
+    writeTerminationMessage(report);
+    process.stdout.write(`uploaded ${String(report.size)} bytes (sha256 ${report.sha256}) to ${report.snapshotURL}\n`);
+    return 0;
+  } catch (error) {
+    throw error instanceof UploadInputError ? new UsageError(error.message) : error;
+  }
+}
+
+/** Entry points of the same image other than `run`, each parsing its own flags. */
+const SUBCOMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = { 'ignition-server': ignitionServer, 'etcd-backup-upload': etcdBackupUpload };
+
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'ignition-server') return ignitionServer(argv.slice(1));
+  const subcommand = SUBCOMMANDS[argv[0] ?? ''];
+  if (subcommand !== undefined) return subcommand(argv.slice(1));
   const { values, positionals } = checkedOptions(argv);
   if (!values.help && positionals[0] === 'availability-prober') return probe(values.target);
   if (values.help || positionals[0] !== 'run') {
     process.stdout.write(USAGE);
     return values.help ? 0 : 2;
   }
+  return run(values);
+}
+
+/** `run`: the operator itself, until it is stopped or loses leadership. */
+async function run(values: ReturnType<typeof options>['values']): Promise<number> {
   const level = values['log-level'] as LogLevel;
   const logger = jsonLogger({ write: (line) => process.stdout.write(line), now: () => Date.now(), level });
   const operator = await startOperator({
@@ -125,6 +154,8 @@ async function main(argv: string[]): Promise<number> {
     sizingBaselineNamespace: values['sizing-baseline-namespace'],
     ...registryCA(values['registry-ca-file']),
     ...(process.env[OPERATOR_IMAGE_ENV] ? { image: process.env[OPERATOR_IMAGE_ENV] } : {}),
+    featureSet: process.env[FEATURE_SET_ENV] ?? '',
+    etcdBackupMaxCount: Number(values['etcd-backup-max-count']),
   });
   logger.info('operator started', { namespace: values.namespace, ports: operator.ports.join(',') });
   const stop = (): void => void operator.stop();

@@ -14,6 +14,8 @@ import { addHostedControlPlaneController } from './controllers/hostedcontrolplan
 import { KubeconfigClients } from './runtime/kubeconfig-clients.ts';
 import { addNodePoolController } from './controllers/nodepool/controller.ts';
 import { addLoadBalancerController } from './controllers/loadbalancer/controller.ts';
+import { addEtcdBackupController, DEFAULT_MAX_BACKUPS } from './controllers/etcdbackup/controller.ts';
+import { TECH_PREVIEW_NO_UPGRADE } from '../render/install/input.ts';
 import type { Clock } from './runtime/clock.ts';
 import { KubeEventRecorder } from './runtime/events.ts';
 import type { Logger } from './runtime/logger.ts';
@@ -69,6 +71,13 @@ export interface OperatorOptions {
   readonly releases?: ReleaseProvider;
   /** Extra PEM CAs trusted for registries (a private or mirror registry's). */
   readonly registryCA?: string;
+  /**
+   * The feature set (`HYPERSHIFT_FEATURESET`): `TechPreviewNoUpgrade` turns on the gated controllers (HCPEtcdBackup),
+   * whose CRDs `hcp install --tech-preview-no-upgrade` installs.
+   */
+  readonly featureSet?: string;
+  /** Successful HCPEtcdBackups kept per control-plane namespace (upstream's `--etcd-backup-max-count`). */
+  readonly etcdBackupMaxCount?: number;
   /** Leader election timings (tests shorten them). */
   readonly leaseDurations?: { readonly leaseDurationMs: number; readonly renewDeadlineMs: number; readonly retryPeriodMs: number };
 }
@@ -116,6 +125,9 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
   addLoadBalancerController(manager, { client: o.client, clock: o.clock, infraClients, guestKubeconfig: o.hostedClusterKubeconfig, watchNamespace: o.watchNamespace }, o.logger, metrics);
   addCapacityController(manager, { clock: o.clock, sizingBaselineNamespace: o.sizingBaselineNamespace ?? DEFAULT_SIZING_BASELINE_NAMESPACE, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
+  if (o.featureSet === TECH_PREVIEW_NO_UPGRADE) {
+    addEtcdBackupController(manager, { client: o.client, clock: o.clock, events, operatorNamespace: o.namespace, maxBackups: o.etcdBackupMaxCount ?? DEFAULT_MAX_BACKUPS, watchNamespace: o.watchNamespace, ...(o.image === undefined ? {} : { operatorImage: o.image }) }, o.logger, metrics);
+  }
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };
   const servers = await Promise.all([...new Set(o.listenAddresses)].filter((a) => a !== '').map((address) => serveEndpoints(address, endpoints)));

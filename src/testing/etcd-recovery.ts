@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { KubeClient, type KubeObject } from '../kube/client.ts';
 import { locateBinaries } from '../local/binaries/locate.ts';
 import { waitFor } from '../local/cluster/http.ts';
+import type { EnvironmentLayout } from '../local/environment/layout.ts';
+import { assertEtcdBackupLands } from './etcd-backup.ts';
 import { runProcess } from './process.ts';
 
 const MINUTE = 60_000;
@@ -21,6 +23,7 @@ export interface EtcdRecoveryContext {
   readonly managementKubeconfig: string;
   /** The hosted cluster's kubeconfig file. */
   readonly hostedKubeconfig: string;
+  /** The control-plane namespace. */
   readonly namespace: string;
   readonly log: (line: string) => void;
 }
@@ -66,6 +69,16 @@ function startWriter(hosted: KubeClient): { stop: () => Promise<{ written: strin
 async function keysOnMember(ctx: EtcdRecoveryContext, pod: string): Promise<number> {
   const out = await etcdctl(ctx, pod, ['get', '--prefix', '--keys-only', '--consistency=s', '--endpoints=https://localhost:2379', '/registry/configmaps/default/']);
   return out.split('\n').filter((l) => /\/(before|during)-\d+$/.test(l)).length;
+}
+
+/**
+ * A HighlyAvailable cluster's day 2, for real: one member lost and replaced under writes, then an HCPEtcdBackup
+ * into the environment's object store (`etcd-backup.ts`).
+ */
+export async function assertEtcdRecoveryAndBackup(ctx: Omit<EtcdRecoveryContext, 'namespace'> & { readonly layout: EnvironmentLayout; readonly name: string }): Promise<void> {
+  await assertEtcdMemberRecovers({ ...ctx, namespace: `clusters-${ctx.name}` });
+  const backup = await assertEtcdBackupLands(ctx.management, ctx.layout, ctx.name);
+  ctx.log(`HCPEtcdBackup of ${ctx.name}: ${backup.snapshotURL}, ${String(backup.bytes)} bytes, ${String(backup.keys)} keys, ${backup.seconds.toFixed(1)} s`);
 }
 
 /** Runs the check; throws when a step does not hold. */

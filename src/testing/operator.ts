@@ -60,6 +60,9 @@ export interface TestOperatorOptions {
   readonly sizingBaselineNamespace?: string;
   /** How release images resolve: by default the built-in catalog alone, so tests never reach out to a registry. */
   readonly releases?: ReleaseProvider;
+  /** `HYPERSHIFT_FEATURESET` (TechPreviewNoUpgrade runs the gated controllers) and the backups kept per namespace. */
+  readonly featureSet?: string;
+  readonly etcdBackupMaxCount?: number;
 }
 
 /** The operator options a test sets only when it asks for them. */
@@ -68,6 +71,8 @@ function optionalSettings(options: TestOperatorOptions): Partial<Parameters<type
     ...(options.nodePoolInfraDeleteGraceMs === undefined ? {} : { nodePoolInfraDeleteGraceMs: options.nodePoolInfraDeleteGraceMs }),
     ...(options.image === undefined ? {} : { image: options.image }),
     ...(options.sizingBaselineNamespace === undefined ? {} : { sizingBaselineNamespace: options.sizingBaselineNamespace }),
+    ...(options.featureSet === undefined ? {} : { featureSet: options.featureSet }),
+    ...(options.etcdBackupMaxCount === undefined ? {} : { etcdBackupMaxCount: options.etcdBackupMaxCount }),
     releases: options.releases ?? catalogReleaseProvider,
     ...(options.guestComponents === true ? { guestComponentsKubeconfig: readFileSync(testClusters().guest.adminKubeconfig, 'utf8') } : {}),
   };

@@ -3,6 +3,7 @@ import { hostedClusterRootRules, hostedClusterSpec } from './schema/hostedcluste
 import { hostedClusterStatus } from './schema/hostedcluster-status.ts';
 import { hostedControlPlaneSpec, hostedControlPlaneStatus } from './schema/hostedcontrolplane.ts';
 import { nodePoolSpec, nodePoolStatus } from './schema/nodepool.ts';
+import { hcpEtcdBackupSpec, hcpEtcdBackupStatus } from './schema/hcpetcdbackup.ts';
 
 /** The API group of every kind in this package. */
 export const GROUP = 'hypershift.openshift.io';
@@ -97,5 +98,33 @@ export const hostedControlPlaneKind: KindDefinition = {
   printerColumns: [],
 };
 
-/** Every kind of the v1beta1 API, in a stable order. */
-export const KINDS: readonly KindDefinition[] = [hostedClusterKind, nodePoolKind, hostedControlPlaneKind];
+/**
+ * HCPEtcdBackup: one backup of a control plane's etcd, requested in its namespace. Behind the `HCPEtcdBackup` feature
+ * gate (TechPreviewNoUpgrade), as upstream: `hcp install` installs its CRD only with `--tech-preview-no-upgrade`.
+ */
+export const hcpEtcdBackupKind: KindDefinition = {
+  group: GROUP,
+  version: VERSION,
+  kind: 'HCPEtcdBackup',
+  plural: 'hcpetcdbackups',
+  singular: 'hcpetcdbackup',
+  shortNames: ['hcpetcdbk'],
+  description: 'HCPEtcdBackup represents a request to back up etcd for a hosted control plane.',
+  spec: hcpEtcdBackupSpec,
+  status: hcpEtcdBackupStatus,
+  specRequired: true,
+  printerColumns: [
+    conditionColumn('Completed', 'BackupCompleted', 'status', 'Backup completion status'),
+    { name: 'URL', type: 'string', jsonPath: '.status.snapshotURL', description: 'Snapshot URL' },
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Age' },
+  ],
+};
+
+/** The kinds every install serves. */
+export const DEFAULT_KINDS: readonly KindDefinition[] = [hostedClusterKind, nodePoolKind, hostedControlPlaneKind];
+
+/** The kinds behind TechPreviewNoUpgrade feature gates, by gate. */
+export const GATED_KINDS: Readonly<Record<'HCPEtcdBackup', KindDefinition>> = { HCPEtcdBackup: hcpEtcdBackupKind };
+
+/** Every kind of the v1beta1 API, in a stable order (what is generated, validated offline and served in tests). */
+export const KINDS: readonly KindDefinition[] = [...DEFAULT_KINDS, hcpEtcdBackupKind];

@@ -51,7 +51,7 @@ describe('validateObject', () => {
 
   it('When the kind is not one of ours, it should say which kinds are', () => {
     assert.deepEqual(run({ kind: 'Deployment' }), [
-      'kind: must be one of "HostedCluster", "NodePool", "HostedControlPlane" (hypershift.openshift.io/v1beta1), got "Deployment"',
+      'kind: must be one of "HostedCluster", "NodePool", "HostedControlPlane", "HCPEtcdBackup" (hypershift.openshift.io/v1beta1), got "Deployment"',
     ]);
   });
 });

@@ -36,6 +36,17 @@ export interface HostedControlPlane {
 }
 
 /**
+ * HCPEtcdBackup represents a request to back up etcd for a hosted control plane.
+ */
+export interface HCPEtcdBackup {
+  apiVersion: 'hypershift.openshift.io/v1beta1';
+  kind: 'HCPEtcdBackup';
+  metadata: ObjectMeta;
+  spec: HCPEtcdBackupSpec;
+  status?: HCPEtcdBackupStatus;
+}
+
+/**
  * The desired state of a hosted cluster.
  */
 export interface HostedClusterSpec {
@@ -813,6 +824,10 @@ export interface HostedClusterStatus {
    * The state of automatic node provisioning.
    */
   autoNode?: Record<string, unknown>;
+  /**
+   * Where the newest successful etcd backup of the cluster is (an HCPEtcdBackup's snapshotURL).
+   */
+  lastSuccessfulEtcdBackupURL?: string;
 }
 
 /**
@@ -1702,6 +1717,148 @@ export interface HostedControlPlaneStatus {
 }
 
 /**
+ * One backup request; the whole spec is immutable once created.
+ */
+export interface HCPEtcdBackupSpec {
+  /**
+   * The store the snapshot is uploaded to: exactly the member storageType names.
+   */
+  storage: HCPEtcdBackupStorage;
+}
+
+/**
+ * The store the snapshot is uploaded to: exactly the member storageType names.
+ */
+export interface HCPEtcdBackupStorage {
+  /**
+   * S3 or AzureBlob.
+   */
+  storageType: HCPEtcdBackupStorageType;
+  /**
+   * Where in S3 (or an S3-compatible store) the snapshot goes.
+   */
+  s3?: HCPEtcdBackupS3;
+  /**
+   * Where in Azure Blob Storage the snapshot goes (refused by this operator: see its condition).
+   */
+  azureBlob?: HCPEtcdBackupAzureBlob;
+}
+
+/**
+ * Where in S3 (or an S3-compatible store) the snapshot goes.
+ */
+export interface HCPEtcdBackupS3 {
+  /**
+   * The bucket: 3-63 lowercase letters, digits, hyphens and periods.
+   */
+  bucket: string;
+  /**
+   * The region of the bucket, such as us-east-1.
+   */
+  region: string;
+  /**
+   * The key prefix of the snapshot object (the object is <keyPrefix>/<unix time>.db).
+   */
+  keyPrefix: string;
+  /**
+   * The Secret with the key "credentials": an AWS credentials file.
+   */
+  credentials: HCPEtcdBackupSecretReference;
+  /**
+   * The KMS key for server-side encryption of the snapshot; immutable once set.
+   */
+  kmsKeyARN?: string;
+}
+
+/**
+ * The Secret with the key "credentials": an AWS credentials file.
+ */
+export interface HCPEtcdBackupSecretReference {
+  /**
+   * The Secret's name: a DNS-1123 subdomain.
+   */
+  name: string;
+}
+
+/**
+ * Where in Azure Blob Storage the snapshot goes (refused by this operator: see its condition).
+ */
+export interface HCPEtcdBackupAzureBlob {
+  /**
+   * The container: 3-63 lowercase letters, digits and hyphens.
+   */
+  container: string;
+  /**
+   * The storage account: 3-24 lowercase letters and digits.
+   */
+  storageAccount: string;
+  /**
+   * The blob name prefix of the snapshot.
+   */
+  keyPrefix: string;
+  /**
+   * The Secret with Azure credentials.
+   */
+  credentials: HCPEtcdBackupSecretReference;
+  /**
+   * The Key Vault key that encrypts the snapshot; immutable once set.
+   */
+  encryptionKeyURL?: string;
+}
+
+/**
+ * What became of the backup.
+ */
+export interface HCPEtcdBackupStatus {
+  /**
+   * The observed state, one entry per condition type.
+   */
+  conditions?: Condition[];
+  /**
+   * Where the snapshot is: s3://<bucket>/<key>.
+   */
+  snapshotURL?: string;
+  /**
+   * The encryption applied to the stored snapshot, when any.
+   */
+  encryptionMetadata?: HCPEtcdBackupEncryptionMetadata;
+}
+
+/**
+ * The encryption applied to the stored snapshot, when any.
+ */
+export interface HCPEtcdBackupEncryptionMetadata {
+  /**
+   * S3 server-side encryption.
+   */
+  aws?: HCPEtcdBackupEncryptionMetadataAWS;
+  /**
+   * Azure encryption.
+   */
+  azure?: HCPEtcdBackupEncryptionMetadataAzure;
+}
+
+/**
+ * S3 server-side encryption.
+ */
+export interface HCPEtcdBackupEncryptionMetadataAWS {
+  /**
+   * The KMS key used.
+   */
+  kmsKeyARN: string;
+}
+
+/**
+ * Azure encryption.
+ */
+export interface HCPEtcdBackupEncryptionMetadataAzure {
+  /**
+   * The Key Vault key used.
+   */
+  encryptionKeyURL: string;
+}
+
+/**
  * The infrastructure the nodes run on. Only KubeVirt is implemented by this project.
  */
 export type PlatformType = 'AWS' | 'Azure' | 'IBMCloud' | 'KubeVirt' | 'Agent' | 'PowerVS' | 'None';
@@ -1845,3 +2002,8 @@ export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
  * The CPU architecture of the nodes.
  */
 export type NodePoolArch = 'arm64' | 'amd64' | 'ppc64le' | 's390x';
+
+/**
+ * S3 or AzureBlob.
+ */
+export type HCPEtcdBackupStorageType = 'S3' | 'AzureBlob';

@@ -63,7 +63,7 @@ export function apiServerArgs(layout: ClusterLayout): string[] {
   ];
 }
 
-/** The controllers a local cluster runs: enough for garbage collection, namespaces, workloads, disruption budgets, claims and CSRs. */
+/** The controllers a local cluster runs: enough for garbage collection, namespaces, workloads and Jobs, disruption budgets, claims and CSRs. */
 export const CONTROLLERS = [
   'garbage-collector-controller',
   'namespace-controller',
@@ -73,6 +73,9 @@ export const CONTROLLERS = [
   'deployment-controller',
   'replicaset-controller',
   'statefulset-controller',
+  // The operator's etcd backups run as Jobs, removed a while after they finish.
+  'job-controller',
+  'ttl-after-finished-controller',
   // Computes what each PodDisruptionBudget allows: without it every eviction of a guarded pod is refused for ever
   // (control planes carry budgets; a hosted cluster's drain is judged by them).
   'disruption-controller',

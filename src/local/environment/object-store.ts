@@ -152,7 +152,8 @@ export async function ensureObjectStoreFiles(layout: EnvironmentLayout, random: 
   const serving = await toPem(await issue({ commonName: 'object-store', usage: 'server', issuer: ca, ipAddresses: [layout.hostAddress], validDays: 365 }));
   writeFileSync(paths.cert, serving.cert);
   writePrivate(paths.key, serving.key);
-  writePrivate(paths.credentials, awsCredentialsFile(generateCredentials(random)));
+  // endpoint_url (the AWS shared-config setting) names this store: the file is an HCPEtcdBackup's `credentials` as is.
+  writePrivate(paths.credentials, `${awsCredentialsFile(generateCredentials(random))}endpoint_url = ${objectStoreEndpoint(layout)}\n`);
   writeFileSync(paths.access, `${JSON.stringify(objectStoreAccess(layout), null, 2)}\n`);
   writeFileSync(complete, '');
 }

@@ -17,7 +17,16 @@ export interface InstallInput {
   readonly version: string;
   /** PEM CAs the operator trusts for release registries besides the system's (`--additional-trust-bundle`). */
   readonly additionalTrustBundle?: string;
+  /**
+   * `--tech-preview-no-upgrade`: the gated kinds' CRDs (HCPEtcdBackup) are installed and the operator runs with
+   * `HYPERSHIFT_FEATURESET=TechPreviewNoUpgrade`, as upstream's.
+   */
+  readonly techPreviewNoUpgrade?: boolean;
 }
+
+/** The feature set `--tech-preview-no-upgrade` selects, in the operator's `HYPERSHIFT_FEATURESET` (upstream's names). */
+export const FEATURE_SET_ENV = 'HYPERSHIFT_FEATURESET';
+export const TECH_PREVIEW_NO_UPGRADE = 'TechPreviewNoUpgrade';
 
 /**
  * The ConfigMap `--additional-trust-bundle` is installed as (upstream's name and key), and where the operator reads it:

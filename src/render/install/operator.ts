@@ -2,7 +2,7 @@ import { InstallCliVersionAnnotation, OperatorLabel, PriorityClass } from '../..
 import { sha256Hex } from '../../lib/hash.ts';
 import { CONFIG_HASH_ANNOTATION } from '../../controlplane/common/placement.ts';
 import type { KubeManifest } from '../manifest.ts';
-import { OPERATOR_NAME, OPERATOR_NODE_OPTIONS, OPERATOR_PORTS, USER_CA_BUNDLE, type InstallInput } from './input.ts';
+import { FEATURE_SET_ENV, OPERATOR_NAME, OPERATOR_NODE_OPTIONS, OPERATOR_PORTS, TECH_PREVIEW_NO_UPGRADE, USER_CA_BUNDLE, type InstallInput } from './input.ts';
 
 /** The command the operator image runs; the image puts `hcp-operator` on its PATH. */
 export const OPERATOR_COMMAND = ['hcp-operator'] as const;
@@ -31,7 +31,8 @@ function operatorEnv(input: InstallInput): unknown[] {
     .sort()
     .map((name) => ({ name, value: input.additionalEnv[name] }));
   // OPERATOR_IMAGE: the operator's own image, which control-plane pods run as their availability prober.
-  return [fromField('MY_NAMESPACE', 'metadata.namespace'), fromField('MY_NAME', 'metadata.name'), { name: 'NODE_OPTIONS', value: OPERATOR_NODE_OPTIONS }, { name: 'OPERATOR_IMAGE', value: input.image }, ...extra];
+  const featureSet = input.techPreviewNoUpgrade === true ? [{ name: FEATURE_SET_ENV, value: TECH_PREVIEW_NO_UPGRADE }] : [];
+  return [fromField('MY_NAMESPACE', 'metadata.namespace'), fromField('MY_NAME', 'metadata.name'), { name: 'NODE_OPTIONS', value: OPERATOR_NODE_OPTIONS }, { name: 'OPERATOR_IMAGE', value: input.image }, ...featureSet, ...extra];
 }
 
 const probe = (path: string, initialDelaySeconds: number): unknown => ({

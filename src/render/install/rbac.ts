@@ -23,7 +23,7 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   // Its own API: reconciles HostedClusters and NodePools, writes HostedControlPlanes, sets finalizers and status.
   {
     apiGroups: [GROUP],
-    resources: ['hostedclusters', 'hostedclusters/status', 'hostedclusters/finalizers', 'nodepools', 'nodepools/status', 'nodepools/finalizers', 'hostedcontrolplanes', 'hostedcontrolplanes/status', 'hostedcontrolplanes/finalizers'],
+    resources: ['hostedclusters', 'hostedclusters/status', 'hostedclusters/finalizers', 'nodepools', 'nodepools/status', 'nodepools/finalizers', 'hostedcontrolplanes', 'hostedcontrolplanes/status', 'hostedcontrolplanes/finalizers', 'hcpetcdbackups', 'hcpetcdbackups/status'],
     verbs: MANAGE,
   },
   // Control-plane namespaces and what lives in them: copied secrets, PKI, kubeconfigs, configuration, services, etcd volumes.
@@ -60,8 +60,11 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   { apiGroups: ['config.openshift.io'], resources: ['ingresses'], verbs: ['get'] },
 ];
 
-/** What the operator does in its own namespace only: leader election. */
-export const OPERATOR_NAMESPACE_RULES: readonly PolicyRule[] = [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch'] }];
+/** What the operator does in its own namespace only: leader election, and the Jobs of etcd backups. */
+export const OPERATOR_NAMESPACE_RULES: readonly PolicyRule[] = [
+  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch'] },
+  { apiGroups: ['batch'], resources: ['jobs'], verbs: MANAGE },
+];
 
 const subject = (input: InstallInput): Record<string, string> => ({ kind: 'ServiceAccount', name: OPERATOR_NAME, namespace: input.namespace });
 

@@ -1,5 +1,5 @@
 import { OperatorLabel } from '../../api/v1beta1/well-known.ts';
-import { KINDS } from '../../api/v1beta1/kinds.ts';
+import { DEFAULT_KINDS, GATED_KINDS } from '../../api/v1beta1/kinds.ts';
 import { renderCrd } from '../../api/schema/crd.ts';
 import { SUPPORTED_VERSIONS_CONFIGMAP, supportedVersionsData } from '../../release/supported-versions.ts';
 import type { KubeManifest } from '../manifest.ts';
@@ -7,8 +7,9 @@ import type { InstallInput } from './input.ts';
 import { renderOperatorDeployment, renderOperatorService, renderPriorityClasses, renderUserCABundle } from './operator.ts';
 import { renderOperatorRbac } from './rbac.ts';
 
-/** The HostedCluster, NodePool and HostedControlPlane CRDs. */
-export const renderInstallCrds = (): KubeManifest[] => KINDS.map((kind) => renderCrd(kind) as unknown as KubeManifest);
+/** The HostedCluster, NodePool and HostedControlPlane CRDs, and with the TechPreviewNoUpgrade feature set the gated kinds' (HCPEtcdBackup). */
+export const renderInstallCrds = (techPreviewNoUpgrade = false): KubeManifest[] =>
+  [...DEFAULT_KINDS, ...(techPreviewNoUpgrade ? Object.values(GATED_KINDS) : [])].map((kind) => renderCrd(kind) as unknown as KubeManifest);
 
 function supportedVersionsConfigMap(input: InstallInput): KubeManifest {
   return {
@@ -38,5 +39,5 @@ function renderInstallResources(input: InstallInput): KubeManifest[] {
  * `--additional-trust-bundle`), and the Deployment.
  */
 export function renderInstall(input: InstallInput): KubeManifest[] {
-  return [...(input.scope === 'resources' ? [] : renderInstallCrds()), ...(input.scope === 'crds' ? [] : renderInstallResources(input))];
+  return [...(input.scope === 'resources' ? [] : renderInstallCrds(input.techPreviewNoUpgrade)), ...(input.scope === 'crds' ? [] : renderInstallResources(input))];
 }

@@ -32,4 +32,7 @@ export const hostedClusterStatus: ObjectSchema = s.object('HostedClusterStatus',
   configuration: s.opaque('The effective cluster configuration.'),
   secretEncryption: s.opaque('The state of secret-encryption key rotation.'),
   autoNode: s.opaque('The state of automatic node provisioning.'),
+  lastSuccessfulEtcdBackupURL: s.string('Where the newest successful etcd backup of the cluster is (an HCPEtcdBackup\'s snapshotURL).', {
+    maxLength: 2048,
+  }),
 });

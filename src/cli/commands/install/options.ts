@@ -15,6 +15,7 @@ export const INSTALL_FLAGS: readonly FlagSpec[] = [
   flag('development', 'bool', false, 'Enable tweaks to facilitate local development: the operator Deployment gets 0 replicas, so the operator can run outside the cluster'),
   flag('additional-operator-env-vars', 'stringToString', {}, 'Set of additional environment variables to be set on the HyperShift Operator deployment.'),
   flag('limit-crd-install', 'stringSlice', [], 'Used to limit the CRDs that are installed to a per platform basis. Only KubeVirt is accepted: this operator runs the KubeVirt platform only.'),
+  flag('tech-preview-no-upgrade', 'bool', false, 'If true, the HyperShift operator runs with TechPreviewNoUpgrade features enabled'),
   flag('additional-trust-bundle', 'string', '', 'Path to a file with user CA bundle: PEM CAs the operator trusts for release registries (a mirror or private registry) besides the system ones'),
 ];
 
@@ -92,7 +93,7 @@ export function installInput(f: FlagReader, scopeFlag: 'install-scope' | 'output
   const scope = scopeOf(f, scopeFlag, errors);
   const replicas = f.bool('development') ? 0 : 2;
   const bundle = trustBundle(f, ctx, errors);
-  return { input: { namespace, image, imagePullPolicy: policy ?? 'IfNotPresent', replicas, scope, additionalEnv, version: BUILD_INFO.version, ...(bundle === undefined ? {} : { additionalTrustBundle: bundle }) }, errors };
+  return { input: { namespace, image, imagePullPolicy: policy ?? 'IfNotPresent', replicas, scope, additionalEnv, version: BUILD_INFO.version, ...(bundle === undefined ? {} : { additionalTrustBundle: bundle }), ...(f.bool('tech-preview-no-upgrade') ? { techPreviewNoUpgrade: true } : {}) }, errors };
 }
 
 /** Where and how `render` writes. */

@@ -1,0 +1,223 @@
+/**
+ * The HCPEtcdBackup reconcile: read → plan (`plan.ts`) → act (start the Job, or record the outcome) → status. The
+ * outcome also goes to the HostedCluster (`status.lastSuccessfulEtcdBackupURL`), to Events, and to retention (the
+ * newest `maxBackups` successful backups of a namespace are kept, as upstream's `--etcd-backup-max-count`).
+ */
+import type { HCPEtcdBackup, HostedCluster, HostedControlPlane } from '../../../api/index.ts';
+import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
+import { ControlPlaneNames } from '../../../controlplane/names.ts';
+import type { KubeClient, KubeObject } from '../../../kube/client.ts';
+import { isNotFound } from '../../../kube/errors.ts';
+import { findCondition, mergeConditions } from '../../../lib/conditions.ts';
+import { CLUSTER_ANNOTATION, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import type { ReconcileResult } from '../../runtime/controller.ts';
+import type { EventRecorder } from '../../runtime/events.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import { applyStatusIfChanged } from '../../runtime/status.ts';
+import { DEFAULT_SECURITY_CONTEXT_UID } from '../../../controlplane/render.ts';
+import { backupJobName, CLIENT_CERTIFICATE_SECRET, renderBackupJob, renderClientCertificateCopy, snapshotKey, type BackupJobInput } from './job.ts';
+import { BACKUP_COMPLETED, BackupReason, finished, planBackup, type BackupStep, type BackupView, type JobState } from './plan.ts';
+
+/** A Job as cached: its conditions. */
+export interface CachedJob extends KubeObject {
+  status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> };
+}
+
+/** A pod of a backup Job as cached: its containers' ends. */
+export interface CachedPod extends KubeObject {
+  status?: {
+    initContainerStatuses?: ContainerStatus[];
+    containerStatuses?: ContainerStatus[];
+  };
+}
+interface ContainerStatus {
+  name: string;
+  state?: { terminated?: { exitCode: number; reason?: string; message?: string } };
+}
+
+/** An etcd StatefulSet as cached. */
+export interface CachedStatefulSet extends KubeObject {
+  spec?: { replicas?: number; template?: { spec?: { containers?: Array<{ image?: string }> } } };
+  status?: { readyReplicas?: number };
+}
+
+/** What the reconcile needs, injected. */
+export interface EtcdBackupDeps {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  readonly events: EventRecorder;
+  readonly operatorNamespace: string;
+  /** The operator's own image, which runs the upload step; without it no backup can start. */
+  readonly operatorImage?: string;
+  /** Successful backups kept per namespace. */
+  readonly maxBackups: number;
+  readonly job: (key: string) => CachedJob | undefined;
+  readonly podsOf: (job: string) => CachedPod[];
+  readonly statefulSet: (key: string) => CachedStatefulSet | undefined;
+  readonly controlPlanes: (namespace: string) => HostedControlPlane[];
+  readonly backups: (namespace: string) => HCPEtcdBackup[];
+  /** Whether the management cluster assigns pods their users (OpenShift); the Job then sets none. */
+  readonly assignsPodUsers: () => Promise<boolean>;
+}
+
+/** The field manager of the HostedCluster's `lastSuccessfulEtcdBackupURL`. */
+const BACKUP_FIELD_MANAGER = 'hypershift-operator-etcd-backup';
+/** How soon a backup waiting for etcd's quorum is looked at again. */
+const ETCD_RETRY_MS = 15_000;
+
+const lastLines = (text: string | undefined): string => (text ?? '').trim().split('\n').slice(-3).join(' ').slice(0, 1024);
+
+/** The first container of the Job's pods that exited non-zero. */
+function failedContainer(pods: readonly CachedPod[]): { name: string; exitCode: number; text: string } | undefined {
+  const ends = pods.flatMap((p) => [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])]).map((c) => ({ name: c.name, end: c.state?.terminated }));
+  const failed = ends.find((c) => c.end !== undefined && c.end.exitCode !== 0);
+  if (failed?.end === undefined) return undefined;
+  return { name: failed.name, exitCode: failed.end.exitCode, text: lastLines(failed.end.message) || (failed.end.reason ?? '') };
+}
+
+/** Why a failed Job failed: the first container that exited non-zero, in its own words, else the Job's reason. */
+function failureOf(deps: EtcdBackupDeps, job: CachedJob, condition: { reason?: string; message?: string }): string {
+  const failed = failedContainer(deps.podsOf(job.metadata?.name ?? ''));
+  if (failed !== undefined) return `the ${failed.name} step failed (exit code ${String(failed.exitCode)}): ${failed.text}`;
+  return `the backup Job failed: ${condition.reason ?? ''} ${condition.message ?? ''}`.trim();
+}
+
+/** The upload container's termination message: its report. */
+const uploadReport = (pods: readonly CachedPod[]): string | undefined =>
+  pods.flatMap((p) => p.status?.containerStatuses ?? []).find((c) => c.name === 'upload')?.state?.terminated?.message;
+
+function jobState(deps: EtcdBackupDeps, backup: HCPEtcdBackup): JobState | undefined {
+  const job = deps.job(`${deps.operatorNamespace}/${backupJobName(backup)}`);
+  if (job === undefined) return undefined;
+  const conditions = job.status?.conditions ?? [];
+  const failed = conditions.find((c) => c.type === 'Failed' && c.status === 'True');
+  if (failed !== undefined) return { phase: 'failed', message: failureOf(deps, job, failed) };
+  if (!conditions.some((c) => c.type === 'Complete' && c.status === 'True')) return { phase: 'running' };
+  return { phase: 'succeeded', report: uploadReport(deps.podsOf(job.metadata?.name ?? '')) };
+}
+
+async function credentialsState(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupView['credentials']> {
+  const name = backup.spec.storage.s3?.credentials.name;
+  if (name === undefined) return 'absent';
+  const secret = await deps.client.tryGet<KubeObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name, namespace: deps.operatorNamespace });
+  if (secret === undefined) return 'absent';
+  return secret.data?.['credentials'] === undefined ? 'no-key' : 'present';
+}
+
+const running = (deps: EtcdBackupDeps, backup: HCPEtcdBackup): boolean => !finished(backup) && deps.job(`${deps.operatorNamespace}/${backupJobName(backup)}`) !== undefined;
+
+const controlPlaneState = (hcp: HostedControlPlane | undefined): BackupView['controlPlane'] => {
+  if (hcp === undefined) return 'absent';
+  return hcp.spec.etcd.managementType === 'Managed' ? 'present' : 'unmanaged-etcd';
+};
+
+const etcdState = (sts: CachedStatefulSet | undefined): BackupView['etcd'] => (sts === undefined ? undefined : { replicas: sts.spec?.replicas ?? 0, ready: sts.status?.readyReplicas ?? 0 });
+
+async function viewOf(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupView> {
+  const ns = backup.metadata.namespace ?? '';
+  const job = jobState(deps, backup);
+  const others = deps.backups(ns).filter((b) => b.metadata.uid !== backup.metadata.uid && running(deps, b));
+  // Read only when the plan may start the Job: a steady backup costs no request.
+  const mayStart = job === undefined && !finished(backup);
+  return {
+    backup,
+    job,
+    controlPlane: controlPlaneState(deps.controlPlanes(ns)[0]),
+    etcd: etcdState(deps.statefulSet(`${ns}/${ControlPlaneNames.etcd}`)),
+    credentials: mayStart ? await credentialsState(deps, backup) : 'present',
+    othersRunning: others.map((b) => b.metadata.name ?? ''),
+    operatorNamespace: deps.operatorNamespace,
+  };
+}
+
+type Secret = KubeObject & { data?: Record<string, string> };
+
+/** The Job's input, or why it cannot be made yet. */
+const etcdImageOf = (deps: EtcdBackupDeps, backup: HCPEtcdBackup): string | undefined =>
+  deps.statefulSet(`${backup.metadata.namespace ?? ''}/${ControlPlaneNames.etcd}`)?.spec?.template?.spec?.containers?.[0]?.image;
+
+async function jobInput(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupJobInput | BackupStep> {
+  const etcdImage = etcdImageOf(deps, backup);
+  if (deps.operatorImage === undefined || etcdImage === undefined) {
+    return { kind: 'finish', status: 'False', reason: BackupReason.failed, message: 'the operator runs without OPERATOR_IMAGE (its own image, which runs the upload step): install it with hcp install' };
+  }
+  const defaultUid = (await deps.assignsPodUsers()) ? {} : { defaultUid: DEFAULT_SECURITY_CONTEXT_UID };
+  const key = snapshotKey(backup.spec.storage.s3?.keyPrefix ?? '', new Date(deps.clock.now()));
+  return { backup, operatorNamespace: deps.operatorNamespace, operatorImage: deps.operatorImage, etcdImage, key, ...defaultUid };
+}
+
+/** The client certificate's copy, owned by the Job. */
+async function copyCertificate(deps: EtcdBackupDeps, input: BackupJobInput, job: KubeObject, data: Record<string, string>): Promise<void> {
+  const copy = renderClientCertificateCopy(input, data);
+  const owner = { apiVersion: 'batch/v1', kind: 'Job', name: job.metadata?.name ?? '', uid: job.metadata?.uid ?? '', controller: true };
+  await deps.client.apply({ ...copy, metadata: { ...copy.metadata, ownerReferences: [owner] } }, { fieldManager: OPERATOR_FIELD_MANAGER });
+}
+
+/** Creates the Job, then the certificate copy it mounts (owned by the Job, so it goes with it). */
+async function startJob(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupStep> {
+  const ns = backup.metadata.namespace ?? '';
+  const input = await jobInput(deps, backup);
+  if ('kind' in input) return input;
+  const certificate = await deps.client.tryGet<Secret>({ apiVersion: 'v1', kind: 'Secret', name: CLIENT_CERTIFICATE_SECRET, namespace: ns });
+  if (certificate?.data === undefined) return { kind: 'wait', reason: BackupReason.etcdUnhealthy, message: `the etcd client certificate ${ns}/${CLIENT_CERTIFICATE_SECRET} is not issued yet`, final: false };
+  const job = await deps.client.apply(renderBackupJob(input), { fieldManager: OPERATOR_FIELD_MANAGER });
+  await copyCertificate(deps, input, job, certificate.data);
+  deps.events.record(backup, 'Normal', BackupReason.inProgress, `Backup Job ${deps.operatorNamespace}/${backupJobName(backup)} created`);
+  return { kind: 'wait', reason: BackupReason.inProgress, message: 'Backup Job created, waiting for completion', final: false };
+}
+
+/** The HostedCluster the backup's control plane belongs to gets the snapshot's URL. */
+async function recordOnHostedCluster(deps: EtcdBackupDeps, backup: HCPEtcdBackup, url: string): Promise<void> {
+  const owner = deps.controlPlanes(backup.metadata.namespace ?? '')[0]?.metadata.annotations?.[CLUSTER_ANNOTATION];
+  const [namespace, name] = owner?.split('/') ?? [];
+  if (namespace === undefined || name === undefined) return;
+  const status = { lastSuccessfulEtcdBackupURL: url } satisfies HostedCluster['status'];
+  // Forced: the HostedCluster controller carries the stored value over, so it co-owns the field until this changes it.
+  await deps.client.apply({ apiVersion: API_VERSION, kind: 'HostedCluster', metadata: { name, namespace }, status } as KubeObject, { fieldManager: BACKUP_FIELD_MANAGER, subresource: 'status', force: true });
+}
+
+/** Deletes the oldest successful backups of the namespace beyond the newest `maxBackups` (their objects stay in the bucket). */
+async function enforceRetention(deps: EtcdBackupDeps, namespace: string): Promise<void> {
+  const oldestFirst = deps.backups(namespace).filter(succeeded).sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
+  for (const old of oldestFirst.slice(0, Math.max(0, oldestFirst.length - deps.maxBackups))) {
+    await deps.client.delete({ apiVersion: API_VERSION, kind: 'HCPEtcdBackup', name: old.metadata.name ?? '', namespace }).catch((e: unknown) => {
+      if (!isNotFound(e)) throw e;
+    });
+  }
+}
+
+async function finish(deps: EtcdBackupDeps, backup: HCPEtcdBackup, step: Extract<BackupStep, { kind: 'finish' }>): Promise<void> {
+  const copy = { apiVersion: 'v1', kind: 'Secret', name: backupJobName(backup), namespace: deps.operatorNamespace };
+  await deps.client.delete(copy).catch((e: unknown) => {
+    if (!isNotFound(e)) throw e;
+  });
+  deps.events.record(backup, step.status === 'True' ? 'Normal' : 'Warning', step.reason, step.report === undefined ? step.message : `${step.message}: ${step.report.snapshotURL} (${String(step.report.size)} bytes)`);
+  if (step.report !== undefined) await recordOnHostedCluster(deps, backup, step.report.snapshotURL);
+}
+
+async function writeStatus(deps: EtcdBackupDeps, backup: HCPEtcdBackup, step: BackupStep, logger: Logger): Promise<void> {
+  if (step.kind === 'done' || step.kind === 'start') return;
+  const status = step.kind === 'finish' ? step.status : 'False';
+  const condition = { type: BACKUP_COMPLETED, status, reason: step.reason, message: step.message, observedGeneration: backup.metadata.generation ?? 0 };
+  const conditions = mergeConditions(backup.status?.conditions, [condition], new Date(deps.clock.now()));
+  const report = step.kind === 'finish' && step.report !== undefined ? { snapshotURL: step.report.snapshotURL } : {};
+  await applyStatusIfChanged(deps.client, backup, { ...backup.status, conditions, ...report }, { fieldManager: OPERATOR_FIELD_MANAGER, logger });
+}
+
+const succeeded = (backup: HCPEtcdBackup): boolean => findCondition(backup.status?.conditions, BACKUP_COMPLETED)?.reason === BackupReason.succeeded;
+
+/** Reconciles one HCPEtcdBackup by key. */
+export function reconcileEtcdBackup(deps: EtcdBackupDeps, lookup: (key: string) => HCPEtcdBackup | undefined) {
+  return async (key: string, logger: Logger): Promise<ReconcileResult> => {
+    const backup = lookup(key);
+    if (backup === undefined || backup.metadata.deletionTimestamp !== undefined) return {};
+    let step = planBackup(await viewOf(deps, backup));
+    if (step.kind === 'start') step = await startJob(deps, backup);
+    if (step.kind === 'finish') await finish(deps, backup, step);
+    await writeStatus(deps, backup, step, logger);
+    // Once the cache holds this success too (the next reconcile, woken by the status write), older ones may go.
+    if (step.kind === 'done' && succeeded(backup)) await enforceRetention(deps, backup.metadata.namespace ?? '');
+    return step.kind === 'wait' && step.reason === BackupReason.etcdUnhealthy ? { requeueAfterMs: ETCD_RETRY_MS } : {};
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * `hcp-operator etcd-backup-upload`: the last step of an etcd backup Job. The snapshot was saved and checked by the
+ * step before (`etcdctl snapshot save` verifies the SHA-256 etcd appends; `etcdutl snapshot status` opens the
+ * database); this step puts it into the bucket and reports where it went, as JSON in the container's termination
+ * message, which the operator reads from the pod's status.
+ *
+ * The credentials are upstream's: an AWS shared-credentials file (the Secret's `credentials` key, profile `default`).
+ * For an S3-compatible store, its profile may name `endpoint_url` (the AWS shared-config setting), and the Secret may
+ * carry the store's CA under `ca-bundle.pem`; without them the bucket is AWS's, `https://s3.<region>.amazonaws.com`.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { awsProfileSetting, parseAwsCredentialsFile } from '../objectstore/credentials.ts';
+import { S3Client, type S3Target } from '../objectstore/s3.ts';
+
+/** What to upload and where. */
+export interface UploadRequest {
+  readonly file: string;
+  readonly bucket: string;
+  readonly region: string;
+  /** The object key: `<keyPrefix>/<unix seconds>.db`. */
+  readonly key: string;
+  /** The AWS shared-credentials file. */
+  readonly credentialsFile: string;
+  /** PEM CAs of the store, when it has a private one. */
+  readonly caFile?: string;
+}
+
+/** What the upload reports: the snapshot's URL (the HCPEtcdBackup's `snapshotURL`), size and SHA-256. */
+export interface UploadReport {
+  readonly snapshotURL: string;
+  readonly size: number;
+  readonly sha256: string;
+}
+
+/** A snapshot at most this big is sent from memory with its SHA-256 signed (the store checks it); larger ones stream. */
+const SIGNED_BODY_LIMIT = 512 * 1024 * 1024;
+
+/** A request the upload cannot make: a missing file or credentials without a key pair (never echoing the file). */
+export class UploadInputError extends Error {
+  override readonly name = 'UploadInputError';
+}
+
+const FLAGS = ['file', 'bucket', 'region', 'key', 'credentials-file', 'ca-file'] as const;
+
+/** The request from the command line (`--file F --bucket B --region R --key K --credentials-file F [--ca-file F]`). */
+export function parseUploadArgs(argv: readonly string[]): UploadRequest {
+  let values: Partial<Record<(typeof FLAGS)[number], string>>;
+  try {
+    values = parseArgs({ args: [...argv], options: Object.fromEntries(FLAGS.map((n) => [n, { type: 'string' as const }])), strict: true }).values;
+  } catch (error) {
+    throw new UploadInputError(error instanceof Error ? error.message : String(error));
+  }
+  const missing = FLAGS.filter((n) => n !== 'ca-file' && (values[n] ?? '') === '');
+  if (missing.length > 0) throw new UploadInputError(`etcd-backup-upload needs ${missing.map((m) => `--${m}`).join(', ')}`);
+  const { file = '', bucket = '', region = '', key = '', 'credentials-file': credentialsFile = '', 'ca-file': caFile } = values;
+  return { file, bucket, region, key, credentialsFile, ...(caFile === undefined ? {} : { caFile }) };
+}
+
+/** The store to send to: the credentials' key pair and endpoint, the bucket's region, the CA when given. */
+export function uploadTarget(req: UploadRequest, credentialsText: string, caPem: string | undefined): S3Target {
+  const credentials = parseAwsCredentialsFile(credentialsText);
+  if (credentials === undefined) throw new UploadInputError(`the credentials file ${req.credentialsFile} has no aws_access_key_id and aws_secret_access_key in its default profile`);
+  const endpoint = awsProfileSetting(credentialsText, 'endpoint_url') ?? `https://s3.${req.region}.amazonaws.com`;
+  if (!/^https:\/\/[^/]+\/?$/.test(endpoint)) throw new UploadInputError(`endpoint_url ${JSON.stringify(endpoint)} in ${req.credentialsFile} is not an https:// origin`);
+  return { endpoint: endpoint.replace(/\/$/, ''), region: req.region, bucket: req.bucket, credentials, ...(caPem === undefined ? {} : { caPem }) };
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+/** Uploads the snapshot and answers where it went. */
+export async function uploadSnapshot(req: UploadRequest): Promise<UploadReport> {
+  if (!existsSync(req.file)) throw new UploadInputError(`no snapshot at ${req.file}`);
+  if (!existsSync(req.credentialsFile)) throw new UploadInputError(`no credentials file at ${req.credentialsFile}`);
+  const caPem = req.caFile !== undefined && existsSync(req.caFile) ? readFileSync(req.caFile, 'utf8') : undefined;
+  const client = new S3Client(uploadTarget(req, readFileSync(req.credentialsFile, 'utf8'), caPem));
+  try {
+    const size = statSync(req.file).size;
+    const sha256 = await sha256Of(req.file);
+    const body = size <= SIGNED_BODY_LIMIT ? readFileSync(req.file) : { stream: createReadStream(req.file), length: size };
+    await client.putObject(req.key, body);
+    return { snapshotURL: `s3://${req.bucket}/${req.key}`, size, sha256 };
+  } finally {
+    client.close();
+  }
+}
+
+/** Writes the report where Kubernetes reads a container's termination message. */
+export function writeTerminationMessage(report: UploadReport, path = '/dev/termination-log'): void {
+  writeFileSync(path, JSON.stringify(report));
+}

@@ -1,0 +1,80 @@
+/**
+ * An HCPEtcdBackup of a hosted cluster of the local environment, for real: the credentials Secret made from the files
+ * `hcp local up` wrote (its credentials file names the store with endpoint_url; the environment's CA verifies it),
+ * the backup requested, the Job run by the management cluster, and the snapshot read back from the bucket and opened
+ * with etcdutl.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HCPEtcdBackup, HostedCluster } from '../api/index.ts';
+import type { KubeClient, KubeObject } from '../kube/client.ts';
+import { ETCDUTL, ensureTool } from '../local/binaries/tools.ts';
+import { waitFor } from '../local/cluster/http.ts';
+import type { EnvironmentLayout } from '../local/environment/layout.ts';
+import { objectStoreAccess, objectStoreTarget } from '../local/environment/object-store.ts';
+import { S3Client } from '../objectstore/s3.ts';
+import { runProcess } from './process.ts';
+
+const API = 'hypershift.openshift.io/v1beta1';
+/** The Secret the docs tell users of the local environment to make, in the operator's namespace. */
+export const BACKUP_CREDENTIALS_SECRET = 'etcd-backup-credentials';
+
+/** What the backup measured. */
+export interface BackupFigures {
+  readonly snapshotURL: string;
+  readonly seconds: number;
+  readonly bytes: number;
+  readonly keys: number;
+}
+
+async function ensureCredentialsSecret(management: KubeClient, layout: EnvironmentLayout): Promise<void> {
+  const access = objectStoreAccess(layout);
+  const data = { credentials: readFileSync(access.credentialsFile, 'utf8'), 'ca-bundle.pem': readFileSync(access.caFile, 'utf8') };
+  await management.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: BACKUP_CREDENTIALS_SECRET, namespace: 'hypershift' }, stringData: data } as KubeObject, { fieldManager: 'e2e', force: true });
+}
+
+/** `etcdutl snapshot status` of the stored object: its size and key count. */
+async function openStored(layout: EnvironmentLayout, key: string): Promise<{ bytes: number; keys: number }> {
+  const s3 = new S3Client(objectStoreTarget(layout));
+  const dir = mkdtempSync(join(tmpdir(), 'hcp-e2e-snapshot-'));
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of (await s3.getObject(key)) as AsyncIterable<Buffer>) chunks.push(chunk);
+    writeFileSync(join(dir, 'snapshot.db'), Buffer.concat(chunks));
+    const etcdutl = (await ensureTool(ETCDUTL, () => undefined))['etcdutl'] ?? 'etcdutl';
+    const status = await runProcess(etcdutl, ['snapshot', 'status', join(dir, 'snapshot.db'), '-w', 'json'], { timeoutMs: 60_000 });
+    assert.equal(status.code, 0, status.stderr);
+    return { bytes: Buffer.concat(chunks).length, keys: (JSON.parse(status.stdout) as { totalKey: number }).totalKey };
+  } finally {
+    s3.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Backs up the etcd of the HostedCluster `clusters/<name>`; throws when a step does not hold. */
+export async function assertEtcdBackupLands(management: KubeClient, layout: EnvironmentLayout, name: string): Promise<BackupFigures> {
+  await ensureCredentialsSecret(management, layout);
+  const namespace = `clusters-${name}`;
+  const started = performance.now();
+  const s3 = { bucket: objectStoreAccess(layout).bucket, region: objectStoreAccess(layout).region, keyPrefix: namespace, credentials: { name: BACKUP_CREDENTIALS_SECRET } };
+  await management.create({ apiVersion: API, kind: 'HCPEtcdBackup', metadata: { name: 'e2e', namespace }, spec: { storage: { storageType: 'S3', s3 } } } as KubeObject);
+  const ref = { apiVersion: API, kind: 'HCPEtcdBackup', name: 'e2e', namespace };
+  let backup: HCPEtcdBackup | undefined;
+  let ended: Error | undefined;
+  await waitFor('the backup completed', async () => {
+    backup = await management.tryGet<HCPEtcdBackup & KubeObject>(ref);
+    const condition = backup?.status?.conditions?.find((c) => c.type === 'BackupCompleted');
+    if (condition?.status === 'False' && condition.reason !== 'BackupInProgress' && condition.reason !== 'EtcdUnhealthy') ended = new Error(`the backup ended ${condition.reason}: ${condition.message}`);
+    return condition?.status === 'True';
+  }, { timeoutMs: 5 * 60_000, intervalMs: 1000, abortWhen: () => ended });
+  const seconds = (performance.now() - started) / 1000;
+  const snapshotURL = backup?.status?.snapshotURL ?? '';
+  assert.match(snapshotURL, new RegExp(`^s3://hcp-etcd-backups/${namespace}/\\d+\\.db$`));
+  const hc = await management.get<HostedCluster & KubeObject>({ apiVersion: API, kind: 'HostedCluster', name, namespace: 'clusters' });
+  assert.equal(hc.status?.lastSuccessfulEtcdBackupURL, snapshotURL);
+  const stored = await openStored(layout, snapshotURL.replace(/^s3:\/\/[^/]+\//, ''));
+  assert.ok(stored.keys > 100, `the snapshot holds the cluster (${String(stored.keys)} keys)`);
+  return { snapshotURL, seconds, ...stored };
+}
