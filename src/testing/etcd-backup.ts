@@ -5,7 +5,7 @@
  * with etcdutl.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HCPEtcdBackup, HostedCluster } from '../api/index.ts';
@@ -35,32 +35,40 @@ async function ensureCredentialsSecret(management: KubeClient, layout: Environme
   await management.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: BACKUP_CREDENTIALS_SECRET, namespace: 'hypershift' }, stringData: data } as KubeObject, { fieldManager: 'e2e', force: true });
 }
 
-/** `etcdutl snapshot status` of the stored object: its size and key count. */
-async function openStored(layout: EnvironmentLayout, key: string): Promise<{ bytes: number; keys: number }> {
+/** Downloads a stored object of the environment's bucket to `file`. */
+export async function downloadStored(layout: EnvironmentLayout, key: string, file: string): Promise<void> {
   const s3 = new S3Client(objectStoreTarget(layout));
-  const dir = mkdtempSync(join(tmpdir(), 'hcp-e2e-snapshot-'));
   try {
     const chunks: Buffer[] = [];
     for await (const chunk of (await s3.getObject(key)) as AsyncIterable<Buffer>) chunks.push(chunk);
-    writeFileSync(join(dir, 'snapshot.db'), Buffer.concat(chunks));
+    writeFileSync(file, Buffer.concat(chunks));
+  } finally {
+    s3.close();
+  }
+}
+
+/** `etcdutl snapshot status` of the stored object: its size and key count. */
+async function openStored(layout: EnvironmentLayout, key: string): Promise<{ bytes: number; keys: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'hcp-e2e-snapshot-'));
+  try {
+    await downloadStored(layout, key, join(dir, 'snapshot.db'));
     const etcdutl = (await ensureTool(ETCDUTL, () => undefined))['etcdutl'] ?? 'etcdutl';
     const status = await runProcess(etcdutl, ['snapshot', 'status', join(dir, 'snapshot.db'), '-w', 'json'], { timeoutMs: 60_000 });
     assert.equal(status.code, 0, status.stderr);
-    return { bytes: Buffer.concat(chunks).length, keys: (JSON.parse(status.stdout) as { totalKey: number }).totalKey };
+    return { bytes: statSync(join(dir, 'snapshot.db')).size, keys: (JSON.parse(status.stdout) as { totalKey: number }).totalKey };
   } finally {
-    s3.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Backs up the etcd of the HostedCluster `clusters/<name>`; throws when a step does not hold. */
-export async function assertEtcdBackupLands(management: KubeClient, layout: EnvironmentLayout, name: string): Promise<BackupFigures> {
+/** Backs up the etcd of the HostedCluster `clusters/<name>` as the HCPEtcdBackup `backupName`; throws when a step does not hold. */
+export async function assertEtcdBackupLands(management: KubeClient, layout: EnvironmentLayout, name: string, backupName = 'e2e'): Promise<BackupFigures> {
   await ensureCredentialsSecret(management, layout);
   const namespace = `clusters-${name}`;
   const started = performance.now();
   const s3 = { bucket: objectStoreAccess(layout).bucket, region: objectStoreAccess(layout).region, keyPrefix: namespace, credentials: { name: BACKUP_CREDENTIALS_SECRET } };
-  await management.create({ apiVersion: API, kind: 'HCPEtcdBackup', metadata: { name: 'e2e', namespace }, spec: { storage: { storageType: 'S3', s3 } } } as KubeObject);
-  const ref = { apiVersion: API, kind: 'HCPEtcdBackup', name: 'e2e', namespace };
+  await management.create({ apiVersion: API, kind: 'HCPEtcdBackup', metadata: { name: backupName, namespace }, spec: { storage: { storageType: 'S3', s3 } } } as KubeObject);
+  const ref = { apiVersion: API, kind: 'HCPEtcdBackup', name: backupName, namespace };
   let backup: HCPEtcdBackup | undefined;
   let ended: Error | undefined;
   await waitFor('the backup completed', async () => {

@@ -1,27 +1,18 @@
 import type { HCPEtcdBackup, HostedControlPlane } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { MANAGED_BY } from '../../../controlplane/common/placement.ts';
-import type { KubeClient, KubeObject } from '../../../kube/client.ts';
-import type { Clock } from '../../runtime/clock.ts';
+import type { KubeObject } from '../../../kube/client.ts';
 import { Controller } from '../../runtime/controller.ts';
-import type { EventRecorder } from '../../runtime/events.ts';
 import { keyOf } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
 import { inScope } from '../hostedcontrolplane/controller.ts';
 import { BackupLabel } from './job.ts';
-import { reconcileEtcdBackup, type CachedJob, type CachedPod, type CachedStatefulSet } from './reconcile.ts';
+import { reconcileEtcdBackup, type CachedJob, type CachedPod, type CachedStatefulSet, type EtcdBackupSettings } from './reconcile.ts';
 
 /** What the controller needs injected. */
-export interface EtcdBackupControllerDeps {
-  readonly client: KubeClient;
-  readonly clock: Clock;
-  readonly events: EventRecorder;
-  readonly operatorNamespace: string;
-  readonly operatorImage?: string;
-  /** Successful backups kept per control-plane namespace (upstream's `--etcd-backup-max-count`, default 5). */
-  readonly maxBackups: number;
+export interface EtcdBackupControllerDeps extends EtcdBackupSettings {
   /** Only backups of control planes of HostedClusters in this namespace (and backups made in it); all when absent. */
   readonly watchNamespace?: string;
 }

@@ -42,16 +42,20 @@ export interface CachedStatefulSet extends KubeObject {
   status?: { readyReplicas?: number };
 }
 
-/** What the reconcile needs, injected. */
-export interface EtcdBackupDeps {
+/** What the operator gives the controller. */
+export interface EtcdBackupSettings {
   readonly client: KubeClient;
   readonly clock: Clock;
   readonly events: EventRecorder;
   readonly operatorNamespace: string;
   /** The operator's own image, which runs the upload step; without it no backup can start. */
   readonly operatorImage?: string;
-  /** Successful backups kept per namespace. */
+  /** Successful backups kept per control-plane namespace (upstream's `--etcd-backup-max-count`, default 5). */
   readonly maxBackups: number;
+}
+
+/** What the reconcile needs, injected: the settings and the caches it reads. */
+export interface EtcdBackupDeps extends EtcdBackupSettings {
   readonly job: (key: string) => CachedJob | undefined;
   readonly podsOf: (job: string) => CachedPod[];
   readonly statefulSet: (key: string) => CachedStatefulSet | undefined;
