@@ -54,6 +54,11 @@ export interface ControlPlaneInput {
    * (machines are told where the API server is); absent until then.
    */
   readonly ignitionServer?: IgnitionServerInput | undefined;
+  /**
+   * Whether etcd has had quorum once (or the control plane has run): its members may no longer bootstrap a new
+   * cluster (`etcd/member-start.ts`). Sticky: the etcd StatefulSet carries it as an annotation.
+   */
+  readonly etcdBootstrapped?: boolean;
 }
 
 export { DEFAULT_SECURITY_CONTEXT_UID } from './common/defaults.ts';
@@ -62,7 +67,7 @@ export { DEFAULT_SECURITY_CONTEXT_UID } from './common/defaults.ts';
 export function renderControlPlane(input: ControlPlaneInput): Array<Record<string, unknown>> {
   const { hcp, release, configHashes } = input;
   const objects = [
-    ...renderEtcd(hcp, release, configHashes.etcd),
+    ...renderEtcd(hcp, release, configHashes.etcd, input.etcdBootstrapped === true),
     ...renderKubeAPIServer(hcp, release, configHashes['kube-apiserver'], { encryptionKey: input.encryptionKey, kubeadminPassword: input.kubeadminPassword }),
     ...renderKubeControllerManager(hcp, release, configHashes['kube-controller-manager']),
     ...renderKubeScheduler(hcp, release, configHashes['kube-scheduler']),

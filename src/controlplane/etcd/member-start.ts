@@ -53,7 +53,15 @@ cluster() { etcdctl --endpoints="$CLUSTER_CLIENT_URL" $CLUSTER_CLIENT_TLS "$@"; 
 # etcd refuses a membership change until the leader has heard from every peer for a few seconds: a minute of tries.
 retry() { tries=0; until "$@"; do tries=$((tries + 1)); [ "$tries" -lt 30 ] || return 1; sleep 2; done; }
 # Asks the running members who they are, $1 times at most; the answer (or the last error) is left in $members.
-ask() { tries=1; until members=$(cluster --dial-timeout=2s --command-timeout=5s member list 2>&1); do [ "$tries" -lt "$1" ] || return 1; tries=$((tries + 1)); sleep 2; done; }
+ask() {
+  tries=1
+  until members=$(cluster --dial-timeout=2s --command-timeout=5s member list 2>&1); do
+    [ "$tries" -lt "$1" ] || return 1
+    echo "$POD_NAME has no data and waits for its cluster to answer (try $tries of $1)"
+    tries=$((tries + 1))
+    sleep 2
+  done
+}
 cluster_state=$(cat "$CLUSTER_STATE_FILE" 2>/dev/null || echo new)
 state=new
 joining=

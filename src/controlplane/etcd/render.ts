@@ -36,12 +36,34 @@ const CLIENT_MOUNTS: unknown[] = [
 export const ETCD_CLUSTER_STATE_CONFIGMAP = 'etcd-cluster-state';
 const CLUSTER_STATE_DIR = '/etc/etcd/clusterstate';
 
-/** `existing` once the control plane has run (its status names the version it ran), `new` before. */
-export const etcdClusterState = (hcp: HostedControlPlane): EtcdClusterState => (hcp.status?.version === undefined ? 'new' : 'existing');
+/** The annotation by which the etcd StatefulSet remembers that etcd has had quorum (see {@link etcdBootstrapped}). */
+export const ETCD_BOOTSTRAPPED_ANNOTATION = 'hcp-kubevirt.io/etcd-bootstrapped';
 
-function clusterStateConfigMap(hcp: HostedControlPlane): Record<string, unknown> {
+/**
+ * Whether etcd's cluster exists, for good: the StatefulSet says so already, a quorum of members is ready, or the
+ * control plane has run (its status names a version). The first makes it sticky: a member lost later does not make
+ * the cluster new again.
+ */
+export function etcdBootstrapped(hcp: HostedControlPlane, statefulSet: EtcdStatefulSetView | undefined): boolean {
+  return hcp.status?.version !== undefined || statefulSet?.metadata?.annotations?.[ETCD_BOOTSTRAPPED_ANNOTATION] === 'true' || quorumReady(statefulSet);
+}
+
+const quorumReady = (statefulSet: EtcdStatefulSetView | undefined): boolean => {
+  const replicas = statefulSet?.spec?.replicas ?? 0;
+  return replicas > 0 && (statefulSet?.status?.readyReplicas ?? 0) >= Math.floor(replicas / 2) + 1;
+};
+
+/** What {@link etcdBootstrapped} reads of the etcd StatefulSet as it runs. */
+export interface EtcdStatefulSetView {
+  readonly metadata?: { readonly annotations?: Readonly<Record<string, string>> };
+  readonly spec?: { readonly replicas?: number };
+  readonly status?: { readonly readyReplicas?: number };
+}
+
+function clusterStateConfigMap(hcp: HostedControlPlane, bootstrapped: boolean): Record<string, unknown> {
   const metadata = { name: ETCD_CLUSTER_STATE_CONFIGMAP, namespace: hcp.metadata.namespace, labels: { [MANAGED_BY.key]: MANAGED_BY.value } };
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { state: etcdClusterState(hcp) } };
+  const state: EtcdClusterState = bootstrapped ? 'existing' : 'new';
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { state } };
 }
 
 const MOUNTS: readonly SecretMount[] = [
@@ -106,8 +128,11 @@ function etcdContainer(ns: string, replicas: number, image: string): Record<stri
       { name: 'peer', containerPort: ETCD_PEER_PORT, protocol: 'TCP' },
       { name: 'metrics', containerPort: METRICS_PORT, protocol: 'TCP' },
     ],
+    // The start script may wait a minute for the running members (a member with no data joining them); liveness
+    // would kill it before it says why. etcd is given five minutes to start, then liveness takes over.
+    startupProbe: { httpGet: { path: '/livez', port: METRICS_PORT, scheme: 'HTTP' }, periodSeconds: 5, timeoutSeconds: 5, failureThreshold: 60 },
     readinessProbe: probe('/readyz', 5),
-    livenessProbe: probe('/livez', 30),
+    livenessProbe: probe('/livez', 0),
     resources: { requests: ETCD_REQUESTS },
     securityContext: CONTAINER_SECURITY,
     terminationMessagePolicy: 'FallbackToLogsOnError',
@@ -145,15 +170,16 @@ function volumeClaim(hcp: HostedControlPlane): Record<string, unknown> {
  * member from `spec.etcd.managed.storage`, mutual TLS for clients and peers, the client and discovery Services, and
  * its PodDisruptionBudget.
  */
-export function renderEtcd(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string): Array<Record<string, unknown>> {
+export function renderEtcd(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string, bootstrapped = false): Array<Record<string, unknown>> {
   const ns = hcp.metadata.namespace ?? '';
   const replicas = replicasFor(hcp, 'etcd');
   // A release that keeps etcd's image keeps its members: restarting them would only cost the API requests in flight.
   const template = podTemplate({ hcp, component: NAME, tier: 'etcd', configHash, containers: [etcdContainer(ns, replicas, release.images.etcd)], volumes: [...secretVolumes(MOUNTS), ...CLIENT_VOLUMES, { name: 'cluster-state', configMap: { name: ETCD_CLUSTER_STATE_CONFIGMAP } }], annotateRelease: false });
+  const metadata = workloadMetadata(hcp, NAME);
   const statefulSet = {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
-    metadata: workloadMetadata(hcp, NAME),
+    metadata: bootstrapped ? { ...metadata, annotations: { ...(metadata['annotations'] as Record<string, string> | undefined), [ETCD_BOOTSTRAPPED_ANNOTATION]: 'true' } } : metadata,
     spec: {
       replicas,
       serviceName: ControlPlaneNames.etcdDiscoveryService,
@@ -163,5 +189,5 @@ export function renderEtcd(hcp: HostedControlPlane, release: ReleaseInfo, config
       volumeClaimTemplates: [volumeClaim(hcp)],
     },
   };
-  return [...services(hcp), clusterStateConfigMap(hcp), statefulSet, podDisruptionBudget(hcp, NAME)];
+  return [...services(hcp), clusterStateConfigMap(hcp, bootstrapped), statefulSet, podDisruptionBudget(hcp, NAME)];
 }

@@ -40,7 +40,12 @@ export function addEtcdBackupController(manager: Manager, deps: EtcdBackupContro
       statefulSet: (key) => statefulSets.get(key),
       controlPlanes: (ns) => planes.list().filter((p) => p.metadata.namespace === ns),
       backups: (ns) => backups.list().filter((b) => b.metadata.namespace === ns),
-      assignsPodUsers: () => (assignsPodUsers ??= deps.client.serves('security.openshift.io/v1', 'SecurityContextConstraints')),
+      // Asked once; a failed discovery is asked again next time rather than remembered.
+      assignsPodUsers: () =>
+        (assignsPodUsers ??= deps.client.serves('security.openshift.io/v1', 'SecurityContextConstraints').catch((error: unknown) => {
+          assignsPodUsers = undefined;
+          throw error;
+        })),
     },
     (key) => {
       const backup = backups.get(key);

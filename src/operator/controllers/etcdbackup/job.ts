@@ -53,11 +53,13 @@ export const backupJobName = (backup: HCPEtcdBackup): string => `etcd-backup-${s
 /** The object key of a backup started at `now`: upstream's `<keyPrefix>/<unix seconds>.db`. */
 export const snapshotKey = (keyPrefix: string, now: Date): string => `${keyPrefix.replace(/\/+$/, '')}/${String(Math.floor(now.getTime() / 1000))}.db`;
 
+const nameLabel = (name: string): string => (name.length <= 63 ? name : `h-${sha256Hex(name).slice(0, 16)}`);
+
 const labelsOf = (backup: HCPEtcdBackup): Record<string, string> => ({
   [BackupLabel.backup]: 'true',
   [BackupLabel.namespace]: backup.metadata.namespace ?? '',
-  // Label values are at most 63 characters; a longer name is found through the namespace label and the annotation.
-  [BackupLabel.name]: (backup.metadata.name ?? '').slice(0, 63),
+  // Label values are at most 63 characters: a longer name is labelled by its hash (the annotation has it whole).
+  [BackupLabel.name]: nameLabel(backup.metadata.name ?? ''),
 });
 
 const CLIENT_DIR = '/etc/etcd/tls/client';

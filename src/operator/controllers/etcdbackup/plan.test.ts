@@ -17,8 +17,9 @@ const view = (over: Partial<BackupView> = {}): BackupView => ({
   controlPlane: 'present',
   etcd: { replicas: 3, ready: 3 },
   credentials: 'present',
-  othersRunning: [],
+  othersAhead: [],
   operatorNamespace: 'hypershift',
+  now: new Date('2026-11-27T09:10:00Z'),
   ...over,
 });
 const REPORT = JSON.stringify({ snapshotURL: 's3://hcp-etcd-backups/demo/1795770000.db', size: 532512, sha256: 'ab'.repeat(32) });
@@ -46,7 +47,7 @@ describe('the etcd backup plan', () => {
     assert.match(rejected(view({ backup: backupOf({ storageType: 'AzureBlob', azureBlob: { container: 'c1c', storageAccount: 'acct', keyPrefix: 'p', credentials: { name: 'az' } } }) })), /storageType AzureBlob is not supported/);
     assert.match(rejected(view({ backup: backupOf({ storageType: 'S3', s3: { ...s3, kmsKeyARN: 'arn:aws:kms:us-east-1:123456789012:key/k' } }) })), /kmsKeyARN is not supported/);
     assert.match(rejected(view({ controlPlane: 'absent' })), /no HostedControlPlane in namespace clusters-demo/);
-    assert.match(rejected(view({ othersRunning: ['nightly'] })), /another backup of this control plane is in progress \(nightly\)/);
+    assert.match(rejected(view({ othersAhead: ['nightly'] })), /another backup of this control plane is in progress \(nightly\)/);
   });
 
   it('When the credentials Secret is missing or has no credentials key, it should fail naming the Secret', () => {
@@ -65,6 +66,12 @@ describe('the etcd backup plan', () => {
   it('When the outcome is recorded, it should do nothing more, even if etcd is down since', () => {
     const condition = { type: 'BackupCompleted', status: 'True' as const, reason: 'BackupSucceeded', message: 'Backup completed successfully', lastTransitionTime: '2026-11-27T09:00:00Z' };
     assert.deepEqual(planBackup(view({ backup: backupOf(undefined, { conditions: [condition] }), etcd: undefined })), { kind: 'done' });
+  });
+
+  it('When the backup said BackupInProgress over a minute ago and its Job is gone, it should fail rather than start again', () => {
+    const condition = (at: string) => ({ type: 'BackupCompleted', status: 'False' as const, reason: 'BackupInProgress', message: 'Backup Job created, waiting for completion', lastTransitionTime: at });
+    assert.match(JSON.stringify(planBackup(view({ backup: backupOf(undefined, { conditions: [condition('2026-11-27T09:08:00Z')] }) }))), /BackupFailed.*the backup Job is gone before its outcome was read/);
+    assert.deepEqual(planBackup(view({ backup: backupOf(undefined, { conditions: [condition('2026-11-27T09:09:30Z')] }) })), { kind: 'start' }, 'a Job just created may not be cached yet');
   });
 
   it('When a termination message is not the upload\'s report, it should not be taken for one', () => {

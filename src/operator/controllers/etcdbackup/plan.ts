@@ -43,10 +43,17 @@ export interface BackupView {
   readonly etcd: { readonly replicas: number; readonly ready: number } | undefined;
   /** Whether the credentials Secret exists in the operator's namespace with the key `credentials`. */
   readonly credentials: 'present' | 'absent' | 'no-key';
-  /** Other backups of the namespace whose Job is running. */
-  readonly othersRunning: readonly string[];
+  /**
+   * Other backups of the namespace that go first: those whose Job runs, and those not finished that were asked for
+   * earlier (so that of two asked for at once, exactly one starts, whatever the caches show).
+   */
+  readonly othersAhead: readonly string[];
   readonly operatorNamespace: string;
+  readonly now: Date;
 }
+
+/** How long a backup may say BackupInProgress with no Job in sight before the Job counts as lost. */
+export const LOST_JOB_GRACE_MS = 60_000;
 
 /** The next step. */
 export type BackupStep =
@@ -82,6 +89,12 @@ function fromJob(job: JobState): BackupStep {
   return { kind: 'finish', status: 'True', reason: BackupReason.succeeded, message: 'Backup completed successfully', report };
 }
 
+/** Whether the backup's Job was started long enough ago to be cached, and is not there. */
+function jobLost(view: BackupView): boolean {
+  const condition = view.backup.status?.conditions?.find((c) => c.type === BACKUP_COMPLETED);
+  return condition?.reason === BackupReason.inProgress && view.now.getTime() - Date.parse(condition.lastTransitionTime) > LOST_JOB_GRACE_MS;
+}
+
 /** Requests this operator cannot honour, refused before anything runs. */
 function refusal(view: BackupView): string | undefined {
   const storage = view.backup.spec.storage;
@@ -89,7 +102,7 @@ function refusal(view: BackupView): string | undefined {
   if (storage.s3?.kmsKeyARN !== undefined) return 'kmsKeyARN is not supported by this operator: it does not send SSE-KMS requests; use the bucket\'s default encryption instead';
   if (view.controlPlane === 'absent') return `no HostedControlPlane in namespace ${view.backup.metadata.namespace ?? ''}: create the HCPEtcdBackup in the control plane's namespace`;
   if (view.controlPlane === 'unmanaged-etcd') return 'the control plane\'s etcd is not managed by this operator: back it up where it runs';
-  const other = view.othersRunning[0];
+  const other = view.othersAhead[0];
   if (other !== undefined) return `another backup of this control plane is in progress (${other}): one backup runs at a time`;
   return undefined;
 }
@@ -113,6 +126,7 @@ function credentialsFailure(view: BackupView): BackupStep | undefined {
 export function planBackup(view: BackupView): BackupStep {
   if (finished(view.backup)) return { kind: 'done' };
   if (view.job !== undefined) return fromJob(view.job);
+  if (jobLost(view)) return final(BackupReason.failed, 'the backup Job is gone before its outcome was read (deleted, or removed 10 minutes after it ended while the operator was away): create another backup');
   const refused = refusal(view);
   if (refused !== undefined) return final(BackupReason.rejected, refused);
   return etcdWait(view.etcd) ?? credentialsFailure(view) ?? { kind: 'start' };

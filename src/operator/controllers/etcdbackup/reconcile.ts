@@ -87,9 +87,9 @@ function failureOf(deps: EtcdBackupDeps, job: CachedJob, condition: { reason?: s
   return `the backup Job failed: ${condition.reason ?? ''} ${condition.message ?? ''}`.trim();
 }
 
-/** The upload container's termination message: its report. */
-const uploadReport = (pods: readonly CachedPod[]): string | undefined =>
-  pods.flatMap((p) => p.status?.containerStatuses ?? []).find((c) => c.name === 'upload')?.state?.terminated?.message;
+/** How the upload container ended (its termination message is the report); undefined while the cache has no end. */
+const uploadEnd = (pods: readonly CachedPod[]): { message?: string } | undefined =>
+  pods.flatMap((p) => p.status?.containerStatuses ?? []).find((c) => c.name === 'upload')?.state?.terminated;
 
 function jobState(deps: EtcdBackupDeps, backup: HCPEtcdBackup): JobState | undefined {
   const job = deps.job(`${deps.operatorNamespace}/${backupJobName(backup)}`);
@@ -98,7 +98,9 @@ function jobState(deps: EtcdBackupDeps, backup: HCPEtcdBackup): JobState | undef
   const failed = conditions.find((c) => c.type === 'Failed' && c.status === 'True');
   if (failed !== undefined) return { phase: 'failed', message: failureOf(deps, job, failed) };
   if (!conditions.some((c) => c.type === 'Complete' && c.status === 'True')) return { phase: 'running' };
-  return { phase: 'succeeded', report: uploadReport(deps.podsOf(job.metadata?.name ?? '')) };
+  // Jobs and pods are watched apart: a Complete Job may be cached before its pod's final status is.
+  const upload = uploadEnd(deps.podsOf(job.metadata?.name ?? ''));
+  return upload === undefined ? { phase: 'running' } : { phase: 'succeeded', report: upload.message };
 }
 
 async function credentialsState(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupView['credentials']> {
@@ -108,6 +110,12 @@ async function credentialsState(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Pr
   if (secret === undefined) return 'absent';
   return secret.data?.['credentials'] === undefined ? 'no-key' : 'present';
 }
+
+/** Whether `a` was asked for before `b` (by creation time, then name): a total order every reconcile agrees on. */
+const askedEarlier = (a: HCPEtcdBackup, b: HCPEtcdBackup): boolean => {
+  const [ta, tb] = [a.metadata.creationTimestamp ?? '', b.metadata.creationTimestamp ?? ''];
+  return ta < tb || (ta === tb && (a.metadata.name ?? '') < (b.metadata.name ?? ''));
+};
 
 const running = (deps: EtcdBackupDeps, backup: HCPEtcdBackup): boolean => !finished(backup) && deps.job(`${deps.operatorNamespace}/${backupJobName(backup)}`) !== undefined;
 
@@ -121,7 +129,7 @@ const etcdState = (sts: CachedStatefulSet | undefined): BackupView['etcd'] => (s
 async function viewOf(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupView> {
   const ns = backup.metadata.namespace ?? '';
   const job = jobState(deps, backup);
-  const others = deps.backups(ns).filter((b) => b.metadata.uid !== backup.metadata.uid && running(deps, b));
+  const others = deps.backups(ns).filter((b) => b.metadata.uid !== backup.metadata.uid && (running(deps, b) || (!finished(b) && askedEarlier(b, backup))));
   // Read only when the plan may start the Job: a steady backup costs no request.
   const mayStart = job === undefined && !finished(backup);
   return {
@@ -130,8 +138,9 @@ async function viewOf(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<Back
     controlPlane: controlPlaneState(deps.controlPlanes(ns)[0]),
     etcd: etcdState(deps.statefulSet(`${ns}/${ControlPlaneNames.etcd}`)),
     credentials: mayStart ? await credentialsState(deps, backup) : 'present',
-    othersRunning: others.map((b) => b.metadata.name ?? ''),
+    othersAhead: others.map((b) => b.metadata.name ?? ''),
     operatorNamespace: deps.operatorNamespace,
+    now: new Date(deps.clock.now()),
   };
 }
 
@@ -143,19 +152,20 @@ const etcdImageOf = (deps: EtcdBackupDeps, backup: HCPEtcdBackup): string | unde
 
 async function jobInput(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupJobInput | BackupStep> {
   const etcdImage = etcdImageOf(deps, backup);
-  if (deps.operatorImage === undefined || etcdImage === undefined) {
+  if (deps.operatorImage === undefined) {
     return { kind: 'finish', status: 'False', reason: BackupReason.failed, message: 'the operator runs without OPERATOR_IMAGE (its own image, which runs the upload step): install it with hcp install' };
   }
+  if (etcdImage === undefined) return { kind: 'wait', reason: BackupReason.etcdUnhealthy, message: 'the etcd StatefulSet names no image yet', final: false };
   const defaultUid = (await deps.assignsPodUsers()) ? {} : { defaultUid: DEFAULT_SECURITY_CONTEXT_UID };
   const key = snapshotKey(backup.spec.storage.s3?.keyPrefix ?? '', new Date(deps.clock.now()));
   return { backup, operatorNamespace: deps.operatorNamespace, operatorImage: deps.operatorImage, etcdImage, key, ...defaultUid };
 }
 
 /** The client certificate's copy, owned by the Job. */
-async function copyCertificate(deps: EtcdBackupDeps, input: BackupJobInput, job: KubeObject, data: Record<string, string>): Promise<void> {
+async function copyCertificate(deps: EtcdBackupDeps, input: BackupJobInput, job: KubeObject | undefined, data: Record<string, string>): Promise<void> {
   const copy = renderClientCertificateCopy(input, data);
-  const owner = { apiVersion: 'batch/v1', kind: 'Job', name: job.metadata?.name ?? '', uid: job.metadata?.uid ?? '', controller: true };
-  await deps.client.apply({ ...copy, metadata: { ...copy.metadata, ownerReferences: [owner] } }, { fieldManager: OPERATOR_FIELD_MANAGER });
+  const owner = job === undefined ? [] : [{ apiVersion: 'batch/v1', kind: 'Job', name: job.metadata?.name ?? '', uid: job.metadata?.uid ?? '', controller: true }];
+  await deps.client.apply({ ...copy, metadata: { ...copy.metadata, ownerReferences: owner } }, { fieldManager: OPERATOR_FIELD_MANAGER });
 }
 
 /** Creates the Job, then the certificate copy it mounts (owned by the Job, so it goes with it). */
@@ -165,6 +175,8 @@ async function startJob(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<Ba
   if ('kind' in input) return input;
   const certificate = await deps.client.tryGet<Secret>({ apiVersion: 'v1', kind: 'Secret', name: CLIENT_CERTIFICATE_SECRET, namespace: ns });
   if (certificate?.data === undefined) return { kind: 'wait', reason: BackupReason.etcdUnhealthy, message: `the etcd client certificate ${ns}/${CLIENT_CERTIFICATE_SECRET} is not issued yet`, final: false };
+  // The copy first: a Job whose Secret never came would wait for it until its deadline. Owned by the Job once it exists.
+  await copyCertificate(deps, input, undefined, certificate.data);
   const job = await deps.client.apply(renderBackupJob(input), { fieldManager: OPERATOR_FIELD_MANAGER });
   await copyCertificate(deps, input, job, certificate.data);
   deps.events.record(backup, 'Normal', BackupReason.inProgress, `Backup Job ${deps.operatorNamespace}/${backupJobName(backup)} created`);
@@ -218,8 +230,9 @@ export function reconcileEtcdBackup(deps: EtcdBackupDeps, lookup: (key: string) 
     if (backup === undefined || backup.metadata.deletionTimestamp !== undefined) return {};
     let step = planBackup(await viewOf(deps, backup));
     if (step.kind === 'start') step = await startJob(deps, backup);
-    if (step.kind === 'finish') await finish(deps, backup, step);
+    // The outcome first: what follows it (the copy's deletion, the Event, the HostedCluster) must not keep it unsaid.
     await writeStatus(deps, backup, step, logger);
+    if (step.kind === 'finish') await finish(deps, backup, step).catch((error: unknown) => logger.error('recording the backup\'s outcome beyond its status failed', { reason: String(error) }));
     // Once the cache holds this success too (the next reconcile, woken by the status write), older ones may go.
     if (step.kind === 'done' && succeeded(backup)) await enforceRetention(deps, backup.metadata.namespace ?? '');
     return step.kind === 'wait' && step.reason === BackupReason.etcdUnhealthy ? { requeueAfterMs: ETCD_RETRY_MS } : {};

@@ -92,7 +92,7 @@ describe('HostedCluster upgrades', () => {
       realClock: true,
     });
     assert.equal(out.code, 0, out.stderr);
-    // etcd may be bootstrapped until the control plane has run; from then on a member with no data only joins.
+    // etcd may be bootstrapped until it has had quorum; from then on a member with no data only joins.
     const stateRef = { apiVersion: 'v1', kind: 'ConfigMap', name: 'etcd-cluster-state', namespace: t.cpns };
     const etcdState = async (): Promise<string | undefined> => (await client.tryGet<KubeDocument & { data?: { state?: string } }>(stateRef))?.data?.state;
     assert.equal(await eventually('etcd cluster state', etcdState, 30_000), 'new');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { KubeAPIServerSecrets } from '../../../controlplane/kube-apiserver/render.ts';
 import { COMPONENTS, DEFAULT_SECURITY_CONTEXT_UID, renderControlPlane, type ComponentName } from '../../../controlplane/render.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
+import { etcdBootstrapped as etcdBootstrappedOf } from '../../../controlplane/etcd/render.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
 import { INFRA_CREDENTIALS_SECRET } from '../../../controlplane/common/infra.ts';
 import type { KubeObject } from '../../../kube/client.ts';
@@ -81,7 +82,8 @@ export async function applyComponents(scope: Scope, secrets: KubeAPIServerSecret
   if (release === undefined) return;
   const defaultSecurityContextUid = (await scope.deps.assignsPodUsers()) ? undefined : DEFAULT_SECURITY_CONTEXT_UID;
   const ignitionServer = ignitionServerInput(scope);
-  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, secrets), ...secrets, defaultSecurityContextUid, availabilityProberImage: scope.deps.proberImage, ignitionServer });
+  const etcdBootstrapped = etcdBootstrappedOf(scope.hcp, scope.deps.statefulSet(inNamespace(scope, ControlPlaneNames.etcd)));
+  const objects = renderControlPlane({ hcp: scope.hcp, release, configHashes: configHashes(scope, secrets), ...secrets, defaultSecurityContextUid, availabilityProberImage: scope.deps.proberImage, ignitionServer, etcdBootstrapped });
   const key = scope.hcp.metadata.uid ?? '';
   const fingerprint = createHash('sha256').update(toYaml(objects)).digest('hex');
   const before = planRollout(renderedImages(objects), (component) => liveOf(scope, component));
