@@ -8,6 +8,7 @@ import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
 import { TerminalError, WaitError } from '../../runtime/errors.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { applyStatusIfChanged } from '../../runtime/status.ts';
+import { mergeConditions } from '../../../lib/conditions.ts';
 import { reconciliationActive } from '../reconciliation-active.ts';
 import { applyComponents } from './components.ts';
 import { publishedEndpoint } from './endpoint.ts';
@@ -67,6 +68,17 @@ async function encryptionKey(scope: Scope): Promise<string> {
   return key;
 }
 
+/**
+ * A paused control plane's status: only ReconciliationActive changes, the rest stays as stored, so nothing is written
+ * after the pause is acknowledged (workloads still settling would otherwise rewrite Degraded's message, say).
+ */
+async function writePausedStatus(scope: Scope): Promise<void> {
+  // Paused from the start: the first status is a whole one.
+  if (scope.hcp.status === undefined) return writeStatus(scope, undefined);
+  const status = { ...scope.hcp.status, conditions: mergeConditions(scope.hcp.status?.conditions, scope.conditions, scope.now) };
+  await applyStatusIfChanged(scope.deps.client, scope.hcp, status, { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
+}
+
 async function writeStatus(scope: Scope, error: unknown): Promise<void> {
   await applyStatusIfChanged(scope.deps.client, scope.hcp, computeStatus(scope, publishedEndpoint(scope), error), { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
 }
@@ -107,7 +119,7 @@ export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup
     const scope: Scope = { deps, logger, hcp, now: new Date(deps.clock.now()), conditions: [], pki: new Map() };
     const pause = paused(scope);
     if (pause !== undefined) {
-      await writeStatus(scope, undefined);
+      await writePausedStatus(scope);
       return pause;
     }
     let requeueAfterMs: number | undefined;
