@@ -40,7 +40,7 @@ export interface Published {
 }
 
 type OperatorPod = KubeObject & { metadata?: { deletionTimestamp?: string }; spec?: { containers?: Array<{ image?: string }> }; status?: { phase?: string; conditions?: Array<{ type: string; status: string }> } };
-type Deployment = KubeObject & { spec?: { replicas?: number }; status?: { updatedReplicas?: number; availableReplicas?: number; replicas?: number } };
+type Deployment = KubeObject & { spec?: { replicas?: number }; status?: { observedGeneration?: number; updatedReplicas?: number; availableReplicas?: number; replicas?: number } };
 
 /** A registry no environment owns, and its credentials and CA as the files users hold. */
 export interface OutsideRegistry {
@@ -84,12 +84,16 @@ async function assertPayload(outside: OutsideRegistry, published: Published): Pr
   }
 }
 
-/** The operator Deployment has rolled out: every replica updated and available. */
+/**
+ * The operator Deployment has rolled out: its controller has seen the change (right after `helm upgrade`, the status
+ * still describes the previous template, fully rolled out), and every replica is updated and available.
+ */
 async function rolledOut(management: KubeClient): Promise<boolean> {
   const deployment = await management.get<Deployment>({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'operator', namespace: 'hypershift' });
   const want = deployment.spec?.replicas ?? 0;
   const status = deployment.status ?? {};
-  return want > 0 && status.updatedReplicas === want && status.availableReplicas === want && status.replicas === want;
+  const observed = status.observedGeneration === deployment.metadata?.generation;
+  return observed && want > 0 && status.updatedReplicas === want && status.availableReplicas === want && status.replicas === want;
 }
 
 /**
