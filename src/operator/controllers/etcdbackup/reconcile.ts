@@ -7,7 +7,6 @@ import type { HCPEtcdBackup, HostedCluster, HostedControlPlane } from '../../../
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
-import { isNotFound } from '../../../kube/errors.ts';
 import { findCondition, mergeConditions } from '../../../lib/conditions.ts';
 import { CLUSTER_ANNOTATION, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Clock } from '../../runtime/clock.ts';
@@ -197,17 +196,13 @@ async function recordOnHostedCluster(deps: EtcdBackupDeps, backup: HCPEtcdBackup
 async function enforceRetention(deps: EtcdBackupDeps, namespace: string): Promise<void> {
   const oldestFirst = deps.backups(namespace).filter(succeeded).sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
   for (const old of oldestFirst.slice(0, Math.max(0, oldestFirst.length - deps.maxBackups))) {
-    await deps.client.delete({ apiVersion: API_VERSION, kind: 'HCPEtcdBackup', name: old.metadata.name ?? '', namespace }).catch((e: unknown) => {
-      if (!isNotFound(e)) throw e;
-    });
+    await deps.client.delete({ apiVersion: API_VERSION, kind: 'HCPEtcdBackup', name: old.metadata.name ?? '', namespace });
   }
 }
 
 async function finish(deps: EtcdBackupDeps, backup: HCPEtcdBackup, step: Extract<BackupStep, { kind: 'finish' }>): Promise<void> {
   const copy = { apiVersion: 'v1', kind: 'Secret', name: backupJobName(backup), namespace: deps.operatorNamespace };
-  await deps.client.delete(copy).catch((e: unknown) => {
-    if (!isNotFound(e)) throw e;
-  });
+  await deps.client.delete(copy);
   deps.events.record(backup, step.status === 'True' ? 'Normal' : 'Warning', step.reason, step.report === undefined ? step.message : `${step.message}: ${step.report.snapshotURL} (${String(step.report.size)} bytes)`);
   if (step.report !== undefined) await recordOnHostedCluster(deps, backup, step.report.snapshotURL);
 }
