@@ -81,8 +81,10 @@ export async function uploadSnapshot(req: UploadRequest): Promise<UploadReport> 
   const client = new S3Client(uploadTarget(req, readFileSync(req.credentialsFile, 'utf8'), caPem));
   try {
     const size = statSync(req.file).size;
-    const sha256 = await sha256Of(req.file);
-    const body = size <= SIGNED_BODY_LIMIT ? readFileSync(req.file) : { stream: createReadStream(req.file), length: size };
+    // A snapshot in memory is read once, for its hash and its upload; a larger one is read twice, streamed.
+    const inMemory = size <= SIGNED_BODY_LIMIT ? readFileSync(req.file) : undefined;
+    const sha256 = inMemory === undefined ? await sha256Of(req.file) : createHash('sha256').update(inMemory).digest('hex');
+    const body = inMemory ?? { stream: createReadStream(req.file), length: size };
     await client.putObject(req.key, body);
     return { snapshotURL: `s3://${req.bucket}/${req.key}`, size, sha256 };
   } finally {
