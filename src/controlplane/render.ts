@@ -67,7 +67,7 @@ export { DEFAULT_SECURITY_CONTEXT_UID } from './common/defaults.ts';
 export function renderControlPlane(input: ControlPlaneInput): Array<Record<string, unknown>> {
   const { hcp, release, configHashes } = input;
   const objects = [
-    ...renderEtcd(hcp, release, configHashes.etcd, input.etcdBootstrapped === true),
+    ...renderEtcd(hcp, release, configHashes.etcd, { bootstrapped: input.etcdBootstrapped === true, operatorImage: input.availabilityProberImage }),
     ...renderKubeAPIServer(hcp, release, configHashes['kube-apiserver'], { encryptionKey: input.encryptionKey, kubeadminPassword: input.kubeadminPassword }),
     ...renderKubeControllerManager(hcp, release, configHashes['kube-controller-manager']),
     ...renderKubeScheduler(hcp, release, configHashes['kube-scheduler']),

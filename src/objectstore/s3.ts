@@ -273,3 +273,25 @@ async function wholeBody(answer: IncomingMessage, where: string): Promise<string
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/**
+ * GETs a pre-signed URL (one {@link S3Client.presignGet} made, or S3's own): the object's content as it arrives. A
+ * store answers an expired or forged signature with an error document, which becomes an {@link ObjectStoreError} like
+ * any other answer; messages name the URL without its query, which holds the signature and the access key ID.
+ */
+export function getPresigned(url: string, caPem?: string): Promise<IncomingMessage> {
+  const target = new URL(url);
+  const where = `GET ${target.origin}${target.pathname}`;
+  if (target.protocol !== 'https:') return Promise.reject(new ObjectStoreError('invalid', `${where}: only https:// URLs are fetched`));
+  const ca = caPem === undefined ? {} : { ca: [...rootCertificates, caPem] };
+  return new Promise((resolve, reject) => {
+    const req = request(target, { method: 'GET', ...ca }, (answer) => {
+      const status = answer.statusCode ?? 0;
+      if (status >= 200 && status < 300) resolve(answer);
+      else statusFailure(where, answer).then(reject, reject);
+    });
+    req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(Object.assign(new Error(`no answer within ${String(IDLE_TIMEOUT_MS / 1000)} s`), { code: 'ETIMEDOUT' })));
+    req.on('error', (error: NodeJS.ErrnoException) => reject(requestFailure(where, error)));
+    req.end();
+  });
+}

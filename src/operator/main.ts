@@ -15,11 +15,14 @@ import { FEATURE_SET_ENV } from '../render/install/input.ts';
 const USAGE = `Usage: hcp-operator run [flags]
        hcp-operator availability-prober --target URL
        hcp-operator ignition-server [flags]   (see hcp-operator ignition-server --help)
-       hcp-operator etcd-backup-upload --file F --bucket B --region R --key K --credentials-file F [--ca-file F]
+       hcp-operator etcd-backup-upload --file F --bucket B --region R --key K --credentials-file F [--ca-file F] [--keep N]
+       hcp-operator etcd-snapshot-fetch --url URL --data-dir D --out F --cluster-state-file F --encryption-config F
+                                        [--credentials-file F] [--ca-file F]
 
 Runs the hosted control planes operator against the management cluster; availability-prober waits until URL
 answers 200 (the init container of control-plane components that need the hosted API server); etcd-backup-upload
-puts an etcd snapshot into an S3 bucket (the last step of an HCPEtcdBackup's Job).
+puts an etcd snapshot into an S3 bucket (the last step of an HCPEtcdBackup's Job); etcd-snapshot-fetch fetches and
+checks the snapshot an etcd member is restored from (restoreSnapshotURL; an init container of etcd).
 
 Flags:
   --kubeconfig string        Management cluster kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)
@@ -120,8 +123,25 @@ async function etcdBackupUpload(argv: string[]): Promise<number> {
   }
 }
 
+/** `etcd-snapshot-fetch`: the snapshot an etcd member is restored from, fetched and checked; a refusal is its termination message. */
+async function etcdSnapshotFetch(argv: string[]): Promise<number> {
+  const { SnapshotRefusedError, fetchSnapshot, parseFetchArgs, writeFailure } = await import('./etcd-snapshot-fetch.ts');
+  const { ObjectStoreError } = await import('../objectstore/errors.ts');
+  try {
+    const outcome = await fetchSnapshot(parseFetchArgs(argv));
+    process.stdout.write(outcome.kind === 'skipped' ? `nothing to restore: ${outcome.why}\n` : `fetched a ${String(outcome.size)}-byte snapshot; its hash checks out and ${outcome.note}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof SnapshotRefusedError) && !(error instanceof ObjectStoreError)) throw error;
+    const message = `cannot restore etcd from the snapshot: ${error.message}`;
+    writeFailure(message);
+    process.stderr.write(`${message}\n`);
+    return 1;
+  }
+}
+
 /** Entry points of the same image other than `run`, each parsing its own flags. */
-const SUBCOMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = { 'ignition-server': ignitionServer, 'etcd-backup-upload': etcdBackupUpload };
+const SUBCOMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = { 'ignition-server': ignitionServer, 'etcd-backup-upload': etcdBackupUpload, 'etcd-snapshot-fetch': etcdSnapshotFetch };
 
 async function main(argv: string[]): Promise<number> {
   const subcommand = SUBCOMMANDS[argv[0] ?? ''];

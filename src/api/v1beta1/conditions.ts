@@ -78,6 +78,7 @@ export const HostedClusterConditionType = catalogue({
   ClusterSizeTransitionPending: ['A size-class change waits for its delay. Self-heals.', HEALS],
   ClusterSizeTransitionRequired: ['The cluster needs a different size class. Self-heals.', HEALS],
   HostedClusterRestoredFromBackup: ['The cluster was restored from a backup. Informational.', HEALS],
+  EtcdSnapshotRestored: ['etcd was restored from spec.etcd.managed.storage.restoreSnapshotURL: True once every member started from the snapshot; False with the reason a member could not (the snapshot cannot be fetched, is cut short, fails its hash, or holds Secrets this cluster\'s key cannot read). Needs the URL or the encryption key fixed, by recreating the cluster, when False with SnapshotRestoreFailed.', USER],
   DataPlaneConnectionAvailable: ['Nodes can reach the control plane (konnectivity agents connected). Self-heals.', HEALS],
   NetworkPluginAvailable: ['Ours, not upstream\'s: the hosted cluster\'s pod network runs — the plugin the operator deploys (flannel, standing in for the network type\'s) on every node, or, with networkType Other, the user\'s on every node — and the message says which plugin it is. Self-heals; False with NetworkPluginNotInstalled needs a plugin installed in the hosted cluster.', HEALS],
   ControlPlaneConnectionAvailable: ['The control plane can reach the nodes through konnectivity. Self-heals.', HEALS],
@@ -133,6 +134,8 @@ export const HostedClusterConditionReason = catalogue({
   NodePoolVersionSkew: ['Ours: ClusterVersionUpgradeable False because a NodePool is three minors behind the control plane, the most the kubelet skew policy allows; the next minor would break it. Needs the NodePool upgraded first, or the force-upgrade-to annotation.', USER],
   RollingOut: ['ControlPlaneUpToDate: components are moving to the desired release; the message names the one waited for. Self-heals.', HEALS],
   ComponentRolloutStalled: ['ControlPlaneUpToDate: a component did not become ready on the new release within its progress deadline; later components stay on the previous one. Needs the release changed (revert spec.release.image to roll back).', USER],
+  SnapshotRestoreFailed: ['Ours: an etcd member could not be restored from the snapshot; the message has its own words. Needs a usable snapshot or the source cluster\'s encryption key.', USER],
+  WaitingForSnapshotRestore: ['Ours: etcd members are being restored from the snapshot. Self-heals.', HEALS],
   UnavailableReplicas: ['Degraded: a control-plane Deployment has unavailable replicas; the message names each. Self-heals when they recover.', HEALS],
 });
 

@@ -5,6 +5,7 @@ import { MANAGED_BY, podDisruptionBudget, replicasFor, selectorLabels } from '..
 import { ControlPlaneNames, ETCD_CLIENT_PORT, ETCD_PEER_PORT } from '../names.ts';
 import { etcdURL, PkiSecret } from '../pki/plan.ts';
 import { MEMBER_START_SCRIPT, MemberStartEnv, type EtcdClusterState } from './member-start.ts';
+import { restoreInitContainers, restoreVolumes } from './restore.ts';
 
 /** etcd's requests: a small hosted cluster's etcd works in well under this (upstream asks 300m/600Mi). */
 export const ETCD_REQUESTS: Requests = { cpu: '100m', memory: '256Mi' };
@@ -115,6 +116,9 @@ function memberStartEnv(ns: string): unknown[] {
   ];
 }
 
+const DATA_MOUNT = { name: 'data', mountPath: '/var/lib' };
+const CLUSTER_STATE_MOUNT = { name: 'cluster-state', mountPath: CLUSTER_STATE_DIR, readOnly: true };
+
 function etcdContainer(ns: string, replicas: number, image: string): Record<string, unknown> {
   const probe = (path: string, delay: number): unknown => ({ httpGet: { path, port: METRICS_PORT, scheme: 'HTTP' }, initialDelaySeconds: delay, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
   return {
@@ -136,8 +140,13 @@ function etcdContainer(ns: string, replicas: number, image: string): Record<stri
     resources: { requests: ETCD_REQUESTS },
     securityContext: CONTAINER_SECURITY,
     terminationMessagePolicy: 'FallbackToLogsOnError',
-    volumeMounts: [{ name: 'data', mountPath: '/var/lib' }, { name: 'tmp-dir', mountPath: '/tmp' }, ...secretVolumeMounts(MOUNTS), ...CLIENT_MOUNTS, { name: 'cluster-state', mountPath: CLUSTER_STATE_DIR, readOnly: true }],
+    volumeMounts: [DATA_MOUNT, { name: 'tmp-dir', mountPath: '/tmp' }, ...secretVolumeMounts(MOUNTS), ...CLIENT_MOUNTS, CLUSTER_STATE_MOUNT],
   };
+}
+
+function withInitContainers(template: Record<string, unknown>, initContainers: Array<Record<string, unknown>>): Record<string, unknown> {
+  const spec = template['spec'] as Record<string, unknown>;
+  return { ...template, spec: { ...spec, initContainers: [...((spec['initContainers'] as unknown[] | undefined) ?? []), ...initContainers] } };
 }
 
 function services(hcp: HostedControlPlane): Array<Record<string, unknown>> {
@@ -165,16 +174,45 @@ function volumeClaim(hcp: HostedControlPlane): Record<string, unknown> {
   };
 }
 
+/** What etcd's rendering needs besides the control plane and its release. */
+export interface EtcdRenderOptions {
+  /** Whether the cluster has had quorum (see {@link etcdBootstrapped}). */
+  readonly bootstrapped?: boolean;
+  /** The operator's image, which fetches a snapshot to restore; required when `restoreSnapshotURL` is set. */
+  readonly operatorImage?: string | undefined;
+}
+
+/** The snapshot the cluster is restored from at creation, if any. */
+export const restoreSnapshotURL = (hcp: HostedControlPlane): string | undefined => hcp.spec.etcd.managed?.storage.restoreSnapshotURL?.[0];
+
+/** The restore's init containers and volumes when the control plane is restored from a snapshot. */
+function restoreParts(hcp: HostedControlPlane, release: ReleaseInfo, operatorImage: string | undefined): { initContainers: Array<Record<string, unknown>>; volumes: unknown[] } {
+  const url = restoreSnapshotURL(hcp);
+  if (url === undefined) return { initContainers: [], volumes: [] };
+  // The operator refuses such a control plane before rendering (components.ts); reaching here is a bug.
+  if (operatorImage === undefined) throw new Error('restoring etcd from restoreSnapshotURL needs the operator image');
+  const ns = hcp.metadata.namespace ?? '';
+  const memberEnv = memberStartEnv(ns);
+  const initialCluster = memberURLs(ns, replicasFor(hcp, 'etcd'), ETCD_PEER_PORT);
+  const clusterStateFile = `${CLUSTER_STATE_DIR}/state`;
+  const initContainers = restoreInitContainers({ url, operatorImage, etcdImage: release.images.etcd, memberEnv, initialCluster, dataMount: DATA_MOUNT, clusterStateMount: CLUSTER_STATE_MOUNT, clusterStateFile, securityContext: CONTAINER_SECURITY });
+  return { initContainers, volumes: restoreVolumes(ControlPlaneNames.encryptionConfig) };
+}
+
 /**
  * etcd as a StatefulSet (1 member for SingleReplica, 3 for HighlyAvailable) with one PersistentVolumeClaim per
  * member from `spec.etcd.managed.storage`, mutual TLS for clients and peers, the client and discovery Services, and
- * its PodDisruptionBudget.
+ * its PodDisruptionBudget; restored from `restoreSnapshotURL` on first start when it is set (restore.ts).
  */
-export function renderEtcd(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string, bootstrapped = false): Array<Record<string, unknown>> {
+export function renderEtcd(hcp: HostedControlPlane, release: ReleaseInfo, configHash: string, options: EtcdRenderOptions = {}): Array<Record<string, unknown>> {
+  const bootstrapped = options.bootstrapped === true;
   const ns = hcp.metadata.namespace ?? '';
   const replicas = replicasFor(hcp, 'etcd');
+  const restore = restoreParts(hcp, release, options.operatorImage);
   // A release that keeps etcd's image keeps its members: restarting them would only cost the API requests in flight.
-  const template = podTemplate({ hcp, component: NAME, tier: 'etcd', configHash, containers: [etcdContainer(ns, replicas, release.images.etcd)], volumes: [...secretVolumes(MOUNTS), ...CLIENT_VOLUMES, { name: 'cluster-state', configMap: { name: ETCD_CLUSTER_STATE_CONFIGMAP } }], annotateRelease: false });
+  const volumes = [...secretVolumes(MOUNTS), ...CLIENT_VOLUMES, { name: 'cluster-state', configMap: { name: ETCD_CLUSTER_STATE_CONFIGMAP } }, ...restore.volumes];
+  const base = podTemplate({ hcp, component: NAME, tier: 'etcd', configHash, containers: [etcdContainer(ns, replicas, release.images.etcd)], volumes, annotateRelease: false });
+  const template = restore.initContainers.length === 0 ? base : withInitContainers(base, restore.initContainers);
   const metadata = workloadMetadata(hcp, NAME);
   const statefulSet = {
     apiVersion: 'apps/v1',

@@ -25,6 +25,12 @@ export const HostedClusterNames = {
 export const CLUSTER_ANNOTATION = 'hypershift.openshift.io/cluster';
 
 /**
+ * Ours: on a HostedCluster, the Secret (in its namespace) with the credentials for `restoreSnapshotURL`: `credentials`
+ * (an AWS shared-credentials file, as HCPEtcdBackup's) for an s3:// URL, and `ca-bundle.pem` for a store with a private CA.
+ */
+export const ETCD_RESTORE_CREDENTIALS_ANNOTATION = 'hcp-kubevirt.io/etcd-restore-credentials';
+
+/**
  * Label on every Secret the operator keeps in a control-plane namespace (copies and PKI): the operator caches
  * exactly these, so reading them costs no request.
  */

@@ -51,7 +51,7 @@ export interface Scope {
   readonly now: Date;
   readonly conditions: ConditionUpdate[];
   /** Secrets the cluster references, read once by validation and copied by a later phase, by role. */
-  readonly secrets: Map<'pullSecret' | 'sshKey' | 'infraCredentials' | 'encryptionKey', SourceSecret>;
+  readonly secrets: Map<SecretRole, SourceSecret>;
   /** The external infrastructure (client and namespace), once validation has checked it. */
   infra?: { readonly client: KubeClient; readonly namespace: string };
   /** The published admin kubeconfig Secret, once the control plane has one. */
@@ -78,3 +78,6 @@ export function setCondition(scope: Scope, update: Omit<ConditionUpdate, 'observ
 /** The cached HostedControlPlane of the scope's HostedCluster. */
 export const controlPlaneOf = (scope: Scope): HostedControlPlane | undefined =>
   scope.deps.hostedControlPlane(`${HostedClusterNames.controlPlaneNamespace(scope.hc)}/${scope.hc.metadata.name ?? ''}`);
+
+/** The Secrets a HostedCluster references, by what they are for; each is copied into the control-plane namespace. */
+export type SecretRole = 'pullSecret' | 'sshKey' | 'infraCredentials' | 'encryptionKey' | 'etcdRestoreCredentials';

@@ -19,7 +19,7 @@ const FROM_CONTROL_PLANE: ReadonlyArray<readonly [type: string, status: 'False' 
 ];
 
 /** Conditions the HostedCluster mirrors only once the HostedControlPlane reports them (absent where they do not apply). */
-const WHEN_REPORTED: readonly string[] = [Type.ControlPlaneUpToDate.value, Type.ValidKubeVirtInfraNetworkMTU.value, Type.GuestComponentsApplied.value, Type.DataPlaneConnectionAvailable.value, Type.NetworkPluginAvailable.value];
+const WHEN_REPORTED: readonly string[] = [Type.ControlPlaneUpToDate.value, Type.EtcdSnapshotRestored.value, Type.ValidKubeVirtInfraNetworkMTU.value, Type.GuestComponentsApplied.value, Type.DataPlaneConnectionAvailable.value, Type.NetworkPluginAvailable.value];
 
 /** Copies the control plane's conditions: those always shown (with a waiting value until reported) and those shown once reported. */
 function copyReported(scope: Scope, hcp: HostedControlPlane | undefined): void {

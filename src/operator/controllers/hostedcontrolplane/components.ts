@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { KubeAPIServerSecrets } from '../../../controlplane/kube-apiserver/render.ts';
 import { COMPONENTS, DEFAULT_SECURITY_CONTEXT_UID, renderControlPlane, type ComponentName } from '../../../controlplane/render.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
-import { etcdBootstrapped as etcdBootstrappedOf } from '../../../controlplane/etcd/render.ts';
+import { etcdBootstrapped as etcdBootstrappedOf, restoreSnapshotURL } from '../../../controlplane/etcd/render.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
 import { INFRA_CREDENTIALS_SECRET } from '../../../controlplane/common/infra.ts';
 import type { KubeObject } from '../../../kube/client.ts';
@@ -73,6 +73,12 @@ async function applyOne(scope: Scope, object: KubeObject): Promise<void> {
   }
 }
 
+/** No member may start before the snapshot is in: without the image that fetches it, nothing is applied. */
+function refuseRestoreWithoutImage(scope: Scope): void {
+  if (restoreSnapshotURL(scope.hcp) === undefined || scope.deps.proberImage !== undefined) return;
+  throw new TerminalError(Reason.InvalidConfiguration.value, 'spec.etcd.managed.storage.restoreSnapshotURL is set, and the operator does not know its own image (OPERATOR_IMAGE), which fetches the snapshot: install the operator with hcp install');
+}
+
 /**
  * Applies every component object by server-side apply, unless the rendered set equals this operator's last
  * successful apply for this control plane (then nothing is sent).
@@ -80,6 +86,7 @@ async function applyOne(scope: Scope, object: KubeObject): Promise<void> {
 export async function applyComponents(scope: Scope, secrets: KubeAPIServerSecrets): Promise<void> {
   const release = scope.release;
   if (release === undefined) return;
+  refuseRestoreWithoutImage(scope);
   const defaultSecurityContextUid = (await scope.deps.assignsPodUsers()) ? undefined : DEFAULT_SECURITY_CONTEXT_UID;
   const ignitionServer = ignitionServerInput(scope);
   const etcdBootstrapped = etcdBootstrappedOf(scope.hcp, scope.deps.statefulSet(inNamespace(scope, ControlPlaneNames.etcd)));

@@ -18,6 +18,7 @@ import { ensurePki } from './pki.ts';
 import { inNamespace, setCondition, type HostedControlPlaneDeps, type Scope } from './scope.ts';
 import { computeStatus } from './status.ts';
 import { forgetGuest, reconcileGuestComponents } from '../guest/phase.ts';
+import { reportRestore } from './restore.ts';
 
 /** Paused: nothing but the ReconciliationActive condition is written; a dated pause comes back when it ends. */
 function paused(scope: Scope): ReconcileResult | undefined {
@@ -89,12 +90,13 @@ async function reconcileComponents(scope: Scope): Promise<number | undefined> {
   await ensureKubeconfigs(scope);
   const kubeadminPassword = await ensureKubeadminPassword(scope);
   await applyComponents(scope, { encryptionKey: key, kubeadminPassword });
+  const restoring = await reportRestore(scope);
   const retirement = await removeRetiredKubeadmin(scope);
   // Reported while some API server accepts it: from the apply that mounts it until the rollout that drops it ends.
   scope.kubeadminReported = kubeadminPassword !== undefined || retirement === 'waiting-for-rollout';
   // In-cluster components (kube-proxy, CoreDNS, the network plugin, the agents) move after the control plane.
-  if (movingToAnotherVersion(scope)) return undefined;
-  return reconcileGuestComponents(scope);
+  if (movingToAnotherVersion(scope)) return restoring;
+  return minDefined(restoring, await reconcileGuestComponents(scope));
 }
 
 /** A control plane that ran one version is still moving to the release's (a first install is not). */

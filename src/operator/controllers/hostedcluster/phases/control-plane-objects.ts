@@ -4,12 +4,13 @@ import { renderControlPlaneNamespace } from '../../../../render/hostedcluster/na
 import { renderSecretCopy } from '../../../../render/hostedcluster/secrets.ts';
 import type { KubeManifest } from '../../../../render/manifest.ts';
 import { toYaml } from '../../../../lib/yaml.ts';
-import { controlPlaneOf, type Phase, type Scope } from '../scope.ts';
+import { RESTORE_CREDENTIALS_SECRET } from '../../../../controlplane/etcd/restore.ts';
+import { controlPlaneOf, type Phase, type Scope, type SecretRole } from '../scope.ts';
 
 function secretCopies(scope: Scope): KubeManifest[] {
   const { hc } = scope;
   const copies: KubeManifest[] = [];
-  const add = (role: 'pullSecret' | 'sshKey' | 'infraCredentials' | 'encryptionKey', name: string): void => {
+  const add = (role: SecretRole, name: string): void => {
     const source = scope.secrets.get(role);
     if (source !== undefined) copies.push(renderSecretCopy(hc, name, source));
   };
@@ -17,6 +18,7 @@ function secretCopies(scope: Scope): KubeManifest[] {
   add('sshKey', HostedClusterNames.sshKey);
   add('infraCredentials', HostedClusterNames.infraCredentials);
   add('encryptionKey', hc.spec.secretEncryption?.aescbc?.activeKey.name ?? HostedClusterNames.etcdEncryptionKey(hc));
+  add('etcdRestoreCredentials', RESTORE_CREDENTIALS_SECRET);
   return copies;
 }
 

@@ -3,6 +3,7 @@ import { HostedClusterConditionReason as Reason, HostedClusterConditionType as T
 import { fromBase64 } from '../../../../lib/base64.ts';
 import { checkInfraAccess, type InfraAccessProblem } from '../../../../kube/infra-access.ts';
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
+import { ETCD_RESTORE_CREDENTIALS_ANNOTATION } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
 /** How long to wait before looking again for a Secret the user has not created yet. */
@@ -44,7 +45,44 @@ async function checkSecrets(scope: Scope): Promise<boolean> {
     }
     scope.secrets.set(role, secret);
   }
-  return checkInfraCredentials(scope);
+  return (await checkRestoreCredentials(scope)) && checkInfraCredentials(scope);
+}
+
+/** Why the restore credentials cannot be used (the message), when they cannot; needed for an s3:// URL only. */
+function restoreCredentialsProblem(scope: Scope, url: string, name: string | undefined, secret: SourceSecret | undefined): string | undefined {
+  const where = `${scope.hc.metadata.namespace ?? ''}/${name ?? ''}`;
+  if (!url.startsWith('s3://')) return undefined;
+  if (name === undefined) return `spec.etcd.managed.storage.restoreSnapshotURL is an s3:// URL: name a Secret with the bucket's credentials (key "credentials") in annotation ${ETCD_RESTORE_CREDENTIALS_ANNOTATION}, or give a pre-signed https:// URL`;
+  return secret?.data?.['credentials'] === undefined ? `etcd restore credentials secret ${where} has no "credentials" key (an AWS shared-credentials file)` : undefined;
+}
+
+/** The Secret the annotation names; 'missing' (reported) when it names one that does not exist. */
+async function restoreCredentialsSecret(scope: Scope, name: string | undefined): Promise<SourceSecret | undefined | 'missing'> {
+  if (name === undefined) return undefined;
+  const secret = await readSecret(scope, name);
+  if (secret !== undefined) return secret;
+  setCondition(scope, { type: Type.ValidConfiguration.value, status: 'False', reason: Reason.SecretNotFound.value, message: `etcd restore credentials secret ${scope.hc.metadata.namespace ?? ''}/${name} not found` });
+  return 'missing';
+}
+
+/**
+ * The credentials of `restoreSnapshotURL`, when the annotation names them: required for an s3:// URL (nothing else
+ * can read the bucket), optional for a pre-signed https:// one (its CA, for a private store).
+ */
+async function checkRestoreCredentials(scope: Scope): Promise<boolean> {
+  const { hc } = scope;
+  const url = hc.spec.etcd.managed?.storage.restoreSnapshotURL?.[0];
+  if (url === undefined) return true;
+  const name = hc.metadata.annotations?.[ETCD_RESTORE_CREDENTIALS_ANNOTATION] || undefined;
+  const secret = await restoreCredentialsSecret(scope, name);
+  if (secret === 'missing') return false;
+  const problem = restoreCredentialsProblem(scope, url, name, secret);
+  if (problem !== undefined) {
+    setCondition(scope, { type: Type.ValidConfiguration.value, status: 'False', reason: Reason.InvalidConfiguration.value, message: problem });
+    return false;
+  }
+  if (secret !== undefined) scope.secrets.set('etcdRestoreCredentials', secret);
+  return true;
 }
 
 function infraProblemMessage(problem: InfraAccessProblem, namespace: string): string {
