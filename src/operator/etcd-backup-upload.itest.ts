@@ -66,4 +66,19 @@ describe('the etcd backup upload step', () => {
     await assert.rejects(uploadSnapshot(parseUploadArgs(args(file('empty', '[default]\nregion = us-east-1\n')))), /has no aws_access_key_id and aws_secret_access_key in its default profile/);
     await assert.rejects(uploadSnapshot(parseUploadArgs(args(file('plain', `${credentialsOf('s')}`.replace('https://', 'http://'))))), /is not an https:\/\/ origin/);
   });
+
+  it('When it keeps a number of snapshots, it should delete the older ones beside the new one and nothing else', async () => {
+    const s3 = new S3Client(suite.store.target('backups'));
+    try {
+      for (const key of ['kept/1795760000.db', 'kept/1795760100.db', 'kept/1795760200.db', 'kept/notes.txt', 'kept/sub/1795750000.db']) await s3.putObject(key, Buffer.from(key));
+      file('snapshot.db', randomBytes(1024));
+      const request = parseUploadArgs([...args(join(dir, 'credentials'), [`--ca-file=${join(dir, 'ca.pem')}`]).map((a) => a.replace('--key=demo/1795770000.db', '--key=kept/1795770000.db')), '--keep=2']);
+      const report = await uploadSnapshot(request);
+      assert.deepEqual(report.pruned, ['kept/1795760000.db', 'kept/1795760100.db']);
+      assert.deepEqual((await s3.listObjects('kept/')).map((o) => o.key), ['kept/1795760200.db', 'kept/1795770000.db', 'kept/notes.txt', 'kept/sub/1795750000.db']);
+      assert.throws(() => parseUploadArgs([...args(join(dir, 'credentials')), '--keep=0']), /--keep "0" is not a whole number of at least 1/);
+    } finally {
+      s3.close();
+    }
+  });
 });

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseStringFlags } from '../lib/string-flags.ts';
 import { awsProfileSetting, parseAwsCredentialsFile } from '../objectstore/credentials.ts';
 import { S3Client, type S3Target } from '../objectstore/s3.ts';
 
@@ -25,6 +25,11 @@ export interface UploadRequest {
   readonly credentialsFile: string;
   /** PEM CAs of the store, when it has a private one. */
   readonly caFile?: string;
+  /**
+   * How many snapshots to keep beside the new one's key (`<prefix>/<unix seconds>.db`, the newest by their time):
+   * older ones are deleted after the upload. A scheduled backup's retention; absent, nothing is deleted.
+   */
+  readonly keep?: number;
 }
 
 /** What the upload reports: the snapshot's URL (the HCPEtcdBackup's `snapshotURL`), size and SHA-256. */
@@ -32,6 +37,8 @@ export interface UploadReport {
   readonly snapshotURL: string;
   readonly size: number;
   readonly sha256: string;
+  /** The snapshots retention deleted (keys), when the request keeps a number of them. */
+  readonly pruned?: readonly string[];
 }
 
 /** A snapshot at most this big is sent from memory with its SHA-256 signed (the store checks it); larger ones stream. */
@@ -42,20 +49,36 @@ export class UploadInputError extends Error {
   override readonly name = 'UploadInputError';
 }
 
-const FLAGS = ['file', 'bucket', 'region', 'key', 'credentials-file', 'ca-file'] as const;
+const FLAGS = ['file', 'bucket', 'region', 'key', 'credentials-file', 'ca-file', 'keep'] as const;
 
-/** The request from the command line (`--file F --bucket B --region R --key K --credentials-file F [--ca-file F]`). */
+/** The request from the command line (`--file F --bucket B --region R --key K --credentials-file F [--ca-file F] [--keep N]`). */
 export function parseUploadArgs(argv: readonly string[]): UploadRequest {
-  let values: Partial<Record<(typeof FLAGS)[number], string>>;
-  try {
-    values = parseArgs({ args: [...argv], options: Object.fromEntries(FLAGS.map((n) => [n, { type: 'string' as const }])), strict: true }).values;
-  } catch (error) {
-    throw new UploadInputError(error instanceof Error ? error.message : String(error));
-  }
-  const missing = FLAGS.filter((n) => n !== 'ca-file' && (values[n] ?? '') === '');
-  if (missing.length > 0) throw new UploadInputError(`etcd-backup-upload needs ${missing.map((m) => `--${m}`).join(', ')}`);
+  const values = parseStringFlags(argv, { command: 'etcd-backup-upload', flags: FLAGS, optional: ['ca-file', 'keep'], fail: (m) => new UploadInputError(m) });
   const { file = '', bucket = '', region = '', key = '', 'credentials-file': credentialsFile = '', 'ca-file': caFile } = values;
-  return { file, bucket, region, key, credentialsFile, ...(caFile === undefined ? {} : { caFile }) };
+  return { file, bucket, region, key, credentialsFile, ...(caFile === undefined ? {} : { caFile }), ...keepOf(values['keep']) };
+}
+
+function keepOf(value: string | undefined): Pick<UploadRequest, 'keep'> {
+  if (value === undefined) return {};
+  const keep = Number(value);
+  if (!/^\d+$/.test(value) || keep < 1) throw new UploadInputError(`--keep ${JSON.stringify(value)} is not a whole number of at least 1`);
+  return { keep };
+}
+
+/** The snapshot's time in a key `<prefix>/<unix seconds>.db`; undefined for any other key. */
+const snapshotTime = (key: string): number | undefined => {
+  const match = /\/(\d+)\.db$/.exec(key);
+  return match === null ? undefined : Number(match[1]);
+};
+
+/** Deletes the snapshots beside `key` beyond the newest `keep` (the new one counts); answers their keys. */
+async function prune(client: S3Client, key: string, keep: number): Promise<string[]> {
+  const prefix = key.slice(0, key.lastIndexOf('/') + 1);
+  const snapshots = (await client.listObjects(prefix)).map((o) => ({ key: o.key, time: snapshotTime(o.key) })).filter((o) => o.time !== undefined && o.key.lastIndexOf('/') === prefix.length - 1);
+  const oldFirst = snapshots.sort((a, b) => (a.time ?? 0) - (b.time ?? 0)).map((o) => o.key);
+  const doomed = oldFirst.slice(0, Math.max(0, oldFirst.length - keep)).filter((k) => k !== key);
+  for (const old of doomed) await client.deleteObject(old);
+  return doomed;
 }
 
 /** The store to send to: the credentials' key pair and endpoint, the bucket's region, the CA when given. */
@@ -86,7 +109,8 @@ export async function uploadSnapshot(req: UploadRequest): Promise<UploadReport> 
     const sha256 = inMemory === undefined ? await sha256Of(req.file) : createHash('sha256').update(inMemory).digest('hex');
     const body = inMemory ?? { stream: createReadStream(req.file), length: size };
     await client.putObject(req.key, body);
-    return { snapshotURL: `s3://${req.bucket}/${req.key}`, size, sha256 };
+    const pruned = req.keep === undefined ? {} : { pruned: await prune(client, req.key, req.keep) };
+    return { snapshotURL: `s3://${req.bucket}/${req.key}`, size, sha256, ...pruned };
   } finally {
     client.close();
   }

@@ -18,9 +18,9 @@ import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, 
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { redactedURL } from '../controlplane/etcd/restore.ts';
+import { parseStringFlags } from '../lib/string-flags.ts';
 import { aescbcKeys, encryptedValues, encryptionVerdict, type EncryptedValue } from '../controlplane/etcd/snapshot-check.ts';
 import { awsProfileSetting, parseAwsCredentialsFile } from '../objectstore/credentials.ts';
 import { getPresigned, S3Client } from '../objectstore/s3.ts';
@@ -50,18 +50,10 @@ export class SnapshotRefusedError extends Error {
 }
 
 const FLAGS = ['url', 'data-dir', 'out', 'cluster-state-file', 'encryption-config', 'credentials-file', 'ca-file'] as const;
-const OPTIONAL: ReadonlySet<string> = new Set(['credentials-file', 'ca-file']);
 
 /** The request from the command line. */
 export function parseFetchArgs(argv: readonly string[]): FetchRequest {
-  let values: Partial<Record<(typeof FLAGS)[number], string>>;
-  try {
-    values = parseArgs({ args: [...argv], options: Object.fromEntries(FLAGS.map((n) => [n, { type: 'string' as const }])), strict: true }).values;
-  } catch (error) {
-    throw new SnapshotRefusedError(error instanceof Error ? error.message : String(error));
-  }
-  const missing = FLAGS.filter((n) => !OPTIONAL.has(n) && (values[n] ?? '') === '');
-  if (missing.length > 0) throw new SnapshotRefusedError(`etcd-snapshot-fetch needs ${missing.map((m) => `--${m}`).join(', ')}`);
+  const values = parseStringFlags(argv, { command: 'etcd-snapshot-fetch', flags: FLAGS, optional: ['credentials-file', 'ca-file'], fail: (m) => new SnapshotRefusedError(m) });
   const { url = '', 'data-dir': dataDir = '', out = '', 'cluster-state-file': clusterStateFile = '', 'encryption-config': encryptionConfigFile = '' } = values;
   return { url, dataDir, out, clusterStateFile, encryptionConfigFile, ...optionalFiles(values) };
 }

@@ -15,13 +15,20 @@ import { KubeconfigClients } from './runtime/kubeconfig-clients.ts';
 import { addNodePoolController } from './controllers/nodepool/controller.ts';
 import { addLoadBalancerController } from './controllers/loadbalancer/controller.ts';
 import { addEtcdBackupController, DEFAULT_MAX_BACKUPS } from './controllers/etcdbackup/controller.ts';
+import { addEtcdBackupScheduleController } from './controllers/etcdbackup/schedule-controller.ts';
 import { TECH_PREVIEW_NO_UPGRADE } from '../render/install/input.ts';
 import type { Clock } from './runtime/clock.ts';
-import { KubeEventRecorder } from './runtime/events.ts';
+import { KubeEventRecorder, type EventRecorder } from './runtime/events.ts';
 import type { Logger } from './runtime/logger.ts';
 import { Manager, type RunOutcome } from './runtime/manager.ts';
 import { Metrics } from './runtime/metrics.ts';
 import { serveEndpoints } from './runtime/server.ts';
+
+/** The HCPEtcdBackup controller and the scheduled-backup controller (the `HCPEtcdBackup` feature gate). */
+function addEtcdBackupControllers(manager: Manager, o: OperatorOptions, events: EventRecorder, metrics: Metrics): void {
+  addEtcdBackupController(manager, { client: o.client, clock: o.clock, events, operatorNamespace: o.namespace, maxBackups: o.etcdBackupMaxCount ?? DEFAULT_MAX_BACKUPS, watchNamespace: o.watchNamespace, ...(o.image === undefined ? {} : { operatorImage: o.image }) }, o.logger, metrics);
+  addEtcdBackupScheduleController(manager, { client: o.client, clock: o.clock, events, ...(o.watchNamespace === undefined ? {} : { watchNamespace: o.watchNamespace }) }, o.logger, metrics);
+}
 
 /** Everything the operator needs; the command line builds it, tests build it directly. */
 export interface OperatorOptions {
@@ -126,7 +133,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   addLoadBalancerController(manager, { client: o.client, clock: o.clock, infraClients, guestKubeconfig: o.hostedClusterKubeconfig, watchNamespace: o.watchNamespace }, o.logger, metrics);
   addCapacityController(manager, { clock: o.clock, sizingBaselineNamespace: o.sizingBaselineNamespace ?? DEFAULT_SIZING_BASELINE_NAMESPACE, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
   if (o.featureSet === TECH_PREVIEW_NO_UPGRADE) {
-    addEtcdBackupController(manager, { client: o.client, clock: o.clock, events, operatorNamespace: o.namespace, maxBackups: o.etcdBackupMaxCount ?? DEFAULT_MAX_BACKUPS, watchNamespace: o.watchNamespace, ...(o.image === undefined ? {} : { operatorImage: o.image }) }, o.logger, metrics);
+    addEtcdBackupControllers(manager, o, events, metrics);
   }
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };

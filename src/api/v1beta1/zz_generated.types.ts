@@ -495,6 +495,10 @@ export interface ManagedEtcdSpec {
    * The storage of each etcd member.
    */
   storage: ManagedEtcdStorageSpec;
+  /**
+   * How the cluster's etcd is backed up: upstream's encryption settings, and ours for scheduled backups.
+   */
+  backup?: HCPEtcdBackupConfig;
 }
 
 /**
@@ -528,6 +532,146 @@ export interface PersistentVolumeEtcdStorageSpec {
    * @default "8Gi"
    */
   size?: number | string;
+}
+
+/**
+ * How the cluster's etcd is backed up: upstream's encryption settings, and ours for scheduled backups.
+ */
+export interface HCPEtcdBackupConfig {
+  /**
+   * The cloud whose encryption settings follow: AWS or Azure.
+   */
+  platform?: HCPEtcdBackupConfigPlatform;
+  /**
+   * AWS KMS encryption of backups.
+   */
+  aws?: HCPEtcdBackupConfigAWS;
+  /**
+   * Azure Key Vault encryption of backups.
+   */
+  azure?: HCPEtcdBackupConfigAzure;
+  /**
+   * Ours: when to back up, a five-field cron expression in UTC (minute hour day-of-month month day-of-week), such as "0 *\/6 * * *".
+   */
+  schedule?: string;
+  /**
+   * Ours: where scheduled backups go, as an HCPEtcdBackup's spec.storage (its credentials Secret in the operator's namespace).
+   */
+  storage?: HCPEtcdBackupStorage;
+  /**
+   * Ours: what a scheduled backup leaves in the bucket.
+   */
+  retention?: HCPEtcdBackupRetention;
+}
+
+/**
+ * AWS KMS encryption of backups.
+ */
+export interface HCPEtcdBackupConfigAWS {
+  /**
+   * The KMS key that encrypts backup artifacts in S3.
+   */
+  kmsKeyARN: string;
+}
+
+/**
+ * Azure Key Vault encryption of backups.
+ */
+export interface HCPEtcdBackupConfigAzure {
+  /**
+   * The Key Vault key that encrypts backup artifacts.
+   */
+  encryptionKeyURL: string;
+}
+
+/**
+ * Ours: where scheduled backups go, as an HCPEtcdBackup's spec.storage (its credentials Secret in the operator's namespace).
+ */
+export interface HCPEtcdBackupStorage {
+  /**
+   * S3 or AzureBlob.
+   */
+  storageType: HCPEtcdBackupStorageType;
+  /**
+   * Where in S3 (or an S3-compatible store) the snapshot goes.
+   */
+  s3?: HCPEtcdBackupS3;
+  /**
+   * Where in Azure Blob Storage the snapshot goes (refused by this operator: see its condition).
+   */
+  azureBlob?: HCPEtcdBackupAzureBlob;
+}
+
+/**
+ * Where in S3 (or an S3-compatible store) the snapshot goes.
+ */
+export interface HCPEtcdBackupS3 {
+  /**
+   * The bucket: 3-63 lowercase letters, digits, hyphens and periods.
+   */
+  bucket: string;
+  /**
+   * The region of the bucket, such as us-east-1.
+   */
+  region: string;
+  /**
+   * The key prefix of the snapshot object (the object is <keyPrefix>/<unix time>.db).
+   */
+  keyPrefix: string;
+  /**
+   * The Secret with the key "credentials": an AWS credentials file.
+   */
+  credentials: HCPEtcdBackupSecretReference;
+  /**
+   * The KMS key for server-side encryption of the snapshot; immutable once set.
+   */
+  kmsKeyARN?: string;
+}
+
+/**
+ * The Secret with the key "credentials": an AWS credentials file.
+ */
+export interface HCPEtcdBackupSecretReference {
+  /**
+   * The Secret's name: a DNS-1123 subdomain.
+   */
+  name: string;
+}
+
+/**
+ * Where in Azure Blob Storage the snapshot goes (refused by this operator: see its condition).
+ */
+export interface HCPEtcdBackupAzureBlob {
+  /**
+   * The container: 3-63 lowercase letters, digits and hyphens.
+   */
+  container: string;
+  /**
+   * The storage account: 3-24 lowercase letters and digits.
+   */
+  storageAccount: string;
+  /**
+   * The blob name prefix of the snapshot.
+   */
+  keyPrefix: string;
+  /**
+   * The Secret with Azure credentials.
+   */
+  credentials: HCPEtcdBackupSecretReference;
+  /**
+   * The Key Vault key that encrypts the snapshot; immutable once set.
+   */
+  encryptionKeyURL?: string;
+}
+
+/**
+ * Ours: what a scheduled backup leaves in the bucket.
+ */
+export interface HCPEtcdBackupRetention {
+  /**
+   * How many snapshots of the schedule the bucket keeps under the key prefix; after each scheduled backup, older ones are deleted. Unset keeps every one.
+   */
+  maxSnapshots?: number;
 }
 
 /**
@@ -1727,86 +1871,6 @@ export interface HCPEtcdBackupSpec {
 }
 
 /**
- * The store the snapshot is uploaded to: exactly the member storageType names.
- */
-export interface HCPEtcdBackupStorage {
-  /**
-   * S3 or AzureBlob.
-   */
-  storageType: HCPEtcdBackupStorageType;
-  /**
-   * Where in S3 (or an S3-compatible store) the snapshot goes.
-   */
-  s3?: HCPEtcdBackupS3;
-  /**
-   * Where in Azure Blob Storage the snapshot goes (refused by this operator: see its condition).
-   */
-  azureBlob?: HCPEtcdBackupAzureBlob;
-}
-
-/**
- * Where in S3 (or an S3-compatible store) the snapshot goes.
- */
-export interface HCPEtcdBackupS3 {
-  /**
-   * The bucket: 3-63 lowercase letters, digits, hyphens and periods.
-   */
-  bucket: string;
-  /**
-   * The region of the bucket, such as us-east-1.
-   */
-  region: string;
-  /**
-   * The key prefix of the snapshot object (the object is <keyPrefix>/<unix time>.db).
-   */
-  keyPrefix: string;
-  /**
-   * The Secret with the key "credentials": an AWS credentials file.
-   */
-  credentials: HCPEtcdBackupSecretReference;
-  /**
-   * The KMS key for server-side encryption of the snapshot; immutable once set.
-   */
-  kmsKeyARN?: string;
-}
-
-/**
- * The Secret with the key "credentials": an AWS credentials file.
- */
-export interface HCPEtcdBackupSecretReference {
-  /**
-   * The Secret's name: a DNS-1123 subdomain.
-   */
-  name: string;
-}
-
-/**
- * Where in Azure Blob Storage the snapshot goes (refused by this operator: see its condition).
- */
-export interface HCPEtcdBackupAzureBlob {
-  /**
-   * The container: 3-63 lowercase letters, digits and hyphens.
-   */
-  container: string;
-  /**
-   * The storage account: 3-24 lowercase letters and digits.
-   */
-  storageAccount: string;
-  /**
-   * The blob name prefix of the snapshot.
-   */
-  keyPrefix: string;
-  /**
-   * The Secret with Azure credentials.
-   */
-  credentials: HCPEtcdBackupSecretReference;
-  /**
-   * The Key Vault key that encrypts the snapshot; immutable once set.
-   */
-  encryptionKeyURL?: string;
-}
-
-/**
  * What became of the backup.
  */
 export interface HCPEtcdBackupStatus {
@@ -1892,6 +1956,16 @@ export type EtcdManagementType = 'Managed' | 'Unmanaged';
  * The kind of storage; only PersistentVolume exists.
  */
 export type ManagedEtcdStorageType = 'PersistentVolume';
+
+/**
+ * The cloud whose encryption settings follow: AWS or Azure.
+ */
+export type HCPEtcdBackupConfigPlatform = 'AWS' | 'Azure';
+
+/**
+ * S3 or AzureBlob.
+ */
+export type HCPEtcdBackupStorageType = 'S3' | 'AzureBlob';
 
 /**
  * The control-plane service.
@@ -2002,8 +2076,3 @@ export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
  * The CPU architecture of the nodes.
  */
 export type NodePoolArch = 'arm64' | 'amd64' | 'ppc64le' | 's390x';
-
-/**
- * S3 or AzureBlob.
- */
-export type HCPEtcdBackupStorageType = 'S3' | 'AzureBlob';

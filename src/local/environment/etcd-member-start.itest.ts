@@ -4,11 +4,10 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { locateBinaries } from '../binaries/locate.ts';
-import { ensureTool, ETCDCTL, ETCDUTL } from '../binaries/tools.ts';
 import { freePort } from '../cluster/ports.ts';
+import { etcdToolsPath } from '../../testing/etcd-tools.ts';
 import { eventually } from '../../testing/eventually.ts';
 import { runProcess } from '../../testing/process.ts';
 import { MEMBER_START_SCRIPT, MemberStartEnv } from '../../controlplane/etcd/member-start.ts';
@@ -87,11 +86,7 @@ function healthyCluster(replaced?: { name: string; id: string }): Promise<Array<
 
 describe('the etcd member start script', { timeout: 300_000 }, () => {
   before(async () => {
-    const etcd = locateBinaries().etcd;
-    assert.ok(etcd !== undefined, 'etcd is built (./dev binaries)');
-    const ctl = (await ensureTool(ETCDCTL, () => undefined))['etcdctl'] ?? '';
-    const utl = (await ensureTool(ETCDUTL, () => undefined))['etcdutl'] ?? '';
-    path = [dirname(etcd), dirname(ctl), dirname(utl), '/usr/bin', '/bin'].join(':');
+    path = await etcdToolsPath();
     for (const i of [0, 1, 2]) {
       const [client, peer] = [await freePort(), await freePort()];
       members.push({ name: `etcd-${String(i)}`, client: `http://127.0.0.1:${String(client)}`, peer: `http://127.0.0.1:${String(peer)}`, dataDir: join(work, `data-${String(i)}`), log: '' });

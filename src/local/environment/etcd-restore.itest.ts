@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MEMBER_START_SCRIPT, MemberStartEnv } from '../../controlplane/etcd/member-start.ts';
 import { RESTORE_SCRIPT, RestoreEnv } from '../../controlplane/etcd/restore.ts';
@@ -16,11 +16,10 @@ import { awsCredentialsFile } from '../../objectstore/credentials.ts';
 import { ObjectStoreError } from '../../objectstore/errors.ts';
 import { S3Client } from '../../objectstore/s3.ts';
 import { fetchSnapshot, SnapshotRefusedError, type FetchRequest } from '../../operator/etcd-snapshot-fetch.ts';
+import { etcdToolsPath } from '../../testing/etcd-tools.ts';
 import { eventually } from '../../testing/eventually.ts';
 import { objectStoreForSuite } from '../../testing/object-store.ts';
 import { runProcess } from '../../testing/process.ts';
-import { locateBinaries } from '../binaries/locate.ts';
-import { ensureTool, ETCDCTL, ETCDUTL } from '../binaries/tools.ts';
 import { freePort } from '../cluster/ports.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'hcp-etcd-restore-'));
@@ -105,11 +104,7 @@ describe('etcd restored at creation from an object store', { timeout: 300_000 },
   });
 
   before(async () => {
-    const etcd = locateBinaries().etcd;
-    assert.ok(etcd !== undefined, 'etcd is built (./dev binaries)');
-    const ctl = (await ensureTool(ETCDCTL, () => undefined))['etcdctl'] ?? '';
-    const utl = (await ensureTool(ETCDUTL, () => undefined))['etcdutl'] ?? '';
-    path = [dirname(etcd), dirname(ctl), dirname(utl), '/usr/bin', '/bin'].join(':');
+    path = await etcdToolsPath();
     source = await sourceSnapshot();
     writeFileSync(stateFile, 'new');
     writeFileSync(caFile, suite.store.ca);

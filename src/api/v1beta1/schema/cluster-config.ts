@@ -2,6 +2,7 @@ import { immutable, immutableOnceSet, s } from '../../schema/build.ts';
 import type { ObjectSchema } from '../../schema/model.ts';
 import { DOMAIN_NAME } from '../../schema/patterns.ts';
 import { localObjectReference } from './common.ts';
+import { hcpEtcdBackupConfig } from './hcpetcdbackup.ts';
 
 const domainRule = (field: string, example: string): { rule: string; message: string } => ({
   rule: `self == "" || self.matches('${DOMAIN_NAME.replaceAll('\\', '\\\\')}')`,
@@ -87,6 +88,7 @@ const managedEtcd = s.object(
         ],
       },
     ),
+    backup: hcpEtcdBackupConfig,
   },
   { required: ['storage'] },
 );

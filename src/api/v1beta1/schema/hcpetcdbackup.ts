@@ -151,3 +151,38 @@ export const hcpEtcdBackupStatus: ObjectSchema = s.object(
   },
   { minProperties: 1 },
 );
+
+/**
+ * `HostedCluster.spec.etcd.managed.backup`. Upstream's fields (`platform` and its `aws`/`azure` encryption settings,
+ * used when an HCPEtcdBackup exists) plus ours: a `schedule` on which the operator asks for backups of the cluster,
+ * the `storage` they go to (as an HCPEtcdBackup's, credentials in the operator's namespace), and how many snapshots
+ * of the schedule the bucket keeps. `platform` is optional here: a schedule alone needs no cloud's encryption.
+ */
+export const hcpEtcdBackupConfig: ObjectSchema = s.object(
+  'HCPEtcdBackupConfig',
+  'How the cluster\'s etcd is backed up: upstream\'s encryption settings, and ours for scheduled backups.',
+  {
+    platform: s.enum('HCPEtcdBackupConfigPlatform', 'The cloud whose encryption settings follow: AWS or Azure.', ['AWS', 'Azure']),
+    aws: s.object('HCPEtcdBackupConfigAWS', 'AWS KMS encryption of backups.', { kmsKeyARN: kmsKeyARN('The KMS key that encrypts backup artifacts in S3.', false) }, { required: ['kmsKeyARN'] }),
+    azure: s.object('HCPEtcdBackupConfigAzure', 'Azure Key Vault encryption of backups.', { encryptionKeyURL: keyVaultURL('The Key Vault key that encrypts backup artifacts.', false) }, { required: ['encryptionKeyURL'] }),
+    schedule: s.string('Ours: when to back up, a five-field cron expression in UTC (minute hour day-of-month month day-of-week), such as "0 */6 * * *".', {
+      minLength: 9,
+      maxLength: 100,
+      rules: [matches('^\\\\S+( +\\\\S+){4}$', 'schedule must be a cron expression of five fields: minute hour day-of-month month day-of-week')],
+    }),
+    storage: { ...storage, description: 'Ours: where scheduled backups go, as an HCPEtcdBackup\'s spec.storage (its credentials Secret in the operator\'s namespace).' },
+    retention: s.object(
+      'HCPEtcdBackupRetention',
+      'Ours: what a scheduled backup leaves in the bucket.',
+      { maxSnapshots: s.int32('How many snapshots of the schedule the bucket keeps under the key prefix; after each scheduled backup, older ones are deleted. Unset keeps every one.', { minimum: 1, maximum: 1000 }) },
+    ),
+  },
+  {
+    rules: [
+      { rule: "has(self.platform) && self.platform == 'AWS' ? has(self.aws) : !has(self.aws)", message: 'aws configuration is required when platform is AWS, and forbidden otherwise' },
+      { rule: "has(self.platform) && self.platform == 'Azure' ? has(self.azure) : !has(self.azure)", message: 'azure configuration is required when platform is Azure, and forbidden otherwise' },
+      { rule: 'has(self.schedule) == has(self.storage)', message: 'schedule and storage go together: scheduled backups need a storage, and a storage is only used by a schedule' },
+      { rule: '!has(self.retention) || has(self.schedule)', message: 'retention applies to scheduled backups: set a schedule' },
+    ],
+  },
+);

@@ -49,6 +49,12 @@ describe('HCPEtcdBackup', () => {
   };
   const report = (key: string): string => JSON.stringify({ snapshotURL: `s3://${s3.bucket}/${key}`, size: 532512, sha256: 'ab'.repeat(32) });
 
+  /** The upload step's arguments in the pod of a backup's Job. */
+  const uploadArgs = async (name: string): Promise<string[]> => {
+    const pod = (await podOf(name)) as Pod & { spec?: { containers?: Array<{ name: string; args?: string[] }> } };
+    return pod.spec?.containers?.find((c) => c.name === 'upload')?.args ?? [];
+  };
+
   before(async () => {
     ns = await management.namespace('etcd-backup');
     cpns = `${ns}-bk`;
@@ -140,5 +146,20 @@ describe('HCPEtcdBackup', () => {
     await assert.rejects(request('bad', { storageType: 'S3', s3: { ...s3, bucket: 'Bad_Bucket' } }), /bucket must consist of lowercase letters, numbers, hyphens, and periods/);
     await assert.rejects(request('bad', { storageType: 'S3' }), /s3 configuration is required when storageType is S3, and forbidden otherwise/);
     await assert.rejects(request('bad', { storageType: 'S3', s3: { ...s3, keyPrefix: 'a b' } }), /keyPrefix must consist of safe S3 key characters/);
+  });
+
+  it('When the HostedCluster asks for backups on a schedule with a retention, the operator should ask for one at the next tick, its upload keeping that many snapshots', async () => {
+    const hcRef = { apiVersion: API, kind: 'HostedCluster', name: 'bk', namespace: ns };
+    const managed = (backup: unknown): object => ({ spec: { etcd: { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume' }, backup } } } });
+    await assert.rejects(client.mergePatch(hcRef, managed({ schedule: '*/5 * * * *' })), /schedule and storage go together/);
+    await assert.rejects(client.mergePatch(hcRef, managed({ schedule: 'hourly', storage: { storageType: 'S3', s3 } })), /schedule must be a cron expression of five fields/);
+    await client.mergePatch(hcRef, managed({ schedule: '* * * * *', storage: { storageType: 'S3', s3 }, retention: { maxSnapshots: 3 } }));
+    // The next minute's tick, at most a minute away.
+    const scheduled = await eventually('a scheduled backup', async () => (await client.list<Backup>(API, 'HCPEtcdBackup', { namespace: cpns, labelSelector: 'hcp-kubevirt.io/etcd-backup-scheduled=true' }))[0], 75_000);
+    assert.match(scheduled.metadata?.name ?? '', /^bk-scheduled-\d+$/);
+    assert.ok((await uploadArgs(scheduled.metadata?.name ?? '')).includes('--keep=3'), 'the upload keeps 3 snapshots');
+    await client.mergePatch(hcRef, managed({ schedule: '61 * * * *', storage: { storageType: 'S3', s3 } }));
+    const warned = await eventually('the invalid schedule said', async () => (await client.list<KubeDocument & { reason?: string; message?: string }>('v1', 'Event', { namespace: cpns })).find((e) => e.reason === 'InvalidBackupSchedule'), 30_000);
+    assert.match(warned.message ?? '', /"61 \* \* \* \*" is not a cron expression/);
   });
 });

@@ -5,6 +5,7 @@ import type { HCPEtcdBackup } from '../../../api/index.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { assertGolden } from '../../../testing/golden.ts';
 import { backupJobName, renderBackupJob, renderClientCertificateCopy, snapshotKey } from './job.ts';
+import { RETAIN_SNAPSHOTS_ANNOTATION } from './schedule.ts';
 
 const backup: HCPEtcdBackup = {
   apiVersion: 'hypershift.openshift.io/v1beta1',
@@ -18,6 +19,12 @@ const golden = (name: string): string => join(import.meta.dirname, 'testdata', n
 describe('the etcd backup Job', () => {
   it('When a backup starts, it should snapshot through the client Service, check the file and upload it with the named credentials', () => {
     assertGolden(golden('job.yaml'), toYaml(renderBackupJob({ ...input, defaultUid: 1001 })));
+  });
+
+  it('When a scheduled backup carries a retention, its upload should keep that many snapshots; other backups delete nothing', () => {
+    const uploadArgs = (b: HCPEtcdBackup): string[] => (renderBackupJob({ ...input, backup: b }) as unknown as { spec: { template: { spec: { containers: Array<{ args: string[] }> } } } }).spec.template.spec.containers[0]?.args ?? [];
+    assert.ok(uploadArgs({ ...backup, metadata: { ...backup.metadata, annotations: { [RETAIN_SNAPSHOTS_ANNOTATION]: '7' } } }).includes('--keep=7'));
+    assert.equal(uploadArgs(backup).some((a) => a.startsWith('--keep')), false);
   });
 
   it('When the management cluster assigns pod users (OpenShift), it should set none', () => {

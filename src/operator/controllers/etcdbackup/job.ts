@@ -17,6 +17,7 @@ import { ETCD_CLIENT_PORT } from '../../../controlplane/names.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
 import { sha256Hex } from '../../../lib/hash.ts';
 import type { KubeManifest } from '../../../render/manifest.ts';
+import { RETAIN_SNAPSHOTS_ANNOTATION } from './schedule.ts';
 
 /** Labels of a backup's Job and certificate copy: which HCPEtcdBackup they serve. */
 export const BackupLabel = {
@@ -93,13 +94,19 @@ function snapshotContainer(input: BackupJobInput): Record<string, unknown> {
   };
 }
 
+/** `--keep=N` for a scheduled backup with a retention (`schedule.ts`). */
+const keepArgs = (backup: HCPEtcdBackup): string[] => {
+  const keep = backup.metadata.annotations?.[RETAIN_SNAPSHOTS_ANNOTATION];
+  return keep === undefined ? [] : [`--keep=${keep}`];
+};
+
 function uploadContainer(input: BackupJobInput): Record<string, unknown> {
   const s3 = input.backup.spec.storage.s3;
   return {
     name: 'upload',
     image: input.operatorImage,
     command: ['hcp-operator', 'etcd-backup-upload'],
-    args: ['--file=/backup/snapshot.db', `--bucket=${s3?.bucket ?? ''}`, `--region=${s3?.region ?? ''}`, `--key=${input.key}`, `--credentials-file=${CREDENTIALS_DIR}/credentials`, `--ca-file=${CREDENTIALS_DIR}/${CA_BUNDLE_KEY}`],
+    args: ['--file=/backup/snapshot.db', `--bucket=${s3?.bucket ?? ''}`, `--region=${s3?.region ?? ''}`, `--key=${input.key}`, `--credentials-file=${CREDENTIALS_DIR}/credentials`, `--ca-file=${CREDENTIALS_DIR}/${CA_BUNDLE_KEY}`, ...keepArgs(input.backup)],
     resources: { requests: { cpu: '10m', memory: '64Mi' } },
     securityContext: SECURITY,
     terminationMessagePolicy: 'FallbackToLogsOnError',

@@ -1,0 +1,92 @@
+/**
+ * Scheduled backups (`spec.etcd.managed.backup.schedule`, ours): when a tick of the cluster's cron schedule has passed
+ * since its last scheduled backup (or since the control plane was created), an HCPEtcdBackup is asked for, which the
+ * HCPEtcdBackup controller then runs like any other. Pure: the plan from the control plane, its scheduled backups
+ * and the time.
+ *
+ * - One at a time: a tick that comes while a scheduled backup still runs waits for it to end, then makes one backup
+ *   (said so); ticks missed while the operator was down, or paused, make one backup, not many.
+ * - A paused control plane (`pausedUntil`) is not backed up: the manual pauses it to restore etcd by hand, and a
+ *   snapshot of a half-restored cluster is worse than none.
+ * - The backups are named after their tick, so two operators (or two reconciles) asking at once ask for one.
+ * - `retention.maxSnapshots` travels as an annotation to the backup's upload step, which prunes the bucket; the
+ *   HCPEtcdBackup objects themselves are pruned by `--etcd-backup-max-count`, as every backup is.
+ */
+import { Cron } from 'croner';
+import type { HCPEtcdBackup, HostedControlPlane } from '../../../api/index.ts';
+import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
+import { pauseState } from '../../../lib/paused-until.ts';
+import type { KubeManifest } from '../../../render/manifest.ts';
+import { finished } from './plan.ts';
+
+/** The label of the backups a schedule asked for. */
+export const SCHEDULED_LABEL = 'hcp-kubevirt.io/etcd-backup-scheduled';
+/** The annotation carrying `retention.maxSnapshots` to the upload step. */
+export const RETAIN_SNAPSHOTS_ANNOTATION = 'hcp-kubevirt.io/etcd-backup-retain-snapshots';
+
+/** What the plan reads. */
+export interface ScheduleView {
+  readonly hcp: HostedControlPlane;
+  /** The backups of the control plane's namespace that carry {@link SCHEDULED_LABEL}. */
+  readonly scheduled: readonly HCPEtcdBackup[];
+  readonly now: Date;
+}
+
+/** What to do now, and when to look again. */
+export type SchedulePlan =
+  | { readonly kind: 'off' }
+  | { readonly kind: 'invalid'; readonly message: string }
+  | { readonly kind: 'wait'; readonly nextAt: Date; readonly skipped?: string }
+  | { readonly kind: 'create'; readonly backup: KubeManifest; readonly nextAt: Date };
+
+/** The schedule as croner reads a standard five-field expression, in UTC. */
+function cronOf(expression: string): Cron | string {
+  try {
+    return new Cron(expression, { mode: '5-part', timezone: 'UTC', paused: true });
+  } catch (error) {
+    return `spec.etcd.managed.backup.schedule "${expression}" is not a cron expression: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+const createdAt = (o: { metadata: { creationTimestamp?: string } }): number => Date.parse(o.metadata.creationTimestamp ?? '') || 0;
+
+/** The scheduled backup a tick asks for. */
+function scheduledBackup(hcp: HostedControlPlane, tick: Date): KubeManifest {
+  const config = hcp.spec.etcd.managed?.backup;
+  const keep = config?.retention?.maxSnapshots;
+  const metadata = {
+    name: `${hcp.metadata.name ?? 'etcd'}-scheduled-${String(Math.floor(tick.getTime() / 1000))}`,
+    namespace: hcp.metadata.namespace ?? '',
+    labels: { [SCHEDULED_LABEL]: 'true' },
+    ...(keep === undefined ? {} : { annotations: { [RETAIN_SNAPSHOTS_ANNOTATION]: String(keep) } }),
+  };
+  return { apiVersion: API_VERSION, kind: 'HCPEtcdBackup', metadata, spec: { storage: config?.storage } };
+}
+
+/** The last tick, when it passed after the last scheduled backup (or the control plane's creation). */
+function dueTick(cron: Cron, view: ScheduleView): Date | undefined {
+  const tick = cron.previousRuns(1, view.now)[0];
+  const since = Math.max(createdAt(view.hcp), ...view.scheduled.map(createdAt));
+  return tick !== undefined && tick.getTime() > since ? tick : undefined;
+}
+
+/** The schedule, when the control plane has one with a storage to go to. */
+const scheduleOf = (hcp: HostedControlPlane): string | undefined => {
+  const config = hcp.spec.etcd.managed?.backup;
+  return config?.storage === undefined ? undefined : config.schedule;
+};
+
+/** The plan (see the module's comment). */
+export function planSchedule(view: ScheduleView): SchedulePlan {
+  const schedule = scheduleOf(view.hcp);
+  if (schedule === undefined) return { kind: 'off' };
+  const cron = cronOf(schedule);
+  if (typeof cron === 'string') return { kind: 'invalid', message: cron };
+  const nextAt = cron.nextRun(view.now) ?? new Date(view.now.getTime() + 24 * 3600_000);
+  const tick = dueTick(cron, view);
+  if (tick === undefined) return { kind: 'wait', nextAt };
+  if (pauseState(view.hcp.spec.pausedUntil, view.now.getTime()).paused) return { kind: 'wait', nextAt, skipped: 'the control plane is paused (spec.pausedUntil)' };
+  const running = view.scheduled.find((b) => !finished(b));
+  if (running !== undefined) return { kind: 'wait', nextAt, skipped: `the scheduled backup ${running.metadata.name ?? ''} still runs; the next starts when it ends` };
+  return { kind: 'create', backup: scheduledBackup(view.hcp, tick), nextAt };
+}
