@@ -3,10 +3,12 @@
 // default): N ConfigMaps of 1 KiB written through the hosted API server, an HCPEtcdBackup into the environment's object
 // store (request → BackupSucceeded: the Job's snapshot and upload, and the operator's bookkeeping), and a restore of
 // the stored snapshot as a member restores it: downloaded, `etcdutl snapshot restore` with the flags the restore uses,
-// and an etcd started on the result answering with all N objects. Prints each time and the snapshot's size. The
-// environment gets a state folder of its own and is torn down at the end.
+// and an etcd started on the result answering with all N objects. Then the whole cluster is destroyed and created again
+// from that snapshot (restoreSnapshotURL, docs/disaster-recovery.md): apply → Available with EtcdSnapshotRestored, and
+// all N objects compared. Prints each time and the snapshot's size. The environment gets a state folder of its own and
+// is torn down at the end.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +23,7 @@ import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts'
 import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { assertEtcdBackupLands, downloadStored } from '../../src/testing/etcd-backup.ts';
+import { assertRecreatedFromSnapshot, keepForRecovery, type RecoveryContext } from '../../src/testing/etcd-disaster-recovery.ts';
 import { runProcess } from '../../src/testing/process.ts';
 import { tearDownEnvironment } from '../lib/teardown.ts';
 
@@ -35,13 +38,32 @@ async function hcp(args: readonly string[], timeoutMs = 30 * MINUTE): Promise<{ 
   return result;
 }
 
-/** Writes ConfigMaps `obj-<from>…obj-<to - 1>` (1 KiB each) into the namespace `bench`, 20 at a time. */
+const LABEL = 'hcp-bench/etcd-backup';
+
+/** Writes ConfigMaps `obj-<from>…obj-<to - 1>` (1 KiB each, labelled) into the namespace `bench`, 20 at a time. */
 async function write(hosted: KubeClient, from: number, to: number): Promise<void> {
   const value = 'x'.repeat(1024);
   for (let start = from; start < to; start += 20) {
     const batch = Array.from({ length: Math.min(20, to - start) }, (_, i) => start + i);
-    await Promise.all(batch.map((i) => hosted.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `obj-${String(i)}`, namespace: 'bench' }, data: { value } })));
+    await Promise.all(batch.map((i) => hosted.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `obj-${String(i)}`, namespace: 'bench', labels: { [LABEL]: 'obj' } }, data: { value: `${value}${String(i)}` } })));
   }
+}
+
+/** The hosted cluster's admin kubeconfig, written where the recovery reads it; a client of it. */
+async function hostedClient(): Promise<{ client: KubeClient; file: string }> {
+  const file = join(stateDir, 'hosted.kubeconfig');
+  writeFileSync(file, (await hcp(['create', 'kubeconfig', `--name=${NAME}`])).stdout);
+  const client = KubeClient.fromKubeconfigFile(file);
+  // Available is the control plane's view; its NodePort may take a moment longer to answer from the host.
+  await waitFor('the hosted API server answering', async () => (await client.list('v1', 'Namespace').catch(() => [])).length > 0, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
+  return { client, file };
+}
+
+/** The cluster destroyed and created again from the snapshot; answers apply → Available with EtcdSnapshotRestored. */
+async function recreate(ctx: RecoveryContext, kubeconfig: string, snapshotURL: string): Promise<number> {
+  const kept = await keepForRecovery(ctx, kubeconfig, snapshotURL);
+  await hcp(['destroy', 'cluster', 'kubevirt', `--name=${NAME}`]);
+  return assertRecreatedFromSnapshot(ctx, kept);
 }
 
 interface RestoreFigures {
@@ -86,25 +108,28 @@ async function main(): Promise<void> {
   await hcp(['create', 'cluster', 'kubevirt', `--name=${NAME}`, '--control-plane-availability-policy=SingleReplica', ...localClusterFlags(layout, 0)]);
   const ref = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: NAME, namespace: 'clusters' };
   await waitFor(`${NAME} Available`, async () => hasTrueCondition(await management.get<HostedCluster & KubeObject>(ref), 'Available'), { timeoutMs: 10 * MINUTE, intervalMs: 1000 });
-  const hosted = KubeClient.fromKubeconfigText((await hcp(['create', 'kubeconfig', `--name=${NAME}`])).stdout);
-  const lines = [`etcd backup and restore (local environment, SingleReplica hosted cluster, ConfigMaps of 1 KiB):`, '  objects   snapshot     backup (request → BackupSucceeded)   restore (download + etcdutl restore)   restored etcd answering   objects back'];
+  let hosted = await hostedClient();
+  const ctx: RecoveryContext = { management, layout, hcp, name: NAME, workers: 0, objects: { namespace: 'bench', labelSelector: `${LABEL}=obj` }, log: (line) => process.stderr.write(`bench: ${line}\n`) };
+  const lines = [`etcd backup and restore (local environment, SingleReplica hosted cluster, ConfigMaps of 1 KiB):`, '  objects   snapshot     backup (request → BackupSucceeded)   restore (download + etcdutl)   restored etcd answering   cluster from snapshot (apply → Available)   objects back'];
   try {
-    // Available is the control plane's view; its NodePort may take a moment longer to answer from the host.
-    await waitFor('the hosted API server answering', async () => (await hosted.list('v1', 'Namespace')).length > 0, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
-    await hosted.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
+    await hosted.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
     let written = 0;
     for (const n of counts) {
-      await write(hosted, written, n);
+      await write(hosted.client, written, n);
       written = n;
       const backup = await assertEtcdBackupLands(management, layout, NAME, `bench-${String(n)}`);
       const r = await restore(backup.snapshotURL.replace(/^s3:\/\/[^/]+\//, ''));
-      lines.push(`  ${String(n).padEnd(9)} ${`${(backup.bytes / 1024 / 1024).toFixed(1)} MiB`.padEnd(12)} ${`${backup.seconds.toFixed(1)} s`.padEnd(37)} ${`${r.restoreSeconds.toFixed(1)} s`.padEnd(38)} ${`${r.answeringSeconds.toFixed(1)} s`.padEnd(25)} ${String(r.objects)}`);
+      hosted.client.close();
+      const recreated = await recreate(ctx, hosted.file, backup.snapshotURL);
+      hosted = await hostedClient();
+      const back = (await hosted.client.list('v1', 'ConfigMap', ctx.objects)).length;
+      lines.push(`  ${String(n).padEnd(9)} ${`${(backup.bytes / 1024 / 1024).toFixed(1)} MiB`.padEnd(12)} ${`${backup.seconds.toFixed(1)} s`.padEnd(37)} ${`${r.restoreSeconds.toFixed(1)} s`.padEnd(30)} ${`${r.answeringSeconds.toFixed(1)} s`.padEnd(25)} ${`${recreated.toFixed(1)} s`.padEnd(43)} ${String(r.objects)} / ${String(back)}`);
       process.stderr.write(`bench: ${lines.at(-1) ?? ''}\n`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);
     await hcp(['destroy', 'cluster', 'kubevirt', `--name=${NAME}`]);
   } finally {
-    hosted.close();
+    hosted.client.close();
     management.close();
   }
 }

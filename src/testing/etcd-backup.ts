@@ -61,28 +61,63 @@ async function openStored(layout: EnvironmentLayout, key: string): Promise<{ byt
   }
 }
 
-/** Backs up the etcd of the HostedCluster `clusters/<name>` as the HCPEtcdBackup `backupName`; throws when a step does not hold. */
-export async function assertEtcdBackupLands(management: KubeClient, layout: EnvironmentLayout, name: string, backupName = 'e2e'): Promise<BackupFigures> {
-  await ensureCredentialsSecret(management, layout);
+/** The bucket, region and credentials of the environment's store, with a key prefix, as an HCPEtcdBackup's storage. */
+const storageOf = (layout: EnvironmentLayout, keyPrefix: string): HCPEtcdBackup['spec']['storage'] => ({
+  storageType: 'S3',
+  s3: { bucket: objectStoreAccess(layout).bucket, region: objectStoreAccess(layout).region, keyPrefix, credentials: { name: BACKUP_CREDENTIALS_SECRET } },
+});
+
+/** Waits for the backup to succeed, then checks it everywhere: its URL, the HostedCluster's, the stored snapshot. */
+async function backupLanded(management: KubeClient, layout: EnvironmentLayout, name: string, ref: { apiVersion: string; kind: string; name: string; namespace: string }): Promise<Omit<BackupFigures, 'seconds'>> {
   const namespace = `clusters-${name}`;
-  const started = performance.now();
-  const s3 = { bucket: objectStoreAccess(layout).bucket, region: objectStoreAccess(layout).region, keyPrefix: namespace, credentials: { name: BACKUP_CREDENTIALS_SECRET } };
-  await management.create({ apiVersion: API, kind: 'HCPEtcdBackup', metadata: { name: backupName, namespace }, spec: { storage: { storageType: 'S3', s3 } } } as KubeObject);
-  const ref = { apiVersion: API, kind: 'HCPEtcdBackup', name: backupName, namespace };
   let backup: HCPEtcdBackup | undefined;
   let ended: Error | undefined;
-  await waitFor('the backup completed', async () => {
+  await waitFor(`the backup ${ref.name} completed`, async () => {
     backup = await management.tryGet<HCPEtcdBackup & KubeObject>(ref);
     const condition = backup?.status?.conditions?.find((c) => c.type === 'BackupCompleted');
     if (condition?.status === 'False' && condition.reason !== 'BackupInProgress' && condition.reason !== 'EtcdUnhealthy') ended = new Error(`the backup ended ${condition.reason}: ${condition.message}`);
     return condition?.status === 'True';
   }, { timeoutMs: 5 * 60_000, intervalMs: 1000, abortWhen: () => ended });
-  const seconds = (performance.now() - started) / 1000;
   const snapshotURL = backup?.status?.snapshotURL ?? '';
   assert.match(snapshotURL, new RegExp(`^s3://hcp-etcd-backups/${namespace}/\\d+\\.db$`));
   const hc = await management.get<HostedCluster & KubeObject>({ apiVersion: API, kind: 'HostedCluster', name, namespace: 'clusters' });
   assert.equal(hc.status?.lastSuccessfulEtcdBackupURL, snapshotURL);
   const stored = await openStored(layout, snapshotURL.replace(/^s3:\/\/[^/]+\//, ''));
   assert.ok(stored.keys > 100, `the snapshot holds the cluster (${String(stored.keys)} keys)`);
-  return { snapshotURL, seconds, ...stored };
+  return { snapshotURL, ...stored };
+}
+
+/** Backs up the etcd of the HostedCluster `clusters/<name>` as the HCPEtcdBackup `backupName`; throws when a step does not hold. */
+export async function assertEtcdBackupLands(management: KubeClient, layout: EnvironmentLayout, name: string, backupName = 'e2e'): Promise<BackupFigures> {
+  await ensureCredentialsSecret(management, layout);
+  const namespace = `clusters-${name}`;
+  const started = performance.now();
+  await management.create({ apiVersion: API, kind: 'HCPEtcdBackup', metadata: { name: backupName, namespace }, spec: { storage: storageOf(layout, namespace) } } as KubeObject);
+  const landed = await backupLanded(management, layout, name, { apiVersion: API, kind: 'HCPEtcdBackup', name: backupName, namespace });
+  return { ...landed, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Backs up the HostedCluster `clusters/<name>` on a schedule (`spec.etcd.managed.backup`, every minute, two snapshots
+ * kept): the first scheduled backup must land as a requested one does; the schedule is then removed. Seconds count
+ * from the schedule's setting (a cluster older than the last tick is backed up at once).
+ */
+export async function assertScheduledBackupLands(management: KubeClient, layout: EnvironmentLayout, name: string): Promise<BackupFigures> {
+  await ensureCredentialsSecret(management, layout);
+  const namespace = `clusters-${name}`;
+  const hcRef = { apiVersion: API, kind: 'HostedCluster', name, namespace: 'clusters' };
+  const backup = (value: unknown): object => ({ spec: { etcd: { managed: { backup: value } } } });
+  const started = performance.now();
+  await management.mergePatch(hcRef, backup({ schedule: '* * * * *', storage: storageOf(layout, namespace), retention: { maxSnapshots: 2 } }));
+  try {
+    let scheduled: KubeObject | undefined;
+    await waitFor('a scheduled backup', async () => {
+      scheduled = (await management.list(API, 'HCPEtcdBackup', { namespace, labelSelector: 'hcp-kubevirt.io/etcd-backup-scheduled=true' }))[0];
+      return scheduled !== undefined;
+    }, { timeoutMs: 2 * 60_000, intervalMs: 1000 });
+    const landed = await backupLanded(management, layout, name, { apiVersion: API, kind: 'HCPEtcdBackup', name: scheduled?.metadata?.name ?? '', namespace });
+    return { ...landed, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await management.mergePatch(hcRef, backup(null));
+  }
 }

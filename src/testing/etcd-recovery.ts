@@ -10,7 +10,9 @@ import { KubeClient, type KubeObject } from '../kube/client.ts';
 import { locateBinaries } from '../local/binaries/locate.ts';
 import { waitFor } from '../local/cluster/http.ts';
 import type { EnvironmentLayout } from '../local/environment/layout.ts';
-import { assertEtcdBackupLands } from './etcd-backup.ts';
+import { assertScheduledBackupLands } from './etcd-backup.ts';
+import { assertRecreatedFromSnapshot, keepForRecovery } from './etcd-disaster-recovery.ts';
+import type { RunHcp } from './upgrade-flow.ts';
 import { runProcess } from './process.ts';
 
 const MINUTE = 60_000;
@@ -71,14 +73,25 @@ async function keysOnMember(ctx: EtcdRecoveryContext, pod: string): Promise<numb
   return out.split('\n').filter((l) => /\/(before|during)-\d+$/.test(l)).length;
 }
 
+/** How the cluster is destroyed, and its kubeconfig made, for the disaster recovery that follows the backup. */
+export interface RecoverySteps {
+  readonly hcp: RunHcp;
+  readonly destroy: (name: string) => Promise<unknown>;
+}
+
 /**
- * A HighlyAvailable cluster's day 2, for real: one member lost and replaced under writes, then an HCPEtcdBackup
- * into the environment's object store (`etcd-backup.ts`).
+ * A HighlyAvailable cluster's day 2, for real: one member lost and replaced under writes, then a scheduled backup
+ * into the environment's object store (`etcd-backup.ts`), then the cluster destroyed and created again from that
+ * backup (`etcd-disaster-recovery.ts`).
  */
-export async function assertEtcdRecoveryAndBackup(ctx: Omit<EtcdRecoveryContext, 'namespace'> & { readonly layout: EnvironmentLayout; readonly name: string }): Promise<void> {
+export async function assertEtcdRecoveryAndBackup(ctx: Omit<EtcdRecoveryContext, 'namespace'> & { readonly layout: EnvironmentLayout; readonly name: string; readonly recovery: RecoverySteps }): Promise<void> {
   await assertEtcdMemberRecovers({ ...ctx, namespace: `clusters-${ctx.name}` });
-  const backup = await assertEtcdBackupLands(ctx.management, ctx.layout, ctx.name);
-  ctx.log(`HCPEtcdBackup of ${ctx.name}: ${backup.snapshotURL}, ${String(backup.bytes)} bytes, ${String(backup.keys)} keys, ${backup.seconds.toFixed(1)} s`);
+  const backup = await assertScheduledBackupLands(ctx.management, ctx.layout, ctx.name);
+  ctx.log(`scheduled backup of ${ctx.name}: ${backup.snapshotURL}, ${String(backup.bytes)} bytes, ${String(backup.keys)} keys, ${backup.seconds.toFixed(1)} s after the schedule was set`);
+  const recovery = { management: ctx.management, layout: ctx.layout, hcp: ctx.recovery.hcp, name: ctx.name, workers: 1, objects: { namespace: 'default', labelSelector: MARK }, log: ctx.log };
+  const kept = await keepForRecovery(recovery, ctx.hostedKubeconfig, backup.snapshotURL);
+  await ctx.recovery.destroy(ctx.name);
+  await assertRecreatedFromSnapshot(recovery, kept);
 }
 
 /** Runs the check; throws when a step does not hold. */

@@ -427,12 +427,13 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     assert.ok(demo.steps.some((s) => /destroying clusters\/tour until nothing of it is left on either cluster/.test(s.step)));
   });
 
-  it('When a HighlyAvailable hosted cluster on the previous release is upgraded, its API should lose no request and every node end on the new version; when it then loses an etcd member, no write should be lost, and a backup should land in the object store', async () => {
+  it('When a HighlyAvailable hosted cluster on the previous release is upgraded, its API should lose no request and every node end on the new version; when it then loses an etcd member, no write should be lost; a backup should land in the object store, and the cluster, destroyed, should come back from it with every object', async () => {
     const figures = await runUpgrade({ layout, management, hcp, kubeconfigFile: join(stateDir, 'ha-kubeconfig'), name: 'ha', log: (line) => process.stderr.write(`e2e: ${line}\n`) });
     await assertControlPlaneReady('ha', { 'etcd-': 3, 'kube-apiserver-': 3, 'kube-controller-manager-': 2, 'kube-scheduler-': 2 });
     assert.deepEqual([figures.api.failed, figures.api.failures], [0, []], 'the HA API answered every request during the upgrade');
     assert.deepEqual([figures.nodeVersions, figures.inPlaceKeptMachine], [[`v${figures.to}`, `v${figures.to}`, `v${figures.to}`], true], 'every node on the new version, the InPlace one the same machine');
-    await assertEtcdRecoveryAndBackup({ management, layout, managementKubeconfig: join(stateDir, 'kubeconfig'), hostedKubeconfig: join(stateDir, 'ha-kubeconfig'), name: 'ha', log: (line) => process.stderr.write(`e2e: ${line}\n`) });
+    // Then disaster recovery: destroyed, and created again from the backup with its encryption key carried over.
+    await assertEtcdRecoveryAndBackup({ management, layout, managementKubeconfig: join(stateDir, 'kubeconfig'), hostedKubeconfig: join(stateDir, 'ha-kubeconfig'), name: 'ha', log: (line) => process.stderr.write(`e2e: ${line}\n`), recovery: { hcp, destroy: destroyAndCheck } });
     await destroyAndCheck('ha');
   });
 

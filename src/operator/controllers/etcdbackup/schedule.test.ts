@@ -39,6 +39,11 @@ describe('scheduled etcd backups', () => {
     assert.equal(plan.kind === 'create' ? plan.nextAt.toISOString() : '', '2026-11-27T18:00:00.000Z');
   });
 
+  it('When the reconcile comes exactly at the tick (a timer set for it), it should take that tick rather than wait a whole period', () => {
+    const plan = planSchedule({ hcp: plane(everySixHours), scheduled: [scheduled('2026-11-27T06:00:01Z', 'BackupSucceeded')], now: new Date('2026-11-27T12:00:00.000Z') });
+    assert.equal(plan.kind === 'create' ? plan.backup.metadata?.name : plan.kind, 'demo-scheduled-1795780800');
+  });
+
   it('When the tick was already backed up, it should wait for the next one', () => {
     const plan = planSchedule({ hcp: plane(everySixHours), scheduled: [scheduled('2026-11-27T12:00:02Z', 'BackupSucceeded')], now: new Date('2026-11-27T13:00:00Z') });
     assert.deepEqual(plan, { kind: 'wait', nextAt: new Date('2026-11-27T18:00:00Z') });

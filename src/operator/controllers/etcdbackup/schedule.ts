@@ -65,7 +65,8 @@ function scheduledBackup(hcp: HostedControlPlane, tick: Date): KubeManifest {
 
 /** The last tick, when it passed after the last scheduled backup (or the control plane's creation). */
 function dueTick(cron: Cron, view: ScheduleView): Date | undefined {
-  const tick = cron.previousRuns(1, view.now)[0];
+  // A run exactly at the reference is not "previous" to croner, and a timer set for the tick fires at it to the ms.
+  const tick = cron.previousRuns(1, new Date(view.now.getTime() + 1))[0];
   const since = Math.max(createdAt(view.hcp), ...view.scheduled.map(createdAt));
   return tick !== undefined && tick.getTime() > since ? tick : undefined;
 }

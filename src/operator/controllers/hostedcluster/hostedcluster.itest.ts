@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { HostedCluster, HostedControlPlane } from '../../../api/index.ts';
-import type { KubeDocument } from '../../../kube/client.ts';
+import type { KubeDocument, KubeObject } from '../../../kube/client.ts';
 import { runHcp } from '../../../testing/cli.ts';
 import { eventually } from '../../../testing/eventually.ts';
 import { markControlPlaneReady, markPodsReady } from '../../../testing/control-plane-kubelet.ts';
@@ -191,6 +191,31 @@ describe('HostedCluster controller', () => {
     assert.match(condition(waiting, 'HostedClusterDestroyed')?.message ?? '', /waiting 4s \(destroy grace period\)/);
     await eventually('the HostedCluster to go', async () => (await getHc(ns, 'four')) === undefined, 20_000);
     assert.ok(Date.now() - deleted >= 3_000, 'released only after the grace period');
+  });
+
+  it('When restoreSnapshotURL is an s3:// URL, it should create nothing until the annotation names credentials that exist, then copy them beside the control plane', async () => {
+    const ns = await management.namespace('hc-restore');
+    await startTestOperator(management, ns);
+    const { aHostedCluster } = await import('../../../testing/builders.ts');
+    const secret = (name: string, data: Record<string, string>): Promise<unknown> => client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: ns }, stringData: data } as KubeObject);
+    for (const name of ['rs-pull-secret', 'rs-ssh-key']) await secret(name, { '.dockerconfigjson': '{"auths":{}}', 'id_rsa.pub': 'ssh-ed25519 AAAA test' });
+    await secret('rs-etcd-encryption-key', { key: Buffer.alloc(32, 7).toString('base64') });
+    const hc = aHostedCluster('rs', ns);
+    hc.spec.etcd = { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume', restoreSnapshotURL: ['s3://hcp-etcd-backups/clusters-rs/1795770000.db'] } } };
+    await client.create(hc);
+    const refused = (reason: string): Promise<HostedCluster> => eventually(`ValidConfiguration ${reason}`, async () => {
+      const current = await getHc(ns, 'rs');
+      return condition(current, 'ValidConfiguration')?.reason === reason ? current : undefined;
+    }, 20_000);
+    assert.match(condition(await refused('InvalidConfiguration'), 'ValidConfiguration')?.message ?? '', /restoreSnapshotURL is an s3:\/\/ URL: name a Secret with the bucket's credentials \(key "credentials"\) in annotation hcp-kubevirt.io\/etcd-restore-credentials/);
+    await client.mergePatch({ ...HC, name: 'rs', namespace: ns }, { metadata: { annotations: { 'hcp-kubevirt.io/etcd-restore-credentials': 'bucket-credentials' } } });
+    assert.equal(condition(await refused('SecretNotFound'), 'ValidConfiguration')?.message, `etcd restore credentials secret ${ns}/bucket-credentials not found`);
+    assert.equal(await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: `${ns}-rs` }), undefined, 'nothing of the control plane exists yet');
+    await secret('bucket-credentials', { credentials: '[default]\naws_access_key_id = AKIDEXAMPLE\naws_secret_access_key = wJalrXUtnFEMI\n' });
+    const copy = await eventually('the credentials copied', () => client.tryGet<KubeObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: 'etcd-restore-credentials', namespace: `${ns}-rs` }), 40_000);
+    assert.deepEqual(Object.keys(copy.data ?? {}), ['credentials']);
+    const hcp = await eventually('the HostedControlPlane', () => client.tryGet<HostedControlPlane>({ ...HCP, name: 'rs', namespace: `${ns}-rs` }), 20_000);
+    assert.deepEqual(hcp.spec.etcd.managed?.storage.restoreSnapshotURL, ['s3://hcp-etcd-backups/clusters-rs/1795770000.db']);
   });
 
   it('When baseDomainPassthrough has no base domain, it should take the operator\'s apps domain, or wait for a router to give the discovery Route its host', async () => {
