@@ -46,11 +46,11 @@ export async function startBenchOperator(kubeconfig: string): Promise<BenchOpera
 /** The sum of every sample of a metric matching `pattern` (its first group is the value). */
 export const metric = (text: string, pattern: RegExp): number => [...text.matchAll(pattern)].reduce((sum, m) => sum + Number(m[1]), 0);
 
-/** The API request series of a scrape: verb, resource and count, whatever order the labels come in. */
+/** The API request series of a scrape: method (as verb), resource and count, whatever order the labels come in. */
 function requestSeries(text: string): Array<{ verb: string; res: string; value: number }> {
   return [...text.matchAll(/^rest_client_requests_total\{([^}]*)\} (\S+)$/gm)].map((m) => {
     const labels = new Map([...(m[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1] ?? '', l[2] ?? '']));
-    return { verb: labels.get('verb') ?? '', res: labels.get('resource') ?? '', value: Number(m[2]) };
+    return { verb: labels.get('method') ?? '', res: labels.get('resource') ?? '', value: Number(m[2]) };
   });
 }
 

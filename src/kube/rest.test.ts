@@ -6,7 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { certificatePem, issueCertificate } from '../pki/certificate.ts';
 import { generateKeyPair, privateKeyPem } from '../pki/keys.ts';
 import { KubeApiError } from './errors.ts';
-import { resourceOfPath, RestClient } from './rest.ts';
+import { resourceOfPath, RestClient, type RequestRecord } from './rest.ts';
 
 describe('resourceOfPath', () => {
   it('When given API paths of every shape, it should name the resource and subresource', () => {
@@ -69,5 +69,26 @@ describe('RestClient retries', () => {
     } finally {
       s.close();
     }
+  });
+
+  it('When requests are answered, refused, or get no answer, each should be recorded with client-go\'s labels: its code, method and host', async () => {
+    const s = await serve([[429, '1'], [200, undefined], [404, undefined]]);
+    const records: RequestRecord[] = [];
+    s.client.onRequest = (r) => records.push(r);
+    try {
+      await s.client.call({ method: 'GET', path: '/api/v1/pods' });
+      await assert.rejects(s.client.call({ method: 'DELETE', path: '/api/v1/namespaces/a/pods/p' }));
+      const host = new URL(s.client.serverUrl).host;
+      assert.deepEqual(records, [
+        { method: 'GET', path: '/api/v1/pods', host, code: '429' },
+        { method: 'GET', path: '/api/v1/pods', host, code: '200' },
+        { method: 'DELETE', path: '/api/v1/namespaces/a/pods/p', host, code: '404' },
+      ]);
+    } finally {
+      s.close();
+    }
+    records.length = 0;
+    await assert.rejects(s.client.call({ method: 'GET', path: '/api/v1/pods' }));
+    assert.deepEqual(records.map((r) => r.code), ['<error>'], 'a closed server answers nothing');
   });
 });

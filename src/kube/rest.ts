@@ -20,8 +20,11 @@ export class RestClient {
   private readonly config: KubeConfig;
   private readonly server: URL;
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
-  /** Called once per request with its HTTP method (watches as `WATCH`) and path, for request metrics. */
-  onRequest: (method: string, path: string) => void = () => undefined;
+  /**
+   * Called once per request when its answer's status arrives (`<error>` when none did), with its HTTP method (watches
+   * as `WATCH`), path and the server's host, for request metrics labelled as client-go labels them.
+   */
+  onRequest: (request: RequestRecord) => void = () => undefined;
 
   constructor(config: KubeConfig) {
     const cluster = config.getCurrentCluster();
@@ -62,8 +65,11 @@ export class RestClient {
     };
     await this.config.applyToHTTPSOptions(options);
     for (let attempt = 1; ; attempt++) {
-      this.onRequest(req.method, req.path);
-      const answer = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body));
+      const answer = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body)).catch((error: unknown) => {
+        this.record(req.method, req.path, NO_ANSWER);
+        throw error;
+      });
+      this.record(req.method, req.path, String(answer.status));
       if (answer.status >= 200 && answer.status < 300) return answer.text;
       const delayMs = retryDelayMs(req, answer, attempt);
       if (delayMs === undefined) throw errorFrom(answer.status, answer.text, req);
@@ -88,8 +94,11 @@ export class RestClient {
       signal,
     };
     await this.config.applyToHTTPSOptions(options);
-    this.onRequest('WATCH', path);
-    await streamLines(options, onLine, path);
+    await streamLines(options, { onLine, onStatus: (status) => this.record('WATCH', path, status) }, path);
+  }
+
+  private record(method: string, path: string, code: string): void {
+    this.onRequest({ method, path, host: this.server.host, code });
   }
 
   /** Closes idle keep-alive connections. */
@@ -97,6 +106,19 @@ export class RestClient {
     this.agent.destroy();
   }
 }
+
+/** One request, as request metrics count it. */
+export interface RequestRecord {
+  readonly method: string;
+  readonly path: string;
+  /** The API server's `host:port`. */
+  readonly host: string;
+  /** The answer's HTTP status, or {@link NO_ANSWER}. */
+  readonly code: string;
+}
+
+/** The code of a request that got no answer (client-go's). */
+export const NO_ANSWER = '<error>';
 
 /** How many times a read answered 429 with Retry-After is tried in all. */
 const READ_RETRIES = 4;
@@ -137,10 +159,14 @@ export function resourceOfPath(path: string): string {
   return [rest[0], rest[2]].filter((p) => p !== undefined).join('/');
 }
 
-function streamLines(options: RequestOptions, onLine: (value: unknown) => void, path: string): Promise<void> {
+function streamLines(options: RequestOptions, handlers: { onLine: (value: unknown) => void; onStatus: (code: string) => void }, path: string): Promise<void> {
+  const { onLine } = handlers;
+  let answered = false;
   return new Promise((resolve, reject) => {
     const req = request(options, (res) => {
       const status = res.statusCode ?? 0;
+      answered = true;
+      handlers.onStatus(String(status));
       let buffer = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -156,7 +182,11 @@ function streamLines(options: RequestOptions, onLine: (value: unknown) => void, 
       res.on('end', () => (status >= 200 && status < 300 ? resolve() : reject(errorFrom(status, buffer, { method: 'GET', path }))));
       res.on('error', reject);
     });
-    req.on('error', (error) => (error.name === 'AbortError' ? resolve() : reject(error)));
+    req.on('error', (error) => {
+      if (error.name === 'AbortError') return resolve();
+      if (!answered) handlers.onStatus(NO_ANSWER);
+      reject(error);
+    });
     req.end();
   });
 }

@@ -120,7 +120,7 @@ async function publishSupportedVersions(client: KubeClient, namespace: string, v
 /** Starts the operator: informers, controllers (as leader), the supported-versions ConfigMap, probes and metrics. */
 export async function startOperator(o: OperatorOptions): Promise<RunningOperator> {
   const metrics = new Metrics({ process: true });
-  o.client.rest.onRequest = (method, path) => metrics.apiRequests.inc({ verb: method, resource: resourceOfPath(path) });
+  o.client.rest.onRequest = (r) => metrics.apiRequests.inc({ code: r.code, method: r.method, host: r.host, resource: resourceOfPath(r.path) });
   const leaderElection = o.leaderElect ? { namespace: o.namespace, name: LEADER_ELECTION_LEASE, identity: o.identity, ...o.leaseDurations } : undefined;
   const manager = new Manager({ client: o.client, clock: o.clock, logger: o.logger, metrics, leaderElection });
   const events = new KubeEventRecorder({ client: o.client, component: 'hypershift-operator', clock: o.clock, logger: o.logger });

@@ -94,9 +94,14 @@ export class Manager {
     }
   }
 
+  /** The lease this manager leads by (client-go's `name` label of leader_election_master_status); empty without election. */
+  private leaseName(): string {
+    return this.o.leaderElection?.name ?? '';
+  }
+
   private async runControllers(signal: AbortSignal): Promise<void> {
     this.leading = true;
-    this.o.metrics.leader.set(1);
+    this.o.metrics.leader.set({ name: this.leaseName() }, 1);
     try {
       // Leading lasts until the signal aborts, even for a manager whose controllers all stopped early.
       const aborted = new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
@@ -105,7 +110,7 @@ export class Manager {
     } finally {
       for (const cleanup of this.termCleanups) cleanup();
       this.leading = false;
-      this.o.metrics.leader.set(0);
+      this.o.metrics.leader.set({ name: this.leaseName() }, 0);
     }
   }
 }

@@ -40,12 +40,13 @@ describe('metrics', () => {
   it('When summing with a label filter, it should add only the matching series', async () => {
     const metrics = new Metrics();
     const c = metrics.apiRequests;
-    c.inc({ verb: 'PUT', resource: 'leases' }, 5);
-    c.inc({ verb: 'PATCH', resource: 'hostedclusters/status' }, 2);
-    c.inc({ verb: 'GET', resource: 'secrets' }, 7);
-    assert.equal(await metrics.sum(c, (l) => ['PUT', 'PATCH'].includes(l['verb'] ?? '') && l['resource'] !== 'leases'), 2);
+    const host = '10.0.0.1:6443';
+    c.inc({ code: '200', method: 'PUT', host, resource: 'leases' }, 5);
+    c.inc({ code: '200', method: 'PATCH', host, resource: 'hostedclusters/status' }, 2);
+    c.inc({ code: '200', method: 'GET', host, resource: 'secrets' }, 7);
+    assert.equal(await metrics.sum(c, (l) => ['PUT', 'PATCH'].includes(l['method'] ?? '') && l['resource'] !== 'leases'), 2);
     assert.equal(await metrics.sum(c), 14);
-    assert.equal(await metrics.value(c, { verb: 'GET', resource: 'secrets' }), 7);
-    assert.equal(await metrics.value(c, { verb: 'GET' }), 0);
+    assert.equal(await metrics.value(c, { code: '200', method: 'GET', host, resource: 'secrets' }), 7);
+    assert.equal(await metrics.value(c, { method: 'GET' }), 0);
   });
 });

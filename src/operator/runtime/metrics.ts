@@ -45,8 +45,9 @@ export class Metrics {
   readonly queueRetries = this.counter('workqueue_retries_total', 'Total number of retries handled by workqueue', ['name', 'controller']);
   readonly queueLatency = this.histogram('workqueue_queue_duration_seconds', 'How long in seconds an item stays in workqueue before being requested', ['name', 'controller'], WORKQUEUE_BUCKETS);
   readonly workDuration = this.histogram('workqueue_work_duration_seconds', 'How long in seconds processing an item from workqueue takes.', ['name', 'controller'], WORKQUEUE_BUCKETS);
-  readonly apiRequests = this.counter('rest_client_requests_total', 'Number of HTTP requests, partitioned by method (WATCH for watches) and resource.', ['verb', 'resource']);
-  readonly leader = this.gauge('leader_election_master_status', 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master.', []);
+  // client-go's labels (code, method, host), so standard panels work; `resource` is ours, for the benches' breakdown.
+  readonly apiRequests = this.counter('rest_client_requests_total', 'Number of HTTP requests, partitioned by status code, method (WATCH for watches), and host.', ['code', 'method', 'host', 'resource']);
+  readonly leader = this.gauge('leader_election_master_status', 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. \'name\' is the string used to identify the lease. Please make sure to group by name.', ['name']);
   private readonly inFlight = new Set<InFlight>();
   private readonly now: () => number;
 

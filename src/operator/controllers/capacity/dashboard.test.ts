@@ -34,6 +34,18 @@ describe('the Grafana dashboard', () => {
     await metrics.render();
   });
 
+  it('When a panel groups by a label, the metric should carry that label as the operator exports it (client-go\'s labels, not ours)', () => {
+    const metrics = new Metrics({ process: true });
+    new CapacityGaugeSet(metrics, new LoadSampler({ servers: () => [], clock: realClock, logger: silentLogger }));
+    const labelsOf = new Map(metrics.registry.getMetricsAsArray().map((m) => [m.name, new Set([...((m as unknown as { labelNames?: string[] }).labelNames ?? []), ...(String(m.type) === 'histogram' ? ['le'] : [])])]));
+    const groupings = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr)).flatMap((expr) => [...expr.matchAll(/\bby\s*\(([^)]*)\)\s*\(([^]*)/g)].map((m) => ({ labels: (m[1] ?? '').split(',').map((l) => l.trim()), metrics: metricsOf(m[2] ?? '') })));
+    assert.ok(groupings.length >= 20, `only ${String(groupings.length)} groupings found`);
+    const missing = groupings.flatMap((g) => g.metrics.flatMap((name) => g.labels.filter((label) => !(labelsOf.get(name.replace(/_(bucket|sum|count)$/, '')) ?? new Set()).has(label)).map((label) => `${name} by ${label}`)));
+    assert.deepEqual(missing, []);
+    assert.deepEqual([...(labelsOf.get('rest_client_requests_total') ?? [])].slice(0, 3), ['code', 'method', 'host']);
+    assert.deepEqual([...(labelsOf.get('leader_election_master_status') ?? [])], ['name']);
+  });
+
   it('When loaded, its panels should have unique ids and every chart a query', () => {
     const ids = dashboard.panels.map((p) => p.id);
     assert.equal(new Set(ids).size, ids.length);
