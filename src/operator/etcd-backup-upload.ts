@@ -39,6 +39,8 @@ export interface UploadReport {
   readonly sha256: string;
   /** The snapshots retention deleted (keys), when the request keeps a number of them. */
   readonly pruned?: readonly string[];
+  /** Why retention could not prune (the snapshot is stored all the same: a backup is not failed for it). */
+  readonly pruneError?: string;
 }
 
 /** A snapshot at most this big is sent from memory with its SHA-256 signed (the store checks it); larger ones stream. */
@@ -109,7 +111,7 @@ export async function uploadSnapshot(req: UploadRequest): Promise<UploadReport> 
     const sha256 = inMemory === undefined ? await sha256Of(req.file) : createHash('sha256').update(inMemory).digest('hex');
     const body = inMemory ?? { stream: createReadStream(req.file), length: size };
     await client.putObject(req.key, body);
-    const pruned = req.keep === undefined ? {} : { pruned: await prune(client, req.key, req.keep) };
+    const pruned = req.keep === undefined ? {} : await prune(client, req.key, req.keep).then((keys) => ({ pruned: keys }), (error: unknown) => ({ pruneError: error instanceof Error ? error.message : String(error) }));
     return { snapshotURL: `s3://${req.bucket}/${req.key}`, size, sha256, ...pruned };
   } finally {
     client.close();

@@ -100,12 +100,15 @@ async function checkSnapshotHash(file: string): Promise<void> {
   if (!hash.digest().equals(stored)) throw new SnapshotRefusedError('the snapshot fails its SHA-256: its database is not what etcd saved (corrupted in the store or on the way)');
 }
 
-/** How many encrypted values the check samples, and the pieces it reads the file in (overlapping by a Secret's most). */
-const SAMPLE = 50;
-const PIECE = 64 * 1024 * 1024;
+/**
+ * How many encrypted values the check samples (in file order: old pages from before a key rotation come first, so
+ * more than a handful), and the pieces it reads the file in, overlapping by more than a Secret's largest value.
+ */
+const SAMPLE = 500;
+const PIECE = 16 * 1024 * 1024;
 const OVERLAP = 2 * 1024 * 1024;
 
-/** Up to {@link SAMPLE} encrypted values of the snapshot, read piece by piece. */
+/** Up to {@link SAMPLE} encrypted values of the snapshot, read piece by piece, each value taken once. */
 function sampleEncryptedValues(file: string): EncryptedValue[] {
   const size = statSync(file).size;
   const found: EncryptedValue[] = [];
@@ -114,8 +117,8 @@ function sampleEncryptedValues(file: string): EncryptedValue[] {
     for (let offset = 0; offset < size && found.length < SAMPLE; offset += PIECE) {
       const piece = Buffer.alloc(Math.min(PIECE + OVERLAP, size - offset));
       readSync(fd, piece, 0, piece.length, offset);
-      // A value starting in the overlap is the next piece's.
-      found.push(...encryptedValues(piece, SAMPLE - found.length).filter((v) => v.payload.byteOffset - piece.byteOffset < PIECE + 64));
+      // A value whose field starts in the overlap is the next piece's.
+      found.push(...encryptedValues(piece, Number.MAX_SAFE_INTEGER).filter((v) => v.frameStart < PIECE).slice(0, SAMPLE - found.length));
     }
   } finally {
     closeSync(fd);
@@ -143,7 +146,11 @@ function skipReason(req: FetchRequest): string | undefined {
 /** Fetches and checks the snapshot (see the module's comment). */
 export async function fetchSnapshot(req: FetchRequest): Promise<FetchOutcome> {
   const why = skipReason(req);
-  if (why !== undefined) return { kind: 'skipped', why };
+  if (why !== undefined) {
+    // A snapshot left by an attempt cut short must not be restored by the next step now.
+    rmSync(dirname(req.out), { recursive: true, force: true });
+    return { kind: 'skipped', why };
+  }
   const partial = `${req.out}.part`;
   rmSync(req.out, { force: true });
   mkdirSync(dirname(req.out), { recursive: true });

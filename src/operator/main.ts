@@ -132,8 +132,9 @@ async function etcdSnapshotFetch(argv: string[]): Promise<number> {
     process.stdout.write(outcome.kind === 'skipped' ? `nothing to restore: ${outcome.why}\n` : `fetched a ${String(outcome.size)}-byte snapshot; its hash checks out and ${outcome.note}\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof SnapshotRefusedError) && !(error instanceof ObjectStoreError)) throw error;
-    const message = `cannot restore etcd from the snapshot: ${error.message}`;
+    // Every failure is said where the condition reads it: a connection cut mid-body or a full volume too.
+    const known = error instanceof SnapshotRefusedError || error instanceof ObjectStoreError;
+    const message = `cannot restore etcd from the snapshot: ${known ? error.message : String(error)}`;
     writeFailure(message);
     process.stderr.write(`${message}\n`);
     return 1;

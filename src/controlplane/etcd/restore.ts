@@ -34,6 +34,8 @@ const RESTORE_DIR_ENV = 'RESTORE_DIR';
 export const RESTORE_SCRIPT = `set -eu
 snapshot="$${RESTORE_DIR_ENV}/snapshot.db"
 if [ ! -f "$snapshot" ]; then echo "nothing to restore"; exit 0; fi
+# A snapshot left by an attempt cut short, after the cluster has run: the member joins the running ones instead.
+if [ "$(cat "\${${MemberStartEnv.clusterStateFile}:-}" 2>/dev/null || echo new)" != new ]; then echo "the cluster has run: not restoring"; rm -rf "$${RESTORE_DIR_ENV}"; exit 0; fi
 if [ -d "$${MemberStartEnv.dataDir}/member/wal" ]; then echo "$${MemberStartEnv.dataDir} has data: not restoring"; rm -rf "$${RESTORE_DIR_ENV}"; exit 0; fi
 rm -rf "$${RESTORE_DIR_ENV}/data"
 etcdutl snapshot restore "$snapshot" --data-dir="$${RESTORE_DIR_ENV}/data" --name="$${MemberStartEnv.name}" \\
@@ -88,6 +90,7 @@ export function restoreInitContainers(input: RestoreInput): Array<Record<string,
     ],
     resources: REQUESTS,
     securityContext: input.securityContext,
+    terminationMessagePolicy: 'FallbackToLogsOnError',
     volumeMounts: [input.dataMount, input.clusterStateMount, { name: 'encryption-config', mountPath: ENCRYPTION_CONFIG_DIR, readOnly: true }, { name: 'restore-credentials', mountPath: CREDENTIALS_DIR, readOnly: true }],
   };
   const restore = {
@@ -98,7 +101,7 @@ export function restoreInitContainers(input: RestoreInput): Array<Record<string,
     resources: REQUESTS,
     securityContext: input.securityContext,
     terminationMessagePolicy: 'FallbackToLogsOnError',
-    volumeMounts: [input.dataMount],
+    volumeMounts: [input.dataMount, input.clusterStateMount],
   };
   return [fetch, restore];
 }

@@ -19,6 +19,8 @@ export interface EncryptedValue {
   readonly keyName: string;
   /** What follows the prefix: for aescbc, a 16-byte IV then the ciphertext. */
   readonly payload: Buffer;
+  /** Where its protobuf field (tag, length, value) starts in the buffer searched. */
+  readonly frameStart: number;
 }
 
 const MARKER = Buffer.from('k8s:enc:');
@@ -37,27 +39,27 @@ function varintOf(bytes: Buffer): number | undefined {
   return value;
 }
 
-/** The length of the protobuf field that ends just before `at`, when a `value` tag and a varint frame it. */
-function framedLength(buf: Buffer, at: number): number | undefined {
+/** The length of the value at `at` and where its field starts, when a `value` tag and a varint frame it. */
+function framedLength(buf: Buffer, at: number): { length: number; frameStart: number } | undefined {
   for (let width = 1; width <= 4 && at - width - 1 >= 0; width++) {
     if (buf[at - width - 1] !== VALUE_TAG) continue;
     const length = varintOf(buf.subarray(at - width, at));
-    if (length !== undefined && at + length <= buf.length) return length;
+    if (length !== undefined && at + length <= buf.length) return { length, frameStart: at - width - 1 };
   }
   return undefined;
 }
 
 /** The value at `at` (a marker), split into provider, key name and payload; undefined when it is not framed as one. */
 function valueAt(buf: Buffer, at: number): EncryptedValue | undefined {
-  const length = framedLength(buf, at);
-  if (length === undefined) return undefined;
-  const value = buf.subarray(at, at + length);
+  const frame = framedLength(buf, at);
+  if (frame === undefined) return undefined;
+  const value = buf.subarray(at, at + frame.length);
   // k8s:enc:<provider>:<version>:<key name>:<payload>
   const parts: number[] = [];
   for (let i = 0; i < value.length && parts.length < 5; i++) if (value[i] === 0x3a) parts.push(i);
   if (parts.length < 5) return undefined;
   const text = (from: number, to: number): string => value.subarray(from, to).toString('latin1');
-  return { provider: text((parts[1] as number) + 1, parts[2] as number), keyName: text((parts[3] as number) + 1, parts[4] as number), payload: value.subarray((parts[4] as number) + 1) };
+  return { provider: text((parts[1] as number) + 1, parts[2] as number), keyName: text((parts[3] as number) + 1, parts[4] as number), payload: value.subarray((parts[4] as number) + 1), frameStart: frame.frameStart };
 }
 
 /** Up to `limit` encrypted values of a snapshot (or a piece of one), in file order. */

@@ -187,12 +187,29 @@ describe('etcd restored at creation from an object store', { timeout: 300_000 },
     await assert.rejects(fetchSnapshot(request('expired', url)), (e: Error) => e instanceof ObjectStoreError && !/X-Amz-Signature|X-Amz-Credential/.test(e.message));
   });
 
-  it('When the member has data or the cluster has run, it should fetch nothing', async () => {
+  it('When the member has data or the cluster has run, it should fetch nothing and drop a snapshot an earlier attempt left', async () => {
     const withData = request('has-data', 'https://unreachable.invalid/snapshot.db');
     mkdirSync(join(withData.dataDir, 'member', 'wal'), { recursive: true });
     assert.equal((await fetchSnapshot(withData)).kind, 'skipped');
     const ran = join(work, 'existing');
     writeFileSync(ran, 'existing');
-    assert.equal((await fetchSnapshot(request('joining', 'https://unreachable.invalid/snapshot.db', { clusterStateFile: ran }))).kind, 'skipped');
+    const joining = request('joining', 'https://unreachable.invalid/snapshot.db', { clusterStateFile: ran });
+    mkdirSync(volume('joining').restoreDir, { recursive: true });
+    writeFileSync(joining.out, 'left by an attempt cut short');
+    assert.equal((await fetchSnapshot(joining)).kind, 'skipped');
+    assert.equal(existsSync(volume('joining').restoreDir), false);
+  });
+
+  it('When a snapshot waits but the cluster has run meanwhile, the restore step should leave it and the member join instead', async () => {
+    const { dataDir, restoreDir } = volume('late');
+    mkdirSync(restoreDir, { recursive: true });
+    writeFileSync(join(restoreDir, 'snapshot.db'), readFileSync(source.file));
+    const ran = join(work, 'existing');
+    writeFileSync(ran, 'existing');
+    const env = { [MemberStartEnv.name]: 'etcd-2', [MemberStartEnv.peerURL]: 'http://127.0.0.1:1', [MemberStartEnv.dataDir]: dataDir, [MemberStartEnv.clusterStateFile]: ran, [RestoreEnv.dir]: restoreDir, [RestoreEnv.initialCluster]: 'etcd-2=http://127.0.0.1:1' };
+    const result = await runProcess('/bin/sh', ['-c', RESTORE_SCRIPT], { env: { PATH: path, ...env }, timeoutMs: 60_000 });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /the cluster has run: not restoring/);
+    assert.deepEqual([existsSync(restoreDir), existsSync(dataDir)], [false, false], 'no data: member-start joins it to the running members');
   });
 });

@@ -82,6 +82,8 @@ export class Manager {
     for (const informer of this.informers.values()) informer.start();
     try {
       await Promise.all([...this.informers.values()].map((i) => i.waitForSync()));
+      // A replica that does not lead says so from the start (client-go's standbys report 0).
+      this.o.metrics.leader.set({ name: this.leaseName() }, 0);
       if (this.o.leaderElection === undefined) {
         await this.runControllers(signal);
         return 'stopped';

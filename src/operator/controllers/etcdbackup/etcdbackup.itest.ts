@@ -157,7 +157,11 @@ describe('HCPEtcdBackup', () => {
     // The next minute's tick, at most a minute away.
     const scheduled = await eventually('a scheduled backup', async () => (await client.list<Backup>(API, 'HCPEtcdBackup', { namespace: cpns, labelSelector: 'hcp-kubevirt.io/etcd-backup-scheduled=true' }))[0], 75_000);
     assert.match(scheduled.metadata?.name ?? '', /^bk-scheduled-\d+$/);
-    assert.ok((await uploadArgs(scheduled.metadata?.name ?? '')).includes('--keep=3'), 'the upload keeps 3 snapshots');
+    const args = await uploadArgs(scheduled.metadata?.name ?? '');
+    assert.ok(args.includes('--keep=3'), 'the upload keeps 3 snapshots');
+    assert.ok(args.some((a) => /^--key=clusters\/bk\/scheduled\/\d+\.db$/.test(a)), `scheduled snapshots go to a folder of their own: ${args.join(' ')}`);
+    const tick = (scheduled.metadata?.name ?? '').replace(/^bk-scheduled-/, '');
+    await eventually('the tick remembered', async () => ((await client.get<KubeDocument>({ apiVersion: API, kind: 'HostedControlPlane', name: 'bk', namespace: cpns })).metadata?.annotations?.['hcp-kubevirt.io/etcd-backup-last-scheduled-tick'] === tick ? true : undefined), 20_000);
     await client.mergePatch(hcRef, managed({ schedule: '61 * * * *', storage: { storageType: 'S3', s3 } }));
     const warned = await eventually('the invalid schedule said', async () => (await client.list<KubeDocument & { reason?: string; message?: string }>('v1', 'Event', { namespace: cpns })).find((e) => e.reason === 'InvalidBackupSchedule'), 30_000);
     assert.match(warned.message ?? '', /"61 \* \* \* \*" is not a cron expression/);

@@ -1,7 +1,8 @@
 /**
  * The HCPEtcdBackup reconcile: read → plan (`plan.ts`) → act (start the Job, or record the outcome) → status. The
  * outcome also goes to the HostedCluster (`status.lastSuccessfulEtcdBackupURL`), to Events, and to retention (the
- * newest `maxBackups` successful backups of a namespace are kept, as upstream's `--etcd-backup-max-count`).
+ * newest `maxBackups` successful backups of a namespace are kept, as upstream's `--etcd-backup-max-count`, and as
+ * many failed scheduled ones).
  */
 import type { HCPEtcdBackup, HostedCluster, HostedControlPlane } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
@@ -17,6 +18,7 @@ import { applyStatusIfChanged } from '../../runtime/status.ts';
 import { DEFAULT_SECURITY_CONTEXT_UID } from '../../../controlplane/render.ts';
 import { backupJobName, CLIENT_CERTIFICATE_SECRET, renderBackupJob, renderClientCertificateCopy, snapshotKey, type BackupJobInput } from './job.ts';
 import { BACKUP_COMPLETED, BackupReason, finished, planBackup, type BackupStep, type BackupView, type JobState } from './plan.ts';
+import { SCHEDULED_LABEL } from './schedule.ts';
 
 /** A Job as cached: its conditions. */
 export interface CachedJob extends KubeObject {
@@ -194,8 +196,14 @@ async function recordOnHostedCluster(deps: EtcdBackupDeps, backup: HCPEtcdBackup
 
 /** Deletes the oldest successful backups of the namespace beyond the newest `maxBackups` (their objects stay in the bucket). */
 async function enforceRetention(deps: EtcdBackupDeps, namespace: string): Promise<void> {
-  const oldestFirst = deps.backups(namespace).filter(succeeded).sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
-  for (const old of oldestFirst.slice(0, Math.max(0, oldestFirst.length - deps.maxBackups))) {
+  const beyondKept = (backups: HCPEtcdBackup[]): HCPEtcdBackup[] => {
+    const oldestFirst = backups.sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
+    return oldestFirst.slice(0, Math.max(0, oldestFirst.length - deps.maxBackups));
+  };
+  const all = deps.backups(namespace);
+  // Failed scheduled backups too: a schedule that keeps failing would otherwise pile one up every tick.
+  const failedScheduled = all.filter((b) => b.metadata.labels?.[SCHEDULED_LABEL] === 'true' && finished(b) && !succeeded(b));
+  for (const old of [...beyondKept(all.filter(succeeded)), ...beyondKept(failedScheduled)]) {
     await deps.client.delete({ apiVersion: API_VERSION, kind: 'HCPEtcdBackup', name: old.metadata.name ?? '', namespace });
   }
 }

@@ -7,6 +7,7 @@ import type { HCPEtcdBackup, HostedControlPlane } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { isAlreadyExists } from '../../../kube/errors.ts';
 import type { KubeClient } from '../../../kube/client.ts';
+import type { KubeManifest } from '../../../render/manifest.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { Controller, type Reconcile } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
@@ -15,7 +16,7 @@ import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
 import { inScope } from '../hostedcontrolplane/controller.ts';
-import { planSchedule, SCHEDULED_LABEL } from './schedule.ts';
+import { LAST_TICK_ANNOTATION, planSchedule, SCHEDULED_LABEL } from './schedule.ts';
 
 /** What the controller needs injected. */
 export interface ScheduleControllerDeps {
@@ -23,6 +24,25 @@ export interface ScheduleControllerDeps {
   readonly clock: Clock;
   readonly events: EventRecorder;
   readonly watchNamespace?: string;
+}
+
+/** The field manager of the control plane's last-tick annotation. */
+const SCHEDULE_FIELD_MANAGER = 'hypershift-operator-etcd-backup-schedule';
+
+async function askForBackup(deps: ScheduleControllerDeps, hcp: HostedControlPlane, backup: KubeManifest): Promise<void> {
+  try {
+    await deps.client.create(backup);
+    deps.events.record(hcp, 'Normal', 'ScheduledBackup', `HCPEtcdBackup ${String(backup.metadata.name)} asked for by the schedule`);
+  } catch (error) {
+    // Asked for already, by a reconcile whose annotation did not land.
+    if (!isAlreadyExists(error)) throw error;
+  }
+}
+
+/** Records the tick on the control plane, after its backup exists: a tick is taken once, whatever is pruned later. */
+async function rememberTick(deps: ScheduleControllerDeps, hcp: HostedControlPlane, tick: Date): Promise<void> {
+  const metadata = { name: hcp.metadata.name, namespace: hcp.metadata.namespace, annotations: { [LAST_TICK_ANNOTATION]: String(Math.floor(tick.getTime() / 1000)) } };
+  await deps.client.apply({ apiVersion: API_VERSION, kind: 'HostedControlPlane', metadata }, { fieldManager: SCHEDULE_FIELD_MANAGER });
 }
 
 /** The reconcile, over the caches given. */
@@ -38,12 +58,8 @@ export function reconcileSchedule(deps: ScheduleControllerDeps, plane: (key: str
       return {};
     }
     if (plan.kind === 'create') {
-      try {
-        await deps.client.create(plan.backup);
-        deps.events.record(hcp, 'Normal', 'ScheduledBackup', `HCPEtcdBackup ${String(plan.backup.metadata.name)} asked for by the schedule`);
-      } catch (error) {
-        if (!isAlreadyExists(error)) throw error;
-      }
+      await askForBackup(deps, hcp, plan.backup);
+      await rememberTick(deps, hcp, plan.tick);
     } else if (plan.skipped !== undefined) logger.info('scheduled backup deferred', { reason: plan.skipped });
     return { requeueAfterMs: Math.max(1000, plan.nextAt.getTime() - now.getTime()) };
   };

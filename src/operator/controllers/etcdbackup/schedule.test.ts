@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HCPEtcdBackup, HostedControlPlane } from '../../../api/index.ts';
-import { planSchedule, RETAIN_SNAPSHOTS_ANNOTATION, SCHEDULED_LABEL } from './schedule.ts';
+import { LAST_TICK_ANNOTATION, planSchedule, RETAIN_SNAPSHOTS_ANNOTATION, SCHEDULED_LABEL } from './schedule.ts';
 
 const s3 = { bucket: 'backups', region: 'us-east-1', keyPrefix: 'clusters-demo', credentials: { name: 'etcd-backup-s3' } };
-const plane = (backup: Record<string, unknown> | undefined, pausedUntil?: string): HostedControlPlane =>
+const plane = (backup: Record<string, unknown> | undefined, pausedUntil?: string, lastTick?: string): HostedControlPlane =>
   ({
     apiVersion: 'hypershift.openshift.io/v1beta1',
     kind: 'HostedControlPlane',
-    metadata: { name: 'demo', namespace: 'clusters-demo', creationTimestamp: '2026-11-27T08:10:00Z' },
+    metadata: { name: 'demo', namespace: 'clusters-demo', creationTimestamp: '2026-11-27T08:10:00Z', ...(lastTick === undefined ? {} : { annotations: { [LAST_TICK_ANNOTATION]: lastTick } }) },
     spec: { ...(pausedUntil === undefined ? {} : { pausedUntil }), etcd: { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume' }, ...(backup === undefined ? {} : { backup }) } } },
   }) as unknown as HostedControlPlane;
 const scheduled = (at: string, completed?: 'BackupSucceeded' | 'BackupInProgress'): HCPEtcdBackup =>
@@ -34,7 +34,7 @@ describe('scheduled etcd backups', () => {
       apiVersion: 'hypershift.openshift.io/v1beta1',
       kind: 'HCPEtcdBackup',
       metadata: { name: 'demo-scheduled-1795780800', namespace: 'clusters-demo', labels: { [SCHEDULED_LABEL]: 'true' }, annotations: { [RETAIN_SNAPSHOTS_ANNOTATION]: '4' } },
-      spec: { storage: { storageType: 'S3', s3 } },
+      spec: { storage: { storageType: 'S3', s3: { ...s3, keyPrefix: 'clusters-demo/scheduled' } } },
     });
     assert.equal(plan.kind === 'create' ? plan.nextAt.toISOString() : '', '2026-11-27T18:00:00.000Z');
   });
@@ -46,6 +46,11 @@ describe('scheduled etcd backups', () => {
 
   it('When the tick was already backed up, it should wait for the next one', () => {
     const plan = planSchedule({ hcp: plane(everySixHours), scheduled: [scheduled('2026-11-27T12:00:02Z', 'BackupSucceeded')], now: new Date('2026-11-27T13:00:00Z') });
+    assert.deepEqual(plan, { kind: 'wait', nextAt: new Date('2026-11-27T18:00:00Z') });
+  });
+
+  it('When the tick\'s backup was pruned since (--etcd-backup-max-count), the control plane\'s record should keep it from being taken again', () => {
+    const plan = planSchedule({ hcp: plane(everySixHours, undefined, '1795780800'), scheduled: [], now: new Date('2026-11-27T13:00:00Z') });
     assert.deepEqual(plan, { kind: 'wait', nextAt: new Date('2026-11-27T18:00:00Z') });
   });
 

@@ -8,7 +8,8 @@
  *   (said so); ticks missed while the operator was down, or paused, make one backup, not many.
  * - A paused control plane (`pausedUntil`) is not backed up: the manual pauses it to restore etcd by hand, and a
  *   snapshot of a half-restored cluster is worse than none.
- * - The backups are named after their tick, so two operators (or two reconciles) asking at once ask for one.
+ * - The backups are named after their tick, so two operators (or two reconciles) asking at once ask for one; the
+ *   control plane remembers the last tick taken ({@link LAST_TICK_ANNOTATION}), since its backups may be pruned.
  * - `retention.maxSnapshots` travels as an annotation to the backup's upload step, which prunes the bucket; the
  *   HCPEtcdBackup objects themselves are pruned by `--etcd-backup-max-count`, as every backup is.
  */
@@ -21,6 +22,15 @@ import { finished } from './plan.ts';
 
 /** The label of the backups a schedule asked for. */
 export const SCHEDULED_LABEL = 'hcp-kubevirt.io/etcd-backup-scheduled';
+/**
+ * The annotation by which a control plane remembers the tick of its last scheduled backup (unix seconds): the
+ * backups themselves may be pruned (`--etcd-backup-max-count`), and a tick must not be taken twice.
+ */
+export const LAST_TICK_ANNOTATION = 'hcp-kubevirt.io/etcd-backup-last-scheduled-tick';
+
+/** The folder under the storage's key prefix that scheduled snapshots go to. */
+export const SCHEDULED_FOLDER = 'scheduled';
+
 /** The annotation carrying `retention.maxSnapshots` to the upload step. */
 export const RETAIN_SNAPSHOTS_ANNOTATION = 'hcp-kubevirt.io/etcd-backup-retain-snapshots';
 
@@ -37,7 +47,7 @@ export type SchedulePlan =
   | { readonly kind: 'off' }
   | { readonly kind: 'invalid'; readonly message: string }
   | { readonly kind: 'wait'; readonly nextAt: Date; readonly skipped?: string }
-  | { readonly kind: 'create'; readonly backup: KubeManifest; readonly nextAt: Date };
+  | { readonly kind: 'create'; readonly backup: KubeManifest; readonly tick: Date; readonly nextAt: Date };
 
 /** The schedule as croner reads a standard five-field expression, in UTC. */
 function cronOf(expression: string): Cron | string {
@@ -60,14 +70,18 @@ function scheduledBackup(hcp: HostedControlPlane, tick: Date): KubeManifest {
     labels: { [SCHEDULED_LABEL]: 'true' },
     ...(keep === undefined ? {} : { annotations: { [RETAIN_SNAPSHOTS_ANNOTATION]: String(keep) } }),
   };
-  return { apiVersion: API_VERSION, kind: 'HCPEtcdBackup', metadata, spec: { storage: config?.storage } };
+  // Scheduled snapshots under a folder of their own: retention prunes there, never a backup someone asked for.
+  const storage = config?.storage;
+  const s3 = storage?.s3 === undefined ? {} : { s3: { ...storage.s3, keyPrefix: `${storage.s3.keyPrefix.replace(/\/+$/, '')}/${SCHEDULED_FOLDER}` } };
+  return { apiVersion: API_VERSION, kind: 'HCPEtcdBackup', metadata, spec: { storage: { ...storage, ...s3 } } };
 }
 
 /** The last tick, when it passed after the last scheduled backup (or the control plane's creation). */
 function dueTick(cron: Cron, view: ScheduleView): Date | undefined {
   // A run exactly at the reference is not "previous" to croner, and a timer set for the tick fires at it to the ms.
   const tick = cron.previousRuns(1, new Date(view.now.getTime() + 1))[0];
-  const since = Math.max(createdAt(view.hcp), ...view.scheduled.map(createdAt));
+  const lastTick = Number(view.hcp.metadata.annotations?.[LAST_TICK_ANNOTATION] ?? 0) * 1000 || 0;
+  const since = Math.max(createdAt(view.hcp), lastTick, ...view.scheduled.map(createdAt));
   return tick !== undefined && tick.getTime() > since ? tick : undefined;
 }
 
@@ -89,5 +103,5 @@ export function planSchedule(view: ScheduleView): SchedulePlan {
   if (pauseState(view.hcp.spec.pausedUntil, view.now.getTime()).paused) return { kind: 'wait', nextAt, skipped: 'the control plane is paused (spec.pausedUntil)' };
   const running = view.scheduled.find((b) => !finished(b));
   if (running !== undefined) return { kind: 'wait', nextAt, skipped: `the scheduled backup ${running.metadata.name ?? ''} still runs; the next starts when it ends` };
-  return { kind: 'create', backup: scheduledBackup(view.hcp, tick), nextAt };
+  return { kind: 'create', backup: scheduledBackup(view.hcp, tick), tick, nextAt };
 }

@@ -8,7 +8,14 @@ const pod = (name: string, init: Array<{ name: string; exitCode?: number; last?:
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name },
-  status: { initContainerStatuses: init.map((c) => ({ name: c.name, ...(c.exitCode === undefined ? {} : { state: { terminated: { exitCode: c.exitCode, message: c.message ?? '' } } }), ...(c.last === undefined ? {} : { lastState: { terminated: { exitCode: c.last, message: c.message ?? '' } } }) })) },
+  status: {
+    initContainerStatuses: init.map((c) => ({
+      name: c.name,
+      // Without an end of its own, a container that ended before is waiting to run again (CrashLoopBackOff).
+      state: c.exitCode === undefined ? { waiting: { reason: 'CrashLoopBackOff' } } : { terminated: { exitCode: c.exitCode, message: c.message ?? '' } },
+      ...(c.last === undefined ? {} : { lastState: { terminated: { exitCode: c.last, message: c.message ?? '' } } }),
+    })),
+  },
 });
 
 describe('EtcdSnapshotRestored', () => {
@@ -23,7 +30,10 @@ describe('EtcdSnapshotRestored', () => {
     assert.deepEqual(condition, { status: 'False', reason: 'SnapshotRestoreFailed', message: `etcd member etcd-0 (etcd-init): ${refused}` });
   });
 
-  it('When every member is ready, it should be True', () => {
+  it('When every member is ready, it should be True, even after a fetch that failed once and then succeeded', () => {
     assert.equal(restoreCondition(hcp, [], 3, 3).status, 'True');
+    const recovered = pod('etcd-1', [{ name: 'etcd-init', exitCode: 0, last: 1, message: 'cannot restore etcd from the snapshot: GET …: ECONNRESET' }, { name: 'etcd-restore', exitCode: 0 }]);
+    assert.equal(restoreCondition(hcp, [recovered], 2, 3).reason, 'WaitingForSnapshotRestore', 'a failure that a later run overcame is over');
+    assert.equal(restoreCondition(hcp, [recovered], 3, 3).status, 'True');
   });
 });

@@ -22,7 +22,7 @@ interface Terminated {
 }
 interface InitStatus {
   name: string;
-  state?: { terminated?: Terminated };
+  state?: { terminated?: Terminated; waiting?: unknown };
   lastState?: { terminated?: Terminated };
 }
 /** An etcd pod as listed: its init containers' states. */
@@ -33,7 +33,14 @@ export interface EtcdPod extends KubeObject {
 /** How soon a restore under way is looked at again (pods are not watched). */
 const RESTORE_POLL_MS = 10_000;
 
-const failureOf = (status: InitStatus): Terminated | undefined => [status.state?.terminated, status.lastState?.terminated].find((t) => t !== undefined && t.exitCode !== 0);
+/**
+ * How a restore container failed, if it is failing now: ended non-zero, or waiting to be started again after ending
+ * so (CrashLoopBackOff). A failure followed by a good run is over: the kubelet keeps it in lastState regardless.
+ */
+function failureOf(status: InitStatus): Terminated | undefined {
+  const failed = (t: Terminated | undefined): Terminated | undefined => (t !== undefined && t.exitCode !== 0 ? t : undefined);
+  return failed(status.state?.terminated) ?? (status.state?.waiting !== undefined ? failed(status.lastState?.terminated) : undefined);
+}
 
 /** The first restore container that failed, in its own words. */
 function failedMember(pods: readonly EtcdPod[]): string | undefined {
@@ -52,9 +59,10 @@ const restoredMembers = (pods: readonly EtcdPod[]): number =>
 /** The condition from the members, pure. */
 export function restoreCondition(hcp: HostedControlPlane, pods: readonly EtcdPod[], ready: number, replicas: number): { status: 'True' | 'False'; reason: string; message: string } {
   const url = redactedURL(restoreSnapshotURL(hcp) ?? '');
+  // Every member ready is the outcome, whatever a member went through on the way there.
+  if (replicas > 0 && ready >= replicas) return { status: 'True', reason: Reason.AsExpected.value, message: `etcd was restored from ${url} on ${String(replicas)} of ${String(replicas)} members` };
   const failed = failedMember(pods);
   if (failed !== undefined) return { status: 'False', reason: Reason.SnapshotRestoreFailed.value, message: `etcd member ${failed}` };
-  if (replicas > 0 && ready >= replicas) return { status: 'True', reason: Reason.AsExpected.value, message: `etcd was restored from ${url} on ${String(replicas)} of ${String(replicas)} members` };
   return { status: 'False', reason: Reason.WaitingForSnapshotRestore.value, message: `${String(restoredMembers(pods))} of ${String(replicas)} etcd members restored from ${url}` };
 }
 

@@ -4,7 +4,8 @@ import { fromBase64 } from '../../../../lib/base64.ts';
 import { checkInfraAccess, type InfraAccessProblem } from '../../../../kube/infra-access.ts';
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
 import { ETCD_RESTORE_CREDENTIALS_ANNOTATION } from '../../../../render/hostedcluster/names.ts';
-import { setCondition, type Phase, type Scope } from '../scope.ts';
+import { findCondition } from '../../../../lib/conditions.ts';
+import { controlPlaneOf, setCondition, type Phase, type Scope } from '../scope.ts';
 
 /** How long to wait before looking again for a Secret the user has not created yet. */
 const MISSING_SECRET_RETRY_MS = 30_000;
@@ -56,6 +57,9 @@ function restoreCredentialsProblem(scope: Scope, url: string, name: string | und
   return secret?.data?.['credentials'] === undefined ? `etcd restore credentials secret ${where} has no "credentials" key (an AWS shared-credentials file)` : undefined;
 }
 
+/** Whether the control plane reports its etcd restored from the snapshot. */
+const restored = (scope: Scope): boolean => findCondition(controlPlaneOf(scope)?.status?.conditions ?? [], Type.EtcdSnapshotRestored.value)?.status === 'True';
+
 /** The Secret the annotation names; 'missing' (reported) when it names one that does not exist. */
 async function restoreCredentialsSecret(scope: Scope, name: string | undefined): Promise<SourceSecret | undefined | 'missing'> {
   if (name === undefined) return undefined;
@@ -67,12 +71,14 @@ async function restoreCredentialsSecret(scope: Scope, name: string | undefined):
 
 /**
  * The credentials of `restoreSnapshotURL`, when the annotation names them: required for an s3:// URL (nothing else
- * can read the bucket), optional for a pre-signed https:// one (its CA, for a private store).
+ * can read the bucket), optional for a pre-signed https:// one (its CA, for a private store); not required, nor
+ * copied, once the control plane reports the restore done.
  */
 async function checkRestoreCredentials(scope: Scope): Promise<boolean> {
   const { hc } = scope;
   const url = hc.spec.etcd.managed?.storage.restoreSnapshotURL?.[0];
-  if (url === undefined) return true;
+  // Once restored, the snapshot is not read again: its credentials may go.
+  if (url === undefined || restored(scope)) return true;
   const name = hc.metadata.annotations?.[ETCD_RESTORE_CREDENTIALS_ANNOTATION] || undefined;
   const secret = await restoreCredentialsSecret(scope, name);
   if (secret === 'missing') return false;
