@@ -68,8 +68,10 @@ const storageOf = (layout: EnvironmentLayout, keyPrefix: string): HCPEtcdBackup[
 });
 
 /** Waits for the backup to succeed, then checks it everywhere: its URL, the HostedCluster's, the stored snapshot. */
-async function backupLanded(management: KubeClient, layout: EnvironmentLayout, name: string, ref: { apiVersion: string; kind: string; name: string; namespace: string }): Promise<Omit<BackupFigures, 'seconds'>> {
+async function backupLanded(management: KubeClient, layout: EnvironmentLayout, name: string, which: { readonly name: string; readonly folder?: string }): Promise<Omit<BackupFigures, 'seconds'>> {
   const namespace = `clusters-${name}`;
+  const ref = { apiVersion: API, kind: 'HCPEtcdBackup', name: which.name, namespace };
+  const folder = which.folder ?? '';
   let backup: HCPEtcdBackup | undefined;
   let ended: Error | undefined;
   await waitFor(`the backup ${ref.name} completed`, async () => {
@@ -79,7 +81,7 @@ async function backupLanded(management: KubeClient, layout: EnvironmentLayout, n
     return condition?.status === 'True';
   }, { timeoutMs: 5 * 60_000, intervalMs: 1000, abortWhen: () => ended });
   const snapshotURL = backup?.status?.snapshotURL ?? '';
-  assert.match(snapshotURL, new RegExp(`^s3://hcp-etcd-backups/${namespace}/\\d+\\.db$`));
+  assert.match(snapshotURL, new RegExp(`^s3://hcp-etcd-backups/${namespace}/${folder}\\d+\\.db$`));
   const hc = await management.get<HostedCluster & KubeObject>({ apiVersion: API, kind: 'HostedCluster', name, namespace: 'clusters' });
   assert.equal(hc.status?.lastSuccessfulEtcdBackupURL, snapshotURL);
   const stored = await openStored(layout, snapshotURL.replace(/^s3:\/\/[^/]+\//, ''));
@@ -93,7 +95,7 @@ export async function assertEtcdBackupLands(management: KubeClient, layout: Envi
   const namespace = `clusters-${name}`;
   const started = performance.now();
   await management.create({ apiVersion: API, kind: 'HCPEtcdBackup', metadata: { name: backupName, namespace }, spec: { storage: storageOf(layout, namespace) } } as KubeObject);
-  const landed = await backupLanded(management, layout, name, { apiVersion: API, kind: 'HCPEtcdBackup', name: backupName, namespace });
+  const landed = await backupLanded(management, layout, name, { name: backupName });
   return { ...landed, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -115,7 +117,8 @@ export async function assertScheduledBackupLands(management: KubeClient, layout:
       scheduled = (await management.list(API, 'HCPEtcdBackup', { namespace, labelSelector: 'hcp-kubevirt.io/etcd-backup-scheduled=true' }))[0];
       return scheduled !== undefined;
     }, { timeoutMs: 2 * 60_000, intervalMs: 1000 });
-    const landed = await backupLanded(management, layout, name, { apiVersion: API, kind: 'HCPEtcdBackup', name: scheduled?.metadata?.name ?? '', namespace });
+    // Scheduled snapshots go to a folder of their own under the key prefix.
+    const landed = await backupLanded(management, layout, name, { name: scheduled?.metadata?.name ?? '', folder: 'scheduled/' });
     return { ...landed, seconds: (performance.now() - started) / 1000 };
   } finally {
     await management.mergePatch(hcRef, backup(null));
