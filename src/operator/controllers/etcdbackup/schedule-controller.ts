@@ -15,7 +15,7 @@ import { keyOf } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
-import { inScope } from '../hostedcontrolplane/controller.ts';
+import { inScope, ownerKeys } from '../hostedcontrolplane/controller.ts';
 import { LAST_TICK_ANNOTATION, planSchedule, SCHEDULED_LABEL } from './schedule.ts';
 
 /** What the controller needs injected. */
@@ -73,7 +73,7 @@ export function addEtcdBackupScheduleController(manager: Manager, deps: Schedule
   const plane = (key: string): HostedControlPlane | undefined => inScope(planes.get(key), deps.watchNamespace);
   const controller = new Controller({ name: 'hcpetcdbackup-schedule', clock: deps.clock, logger, metrics, reconcile: reconcileSchedule(deps, plane, scheduledIn) });
   controller.watch(planes, (event) => [keyOf(event.object)]);
-  controller.watch(backups, (event) => planes.list().filter((p) => p.metadata.namespace === event.object.metadata.namespace).map((p) => keyOf(p)));
+  controller.watch(backups, (event) => ownerKeys(planes, event.object));
   manager.add(controller);
   return controller;
 }
