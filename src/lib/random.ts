@@ -16,3 +16,12 @@ export function randomCharacters(random: (n: number) => Uint8Array, alphabet: st
 
 /** Lowercase letters and digits: upstream's `utilrand.String` alphabet, and a bootstrap token's. */
 export const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** An RFC 4122 version-4 UUID from the injected random source (ignition tokens, generated cluster IDs). */
+export function uuid(random: (n: number) => Uint8Array): string {
+  const bytes = random(16);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Buffer.from(bytes).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

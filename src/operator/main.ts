@@ -11,6 +11,8 @@ import { realClock } from './runtime/clock.ts';
 import { jsonLogger, type LogLevel } from './runtime/logger.ts';
 import { startOperator } from './operator.ts';
 import { FEATURE_SET_ENV } from '../render/install/input.ts';
+import { METRICS_SET_ENV, parseMetricsSet } from '../controlplane/monitoring/metrics-set.ts';
+import { MonitoringDashboard } from '../render/monitoring/dashboard.ts';
 
 const USAGE = `Usage: hcp-operator run [flags]
        hcp-operator availability-prober --target URL
@@ -160,6 +162,8 @@ async function main(argv: string[]): Promise<number> {
 async function run(values: ReturnType<typeof options>['values']): Promise<number> {
   const level = values['log-level'] as LogLevel;
   const logger = jsonLogger({ write: (line) => process.stdout.write(line), now: () => Date.now(), level });
+  const metricsSet = parseMetricsSet(process.env[METRICS_SET_ENV]);
+  logger.info('Using metrics set', { set: metricsSet });
   const operator = await startOperator({
     client: managementClient(values.kubeconfig, process.env),
     namespace: values.namespace,
@@ -177,6 +181,8 @@ async function run(values: ReturnType<typeof options>['values']): Promise<number
     ...(process.env[OPERATOR_IMAGE_ENV] ? { image: process.env[OPERATOR_IMAGE_ENV] } : {}),
     featureSet: process.env[FEATURE_SET_ENV] ?? '',
     etcdBackupMaxCount: Number(values['etcd-backup-max-count']),
+    metricsSet,
+    monitoringDashboards: process.env[MonitoringDashboard.env] === '1',
   });
   logger.info('operator started', { namespace: values.namespace, ports: operator.ports.join(',') });
   const stop = (): void => void operator.stop();

@@ -22,6 +22,7 @@ import { KubeEventRecorder, type EventRecorder } from './runtime/events.ts';
 import type { Logger } from './runtime/logger.ts';
 import { Manager, type RunOutcome } from './runtime/manager.ts';
 import { Metrics } from './runtime/metrics.ts';
+import { DEFAULT_METRICS_SET, type MetricsSet } from '../controlplane/monitoring/metrics-set.ts';
 import { serveEndpoints } from './runtime/server.ts';
 
 /** The HCPEtcdBackup controller and the scheduled-backup controller (the `HCPEtcdBackup` feature gate). */
@@ -85,6 +86,10 @@ export interface OperatorOptions {
   readonly featureSet?: string;
   /** Successful HCPEtcdBackups kept per control-plane namespace (upstream's `--etcd-backup-max-count`). */
   readonly etcdBackupMaxCount?: number;
+  /** `METRICS_SET`: the metrics set of control planes whose cluster names none (Telemetry when absent). */
+  readonly metricsSet?: MetricsSet;
+  /** `MONITORING_DASHBOARDS=1`: a monitoring dashboard ConfigMap per HostedCluster, from the template ConfigMap. */
+  readonly monitoringDashboards?: boolean;
   /** Leader election timings (tests shorten them). */
   readonly leaseDurations?: { readonly leaseDurationMs: number; readonly renewDeadlineMs: number; readonly retryPeriodMs: number };
 }
@@ -127,8 +132,9 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   // One client per external infrastructure cluster, shared: the HostedCluster controller validates it, NodePools use it.
   const infraClients = new KubeconfigClients('infra');
   const releases = releaseProvider(o);
-  addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
-  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases, watchNamespace: o.watchNamespace, infraClients, ...(o.image === undefined ? {} : { proberImage: o.image }), ...(o.guestComponentsKubeconfig === undefined ? {} : { guestKubeconfig: o.guestComponentsKubeconfig, guestDriftCheckMs: 2_000 }) }, o.logger, metrics);
+  const dashboards = o.monitoringDashboards === true ? { dashboardTemplateNamespace: o.namespace } : {};
+  addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, ...dashboards, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
+  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases, watchNamespace: o.watchNamespace, infraClients, ...(o.image === undefined ? {} : { proberImage: o.image }), ...(o.guestComponentsKubeconfig === undefined ? {} : { guestKubeconfig: o.guestComponentsKubeconfig, guestDriftCheckMs: 2_000 }), metricsCollection: { metricsSet: o.metricsSet ?? DEFAULT_METRICS_SET, operatorNamespace: o.namespace, events } }, o.logger, metrics);
   addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
   addLoadBalancerController(manager, { client: o.client, clock: o.clock, infraClients, guestKubeconfig: o.hostedClusterKubeconfig, watchNamespace: o.watchNamespace }, o.logger, metrics);
   addCapacityController(manager, { clock: o.clock, sizingBaselineNamespace: o.sizingBaselineNamespace ?? DEFAULT_SIZING_BASELINE_NAMESPACE, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);

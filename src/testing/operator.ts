@@ -1,3 +1,4 @@
+import type { MetricsSet } from '../api/index.ts';
 import { catalogReleaseProvider } from '../release/catalog.ts';
 import type { ReleaseProvider } from '../release/provider.ts';
 import { randomBytes } from 'node:crypto';
@@ -27,10 +28,10 @@ export async function operatorAccount(cluster: TestCluster, namespace: string): 
   return { namespace, kubeconfig: user.kubeconfig };
 }
 
-/** Installs the operator's RBAC with `hcp install` into a fresh namespace; returns it and its service account's kubeconfig. */
-export async function installOperatorAccount(cluster: TestCluster): Promise<{ namespace: string; kubeconfig: string }> {
+/** Installs the operator's RBAC with `hcp install` (and `installFlags`) into a fresh namespace; returns it and its service account's kubeconfig. */
+export async function installOperatorAccount(cluster: TestCluster, installFlags: readonly string[] = []): Promise<{ namespace: string; kubeconfig: string }> {
   const namespace = await cluster.namespace('hcp-operator');
-  const install = await runHcp(['install', `--kubeconfig=${cluster.adminKubeconfig}`, `--namespace=${namespace}`, '--install-scope=resources', '--development'], { realClock: true });
+  const install = await runHcp(['install', `--kubeconfig=${cluster.adminKubeconfig}`, `--namespace=${namespace}`, '--install-scope=resources', '--development', ...installFlags], { realClock: true });
   if (install.code !== 0) throw new Error(`hcp install failed: ${install.stderr}`);
   return operatorAccount(cluster, namespace);
 }
@@ -63,6 +64,9 @@ export interface TestOperatorOptions {
   /** `HYPERSHIFT_FEATURESET` (TechPreviewNoUpgrade runs the gated controllers) and the backups kept per namespace. */
   readonly featureSet?: string;
   readonly etcdBackupMaxCount?: number;
+  /** `METRICS_SET` and `MONITORING_DASHBOARDS=1`. */
+  readonly metricsSet?: MetricsSet;
+  readonly monitoringDashboards?: boolean;
 }
 
 /** The operator options a test sets only when it asks for them. */
@@ -73,6 +77,8 @@ function optionalSettings(options: TestOperatorOptions): Partial<Parameters<type
     ...(options.sizingBaselineNamespace === undefined ? {} : { sizingBaselineNamespace: options.sizingBaselineNamespace }),
     ...(options.featureSet === undefined ? {} : { featureSet: options.featureSet }),
     ...(options.etcdBackupMaxCount === undefined ? {} : { etcdBackupMaxCount: options.etcdBackupMaxCount }),
+    ...(options.metricsSet === undefined ? {} : { metricsSet: options.metricsSet }),
+    ...(options.monitoringDashboards === undefined ? {} : { monitoringDashboards: options.monitoringDashboards }),
     releases: options.releases ?? catalogReleaseProvider,
     ...(options.guestComponents === true ? { guestComponentsKubeconfig: readFileSync(testClusters().guest.adminKubeconfig, 'utf8') } : {}),
   };

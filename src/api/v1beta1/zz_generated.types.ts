@@ -190,9 +190,9 @@ export interface HostedClusterSpec {
    */
   autoNode?: Record<string, unknown>;
   /**
-   * Metrics collection settings of the control plane; stored as given.
+   * Metrics collection settings of the control plane.
    */
-  monitoring?: Record<string, unknown>;
+  monitoring?: MonitoringSpec;
 }
 
 /**
@@ -906,6 +906,20 @@ export interface ImageContentSource {
    * The mirror repositories, tried in order.
    */
   mirrors?: string[];
+}
+
+/**
+ * Metrics collection settings of the control plane.
+ */
+export interface MonitoringSpec {
+  /**
+   * The metrics set of this control plane's ServiceMonitors; the operator's METRICS_SET when unset.
+   */
+  metricsSet?: MetricsSet;
+  /**
+   * Forwarding of control-plane metrics into the guest (no metrics proxy here); stored as given.
+   */
+  metricsForwarding?: Record<string, unknown>;
 }
 
 /**
@@ -1770,9 +1784,9 @@ export interface HostedControlPlaneSpec {
    */
   autoNode?: Record<string, unknown>;
   /**
-   * Metrics collection settings; stored as given.
+   * Metrics collection settings of the control plane.
    */
-  monitoring?: Record<string, unknown>;
+  monitoring?: MonitoringSpec;
 }
 
 /**
@@ -2011,6 +2025,11 @@ export type ScalingType = 'ScaleUpOnly' | 'ScaleUpAndScaleDown';
  * A node group chooser.
  */
 export type ExpanderString = 'LeastWaste' | 'Priority' | 'Random';
+
+/**
+ * The metrics set of this control plane's ServiceMonitors; the operator's METRICS_SET when unset.
+ */
+export type MetricsSet = 'Telemetry' | 'SRE' | 'All';
 
 /**
  * True, False or Unknown.

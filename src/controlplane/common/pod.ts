@@ -133,6 +133,19 @@ export function controllerContainer(c: ControllerContainer): Record<string, unkn
 }
 
 /**
+ * A ClusterIP Service in front of a component's metrics port, labelled `app: <name>` for the ServiceMonitor that
+ * selects it; its port is named `portName` (upstream's names) and reaches the container port named `targetPort`.
+ */
+export function metricsService(hcp: HostedControlPlane, name: string, ports: { readonly portName: string; readonly port: number; readonly targetPort: string }): Record<string, unknown> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: hcp.metadata.namespace, labels: { [MANAGED_BY.key]: MANAGED_BY.value, app: name } },
+    spec: { type: 'ClusterIP', selector: selectorLabels(name), ports: [{ name: ports.portName, port: ports.port, targetPort: ports.targetPort, protocol: 'TCP' }] },
+  };
+}
+
+/**
  * A config hash that also covers configuration rendered beside the workload (a ConfigMap it reads once at start), so a
  * changed one rolls the pods like a changed Secret does.
  */

@@ -22,7 +22,8 @@ export function publishedService(hcp: HostedControlPlane, published: Published, 
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: published.name, namespace: hcp.metadata.namespace, labels },
+    // Labelled with its own name, which is what a ServiceMonitor selects it by.
+    metadata: { name: published.name, namespace: hcp.metadata.namespace, labels: { ...labels, app: published.name } },
     spec: { type, selector: selectorLabels(published.component), ports: [{ name: published.portName, port: published.port, targetPort: published.targetPort, protocol: 'TCP', ...nodePort }] },
   };
 }

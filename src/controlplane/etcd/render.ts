@@ -9,7 +9,10 @@ import { restoreInitContainers, restoreVolumes } from './restore.ts';
 
 /** etcd's requests: a small hosted cluster's etcd works in well under this (upstream asks 300m/600Mi). */
 export const ETCD_REQUESTS: Requests = { cpu: '100m', memory: '256Mi' };
+/** etcd's metrics over TLS, client certificate required (scraped through the `etcd-client` Service). */
 const METRICS_PORT = 2382;
+/** /livez and /readyz in plain HTTP on the loopback only, for the probes, which cannot present a client certificate. */
+const PROBE_PORT = 2381;
 const NAME = ControlPlaneNames.etcd;
 const DATA_DIR = '/var/lib/data';
 
@@ -87,7 +90,7 @@ function etcdArgs(ns: string, replicas: number): string[] {
     `--advertise-client-urls=https://${self}:${String(ETCD_CLIENT_PORT)}`,
     `--listen-peer-urls=https://0.0.0.0:${String(ETCD_PEER_PORT)}`,
     `--initial-advertise-peer-urls=https://${self}:${String(ETCD_PEER_PORT)}`,
-    `--listen-metrics-urls=http://0.0.0.0:${String(METRICS_PORT)}`,
+    `--listen-metrics-urls=https://0.0.0.0:${String(METRICS_PORT)},http://127.0.0.1:${String(PROBE_PORT)}`,
     `--initial-cluster=${memberURLs(ns, replicas, ETCD_PEER_PORT)}`,
     // The member start script adds --initial-cluster-state. The token is upstream's, which the manual's restore uses.
     '--initial-cluster-token=etcd-cluster',
@@ -119,8 +122,17 @@ function memberStartEnv(ns: string): unknown[] {
 const DATA_MOUNT = { name: 'data', mountPath: '/var/lib' };
 const CLUSTER_STATE_MOUNT = { name: 'cluster-state', mountPath: CLUSTER_STATE_DIR, readOnly: true };
 
+/**
+ * A probe of the loopback health port from inside the container (a kubelet's HTTP probe comes from outside the pod).
+ * BusyBox's wget in this product's image; curl in images that have it instead.
+ */
+function probeCommand(path: string): { command: string[] } {
+  const url = `http://127.0.0.1:${String(PROBE_PORT)}${path}`;
+  return { command: ['/bin/sh', '-c', `wget -q -O /dev/null ${url} 2>/dev/null || curl -fsS -o /dev/null ${url}`] };
+}
+
 function etcdContainer(ns: string, replicas: number, image: string): Record<string, unknown> {
-  const probe = (path: string, delay: number): unknown => ({ httpGet: { path, port: METRICS_PORT, scheme: 'HTTP' }, initialDelaySeconds: delay, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
+  const probe = (path: string, delay: number): unknown => ({ exec: probeCommand(path), initialDelaySeconds: delay, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
   return {
     name: NAME,
     image,
@@ -134,7 +146,7 @@ function etcdContainer(ns: string, replicas: number, image: string): Record<stri
     ],
     // The start script may wait a minute for the running members (a member with no data joining them); liveness
     // would kill it before it says why. etcd is given five minutes to start, then liveness takes over.
-    startupProbe: { httpGet: { path: '/livez', port: METRICS_PORT, scheme: 'HTTP' }, periodSeconds: 5, timeoutSeconds: 5, failureThreshold: 60 },
+    startupProbe: { exec: probeCommand('/livez'), periodSeconds: 5, timeoutSeconds: 5, failureThreshold: 60 },
     readinessProbe: probe('/readyz', 5),
     livenessProbe: probe('/livez', 0),
     resources: { requests: ETCD_REQUESTS },
@@ -153,8 +165,10 @@ function services(hcp: HostedControlPlane): Array<Record<string, unknown>> {
   const ns = hcp.metadata.namespace;
   const labels = { [MANAGED_BY.key]: MANAGED_BY.value };
   const client = { name: 'etcd-client', port: ETCD_CLIENT_PORT, targetPort: 'client', protocol: 'TCP' };
+  const metrics = { name: 'metrics', port: METRICS_PORT, targetPort: 'metrics', protocol: 'TCP' };
   return [
-    { apiVersion: 'v1', kind: 'Service', metadata: { name: ControlPlaneNames.etcdClientService, namespace: ns, labels }, spec: { type: 'ClusterIP', selector: selectorLabels(NAME), ports: [client] } },
+    // Labelled `app: etcd` for the ServiceMonitor, which scrapes each member through it.
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: ControlPlaneNames.etcdClientService, namespace: ns, labels: { ...labels, app: NAME } }, spec: { type: 'ClusterIP', selector: selectorLabels(NAME), ports: [client, metrics] } },
     {
       apiVersion: 'v1',
       kind: 'Service',

@@ -49,6 +49,15 @@ export const PkiSecret = {
   csiControllerClient: 'kubevirt-csi-controller-client',
   /** The default certificate of the hosted cluster's ingress (upstream's name), for `*.apps.<name>.<base domain>`. */
   ingressServer: 'ingress-crt',
+  /** Serving certificates of the controller manager and the scheduler, which a metrics scraper verifies. */
+  kcmServer: 'kcm-server',
+  schedulerServer: 'kube-scheduler-server',
+  /**
+   * The metrics scraper's client certificates (upstream's names): towards the API server, controller manager and
+   * scheduler (group `system:monitoring`, which Kubernetes' bootstrap RBAC lets read /metrics), and towards etcd.
+   */
+  metricsClient: 'metrics-client',
+  etcdMetricsClient: 'etcd-metrics-client-tls',
   /** Not a certificate: the service-account token signing key pair. */
   serviceAccountKey: 'sa-signing-key',
 } as const;
@@ -139,9 +148,27 @@ export function certificatePlan(hcp: HostedControlPlane): CertificateSpec[] {
     // Kubelets authorise it by webhook; system:masters spares a binding inside the hosted cluster (kubeadm's own
     // apiserver-kubelet-client certificate carried the same group for years). Only the API server mounts its key.
     { secret: PkiSecret.kasKubeletClient, issuer: PkiSecret.rootCA, commonName: 'system:kube-apiserver', organizations: ['system:masters'], usage: 'client', validityDays: LEAF_DAYS },
+    ...metricsCertificates(ns),
     { secret: PkiSecret.ignitionServer, issuer: PkiSecret.ignitionCA, commonName: 'ignition-server', usage: 'server', ...publishedNames(hcp, 'Ignition', 'ignition-server'), validityDays: LEAF_DAYS },
     ...(csiDriverEnabled(hcp) ? [csiControllerClient()] : []),
     ...ingressCertificate(hcp),
+  ];
+}
+
+/** A component's names inside the management cluster, for its serving certificate. */
+const serviceNames = (service: string, ns: string): string[] => [service, `${service}.${ns}.svc`, `${service}.${ns}.svc.cluster.local`];
+
+/**
+ * What metrics scraping needs: serving certificates the scraper can verify where components would otherwise make
+ * their own, and the scraper's client certificates. The etcd one is issued by etcd's signer, the only CA etcd trusts
+ * on its metrics port; it is therefore also a valid etcd client, which is why only monitors reference it.
+ */
+function metricsCertificates(ns: string): CertificateSpec[] {
+  return [
+    { secret: PkiSecret.kcmServer, issuer: PkiSecret.rootCA, commonName: 'kube-controller-manager', usage: 'server', dnsNames: serviceNames('kube-controller-manager', ns), validityDays: LEAF_DAYS },
+    { secret: PkiSecret.schedulerServer, issuer: PkiSecret.rootCA, commonName: 'kube-scheduler', usage: 'server', dnsNames: serviceNames('kube-scheduler', ns), validityDays: LEAF_DAYS },
+    { secret: PkiSecret.metricsClient, issuer: PkiSecret.rootCA, commonName: 'system:hosted-control-plane-metrics', organizations: ['system:monitoring'], usage: 'client', validityDays: LEAF_DAYS },
+    { secret: PkiSecret.etcdMetricsClient, issuer: PkiSecret.etcdSigner, commonName: 'etcd-metrics-client', organizations: ['kubernetes'], usage: 'client', validityDays: LEAF_DAYS },
   ];
 }
 

@@ -52,6 +52,14 @@ export const THIRD_PARTY_CRDS: readonly CrdSource[] = [
     ],
   },
   {
+    // The Prometheus Operator's ServiceMonitor, which the operator writes per control plane where it is served.
+    // v0.94.0: the newest the module proxy serves for the repository's root module (v0.95.x answer 403).
+    id: 'prometheus-operator',
+    module: 'github.com/prometheus-operator/prometheus-operator',
+    version: 'v0.94.0',
+    files: ['example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml'],
+  },
+  {
     id: 'multus',
     module: 'github.com/k8snetworkplumbingwg/network-attachment-definition-client',
     version: 'v1.7.7',

@@ -34,7 +34,7 @@ exec ${REAL_ETCDCTL} "$@"
 `;
 
 /** The BusyBox commands the image has, as links: a shell and what scripts and `oc cp` use. */
-const BUSYBOX_COMMANDS = ['sh', 'ash', 'env', 'cat', 'ls', 'cp', 'mv', 'rm', 'mkdir', 'rmdir', 'ln', 'tar', 'awk', 'grep', 'sed', 'cut', 'head', 'tail', 'tr', 'wc', 'sort', 'sleep', 'echo', 'printf', 'test', '[', 'true', 'false', 'date', 'du', 'df', 'find', 'xargs', 'ps', 'kill', 'id', 'stat', 'touch', 'sha256sum', 'nslookup', 'hostname', 'vi', 'less'];
+const BUSYBOX_COMMANDS = ['sh', 'ash', 'env', 'cat', 'ls', 'cp', 'mv', 'rm', 'mkdir', 'rmdir', 'ln', 'tar', 'awk', 'grep', 'sed', 'cut', 'head', 'tail', 'tr', 'wc', 'sort', 'sleep', 'echo', 'printf', 'test', '[', 'true', 'false', 'date', 'du', 'df', 'find', 'xargs', 'ps', 'kill', 'id', 'stat', 'touch', 'sha256sum', 'nslookup', 'wget', 'hostname', 'vi', 'less'];
 
 /** The etcd image under `name`. */
 export function etcdImage(name: string, bin: EtcdImageBinaries): ImageSpec {

@@ -40,7 +40,7 @@ export class Manager {
 
   /** The shared informer for a selector (one watch per selector, however many controllers use it). */
   informer<T extends KubeObject>(selector: ListSelector): Informer<T> {
-    const key = JSON.stringify([selector.apiVersion, selector.kind, selector.namespace ?? '', selector.labelSelector ?? '']);
+    const key = JSON.stringify([selector.apiVersion, selector.kind, selector.namespace ?? '', selector.labelSelector ?? '', selector.fieldSelector ?? '']);
     let informer = this.informers.get(key);
     if (informer === undefined) {
       informer = new Informer<KubeObject>(this.o.client, selector, { clock: this.o.clock, logger: this.o.logger, watchTimeoutSeconds: this.o.watchTimeoutSeconds });

@@ -39,6 +39,7 @@ const COPIED = [
   'serviceAccountSigningKey',
   'auditWebhook',
   'additionalTrustBundle',
+  'monitoring',
 ] as const satisfies ReadonlyArray<keyof HostedControlPlaneSpec & keyof HostedCluster['spec']>;
 
 function copied(hc: HostedCluster): Partial<HostedControlPlaneSpec> {

@@ -1,3 +1,4 @@
+import type { MetricsSet } from '../../api/index.ts';
 import { UserCABundle } from '../../api/v1beta1/well-known.ts';
 /** Which manifests an install writes: upstream's `--outputs` / `--install-scope` values. */
 export type InstallScope = 'all' | 'crds' | 'resources';
@@ -22,6 +23,10 @@ export interface InstallInput {
    * `HYPERSHIFT_FEATURESET=TechPreviewNoUpgrade`, as upstream's.
    */
   readonly techPreviewNoUpgrade?: boolean;
+  /** `--metrics-set`: the operator's `METRICS_SET` (set on the Deployment when it is not the default, Telemetry). */
+  readonly metricsSet?: MetricsSet;
+  /** `--monitoring-dashboards`: `MONITORING_DASHBOARDS=1` and the dashboard template ConfigMap. */
+  readonly monitoringDashboards?: boolean;
 }
 
 /** The feature set `--tech-preview-no-upgrade` selects, in the operator's `HYPERSHIFT_FEATURESET` (upstream's names). */

@@ -2,6 +2,9 @@ import { InstallCliVersionAnnotation, OperatorLabel, PriorityClass } from '../..
 import { sha256Hex } from '../../lib/hash.ts';
 import { CONFIG_HASH_ANNOTATION } from '../../controlplane/common/placement.ts';
 import type { KubeManifest } from '../manifest.ts';
+import { DEFAULT_METRICS_SET, METRICS_SET_ENV } from '../../controlplane/monitoring/metrics-set.ts';
+import { MonitoringDashboard } from '../monitoring/dashboard.ts';
+import { MONITORING_DASHBOARD_TEMPLATE } from '../monitoring/dashboard-template.ts';
 import { FEATURE_SET_ENV, OPERATOR_NAME, OPERATOR_NODE_OPTIONS, OPERATOR_PORTS, TECH_PREVIEW_NO_UPGRADE, USER_CA_BUNDLE, type InstallInput } from './input.ts';
 
 /** The command the operator image runs; the image puts `hcp-operator` on its PATH. */
@@ -32,7 +35,19 @@ function operatorEnv(input: InstallInput): unknown[] {
     .map((name) => ({ name, value: input.additionalEnv[name] }));
   // OPERATOR_IMAGE: the operator's own image, which control-plane pods run as their availability prober.
   const featureSet = input.techPreviewNoUpgrade === true ? [{ name: FEATURE_SET_ENV, value: TECH_PREVIEW_NO_UPGRADE }] : [];
-  return [fromField('MY_NAMESPACE', 'metadata.namespace'), fromField('MY_NAME', 'metadata.name'), { name: 'NODE_OPTIONS', value: OPERATOR_NODE_OPTIONS }, { name: 'OPERATOR_IMAGE', value: input.image }, ...featureSet, ...extra];
+  return [fromField('MY_NAMESPACE', 'metadata.namespace'), fromField('MY_NAME', 'metadata.name'), { name: 'NODE_OPTIONS', value: OPERATOR_NODE_OPTIONS }, { name: 'OPERATOR_IMAGE', value: input.image }, ...featureSet, ...monitoringEnv(input), ...extra];
+}
+
+/** `METRICS_SET` (only when not the default) and `MONITORING_DASHBOARDS`. */
+function monitoringEnv(input: InstallInput): unknown[] {
+  const set = input.metricsSet === undefined || input.metricsSet === DEFAULT_METRICS_SET ? [] : [{ name: METRICS_SET_ENV, value: input.metricsSet }];
+  return [...set, ...(input.monitoringDashboards === true ? [{ name: MonitoringDashboard.env, value: '1' }] : [])];
+}
+
+/** The dashboard template ConfigMap, with `--monitoring-dashboards` (upstream's name and key). */
+export function renderDashboardTemplate(input: InstallInput): KubeManifest[] {
+  if (input.monitoringDashboards !== true) return [];
+  return [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: MonitoringDashboard.templateConfigMap, namespace: input.namespace }, data: { [MonitoringDashboard.templateKey]: MONITORING_DASHBOARD_TEMPLATE } }];
 }
 
 const probe = (path: string, initialDelaySeconds: number): unknown => ({

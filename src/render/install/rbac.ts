@@ -56,6 +56,8 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   // The virt-launcher NetworkPolicy beside centralized VMs, and the management networks it keeps them out of.
   { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: MANAGE },
   { apiGroups: ['config.openshift.io'], resources: ['networks'], verbs: ['get'] },
+  // The control planes' ServiceMonitors, where the Prometheus Operator's CRD is installed.
+  { apiGroups: ['monitoring.coreos.com'], resources: ['servicemonitors'], verbs: MANAGE },
   // The apps domain, read once when baseDomainPassthrough needs a base domain (OpenShift management clusters).
   { apiGroups: ['config.openshift.io'], resources: ['ingresses'], verbs: ['get'] },
 ];

@@ -4,7 +4,7 @@ import { renderCrd } from '../../api/schema/crd.ts';
 import { SUPPORTED_VERSIONS_CONFIGMAP, supportedVersionsData } from '../../release/supported-versions.ts';
 import type { KubeManifest } from '../manifest.ts';
 import type { InstallInput } from './input.ts';
-import { renderOperatorDeployment, renderOperatorService, renderPriorityClasses, renderUserCABundle } from './operator.ts';
+import { renderDashboardTemplate, renderOperatorDeployment, renderOperatorService, renderPriorityClasses, renderUserCABundle } from './operator.ts';
 import { renderOperatorRbac } from './rbac.ts';
 
 /** The HostedCluster, NodePool and HostedControlPlane CRDs, and with the TechPreviewNoUpgrade feature set the gated kinds' (HCPEtcdBackup). */
@@ -28,6 +28,7 @@ function renderInstallResources(input: InstallInput): KubeManifest[] {
     ...renderPriorityClasses(),
     supportedVersionsConfigMap(input),
     ...renderUserCABundle(input),
+    ...renderDashboardTemplate(input),
     renderOperatorService(input),
     renderOperatorDeployment(input),
   ];
@@ -36,7 +37,7 @@ function renderInstallResources(input: InstallInput): KubeManifest[] {
 /**
  * The operator installation: CRDs first (so they can be established before anything uses them), then the
  * namespace, service account and RBAC, priority classes, the supported-versions ConfigMap, the user CA bundle (with
- * `--additional-trust-bundle`), and the Deployment.
+ * `--additional-trust-bundle`), the dashboard template (with `--monitoring-dashboards`), and the Deployment.
  */
 export function renderInstall(input: InstallInput): KubeManifest[] {
   return [...(input.scope === 'resources' ? [] : renderInstallCrds(input.techPreviewNoUpgrade)), ...(input.scope === 'crds' ? [] : renderInstallResources(input))];

@@ -148,3 +148,20 @@ export const platformType: StringSchema = s.enum(
   PLATFORM_TYPES,
   { maxLength: 100, rules: [immutable('Type is immutable')] },
 );
+
+/** The metrics sets a control plane's monitors keep (upstream's names, as `METRICS_SET` takes them). */
+export const METRICS_SETS = ['Telemetry', 'SRE', 'All'] as const;
+
+/**
+ * `spec.monitoring` (upstream's MonitoringSpec): `metricsSet` overrides the operator's `METRICS_SET` for this cluster.
+ * Metrics forwarding into the guest has no metrics proxy here, so it is stored as given.
+ */
+export const monitoringSpec: ObjectSchema = s.object(
+  'MonitoringSpec',
+  'Metrics collection settings of the control plane.',
+  {
+    metricsSet: s.enum('MetricsSet', "The metrics set of this control plane's ServiceMonitors; the operator's METRICS_SET when unset.", METRICS_SETS),
+    metricsForwarding: s.opaque('Forwarding of control-plane metrics into the guest (no metrics proxy here); stored as given.'),
+  },
+  { minProperties: 1 },
+);

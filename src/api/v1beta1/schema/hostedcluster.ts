@@ -11,7 +11,7 @@ import {
   imageContentSource,
   secretEncryptionSpec,
 } from './cluster-config.ts';
-import { availabilityPolicy, localObjectReference, pausedUntil, release, requiredRelease, toleration } from './common.ts';
+import { availabilityPolicy, localObjectReference, monitoringSpec, pausedUntil, release, requiredRelease, toleration } from './common.ts';
 import { clusterNetworking } from './hostedcluster-networking.ts';
 import { clusterPlatformSpec } from './platform.ts';
 import { services } from './services.ts';
@@ -114,7 +114,7 @@ const features = {
   configuration: s.opaque('OpenShift cluster configuration (apiServer, oauth, proxy, …); stored as given.'),
   operatorConfiguration,
   autoNode: s.opaque('Karpenter-based automatic node provisioning (not on KubeVirt); stored as given.'),
-  monitoring: s.opaque('Metrics collection settings of the control plane; stored as given.'),
+  monitoring: monitoringSpec,
 };
 
 /** `HostedCluster.spec`. */

@@ -10,7 +10,7 @@ import {
   imageContentSource,
   secretEncryptionSpec,
 } from './cluster-config.ts';
-import { availabilityPolicy, localObjectReference, secretKeyReference, toleration } from './common.ts';
+import { availabilityPolicy, localObjectReference, monitoringSpec, secretKeyReference, toleration } from './common.ts';
 import { apiEndpoint } from './hostedcluster-status.ts';
 import { clusterNetworking } from './hostedcluster-networking.ts';
 import { clusterPlatformSpec } from './platform.ts';
@@ -79,7 +79,7 @@ export const hostedControlPlaneSpec: ObjectSchema = s.object(
     }),
     capabilities,
     autoNode: s.opaque('Automatic node provisioning; stored as given.'),
-    monitoring: s.opaque('Metrics collection settings; stored as given.'),
+    monitoring: monitoringSpec,
   },
   {
     required: ['dns', 'etcd', 'infraID', 'issuerURL', 'platform', 'pullSecret', 'releaseImage', 'services', 'sshKey'],

@@ -84,6 +84,7 @@ const CASES: readonly Case[] = [
   { when: 'development mode', namespace: 'hypershift', values: ['--set', 'development=true'], flags: ['--development'] },
   { when: 'a registry CA', namespace: 'hypershift', values: ['--set-file', `additionalTrustBundle=${caFile}`], flags: [`--additional-trust-bundle=${caFile}`] },
   { when: 'the TechPreviewNoUpgrade feature set', namespace: 'hypershift', values: ['--set', 'techPreviewNoUpgrade=true'], flags: ['--tech-preview-no-upgrade'] },
+  { when: 'a metrics set and monitoring dashboards', namespace: 'hypershift', values: ['--set', 'metricsSet=SRE', '--set', 'monitoringDashboards=true'], flags: ['--metrics-set=sre', '--monitoring-dashboards'] },
   {
     when: 'extra operator environment',
     namespace: 'hypershift',

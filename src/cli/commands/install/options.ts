@@ -1,4 +1,5 @@
 import { DNS1123_LABEL } from '../../../api/schema/patterns.ts';
+import { DEFAULT_METRICS_SET, InvalidMetricsSetError, parseMetricsSet, type MetricsSet } from '../../../controlplane/monitoring/metrics-set.ts';
 import type { InstallInput, InstallScope } from '../../../render/install/input.ts';
 import { BUILD_INFO, DEFAULT_OPERATOR_IMAGE } from '../../build-info.ts';
 import type { CommandContext } from '../../framework/command.ts';
@@ -17,6 +18,8 @@ export const INSTALL_FLAGS: readonly FlagSpec[] = [
   flag('limit-crd-install', 'stringSlice', [], 'Used to limit the CRDs that are installed to a per platform basis. Only KubeVirt is accepted: this operator runs the KubeVirt platform only.'),
   flag('tech-preview-no-upgrade', 'bool', false, 'If true, the HyperShift operator runs with TechPreviewNoUpgrade features enabled'),
   flag('additional-trust-bundle', 'string', '', 'Path to a file with user CA bundle: PEM CAs the operator trusts for release registries (a mirror or private registry) besides the system ones'),
+  flag('metrics-set', 'string', 'Telemetry', 'The set of metrics to produce for each HyperShift control plane. Valid values are: Telemetry, SRE, All'),
+  flag('monitoring-dashboards', 'bool', false, 'If true, HyperShift will generate a monitoring dashboard for every HostedCluster that it creates'),
 ];
 
 /** Flags of `hcp install` only. */
@@ -62,6 +65,23 @@ function scopeOf(f: FlagReader, flagName: 'install-scope' | 'outputs', errors: U
   return scope ?? 'all';
 }
 
+/** `--metrics-set`, case-insensitive as the operator reads it. */
+function metricsSetOf(f: FlagReader, errors: UserError[]): MetricsSet {
+  try {
+    return parseMetricsSet(f.string('metrics-set'));
+  } catch (error) {
+    if (!(error instanceof InvalidMetricsSetError)) throw error;
+    errors.push(invalidFlag('metrics-set', error.value, 'valid values are: Telemetry, SRE, All'));
+    return DEFAULT_METRICS_SET;
+  }
+}
+
+/** `--metrics-set` and `--monitoring-dashboards`. */
+const monitoringInput = (f: FlagReader, errors: UserError[]): Pick<InstallInput, 'metricsSet' | 'monitoringDashboards'> => ({
+  metricsSet: metricsSetOf(f, errors),
+  ...(f.bool('monitoring-dashboards') ? { monitoringDashboards: true } : {}),
+});
+
 /** The `--additional-trust-bundle` file's content (see {@link readTrustBundleFile}); undefined without the flag. */
 function trustBundle(f: FlagReader, ctx: Pick<CommandContext, 'readFile'>, errors: UserError[]): string | undefined {
   const path = f.string('additional-trust-bundle');
@@ -93,7 +113,8 @@ export function installInput(f: FlagReader, scopeFlag: 'install-scope' | 'output
   const scope = scopeOf(f, scopeFlag, errors);
   const replicas = f.bool('development') ? 0 : 2;
   const bundle = trustBundle(f, ctx, errors);
-  return { input: { namespace, image, imagePullPolicy: policy ?? 'IfNotPresent', replicas, scope, additionalEnv, version: BUILD_INFO.version, ...(bundle === undefined ? {} : { additionalTrustBundle: bundle }), ...(f.bool('tech-preview-no-upgrade') ? { techPreviewNoUpgrade: true } : {}) }, errors };
+  const monitoring = monitoringInput(f, errors);
+  return { input: { namespace, image, imagePullPolicy: policy ?? 'IfNotPresent', replicas, scope, additionalEnv, version: BUILD_INFO.version, ...(bundle === undefined ? {} : { additionalTrustBundle: bundle }), ...(f.bool('tech-preview-no-upgrade') ? { techPreviewNoUpgrade: true } : {}), ...monitoring }, errors };
 }
 
 /** Where and how `render` writes. */

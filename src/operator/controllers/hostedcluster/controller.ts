@@ -8,7 +8,13 @@ import type { KubeObject } from '../../../kube/client.ts';
 import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import { Controller, keysInNamespace } from '../../runtime/controller.ts';
-import { changes, keyOf } from '../../runtime/informer.ts';
+import { changes, keyOf, type Informer } from '../../runtime/informer.ts';
+import { MonitoringDashboard } from '../../../render/monitoring/dashboard.ts';
+
+/** A ConfigMap as the dashboard caches hold it. */
+interface TemplateConfigMap extends KubeObject {
+  readonly data?: Record<string, string>;
+}
 import type { Manager } from '../../runtime/manager.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
@@ -35,7 +41,12 @@ async function lookupHost(host: string): Promise<{ resolvable: boolean; detail: 
  */
 export function addHostedClusterController(
   manager: Manager,
-  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'service' | 'lastApplied' | 'nodePools' | 'networkReads' | 'ingressDNSChecks' | 'resolveHost'> & { readonly watchNamespace?: string; readonly resolveHost?: HostedClusterDeps['resolveHost'] },
+  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'service' | 'lastApplied' | 'nodePools' | 'networkReads' | 'ingressDNSChecks' | 'resolveHost' | 'monitoringDashboards'> & {
+    readonly watchNamespace?: string;
+    readonly resolveHost?: HostedClusterDeps['resolveHost'];
+    /** With `MONITORING_DASHBOARDS=1`: the operator's namespace, where the dashboard template ConfigMap is. */
+    readonly dashboardTemplateNamespace?: string;
+  },
   logger: Logger,
   metrics: Metrics,
 ): Controller {
@@ -45,8 +56,10 @@ export function addHostedClusterController(
   const secrets = manager.informer<KubeObject & SourceSecret>(controlPlaneSecretsSelector);
   const pools = manager.informer<NodePool>({ apiVersion: API_VERSION, kind: 'NodePool', namespace });
   const services = manager.informer<ServiceStatus>({ apiVersion: 'v1', kind: 'Service', labelSelector: `${MANAGED_BY.key}=${MANAGED_BY.value}` });
+  const dashboards = dashboardCaches(manager, deps.dashboardTemplateNamespace);
   const fullDeps: HostedClusterDeps = {
     ...deps,
+    ...(dashboards === undefined ? {} : { monitoringDashboards: dashboards.deps }),
     hostedControlPlane: (key) => controlPlanes.get(key),
     nodePools: (hc) => pools.list().filter((np) => np.metadata.namespace === hc.metadata.namespace && np.spec.clusterName === hc.metadata.name),
     controlPlaneSecret: (key) => secrets.get(key),
@@ -70,6 +83,24 @@ export function addHostedClusterController(
   controller.watch(services, (event) => (event.object.metadata?.name === ControlPlaneNames.ignitionServer ? clusterOfNamespace(event.object.metadata.namespace) : []));
   // A NodePool matters to its cluster only when its live migratability changes (KubeVirtNodesLiveMigratable).
   controller.watch(pools, (event) => (changes(event, liveMigratableOf) ? [`${event.object.metadata.namespace ?? ''}/${event.object.spec.clusterName}`] : []));
+  // A new template changes every dashboard; a deleted dashboard is made again.
+  if (dashboards !== undefined) {
+    const all = (): string[] => clusters.list().map((hc) => keyOf(hc));
+    controller.watch(dashboards.templates, all);
+    controller.watch(dashboards.dashboards, (event) => (event.type === 'DELETED' ? all() : []));
+  }
   manager.add(controller);
   return controller;
+}
+
+/** The caches dashboards are made from: the template ConfigMap (one, by name) and the dashboard ConfigMaps (by label). */
+function dashboardCaches(manager: Manager, operatorNamespace: string | undefined): { deps: NonNullable<HostedClusterDeps['monitoringDashboards']>; templates: Informer<TemplateConfigMap>; dashboards: Informer<TemplateConfigMap> } | undefined {
+  if (operatorNamespace === undefined) return undefined;
+  const templates = manager.informer<TemplateConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: operatorNamespace, fieldSelector: `metadata.name=${MonitoringDashboard.templateConfigMap}` });
+  const dashboards = manager.informer<TemplateConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: MonitoringDashboard.namespace, labelSelector: `${MonitoringDashboard.label.key}=${MonitoringDashboard.label.value}` });
+  const deps = {
+    template: () => templates.get(`${operatorNamespace}/${MonitoringDashboard.templateConfigMap}`)?.data?.[MonitoringDashboard.templateKey],
+    exists: (name: string) => dashboards.get(`${MonitoringDashboard.namespace}/${name}`) !== undefined,
+  };
+  return { deps, templates, dashboards };
 }

@@ -10,6 +10,7 @@ import { deleteHostedCluster } from './phases/delete.ts';
 import { ingressDNSPhase } from './phases/ingress-dns.ts';
 import { finalizerPhase } from './phases/finalizer.ts';
 import { networkPolicyPhase } from './phases/network-policy.ts';
+import { monitoringDashboardPhase } from './phases/monitoring-dashboard.ts';
 import { pausePhase } from './phases/pause.ts';
 import { kubeadminPasswordPhase, kubeconfigPhase } from './phases/publish.ts';
 import { releasePhase } from './phases/release.ts';
@@ -19,7 +20,7 @@ import { computeStatus } from './status.ts';
 import { runOrderedPhases } from '../run-phases.ts';
 
 /** The phases of a HostedCluster that is not being deleted, in order. */
-export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, releasePhase, baseDomainPhase, defaultsPhase, controlPlaneObjectsPhase, networkPolicyPhase, kubeconfigPhase, kubeadminPasswordPhase, ingressDNSPhase];
+export const PHASES: readonly Phase[] = [finalizerPhase, pausePhase, validatePhase, releasePhase, baseDomainPhase, defaultsPhase, controlPlaneObjectsPhase, networkPolicyPhase, kubeconfigPhase, kubeadminPasswordPhase, ingressDNSPhase, monitoringDashboardPhase];
 
 const runPhases = (scope: Scope): Promise<PhaseOutcome> => runOrderedPhases(PHASES, scope);
 

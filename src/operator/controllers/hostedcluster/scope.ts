@@ -41,6 +41,8 @@ export interface HostedClusterDeps {
   readonly resolveHost: (host: string) => Promise<{ resolvable: boolean; detail: string }>;
   /** The last lookup of each cluster's apps domain, by HostedCluster uid. */
   readonly ingressDNSChecks: Map<string, IngressDNSCheck>;
+  /** With `MONITORING_DASHBOARDS=1`: the template (from the cache), and whether a dashboard ConfigMap exists (cache). */
+  readonly monitoringDashboards?: { readonly template: () => string | undefined; readonly exists: (name: string) => boolean };
 }
 
 /** One reconcile's state: the object, what the phases learnt, and the conditions they set. */

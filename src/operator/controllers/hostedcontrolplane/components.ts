@@ -21,8 +21,8 @@ import { inNamespace, type Scope } from './scope.ts';
 const INPUTS: Readonly<Record<ComponentName, readonly string[]>> = {
   etcd: [PkiSecret.etcdServer, PkiSecret.etcdPeer],
   'kube-apiserver': [PkiSecret.rootCA, PkiSecret.kasServer, PkiSecret.etcdClient, PkiSecret.aggregatorClient, PkiSecret.serviceAccountKey, PkiSecret.konnectivityServer, PkiSecret.kasKubeletClient],
-  'kube-controller-manager': [ControlPlaneNames.kcmKubeconfig, PkiSecret.rootCA, PkiSecret.serviceAccountKey],
-  'kube-scheduler': [ControlPlaneNames.schedulerKubeconfig],
+  'kube-controller-manager': [ControlPlaneNames.kcmKubeconfig, PkiSecret.rootCA, PkiSecret.serviceAccountKey, PkiSecret.kcmServer],
+  'kube-scheduler': [ControlPlaneNames.schedulerKubeconfig, PkiSecret.schedulerServer],
   'kubevirt-cloud-controller-manager': [ControlPlaneNames.serviceNetworkAdminKubeconfig, INFRA_CREDENTIALS_SECRET],
   'kubevirt-csi-controller': [ControlPlaneNames.csiControllerKubeconfig, INFRA_CREDENTIALS_SECRET],
   'ignition-server': [PkiSecret.ignitionServer],

@@ -13,6 +13,11 @@ import type { Manager } from '../../runtime/manager.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
 import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import { reconcileHostedControlPlane } from './reconcile.ts';
+import type { MetricsSet } from '../../../controlplane/monitoring/metrics-set.ts';
+import { SRE_METRICS_CONFIGMAP } from '../../../controlplane/monitoring/sre-config.ts';
+import type { EventRecorder } from '../../runtime/events.ts';
+import { servesMonitorsCheck, type MonitoringSettings } from './monitors.ts';
+import { SreMetricsSource, type SreMetricsConfigMap } from './sre-metrics.ts';
 import type { CachedSecret, ServiceStatus, WorkloadStatus } from './scope.ts';
 
 /** What the controller needs injected. */
@@ -32,6 +37,8 @@ export interface HostedControlPlaneControllerDeps {
   readonly guestKubeconfig?: string;
   /** How often a hosted cluster in the desired state is read again for drift (tests shorten it). */
   readonly guestDriftCheckMs?: number;
+  /** Metrics collection: the operator's metrics set, and where its `sre-metric-set` ConfigMap lives; none when absent. */
+  readonly metricsCollection?: { readonly metricsSet: MetricsSet; readonly operatorNamespace: string; readonly events: EventRecorder };
 }
 
 /** The control plane, when the operator's `--watch-namespace` (if any) covers its HostedCluster. */
@@ -44,6 +51,19 @@ export function inScope(hcp: HostedControlPlane | undefined, watchNamespace: str
 export function ownerKeys(planes: Informer<HostedControlPlane>, object: KubeObject): string[] {
   const ns = object.metadata?.namespace;
   return planes.list().filter((p) => p.metadata.namespace === ns).map((p) => keyOf(p));
+}
+
+/**
+ * The monitoring settings and the informer of the `sre-metric-set` ConfigMap (one object, by name), which feeds the
+ * parsed configuration before the controller sees the change.
+ */
+function monitoringSettings(manager: Manager, deps: HostedControlPlaneControllerDeps, logger: Logger): { settings: MonitoringSettings; configMaps: Informer<SreMetricsConfigMap> } | undefined {
+  const monitoring = deps.metricsCollection;
+  if (monitoring === undefined) return undefined;
+  const sre = new SreMetricsSource(monitoring.events, logger);
+  const configMaps = manager.informer<SreMetricsConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: monitoring.operatorNamespace, fieldSelector: `metadata.name=${SRE_METRICS_CONFIGMAP.name}` });
+  configMaps.onEvent((event) => sre.update(event.type === 'DELETED' ? undefined : event.object));
+  return { settings: { metricsSet: monitoring.metricsSet, sre, servesMonitors: servesMonitorsCheck(deps.client, deps.clock) }, configMaps };
 }
 
 /**
@@ -64,13 +84,16 @@ export function addHostedControlPlaneController(manager: Manager, deps: HostedCo
     assignsPodUsers = undefined;
     throw error;
   }));
+  const monitoring = monitoringSettings(manager, deps, logger);
   const reconcile = reconcileHostedControlPlane(
-    { ...deps, guestClients: new KubeconfigClients('guest'), guestSynced: new Map(), secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map(), assignsPodUsers: askOnce },
+    { ...deps, ...(monitoring === undefined ? {} : { monitoring: monitoring.settings }), guestClients: new KubeconfigClients('guest'), guestSynced: new Map(), secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map(), assignsPodUsers: askOnce },
     (key) => inScope(planes.get(key), deps.watchNamespace),
   );
   const controller = new Controller({ name: 'hostedcontrolplane', clock: deps.clock, logger, metrics, reconcile });
   controller.watch(planes, (event) => [keyOf(event.object)]);
   for (const informer of [deployments, statefulSets, services] as Array<Informer<KubeObject>>) controller.watch(informer, (event) => ownerKeys(planes, event.object));
+  // A changed sre-metric-set changes the monitors of every SRE control plane; the others' render the same and send nothing.
+  if (monitoring !== undefined) controller.watch(monitoring.configMaps, () => planes.list().map((p) => keyOf(p)));
   manager.add(controller);
   return controller;
 }

@@ -12,6 +12,7 @@ import { mergeConditions } from '../../../lib/conditions.ts';
 import { reconciliationActive } from '../reconciliation-active.ts';
 import { applyComponents } from './components.ts';
 import { publishedEndpoint } from './endpoint.ts';
+import { applyMonitors } from './monitors.ts';
 import { ensureKubeadminPassword, removeRetiredKubeadmin } from './kubeadmin.ts';
 import { ensureKubeconfigs } from './kubeconfigs.ts';
 import { ensurePki } from './pki.ts';
@@ -90,6 +91,7 @@ async function reconcileComponents(scope: Scope): Promise<number | undefined> {
   await ensureKubeconfigs(scope);
   const kubeadminPassword = await ensureKubeadminPassword(scope);
   await applyComponents(scope, { encryptionKey: key, kubeadminPassword });
+  await applyMonitors(scope);
   const restoring = await reportRestore(scope);
   const retirement = await removeRetiredKubeadmin(scope);
   // Reported while some API server accepts it: from the apply that mounts it until the rollout that drops it ends.

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../../kube/client.ts';
 import { fromBase64, toBase64 } from '../../../lib/base64.ts';
-import { LOWER_ALPHANUMERIC, randomCharacters } from '../../../lib/random.ts';
+import { LOWER_ALPHANUMERIC, randomCharacters, uuid } from '../../../lib/random.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import { TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/bootstrap.ts';
@@ -16,15 +16,6 @@ export const TOKEN_ROTATION_MS = TOKEN_TTL_MS / 2;
 export const BOOTSTRAP_TOKEN_EXPIRATION = 'hypershift.openshift.io/bootstrap-token-expiration';
 /** Key of the token Secret holding the bootstrap token before the last renewal (its CSRs are still approved). */
 export const OLD_BOOTSTRAP_TOKEN_KEY = 'old-bootstrap-token';
-
-/** An RFC 4122 version-4 UUID from the injected random source: the ignition token machines present. */
-export function uuid(random: (n: number) => Uint8Array): string {
-  const bytes = random(16);
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = Buffer.from(bytes).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 type TokenSecret = KubeObject & SourceSecret;
 

@@ -12,6 +12,7 @@ import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
 import { removeFinalizer } from '../../../runtime/finalizers.ts';
 import { VIRT_LAUNCHER_NETWORK_POLICY } from '../../../../platform/kubevirt/network-policy.ts';
+import { deleteMonitoringDashboard } from './monitoring-dashboard.ts';
 
 /** How often deletion looks again while something it waits for is still there. */
 const POLL_MS = 2_000;
@@ -127,6 +128,7 @@ async function cleanInfraNamespace(scope: Scope): Promise<void> {
 /** Releases the HostedCluster: the finalizer goes, and with it this operator's per-cluster state. */
 async function release(scope: Scope, cpNamespace: string): Promise<PhaseOutcome> {
   await cleanInfraNamespace(scope);
+  await deleteMonitoringDashboard(scope);
   await removeFinalizer(scope.deps.client, scope.hc, HostedClusterNames.finalizer);
   const uid = scope.hc.metadata.uid ?? '';
   // Keyed by uid (the objects' fingerprint) and by `uid/<Secret>` (what was published): all of it goes.
