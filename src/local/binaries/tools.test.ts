@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FLANNEL, METALLB, SAMPLE_APISERVER, toolBuildFlags, toolModule, versionReplaces, VERSITYGW } from './tools.ts';
+import { FLANNEL, METALLB, PROMETHEUS, SAMPLE_APISERVER, toolBuildFlags, toolModule, versionReplaces, VERSITYGW } from './tools.ts';
 
 describe('building tools from Go modules', () => {
   it('When a tool has C in it and a version variable, it should be linked statically with its version stamped', () => {
@@ -23,5 +23,10 @@ describe('building tools from Go modules', () => {
     const pins = versionReplaces(goMod);
     assert.deepEqual(pins, ['k8s.io/api => k8s.io/api v0.29.2', 'k8s.io/kms v0.1.0 => k8s.io/kms v0.29.2']);
     assert.equal(toolModule(SAMPLE_APISERVER, '/repo', pins), 'module local/hcp-sample-apiserver\n\nreplace k8s.io/api => k8s.io/api v0.29.2\nreplace k8s.io/kms v0.1.0 => k8s.io/kms v0.29.2\n');
+  });
+
+  it('When Prometheus is built, it should call itself by its release (3.16.0), not its module version, and leave the cloud discoveries out', () => {
+    assert.deepEqual(toolBuildFlags(PROMETHEUS), ['-trimpath', '-ldflags=-s -w -X github.com/prometheus/common/version.Version=3.16.0', '-tags=remove_all_sd,enable_kubernetes_sd']);
+    assert.equal(toolModule(PROMETHEUS, '/repo'), 'module local/hcp-prometheus\n');
   });
 });

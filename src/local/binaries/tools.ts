@@ -20,8 +20,10 @@ export interface GoTool {
   readonly tags?: readonly string[];
   /** Built with cgo and linked statically (a package of it is C); Go alone otherwise. */
   readonly cgo?: boolean;
-  /** The Go variable that holds the program's version (set to {@link GoTool.version} at link time). */
+  /** The Go variable that holds the program's version (set to {@link GoTool.versionStamp} or {@link GoTool.version} at link time). */
   readonly versionVariable?: string;
+  /** The version the program calls itself, when it numbers its releases otherwise than its Go module. */
+  readonly versionStamp?: string;
   /**
    * Modules replaced by a folder of this project (path from the project root): a dependency the module proxy refuses,
    * stood in for by a module of our own that refuses at run time what it cannot do.
@@ -212,6 +214,22 @@ export const VERSITYGW: GoTool = {
 };
 
 /**
+ * Prometheus, for the local environment and the tests that scrape what the control planes expose. Its Go module
+ * numbers release 3.X.Y as v0.3XX.Y, so this is Prometheus 3.16.0. Built without its web UI (the module carries none
+ * of its assets; the HTTP API is what is used) and, as containerd is without the graph drivers this host cannot use,
+ * without the service discoveries of clouds that no machine here reaches: static, file, HTTP and Kubernetes stay.
+ */
+export const PROMETHEUS: GoTool = {
+  name: 'prometheus',
+  module: 'github.com/prometheus/prometheus',
+  version: 'v0.316.0',
+  binaries: { prometheus: 'github.com/prometheus/prometheus/cmd/prometheus' },
+  tags: ['remove_all_sd', 'enable_kubernetes_sd'],
+  versionVariable: 'github.com/prometheus/common/version.Version',
+  versionStamp: '3.16.0',
+};
+
+/**
  * etcd's client and its offline tool, at the server's version: the etcd image carries both where the manual's
  * procedures call them (`/usr/bin/etcdctl`, `etcdutl`), for health checks, member replacement, snapshots and restores.
  */
@@ -259,7 +277,7 @@ export function versionReplaces(goMod: string): string[] {
 
 /** `go build` flags of a tool: reproducible paths, stripped, its tags, its version stamped, static when cgo. */
 export function toolBuildFlags(tool: GoTool): string[] {
-  const ldflags = ['-s', '-w', ...(tool.versionVariable === undefined ? [] : [`-X ${tool.versionVariable}=${tool.version}`]), ...(tool.cgo === true ? ['-extldflags "-static"'] : [])];
+  const ldflags = ['-s', '-w', ...(tool.versionVariable === undefined ? [] : [`-X ${tool.versionVariable}=${tool.versionStamp ?? tool.version}`]), ...(tool.cgo === true ? ['-extldflags "-static"'] : [])];
   return ['-trimpath', `-ldflags=${ldflags.join(' ')}`, ...(tool.tags === undefined ? [] : [`-tags=${tool.tags.join(',')}`])];
 }
 
