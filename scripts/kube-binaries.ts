@@ -1,7 +1,7 @@
-// Builds (or finds) kube-apiserver, kube-controller-manager, kubectl, etcd, the distribution registry, helm and versitygw, and fetches the
+// Builds (or finds) kube-apiserver, kube-controller-manager, kubectl, etcd, the distribution registry, helm, versitygw and prometheus, and fetches the
 // third-party CRDs, caching both outside the repository (`./dev binaries`). Honours HCP_KUBE_BINARIES and KUBEBUILDER_ASSETS.
 import { ensureBinaries } from '../src/local/binaries/build.ts';
-import { DISTRIBUTION, ensureTool, HELM, VERSITYGW } from '../src/local/binaries/tools.ts';
+import { DISTRIBUTION, ensureTool, HELM, PROMETHEUS, VERSITYGW } from '../src/local/binaries/tools.ts';
 import { loadCrds } from '../src/local/crds/fetch.ts';
 import { THIRD_PARTY_CRDS, UPSTREAM_HYPERSHIFT_CRDS } from '../src/local/crds/sources.ts';
 
@@ -20,6 +20,9 @@ try {
   // The integration tests' S3-compatible object store (etcd backups are uploaded to it and restored from it).
   const { versitygw } = await ensureTool(VERSITYGW, say);
   process.stdout.write(`${'versitygw'.padEnd(24)} ${versitygw ?? ''}\n`);
+  // The Prometheus the integration and e2e tiers scrape control planes with (metrics sets are counted in series).
+  const { prometheus } = await ensureTool(PROMETHEUS, say);
+  process.stdout.write(`${'prometheus'.padEnd(24)} ${prometheus ?? ''}\n`);
   for (const source of [...THIRD_PARTY_CRDS, UPSTREAM_HYPERSHIFT_CRDS]) {
     const crds = await loadCrds(source);
     process.stdout.write(`${`crds/${source.id}`.padEnd(24)} ${crds.length} CRD(s) from ${source.module}@${source.version}\n`);

@@ -155,6 +155,9 @@ export function certificatePlan(hcp: HostedControlPlane): CertificateSpec[] {
   ];
 }
 
+/** The user the metrics scraper's `metrics-client` certificate names (the hosted cluster's RBAC binds it). */
+export const METRICS_CLIENT_USER = 'system:hosted-control-plane-metrics';
+
 /** A component's names inside the management cluster, for its serving certificate. */
 const serviceNames = (service: string, ns: string): string[] => [service, `${service}.${ns}.svc`, `${service}.${ns}.svc.cluster.local`];
 
@@ -167,7 +170,7 @@ function metricsCertificates(ns: string): CertificateSpec[] {
   return [
     { secret: PkiSecret.kcmServer, issuer: PkiSecret.rootCA, commonName: 'kube-controller-manager', usage: 'server', dnsNames: serviceNames('kube-controller-manager', ns), validityDays: LEAF_DAYS },
     { secret: PkiSecret.schedulerServer, issuer: PkiSecret.rootCA, commonName: 'kube-scheduler', usage: 'server', dnsNames: serviceNames('kube-scheduler', ns), validityDays: LEAF_DAYS },
-    { secret: PkiSecret.metricsClient, issuer: PkiSecret.rootCA, commonName: 'system:hosted-control-plane-metrics', organizations: ['system:monitoring'], usage: 'client', validityDays: LEAF_DAYS },
+    { secret: PkiSecret.metricsClient, issuer: PkiSecret.rootCA, commonName: METRICS_CLIENT_USER, organizations: ['system:monitoring'], usage: 'client', validityDays: LEAF_DAYS },
     { secret: PkiSecret.etcdMetricsClient, issuer: PkiSecret.etcdSigner, commonName: 'etcd-metrics-client', organizations: ['kubernetes'], usage: 'client', validityDays: LEAF_DAYS },
   ];
 }

@@ -40,6 +40,7 @@ import { hasTrueCondition } from '../../lib/conditions.ts';
 import { assertConformanceRefusesWithoutCluster, assertConformanceCommand } from '../../testing/conformance-slice.ts';
 import { runUpgrade } from '../../testing/upgrade-flow.ts';
 import { assertEtcdRecoveryAndBackup } from '../../testing/etcd-recovery.ts';
+import { assertMetricsSets } from '../../testing/control-plane-metrics.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -411,9 +412,11 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     await assertControlPlaneReady('single', { 'etcd-': 1, 'kube-apiserver-': 1, 'kube-controller-manager-': 1, 'kube-scheduler-': 1 });
     await assertHostedApiAnswers('single');
     await joinAndCheck('single');
+    process.stderr.write(`e2e: ${await assertMetricsSets({ management, layout, managementKubeconfig: join(stateDir, 'kubeconfig'), name: 'single', log: (line) => process.stderr.write(`e2e: ${line}\n`) })}\n`);
     process.stderr.write(`e2e: ${await assertConformanceCommand(stateDir, 'single')}\n`);
     await crashAndCheck('single');
     const destroyed = await destroyAndCheck('single');
+    assert.equal(await management.tryGet({ apiVersion: 'v1', kind: 'ConfigMap', name: 'hc-clusters-single', namespace: 'openshift-config-managed' }), undefined, 'the dashboard goes with its cluster');
     process.stderr.write(`e2e: SingleReplica destroyed in ${String(Math.round(destroyed / 1000))}s\n`);
   });
 

@@ -47,7 +47,18 @@ export interface ScrapeJob {
   /** A duration (`1s`, `30s`); the server's when absent. */
   readonly scrapeInterval?: string;
   readonly tls?: ScrapeTls;
+  /** Kubernetes service discovery (Prometheus's own), as the Prometheus Operator configures it for ServiceMonitors. */
+  readonly kubernetesSd?: KubernetesSd;
+  /** Relabelings of discovered targets (which to keep, and their labels), before the scrape. */
+  readonly relabelConfigs?: readonly RelabelRule[];
   readonly metricRelabelConfigs?: readonly RelabelRule[];
+}
+
+/** One `kubernetes_sd_configs` entry: what to discover, from which API server, in which namespaces. */
+export interface KubernetesSd {
+  readonly role: 'endpointslice' | 'endpoints' | 'service' | 'pod' | 'node';
+  readonly kubeconfigFile: string;
+  readonly namespaces?: readonly string[];
 }
 
 /** Drops the keys whose value is undefined, so the YAML carries only what was given. */
@@ -59,6 +70,9 @@ const relabelYaml = (r: RelabelRule): Record<string, unknown> =>
 
 const tlsYaml = (t: ScrapeTls): Record<string, unknown> => defined({ ca_file: t.caFile, cert_file: t.certFile, key_file: t.keyFile, server_name: t.serverName });
 
+const kubernetesSdYaml = (sd: KubernetesSd): Record<string, unknown> =>
+  defined({ role: sd.role, kubeconfig_file: sd.kubeconfigFile, namespaces: sd.namespaces === undefined ? undefined : { names: sd.namespaces } });
+
 /** One `scrape_configs` entry. */
 function scrapeJobYaml(job: ScrapeJob): Record<string, unknown> {
   return defined({
@@ -67,6 +81,8 @@ function scrapeJobYaml(job: ScrapeJob): Record<string, unknown> {
     metrics_path: job.metricsPath,
     scrape_interval: job.scrapeInterval,
     tls_config: job.tls === undefined ? undefined : tlsYaml(job.tls),
+    kubernetes_sd_configs: job.kubernetesSd === undefined ? undefined : [kubernetesSdYaml(job.kubernetesSd)],
+    relabel_configs: job.relabelConfigs?.map(relabelYaml),
     static_configs: job.staticTargets === undefined ? undefined : [defined({ targets: job.staticTargets, labels: job.labels })],
     file_sd_configs: job.fileSdFiles === undefined ? undefined : [{ files: job.fileSdFiles }],
     metric_relabel_configs: job.metricRelabelConfigs?.map(relabelYaml),

@@ -8,6 +8,7 @@ import { podNetworkOf } from '../../controlplane/common/pod-network.ts';
 import { renderGuestKubeProxy } from './kube-proxy.ts';
 import { renderGuestIngress, type IngressCertificate } from './ingress.ts';
 import { renderKubernetesEndpoints } from './kubernetes-endpoints.ts';
+import { renderMetricsReader } from './metrics-rbac.ts';
 import { renderKonnectivityAgent, type KonnectivityAgentInput } from './konnectivity-agent.ts';
 
 /** What the in-cluster components need beyond the HostedControlPlane and its release. */
@@ -26,7 +27,7 @@ const urlOf = ({ host, port }: GuestInput['apiServer']): string => `https://${jo
 
 /**
  * Everything the operator keeps inside a hosted cluster, in apply order (namespaces and identities before the
- * workloads that use them): the `kubernetes` Service's endpoints, the pod network (flannel, when the cluster's
+ * workloads that use them): the `kubernetes` Service's endpoints, the metrics scraper's read access, the pod network (flannel, when the cluster's
  * network type is the release's plugin and the release carries it), DNS, kube-proxy and the KubeVirt CSI driver's
  * guest side, the konnectivity agents once the konnectivity server is published, and the default ingress once its
  * certificate is issued.
@@ -35,6 +36,7 @@ export function renderGuestComponents(input: GuestInput): Array<Record<string, u
   const network = podNetworkOf(input.hcp, input.release);
   return [
     ...renderKubernetesEndpoints(input.apiServer),
+    ...renderMetricsReader(),
     ...(network.kind === 'flannel' ? renderGuestFlannel(input.hcp, network, input.apiServer) : []),
     ...renderGuestDNS(input.hcp, input.release),
     ...renderGuestKubeProxy(input.hcp, input.release, urlOf(input.apiServer)),

@@ -14,7 +14,11 @@ interface Panel {
   readonly legend: string;
 }
 
-const CONTROL_PLANE_PODS = 'namespace="__CONTROL_PLANE_NAMESPACE__", container!="", container!="POD"';
+/**
+ * Each pod's own cgroup (cAdvisor's series with a pod and no container): one series per pod whatever the runtime
+ * reports of its containers. The local environment's kubelets report pod cgroups only, as Prometheus showed.
+ */
+const CONTROL_PLANE_PODS = 'namespace="__CONTROL_PLANE_NAMESPACE__", pod!="", container=""';
 const CLUSTER = '_id="__CLUSTER_ID__"';
 
 const PANELS: readonly Panel[] = [

@@ -105,13 +105,14 @@ export const quietContext = (ctx: CommandContext): CommandContext => ({ ...ctx, 
 /**
  * Installs (or re-applies, which changes nothing) the operator from the image the environment just published (or the
  * published release's), trusting the environment's registries, with the TechPreviewNoUpgrade feature set (as
- * upstream's CI installs it): the environment is where gated kinds such as HCPEtcdBackup are tried.
+ * upstream's CI installs it): the environment is where gated kinds such as HCPEtcdBackup are tried. Monitoring
+ * dashboards are on, so each hosted cluster gets its dashboard ConfigMap.
  */
 export async function installOperator(env: Pick<RunningEnvironment, 'kubeconfig' | 'operatorImage' | 'trustBundle'>, report: Reporter, ctx: CommandContext): Promise<void> {
   await report.step('installing the operator (hcp install)', async () => {
     const { root } = await import('../root.ts');
     const { runCommand } = await import('../../framework/run.ts');
-    const args = ['install', `--kubeconfig=${env.kubeconfig}`, `--hypershift-image=${env.operatorImage}`, `--additional-trust-bundle=${env.trustBundle}`, '--tech-preview-no-upgrade', '--wait-until-available'];
+    const args = ['install', `--kubeconfig=${env.kubeconfig}`, `--hypershift-image=${env.operatorImage}`, `--additional-trust-bundle=${env.trustBundle}`, '--tech-preview-no-upgrade', '--monitoring-dashboards', '--wait-until-available'];
     await runCommand(root, args, quietContext(ctx));
   });
 }
