@@ -49,7 +49,8 @@ export class RestClient {
    * does an answer not complete within `timeoutMs` (the request is then abandoned, its socket closed).
    */
   getText(path: string, options: { timeoutMs?: number } = {}): Promise<string> {
-    return this.exchange({ method: 'GET', path }, 'text/plain', options.timeoutMs);
+    // JSON after the text: an error answer (a Status) must be encodable, or the API server turns it into a 406 that hides it.
+    return this.exchange({ method: 'GET', path }, 'text/plain, application/json;q=0.9', options.timeoutMs);
   }
 
   private async exchange(req: RestRequest, accept: string, timeoutMs?: number): Promise<string> {

@@ -4,6 +4,7 @@ import { createClusterKubevirt } from './create/cluster/kubevirt.ts';
 import { createKubeconfig } from './create/kubeconfig.ts';
 import { createNodePoolKubevirt } from './create/nodepool/kubevirt.ts';
 import { destroyClusterKubevirt } from './destroy/cluster.ts';
+import { dumpCluster } from './dump/cluster.ts';
 import { install } from './install/install.ts';
 import { local } from './local/local.ts';
 import { release } from './release/release.ts';
@@ -30,6 +31,7 @@ export const root: Command = {
       summary: 'Commands for destroying HostedClusters',
       subcommands: [{ name: 'cluster', summary: 'Destroys a HostedCluster and its associated infrastructure.', subcommands: [destroyClusterKubevirt] }],
     },
+    { name: 'dump', summary: 'Commands for dumping resources for debugging', subcommands: [dumpCluster] },
     install,
     local,
     release,

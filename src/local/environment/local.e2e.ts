@@ -12,12 +12,10 @@ import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { assertBundlesFresh, runHcpBinary } from '../../testing/artifacts.ts';
 import { runProcess, type ProcessResult } from '../../testing/process.ts';
 import { locateBinaries } from '../binaries/locate.ts';
-import { CONTAINERD, toolDir } from '../binaries/tools.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
-import { environmentLayout, infraLayout, type NodeLayout } from './layout.ts';
+import { environmentLayout, infraLayout } from './layout.ts';
 import { LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE, localRelease } from './local-images.ts';
 import { localClusterFlags } from './cluster-flags.ts';
-import { nodePaths } from './node-config.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
 import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
 import { machineOfPool } from '../../testing/node-join.ts';
@@ -41,6 +39,8 @@ import { assertConformanceRefusesWithoutCluster, assertConformanceCommand } from
 import { runUpgrade } from '../../testing/upgrade-flow.ts';
 import { assertEtcdRecoveryAndBackup } from '../../testing/etcd-recovery.ts';
 import { assertMetricsSets } from '../../testing/control-plane-metrics.ts';
+import { containersOf, taskPid } from '../../testing/node-containers.ts';
+import { assertDumpNamesBrokenBootImage } from '../../testing/dump-check.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -260,29 +260,6 @@ async function kubeletReachedThroughTunnel(machine: string): Promise<void> {
   }, { timeoutMs: MINUTE, intervalMs: 1000 });
 }
 
-/** containerd's client, from the environment's build. */
-const ctrBinary = (): string => join(toolDir(CONTAINERD), 'ctr');
-
-/** Containers of a namespace's pods on a node, through the node's containerd (labels the kubelet sets). */
-async function containersOf(namespace: string): Promise<number> {
-  const ctr = ctrBinary();
-  let count = 0;
-  for (const node of layout.nodes) {
-    const out = await runProcess(ctr, ['-a', nodePaths(node).containerdSocket, '-n', 'k8s.io', 'containers', 'ls', `labels."io.kubernetes.pod.namespace"==${namespace}`, '-q']);
-    count += out.stdout.split('\n').filter((l) => l !== '').length;
-  }
-  return count;
-}
-
-/** The process of a container on a node, from the node's containerd. */
-async function taskPid(node: NodeLayout, containerID: string): Promise<number> {
-  const tasks = await runProcess(ctrBinary(), ['-a', nodePaths(node).containerdSocket, '-n', 'k8s.io', 'tasks', 'ls']);
-  const id = containerID.replace('containerd://', '');
-  const pid = tasks.stdout.split('\n').find((l) => l.startsWith(id))?.split(/\s+/)[1];
-  assert.ok(pid !== undefined, `the task of ${containerID}`);
-  return Number(pid);
-}
-
 /**
  * A control-plane container that crashes (its process killed on the node) is restarted by the kubelet, and what the
  * crashed instance printed stays reachable with `kubectl logs --previous`.
@@ -317,7 +294,7 @@ async function destroyAndCheck(name: string): Promise<number> {
   await waitFor(`volumes of ${name} deleted`, async () => (await management.list<KubeObject & { spec?: { claimRef?: { namespace?: string } } }>('v1', 'PersistentVolume')).every((pv) => pv.spec?.claimRef?.namespace !== namespace), { timeoutMs: MINUTE, intervalMs: 1000 });
   await waitFor(`volume folders of ${name} removed`, () => Promise.resolve(readdirSync(volumesDir(layout)).every((d) => !d.includes(`_${namespace}_`))), { timeoutMs: MINUTE, intervalMs: 1000 });
   // The kubelet removes the containers of deleted pods on its next garbage collection (within a minute).
-  await waitFor(`containers of ${name} removed`, async () => (await containersOf(namespace)) === 0, { timeoutMs: 2 * MINUTE, intervalMs: 2000 });
+  await waitFor(`containers of ${name} removed`, async () => (await containersOf(layout, namespace)) === 0, { timeoutMs: 2 * MINUTE, intervalMs: 2000 });
   return took;
 }
 
@@ -330,7 +307,9 @@ async function vmBackendAndCheck(): Promise<void> {
   const switched = Date.now();
   const up = await hcp(['local', 'up', `--state-dir=${stateDir}`, '--machine-backend=vm', '--install-prerequisites', '--output=json'], 15 * MINUTE);
   assert.equal((JSON.parse(up.stdout) as { machineBackend: string }).machineBackend, 'vm');
-  process.stderr.write(`e2e: vm backend: up ${seconds(switched)}s; ${await vmWorkerAndCheck('vm', localClusterFlags(layout, 1))}\n`);
+  // A real import fails here (the vm backend pulls container disks): the dump must name it.
+  const dump = (): Promise<void> => assertDumpNamesBrokenBootImage({ management, name: 'vm', hcp, missingImage: `${layout.hostAddress}:5000/hcp-e2e/no-such-disk:0` }).then((line) => void process.stderr.write(`e2e: ${line}\n`));
+  process.stderr.write(`e2e: vm backend: up ${seconds(switched)}s; ${await vmWorkerAndCheck('vm', localClusterFlags(layout, 1), dump)}\n`);
 }
 
 /** A SingleReplica cluster with one QEMU worker: Available, the worker Ready with kube-proxy, `check`, destroyed. */
