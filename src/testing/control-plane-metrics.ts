@@ -2,7 +2,7 @@
  * The e2e tier's proof of control-plane metrics: a real Prometheus (built from its module) scrapes a hosted control
  * plane through the ServiceMonitors the operator wrote, once per metrics set, and the series are counted; the metrics
  * ports refuse a caller without the scraper's certificate; the cluster's dashboard ConfigMap exists and each of its
- * panels' queries answers from what was scraped.
+ * panels' queries answers from what was scraped, as does each panel of the operator's Grafana dashboard.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,11 +14,13 @@ import { ensureTool, PROMETHEUS } from '../local/binaries/tools.ts';
 import { httpCall, waitFor } from '../local/cluster/http.ts';
 import { statePaths, type EnvironmentLayout } from '../local/environment/layout.ts';
 import { startPrometheus, type PrometheusServer, type ScrapeJob } from '../local/environment/prometheus.ts';
-import { monitorScrapeJobs } from '../local/environment/service-monitor-scrape.ts';
+import { monitorScrapeJobs, scrapeJobsOf } from '../local/environment/service-monitor-scrape.ts';
+import { projectRoot } from '../local/project-root.ts';
 import { dashboardName, MonitoringDashboard } from '../render/monitoring/dashboard.ts';
 
 const MINUTE = 60_000;
 const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster' } as const;
+const GRAFANA_DASHBOARD = join(projectRoot(), 'deploy', 'grafana', 'hcp-kubevirt-dashboard.json');
 
 /**
  * The SRE configuration the e2e installs: narrower than `All` on every component, wider than `Telemetry` (the manual's
@@ -82,6 +84,20 @@ function kubeletJob(layout: EnvironmentLayout): ScrapeJob {
   };
 }
 
+/** The operator's pods behind its `operator` Service (what upstream's `operator` ServiceMonitor selects), plain HTTP. */
+const operatorJobs = (kubeconfigFile: string): ScrapeJob[] =>
+  scrapeJobsOf({ metadata: { name: 'operator', namespace: 'hypershift' }, spec: { selector: { matchLabels: { name: 'operator' } }, endpoints: [{ port: 'metrics' }] } }, kubeconfigFile, () => '');
+
+/** The operator's Grafana dashboard (`deploy/grafana/`): every panel's query answers from the scraped operator. */
+async function assertGrafanaPanelsAnswer(prometheus: PrometheusServer): Promise<number> {
+  const dashboard = JSON.parse(readFileSync(GRAFANA_DASHBOARD, 'utf8')) as { panels: Array<{ title: string; targets?: Array<{ expr: string }> }> };
+  const queries = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ title: p.title, expr: t.expr })));
+  for (const { title, expr } of queries) {
+    await waitFor(`Grafana panel "${title}" (${expr}) to answer`, async () => (await prometheus.query(expr)).length > 0, { timeoutMs: MINUTE, intervalMs: 3000 });
+  }
+  return queries.length;
+}
+
 /** Series of the control plane, once every target is up and two readings a scrape apart agree. */
 async function stableSeriesCount(prometheus: PrometheusServer, namespace: string): Promise<number> {
   await waitFor('every control-plane target up', async () => {
@@ -138,10 +154,12 @@ async function scrapeUnder(ctx: MetricsCheckContext, run: { set: MetricsSet; bin
   await waitFor(`the ServiceMonitors on ${run.set}`, () => monitorsOn(ctx, run.set), { timeoutMs: MINUTE, intervalMs: 1000 });
   const jobs = await monitorScrapeJobs(ctx.management, ctx.managementKubeconfig, join(run.dir, run.set));
   const telemetry = run.set === 'Telemetry';
-  const prometheus = await startPrometheus({ binary: run.binary, jobs: telemetry ? [...jobs, kubeletJob(ctx.layout)] : jobs, parentDir: run.dir });
+  // Once, with the Telemetry set: the dashboards' sources too (the management kubelets' cAdvisor, the operator).
+  const extra = telemetry ? [kubeletJob(ctx.layout), ...operatorJobs(ctx.managementKubeconfig)] : [];
+  const prometheus = await startPrometheus({ binary: run.binary, jobs: [...jobs, ...extra], parentDir: run.dir });
   try {
     const series = await stableSeriesCount(prometheus, `clusters-${ctx.name}`);
-    return { series, panels: telemetry ? await assertDashboardAnswers(ctx, prometheus) : 0 };
+    return { series, panels: telemetry ? (await assertDashboardAnswers(ctx, prometheus)) + (await assertGrafanaPanelsAnswer(prometheus)) : 0 };
   } finally {
     await prometheus.stop();
   }
@@ -172,5 +190,5 @@ export async function assertMetricsSets(ctx: MetricsCheckContext): Promise<strin
   }
   const { Telemetry = 0, SRE = 0, All = 0 } = counts;
   assert.ok(Telemetry < SRE && SRE < All, `series Telemetry ${String(Telemetry)} < SRE ${String(SRE)} < All ${String(All)}`);
-  return `metrics sets: series Telemetry ${String(Telemetry)}, SRE ${String(SRE)}, All ${String(All)}; ${String(panels)} dashboard panels answered; ${String(Math.round((Date.now() - started) / 1000))}s`;
+  return `metrics sets: series Telemetry ${String(Telemetry)}, SRE ${String(SRE)}, All ${String(All)}; ${String(panels)} dashboard queries (the cluster's and the operator's Grafana dashboard) answered; ${String(Math.round((Date.now() - started) / 1000))}s`;
 }

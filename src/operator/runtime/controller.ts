@@ -69,6 +69,7 @@ export class Controller {
     signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
     const count = this.o.workers ?? 2;
     this.o.metrics.maxConcurrentReconciles.set({ controller: this.name }, count);
+    this.o.metrics.initializeController(this.name);
     const workers = Array.from({ length: count }, () => this.work());
     await Promise.all(workers);
   }

@@ -32,6 +32,24 @@ describe('metrics', () => {
     assert.match(text, /^workqueue_longest_running_processor_seconds\{name="nodepool",controller="nodepool"\} 1$/m);
   });
 
+  it('When a controller starts, its counters and in-flight gauges should read 0 before any work, as controller-runtime and client-go report them', async () => {
+    const metrics = new Metrics();
+    metrics.initializeController('hostedcluster');
+    const text = await metrics.render();
+    for (const series of [
+      'controller_runtime_reconcile_total{controller="hostedcluster",result="error"} 0',
+      'controller_runtime_terminal_reconcile_errors_total{controller="hostedcluster"} 0',
+      'controller_runtime_reconcile_errors_total{controller="hostedcluster"} 0',
+      'workqueue_unfinished_work_seconds{name="hostedcluster",controller="hostedcluster"} 0',
+      'workqueue_longest_running_processor_seconds{name="hostedcluster",controller="hostedcluster"} 0',
+      'workqueue_retries_total{name="hostedcluster",controller="hostedcluster"} 0',
+      'workqueue_depth{name="hostedcluster",controller="hostedcluster"} 0',
+      'workqueue_work_duration_seconds_count{name="hostedcluster",controller="hostedcluster"} 0',
+    ]) {
+      assert.ok(text.split('\n').includes(series), series);
+    }
+  });
+
   it('When asked for the process metrics, it should export them; otherwise not', async () => {
     assert.match(await new Metrics({ process: true }).render(), /^process_resident_memory_bytes \d+$/m);
     assert.doesNotMatch(await new Metrics().render(), /process_resident_memory_bytes/);
