@@ -21,6 +21,9 @@ export class KubeconfigError extends Error {
   }
 }
 
+/** Whether {@link managementClient} would use the in-cluster service account (no kubeconfig file to be found). */
+export const runsInCluster = (kubeconfigFlag: string, env: NodeJS.ProcessEnv): boolean => kubeconfigPath(kubeconfigFlag, env) === undefined && env['KUBERNETES_SERVICE_HOST'] !== undefined;
+
 /**
  * A client for the management cluster: from `--kubeconfig` when given, else `KUBECONFIG` (its first file), else
  * `~/.kube/config`, else the in-cluster service account. Throws one line when none can be found or parsed.
@@ -30,7 +33,7 @@ export function managementClient(kubeconfigFlag: string, env: NodeJS.ProcessEnv)
   const path = kubeconfigPath(kubeconfigFlag, env);
   try {
     if (path !== undefined) config.loadFromFile(path);
-    else if (env['KUBERNETES_SERVICE_HOST'] !== undefined) config.loadFromCluster();
+    else if (runsInCluster(kubeconfigFlag, env)) config.loadFromCluster();
     else throw new KubeconfigError('no kubeconfig found for the management cluster: pass --kubeconfig, set KUBECONFIG, or create ~/.kube/config');
   } catch (error) {
     if (error instanceof KubeconfigError) throw error;

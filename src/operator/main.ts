@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SIZING_BASELINE_NAMESPACE } from '../capacity/baseline.ts';
-import { managementClient } from '../kube/kubeconfig.ts';
+import { managementClient, runsInCluster } from '../kube/kubeconfig.ts';
 import { realClock } from './runtime/clock.ts';
 import { jsonLogger, type LogLevel } from './runtime/logger.ts';
 import { startOperator } from './operator.ts';
@@ -183,6 +183,8 @@ async function run(values: ReturnType<typeof options>['values']): Promise<number
     etcdBackupMaxCount: Number(values['etcd-backup-max-count']),
     metricsSet,
     monitoringDashboards: process.env[MonitoringDashboard.env] === '1',
+    // In the management cluster (its service account), hosted API servers are reached through their Services.
+    hostedApiAccess: runsInCluster(values.kubeconfig, process.env) ? 'service-network' : 'published',
   });
   logger.info('operator started', { namespace: values.namespace, ports: operator.ports.join(',') });
   const stop = (): void => void operator.stop();

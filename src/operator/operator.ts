@@ -23,6 +23,7 @@ import type { Logger } from './runtime/logger.ts';
 import { Manager, type RunOutcome } from './runtime/manager.ts';
 import { Metrics } from './runtime/metrics.ts';
 import { DEFAULT_METRICS_SET, type MetricsSet } from '../controlplane/monitoring/metrics-set.ts';
+import type { HostedApiAccess } from './controllers/hosted-api.ts';
 import { serveEndpoints } from './runtime/server.ts';
 
 /** The HCPEtcdBackup controller and the scheduled-backup controller (the `HCPEtcdBackup` feature gate). */
@@ -90,6 +91,8 @@ export interface OperatorOptions {
   readonly metricsSet?: MetricsSet;
   /** `MONITORING_DASHBOARDS=1`: a monitoring dashboard ConfigMap per HostedCluster, from the template ConfigMap. */
   readonly monitoringDashboards?: boolean;
+  /** How hosted API servers are reached: through their Services when the operator runs in the management cluster. */
+  readonly hostedApiAccess?: HostedApiAccess;
   /** Leader election timings (tests shorten them). */
   readonly leaseDurations?: { readonly leaseDurationMs: number; readonly renewDeadlineMs: number; readonly retryPeriodMs: number };
 }
@@ -122,6 +125,23 @@ async function publishSupportedVersions(client: KubeClient, namespace: string, v
   await client.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data }, { fieldManager: OPERATOR_FIELD_MANAGER });
 }
 
+/** Every controller, on shared informers; the etcd backup ones only with the TechPreviewNoUpgrade feature set. */
+function addControllers(manager: Manager, o: OperatorOptions, events: EventRecorder, metrics: Metrics): void {
+  // One client per external infrastructure cluster, shared: the HostedCluster controller validates it, NodePools use it.
+  const infraClients = new KubeconfigClients('infra');
+  const releases = releaseProvider(o);
+  const dashboards = o.monitoringDashboards === true ? { dashboardTemplateNamespace: o.namespace } : {};
+  const hostedApiAccess = o.hostedApiAccess ?? 'published';
+  addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, ...dashboards, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
+  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases, watchNamespace: o.watchNamespace, infraClients, ...(o.image === undefined ? {} : { proberImage: o.image }), ...(o.guestComponentsKubeconfig === undefined ? {} : { guestKubeconfig: o.guestComponentsKubeconfig, guestDriftCheckMs: 2_000 }), metricsCollection: { metricsSet: o.metricsSet ?? DEFAULT_METRICS_SET, operatorNamespace: o.namespace, events }, hostedApiAccess }, o.logger, metrics);
+  addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs, hostedClusterKubeconfig: o.hostedClusterKubeconfig, hostedApiAccess }, o.logger, metrics);
+  addLoadBalancerController(manager, { client: o.client, clock: o.clock, infraClients, guestKubeconfig: o.hostedClusterKubeconfig, watchNamespace: o.watchNamespace, hostedApiAccess }, o.logger, metrics);
+  addCapacityController(manager, { clock: o.clock, sizingBaselineNamespace: o.sizingBaselineNamespace ?? DEFAULT_SIZING_BASELINE_NAMESPACE, hostedClusterKubeconfig: o.hostedClusterKubeconfig, hostedApiAccess }, o.logger, metrics);
+  if (o.featureSet === TECH_PREVIEW_NO_UPGRADE) {
+    addEtcdBackupControllers(manager, o, events, metrics);
+  }
+}
+
 /** Starts the operator: informers, controllers (as leader), the supported-versions ConfigMap, probes and metrics. */
 export async function startOperator(o: OperatorOptions): Promise<RunningOperator> {
   const metrics = new Metrics({ process: true });
@@ -129,18 +149,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const leaderElection = o.leaderElect ? { namespace: o.namespace, name: LEADER_ELECTION_LEASE, identity: o.identity, ...o.leaseDurations } : undefined;
   const manager = new Manager({ client: o.client, clock: o.clock, logger: o.logger, metrics, leaderElection });
   const events = new KubeEventRecorder({ client: o.client, component: 'hypershift-operator', clock: o.clock, logger: o.logger });
-  // One client per external infrastructure cluster, shared: the HostedCluster controller validates it, NodePools use it.
-  const infraClients = new KubeconfigClients('infra');
-  const releases = releaseProvider(o);
-  const dashboards = o.monitoringDashboards === true ? { dashboardTemplateNamespace: o.namespace } : {};
-  addHostedClusterController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, ...dashboards, ...(o.appsDomain === undefined || o.appsDomain === '' ? {} : { appsDomain: o.appsDomain }) }, o.logger, metrics);
-  addHostedControlPlaneController(manager, { client: o.client, clock: o.clock, random: o.random, keys: generateKeyPair, releases, watchNamespace: o.watchNamespace, infraClients, ...(o.image === undefined ? {} : { proberImage: o.image }), ...(o.guestComponentsKubeconfig === undefined ? {} : { guestKubeconfig: o.guestComponentsKubeconfig, guestDriftCheckMs: 2_000 }), metricsCollection: { metricsSet: o.metricsSet ?? DEFAULT_METRICS_SET, operatorNamespace: o.namespace, events } }, o.logger, metrics);
-  addNodePoolController(manager, { client: o.client, clock: o.clock, random: o.random, events, releases, infraClients, watchNamespace: o.watchNamespace, infraDeleteGraceMs: o.nodePoolInfraDeleteGraceMs, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
-  addLoadBalancerController(manager, { client: o.client, clock: o.clock, infraClients, guestKubeconfig: o.hostedClusterKubeconfig, watchNamespace: o.watchNamespace }, o.logger, metrics);
-  addCapacityController(manager, { clock: o.clock, sizingBaselineNamespace: o.sizingBaselineNamespace ?? DEFAULT_SIZING_BASELINE_NAMESPACE, hostedClusterKubeconfig: o.hostedClusterKubeconfig }, o.logger, metrics);
-  if (o.featureSet === TECH_PREVIEW_NO_UPGRADE) {
-    addEtcdBackupControllers(manager, o, events, metrics);
-  }
+  addControllers(manager, o, events, metrics);
   manager.addLeaderTask(() => publishSupportedVersions(o.client, o.namespace, o.version));
   const endpoints = { metrics: () => metrics.render(), live: () => true, ready: () => manager.ready() };
   const servers = await Promise.all([...new Set(o.listenAddresses)].filter((a) => a !== '').map((address) => serveEndpoints(address, endpoints)));

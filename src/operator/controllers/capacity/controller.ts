@@ -11,7 +11,7 @@ import type { Workers } from '../../../capacity/model.ts';
 import { CONTROL_PLANE_NODE_SELECTOR, workersOfNodes, type SizedNode } from '../../../capacity/nodes.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeObject } from '../../../kube/client.ts';
-import { fromBase64 } from '../../../lib/base64.ts';
+import { hostedApiKubeconfig, type HostedApiAccess } from '../hosted-api.ts';
 import { ourBaseline } from '../../../render/footprint/control-plane-footprint.ts';
 import { controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import type { Clock } from '../../runtime/clock.ts';
@@ -30,6 +30,8 @@ export interface CapacityControllerDeps {
   readonly sizingBaselineNamespace: string;
   /** A kubeconfig that reaches every hosted API server instead of its admin kubeconfig (tests only, as the NodePool controller's). */
   readonly hostedClusterKubeconfig?: string | undefined;
+  /** How hosted API servers are reached (published when absent). */
+  readonly hostedApiAccess?: HostedApiAccess;
 }
 
 type NodeStatus = KubeObject & SizedNode;
@@ -70,11 +72,12 @@ function computeOnChange(): (workers: Workers, configMap: ConfigMap | undefined,
 }
 
 /** The ready control planes' API servers, each through its admin kubeconfig (or the tests' stand-in). */
-function hostedAPIServers(planes: Informer<HostedControlPlane>, secrets: Informer<Secret>, override: string | undefined): HostedAPIServer[] {
+function hostedAPIServers(planes: Informer<HostedControlPlane>, secrets: Informer<Secret>, deps: CapacityControllerDeps): HostedAPIServer[] {
+  const override = deps.hostedClusterKubeconfig;
   const kubeconfigOf = (hcp: HostedControlPlane): string | undefined => {
     if (override !== undefined && override !== '') return override;
-    const data = secrets.get(`${hcp.metadata.namespace ?? ''}/${ControlPlaneNames.adminKubeconfig}`)?.data?.['kubeconfig'];
-    return data === undefined ? undefined : fromBase64(data);
+    const namespace = hcp.metadata.namespace ?? '';
+    return hostedApiKubeconfig(secrets.get(`${namespace}/${ControlPlaneNames.adminKubeconfig}`)?.data?.['kubeconfig'], namespace, deps.hostedApiAccess);
   };
   return planes.list().flatMap((hcp) => {
     const kubeconfig = hcp.status?.ready === true ? kubeconfigOf(hcp) : undefined;
@@ -88,7 +91,7 @@ export function addCapacityController(manager: Manager, deps: CapacityController
   const configMaps = manager.informer<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: deps.sizingBaselineNamespace });
   const planes = manager.informer<HostedControlPlane>({ apiVersion: API_VERSION, kind: 'HostedControlPlane' });
   const secrets = manager.informer<Secret>(controlPlaneSecretsSelector);
-  const sampler = new LoadSampler({ servers: () => hostedAPIServers(planes, secrets, deps.hostedClusterKubeconfig), clock: deps.clock, logger: logger.with({ controller: 'capacity' }) });
+  const sampler = new LoadSampler({ servers: () => hostedAPIServers(planes, secrets, deps), clock: deps.clock, logger: logger.with({ controller: 'capacity' }) });
   const gauges = new CapacityGaugeSet(metrics, sampler);
   const compute = computeOnChange();
   const reconcile = (_key: string, log: Logger): Promise<Record<string, never>> => {

@@ -3,7 +3,7 @@ import { INFRA_CREDENTIALS_SECRET, infraTargetOf, kubeconfigFromCopy } from '../
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
-import { fromBase64 } from '../../../lib/base64.ts';
+import { hostedApiKubeconfig } from '../hosted-api.ts';
 import { sha256Hex } from '../../../lib/hash.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { guestSnapshotClasses } from '../../../render/guest/csi.ts';
@@ -39,11 +39,10 @@ const SNAPSHOT_CLASS = { apiVersion: 'snapshot.storage.k8s.io/v1', kind: 'Volume
 
 const setGuestCondition = (scope: Scope, status: 'True' | 'False', reason: string, message: string): void => setCondition(scope, { type: Type.GuestComponentsApplied.value, status, reason, message });
 
-/** The hosted cluster's admin kubeconfig (the published one, or the operator's override for all clusters). */
+/** The hosted cluster's admin kubeconfig (reaching it as the operator is set to, or the operator's override for all clusters). */
 function guestKubeconfig(scope: Scope): string | undefined {
   if (scope.deps.guestKubeconfig !== undefined) return scope.deps.guestKubeconfig;
-  const data = scope.pki.get(ControlPlaneNames.adminKubeconfig)?.['kubeconfig'];
-  return data === undefined ? undefined : fromBase64(data);
+  return hostedApiKubeconfig(scope.pki.get(ControlPlaneNames.adminKubeconfig)?.['kubeconfig'], scope.hcp.metadata.namespace ?? '', scope.deps.hostedApiAccess);
 }
 
 /** The client of the infrastructure cluster the VMs and volumes live on. */

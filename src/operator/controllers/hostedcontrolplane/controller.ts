@@ -16,6 +16,7 @@ import { reconcileHostedControlPlane } from './reconcile.ts';
 import type { MetricsSet } from '../../../controlplane/monitoring/metrics-set.ts';
 import { SRE_METRICS_CONFIGMAP } from '../../../controlplane/monitoring/sre-config.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
+import type { HostedApiAccess } from '../hosted-api.ts';
 import { servesMonitorsCheck, type MonitoringSettings } from './monitors.ts';
 import { SreMetricsSource, type SreMetricsConfigMap } from './sre-metrics.ts';
 import type { CachedSecret, ServiceStatus, WorkloadStatus } from './scope.ts';
@@ -37,6 +38,8 @@ export interface HostedControlPlaneControllerDeps {
   readonly guestKubeconfig?: string;
   /** How often a hosted cluster in the desired state is read again for drift (tests shorten it). */
   readonly guestDriftCheckMs?: number;
+  /** How hosted API servers are reached (published when absent). */
+  readonly hostedApiAccess?: HostedApiAccess;
   /** Metrics collection: the operator's metrics set, and where its `sre-metric-set` ConfigMap lives; none when absent. */
   readonly metricsCollection?: { readonly metricsSet: MetricsSet; readonly operatorNamespace: string; readonly events: EventRecorder };
 }

@@ -3,6 +3,7 @@ import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import type { KeyGenerator } from '../../../pki/keys.ts';
 import type { MonitoringSettings } from './monitors.ts';
+import type { HostedApiAccess } from '../hosted-api.ts';
 import type { GuestCheck } from '../guest/connection.ts';
 
 /** The last sync of a hosted cluster's objects (its fingerprint, when, the condition's message) and the last checks read from it. */
@@ -65,6 +66,8 @@ export interface HostedControlPlaneDeps {
   readonly guestKubeconfig?: string;
   /** How often a hosted cluster in the desired state is read again for drift (tests shorten it). */
   readonly guestDriftCheckMs?: number;
+  /** How hosted API servers are reached (published when absent). */
+  readonly hostedApiAccess?: HostedApiAccess;
   /** Metrics collection (ServiceMonitors); none when absent (tests of other behaviour). */
   readonly monitoring?: MonitoringSettings;
   /** Per HostedControlPlane, what was last brought into its hosted cluster, when, what status said, and the last data-plane connection check. */

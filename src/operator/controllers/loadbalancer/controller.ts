@@ -3,7 +3,7 @@ import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { INFRA_CREDENTIALS_SECRET, infraTargetOf, kubeconfigFromCopy } from '../../../controlplane/common/infra.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
-import { fromBase64 } from '../../../lib/base64.ts';
+import { hostedApiKubeconfig, type HostedApiAccess } from '../hosted-api.ts';
 import { controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import { inScope, ownerKeys } from '../hostedcontrolplane/controller.ts';
 import type { Clock } from '../../runtime/clock.ts';
@@ -24,6 +24,8 @@ export interface LoadBalancerControllerDeps {
   readonly infraClients: KubeconfigClients;
   /** A kubeconfig that replaces every control plane's own for reaching its hosted cluster (development and tests). */
   readonly guestKubeconfig?: string | undefined;
+  /** How hosted API servers are reached (published when absent). */
+  readonly hostedApiAccess?: HostedApiAccess;
   /** Only control planes of HostedClusters in this namespace (by their cluster annotation); all when absent. */
   readonly watchNamespace?: string | undefined;
 }
@@ -38,8 +40,7 @@ const SEPARATOR = '#';
 /** The hosted cluster's kubeconfig: the override, else the control plane's admin kubeconfig once published. */
 function guestKubeconfigOf(namespace: string, deps: LoadBalancerControllerDeps, secret: (key: string) => CachedSecret | undefined): string | undefined {
   if (deps.guestKubeconfig !== undefined && deps.guestKubeconfig !== '') return deps.guestKubeconfig;
-  const data = secret(`${namespace}/${ControlPlaneNames.adminKubeconfig}`)?.data?.['kubeconfig'];
-  return data === undefined ? undefined : fromBase64(data);
+  return hostedApiKubeconfig(secret(`${namespace}/${ControlPlaneNames.adminKubeconfig}`)?.data?.['kubeconfig'], namespace, deps.hostedApiAccess);
 }
 
 /**

@@ -22,6 +22,7 @@ import { GuestClusters, type GuestCSR, type GuestNode } from './guest-clusters.t
 import { csrApprover } from './csr-approver.ts';
 import { InfraCaches, type InfraEvent } from './infra-caches.ts';
 import { controlPlaneAdminKubeconfig } from './phases/guest.ts';
+import type { HostedApiAccess } from '../hosted-api.ts';
 import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import { reconcileNodePool } from './reconcile.ts';
 import type { NodePoolDeps } from './scope.ts';
@@ -41,6 +42,8 @@ export interface NodePoolControllerOptions {
    * A kubeconfig that reaches every pool's hosted cluster in place of its control plane's admin kubeconfig. For tests
    * only: their control planes do not run, so a stand-in cluster plays the hosted cluster.
    */
+  /** How hosted API servers are reached (published when absent). */
+  readonly hostedApiAccess?: HostedApiAccess;
   readonly hostedClusterKubeconfig?: string | undefined;
 }
 
@@ -128,7 +131,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     configMap: (key) => configMaps.get(key),
     controlPlaneSecrets: () => secrets.list(),
     guestClusters,
-    guestKubeconfig: override === undefined || override === '' ? controlPlaneAdminKubeconfig : () => override,
+    guestKubeconfig: override === undefined || override === '' ? (scope) => controlPlaneAdminKubeconfig(scope, o.hostedApiAccess) : () => override,
     guestOverridden: override !== undefined && override !== '',
     drainMessages: new Map(), guestRetries: new Map(), autoscaledReplicas: new Map(),
     expectations: new Expectations(),

@@ -2,17 +2,17 @@ import type { HostedCluster } from '../../../../api/index.ts';
 import { HostedClusterConditionType } from '../../../../api/v1beta1/conditions.ts';
 import { ControlPlaneNames } from '../../../../controlplane/names.ts';
 import { findCondition } from '../../../../lib/conditions.ts';
-import { fromBase64 } from '../../../../lib/base64.ts';
+import { hostedApiKubeconfig, type HostedApiAccess } from '../../hosted-api.ts';
 import { reasonOf } from '../../../runtime/errors.ts';
 import type { Phase, Scope } from '../scope.ts';
 
 /**
- * The hosted cluster's admin kubeconfig, which the HostedControlPlane controller keeps in the control-plane namespace;
- * undefined until the control plane has one.
+ * The hosted cluster's admin kubeconfig, which the HostedControlPlane controller keeps in the control-plane namespace,
+ * reaching the API server as `access` says; undefined until the control plane has one.
  */
-export function controlPlaneAdminKubeconfig(scope: Scope): string | undefined {
-  const data = scope.deps.controlPlaneSecret(`${scope.controlPlaneNamespace ?? ''}/${ControlPlaneNames.adminKubeconfig}`)?.data?.['kubeconfig'];
-  return data === undefined ? undefined : fromBase64(data);
+export function controlPlaneAdminKubeconfig(scope: Scope, access?: HostedApiAccess): string | undefined {
+  const namespace = scope.controlPlaneNamespace ?? '';
+  return hostedApiKubeconfig(scope.deps.controlPlaneSecret(`${namespace}/${ControlPlaneNames.adminKubeconfig}`)?.data?.['kubeconfig'], namespace, access);
 }
 
 /** Whether the HostedCluster reports its API server available (its status changes wake the pool's reconcile). */
