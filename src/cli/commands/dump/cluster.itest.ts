@@ -263,7 +263,9 @@ describe('hcp dump cluster input', () => {
     const missing = await runHcp(['dump', 'cluster', kc]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /required flag\(s\) "artifact-dir" not set/);
-    const file = join(mkdtempSync(join(tmpdir(), 'hcp-dump-')), 'file');
+    const holder = mkdtempSync(join(tmpdir(), 'hcp-dump-'));
+    after(() => rmSync(holder, { recursive: true, force: true }));
+    const file = join(holder, 'file');
     writeFileSync(file, 'x');
     const notDir = await runHcp(['dump', 'cluster', kc, `--artifact-dir=${file}`, '--output=yaml']);
     assert.equal(notDir.code, 2);
