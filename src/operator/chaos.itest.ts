@@ -13,10 +13,10 @@ const { client } = management;
 const CLUSTERS = 10;
 const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster' } as const;
 /**
- * Secrets the PKI phase owns per control plane: 15 certificates (the ignition endpoint's CA and serving certificate
- * and the API server's kubelet client certificate among them), the service-account key, 4 kubeconfigs.
+ * Secrets the PKI phase owns per control plane: 22 certificates (4 CAs; the ingress's, the CSI controller's, and the
+ * metrics scraper's and metrics endpoints' among them), the service-account key, 5 kubeconfigs.
  */
-const PKI_SECRETS = 24;
+const PKI_SECRETS = 28;
 /** etcd, kube-apiserver, kube-controller-manager, kube-scheduler, the KubeVirt cloud provider and CSI controller. */
 const WORKLOADS = 6;
 
@@ -33,7 +33,7 @@ function seeded(seed: number): () => number {
 type Secret = KubeDocument & { data?: Record<string, string> };
 const certificate = (s: Secret | undefined): x509.X509Certificate => new x509.X509Certificate(Buffer.from(s?.data?.['tls.crt'] ?? '', 'base64').toString('utf8'));
 
-/** Converged: every control plane has its HostedControlPlane, 6 workloads and its 24 PKI Secrets (the ingress certificate's included: the operator gives these clusters their apps domain), signed by its own CA. */
+/** Converged: every control plane has its HostedControlPlane, 6 workloads and its 28 PKI Secrets (the ingress certificate's included: the operator gives these clusters their apps domain), signed by its own CA. */
 async function converged(ns: string, names: readonly string[]): Promise<boolean> {
   for (const name of names) {
     const cpns = `${ns}-${name}`;
