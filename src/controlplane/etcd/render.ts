@@ -128,7 +128,8 @@ const CLUSTER_STATE_MOUNT = { name: 'cluster-state', mountPath: CLUSTER_STATE_DI
  */
 function probeCommand(path: string): { command: string[] } {
   const url = `http://127.0.0.1:${String(PROBE_PORT)}${path}`;
-  return { command: ['/bin/sh', '-c', `wget -q -O /dev/null ${url} 2>/dev/null || curl -fsS -o /dev/null ${url}`] };
+  // The tool that is there answers, so a failed probe says why etcd did not answer (not that the other tool is missing).
+  return { command: ['/bin/sh', '-c', `if command -v wget >/dev/null; then wget -q -O /dev/null ${url}; else curl -fsS -o /dev/null ${url}; fi`] };
 }
 
 function etcdContainer(ns: string, replicas: number, image: string): Record<string, unknown> {
