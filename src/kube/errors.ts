@@ -13,6 +13,9 @@ export class KubeApiError extends Error {
 /** Whether an error is a 404 from the API server. */
 export const isNotFound = (error: unknown): boolean => error instanceof KubeApiError && error.status === 404;
 
+/** Whether the API server refused the caller the request (403: RBAC, or a namespaced identity outside its namespace). */
+export const isForbidden = (error: unknown): boolean => error instanceof KubeApiError && error.status === 403;
+
 /** Whether a create failed because the object exists already (409). */
 export const isAlreadyExists = (error: unknown): boolean => error instanceof KubeApiError && error.status === 409;
 

@@ -1,5 +1,5 @@
 import type { KubeClient } from './client.ts';
-import { KubeApiError } from './errors.ts';
+import { isForbidden } from './errors.ts';
 
 /** Why an external infrastructure cluster cannot host a cluster's VMs. */
 export type InfraAccessProblem =
@@ -25,7 +25,7 @@ export async function checkInfraAccess(client: KubeClient, namespace: string): P
     return { kind: 'unreachable', reason: reasonOf(error) };
   }
   const ns = await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace }).catch((e: unknown) => {
-    if (e instanceof KubeApiError && e.status === 403) return {};
+    if (isForbidden(e)) return {};
     throw e;
   });
   if (ns === undefined) return { kind: 'namespace-missing' };

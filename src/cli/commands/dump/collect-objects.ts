@@ -1,5 +1,5 @@
 import type { KubeClient, KubeDocument } from '../../../kube/client.ts';
-import { KubeApiError } from '../../../kube/errors.ts';
+import { isForbidden } from '../../../kube/errors.ts';
 import { reasonOf } from '../../../operator/runtime/errors.ts';
 import type { DumpKind } from './kinds.ts';
 import type { DumpWriter } from './writer.ts';
@@ -16,7 +16,6 @@ export interface DumpSource {
   readonly out: DumpWriter;
 }
 
-const isForbidden = (error: unknown): boolean => error instanceof KubeApiError && error.status === 403;
 
 /** What listing the kinds of one place met: the kinds refused (403) and the other failures by message. */
 class ListFailures {

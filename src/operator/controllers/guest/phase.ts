@@ -2,7 +2,7 @@ import { HostedClusterConditionReason as Reason, HostedClusterConditionType as T
 import { INFRA_CREDENTIALS_SECRET, infraTargetOf, kubeconfigFromCopy } from '../../../controlplane/common/infra.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeClient } from '../../../kube/client.ts';
-import { KubeApiError } from '../../../kube/errors.ts';
+import { isForbidden, KubeApiError } from '../../../kube/errors.ts';
 import { hostedApiKubeconfig } from '../hosted-api.ts';
 import { sha256Hex } from '../../../lib/hash.ts';
 import { toYaml } from '../../../lib/yaml.ts';
@@ -66,7 +66,7 @@ async function missingInfraClasses(scope: Scope): Promise<string[]> {
     try {
       if ((await client.tryGet({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', name })) === undefined) missing.push(name);
     } catch (error) {
-      if (error instanceof KubeApiError && error.status === 403) return [];
+      if (isForbidden(error)) return [];
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { fromBase64 } from '../../../lib/base64.ts';
 import { parseBootstrapToken } from '../../../render/nodepool/join.ts';
-import { KubeApiError } from '../../../kube/errors.ts';
+import { isForbidden } from '../../../kube/errors.ts';
 import { BootstrapNames, TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/bootstrap.ts';
 import { OLD_BOOTSTRAP_TOKEN_KEY } from './join-credentials.ts';
 import type { InfraTarget, NodePoolDeps } from './scope.ts';
@@ -61,7 +61,7 @@ export async function deleteBootstrapSecrets(deps: Pick<NodePoolDeps, 'client' |
       const copy = BootstrapNames.infraUserData(secret.name);
       // Credentials that may not delete Secrets there could not have created the copy either.
       await infra.client.delete({ apiVersion: 'v1', kind: 'Secret', name: copy, namespace: infra.namespace }).catch((error: unknown) => {
-        if (!(error instanceof KubeApiError && error.status === 403)) throw error;
+        if (!isForbidden(error)) throw error;
       });
       deps.lastApplied.delete(appliedKey('Secret', infra.namespace, copy));
     }

@@ -1,7 +1,7 @@
 import { TENANT_SERVICE_LABEL } from '../../../platform/kubevirt/passthrough.ts';
 import { Label } from '../../../api/v1beta1/well-known.ts';
 import type { KubeClient, KubeObject, ListSelector } from '../../../kube/client.ts';
-import { KubeApiError } from '../../../kube/errors.ts';
+import { isForbidden } from '../../../kube/errors.ts';
 import { BOOT_IMAGE_CACHE_ROLE, BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
 import type { VirtualMachine } from '../../../platform/kubevirt/virtual-machine-types.ts';
 import type { Clock } from '../../runtime/clock.ts';
@@ -116,7 +116,7 @@ export class InfraCaches {
       tenantServices: new Informer<CachedService>(client, s.tenantServices, options),
     };
     const forbidden = (): string | undefined => {
-      const denied = Object.values(informers).filter((i) => i.lastError instanceof KubeApiError && i.lastError.status === 403).map((i) => i.selector.kind);
+      const denied = Object.values(informers).filter((i) => isForbidden(i.lastError)).map((i) => i.selector.kind);
       return denied.length === 0 ? undefined : `the infrastructure credentials may not list ${denied.join(', ')} in namespace ${namespace ?? '(all)'}; grant the documented Role`;
     };
     const cache: InfraCache = { client, namespace, ...informers, synced: () => Object.values(informers).every((i) => i.hasSynced), forbidden };

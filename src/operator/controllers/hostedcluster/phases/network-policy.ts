@@ -1,6 +1,6 @@
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import type { KubeClient, KubeObject } from '../../../../kube/client.ts';
-import { KubeApiError, UnservedKindError } from '../../../../kube/errors.ts';
+import { isForbidden, KubeApiError, UnservedKindError } from '../../../../kube/errors.ts';
 import { blockedNetworksOf, renderVirtLauncherNetworkPolicy } from '../../../../platform/kubevirt/network-policy.ts';
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
 import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
@@ -45,7 +45,7 @@ async function applyPolicy(scope: Scope, client: KubeClient, policy: KubeObject)
     await applyUnlessUnchanged(client, policy, { lastApplied: scope.deps.lastApplied, key: `${scope.hc.metadata.uid ?? ''}/network-policy`, fieldManager: OPERATOR_FIELD_MANAGER });
     return true;
   } catch (error) {
-    if (error instanceof KubeApiError && error.status === 403) return false;
+    if (isForbidden(error)) return false;
     throw error;
   }
 }
