@@ -20,6 +20,13 @@ describe('how the operator reaches a hosted API server', () => {
     assert.equal(config.users.length, 1);
   });
 
+  it('When the admin kubeconfig changes (a renewed certificate), it should rewrite the new one, not answer the old', () => {
+    const renewed = toBase64(toYaml(renderKubeconfig({ name: 'admin', server: 'https://10.250.0.2:31443', caPem: 'CA2', user: { clientCertificatePem: 'CERT', clientKeyPem: 'KEY' } })));
+    assert.equal(hostedApiKubeconfig(admin, 'clusters-memo', 'service-network'), hostedApiKubeconfig(admin, 'clusters-memo', 'service-network'));
+    const config = parseYaml(hostedApiKubeconfig(renewed, 'clusters-memo', 'service-network') ?? '') as { clusters: Array<{ cluster: Record<string, string> }> };
+    assert.equal(config.clusters[0]?.cluster['certificate-authority-data'], toBase64('CA2'));
+  });
+
   it('When the Secret has no kubeconfig yet, it should give none', () => {
     assert.equal(hostedApiKubeconfig(undefined, 'clusters-demo', 'service-network'), undefined);
   });

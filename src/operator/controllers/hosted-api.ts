@@ -1,5 +1,6 @@
 import { ControlPlaneNames, KUBE_APISERVER_PORT } from '../../controlplane/names.ts';
 import { fromBase64 } from '../../lib/base64.ts';
+import { setBounded } from '../../lib/bounded-map.ts';
 import { isPlainObject } from '../../lib/objects.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { parseYaml } from '../../lib/yaml-read.ts';
@@ -22,11 +23,23 @@ export const serviceNetworkServer = (controlPlaneNamespace: string): string => `
  */
 export function hostedApiKubeconfig(adminKubeconfigData: string | undefined, controlPlaneNamespace: string, access: HostedApiAccess = 'published'): string | undefined {
   if (adminKubeconfigData === undefined) return undefined;
-  const text = fromBase64(adminKubeconfigData);
-  if (access === 'published') return text;
+  if (access === 'published') return fromBase64(adminKubeconfigData);
+  // Asked on every reconcile and capacity sample: the YAML is rewritten once per change of the Secret.
+  const known = rewritten.get(controlPlaneNamespace);
+  if (known?.data === adminKubeconfigData) return known.text;
+  const text = withServer(fromBase64(adminKubeconfigData), serviceNetworkServer(controlPlaneNamespace));
+  setBounded(rewritten, controlPlaneNamespace, { data: adminKubeconfigData, text }, MAX_REWRITTEN);
+  return text;
+}
+
+/** The last rewrite per control-plane namespace, bounded like the operator's other per-tenant memos. */
+const rewritten = new Map<string, { readonly data: string; readonly text: string }>();
+const MAX_REWRITTEN = 1_000;
+
+/** A kubeconfig with every cluster's server set to `server` (as it is when it is not one). */
+function withServer(text: string, server: string): string {
   const config = parseYaml(text);
   if (!isPlainObject(config) || !Array.isArray(config['clusters'])) return text;
-  const server = serviceNetworkServer(controlPlaneNamespace);
   const clusters = (config['clusters'] as unknown[]).map((entry) => (isPlainObject(entry) && isPlainObject(entry['cluster']) ? { ...entry, cluster: { ...entry['cluster'], server } } : entry));
   return toYaml({ ...config, clusters });
 }
