@@ -205,10 +205,9 @@ export class KubeClient {
   /** Deletes an object; a missing object is not an error. */
   async delete(ref: ObjectRef, options: { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; gracePeriodSeconds?: number } = {}): Promise<void> {
     try {
-      const body = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy ?? 'Background' };
-      // As a query parameter: in the body it did not shorten the grace of a pod already terminating (seen on 1.36).
-      const query = options.gracePeriodSeconds === undefined ? '' : `?gracePeriodSeconds=${options.gracePeriodSeconds}`;
-      await this.rest.call({ method: 'DELETE', path: `${await this.pathOf(ref, true)}${query}`, body });
+      // Every option goes in the body: the API server reads the query's options only when the body is empty.
+      const body = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy ?? 'Background', ...(options.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }) };
+      await this.rest.call({ method: 'DELETE', path: await this.pathOf(ref, true), body });
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

@@ -144,8 +144,10 @@ function send(options: RequestOptions, body: string | undefined): Promise<{ stat
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined }));
     });
     req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
+    // A length, always: Node sends a DELETE's body without one (DELETE is not chunked by default), so the API server
+    // read no body, and the body's bytes were left on the connection.
+    if (body !== undefined) req.setHeader('content-length', Buffer.byteLength(body));
+    req.end(body);
   });
 }
 

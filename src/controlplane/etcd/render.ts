@@ -1,6 +1,6 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
-import { CONTAINER_SECURITY, mountPath, secretVolumeMounts, secretVolumes, workloadMetadata, podTemplate, type Requests, type SecretMount } from '../common/pod.ts';
+import { CONTAINER_SECURITY, mountPath, probes, secretVolumeMounts, secretVolumes, workloadMetadata, podTemplate, type Requests, type SecretMount } from '../common/pod.ts';
 import { MANAGED_BY, podDisruptionBudget, replicasFor, selectorLabels } from '../common/placement.ts';
 import { ControlPlaneNames, ETCD_CLIENT_PORT, ETCD_PEER_PORT } from '../names.ts';
 import { etcdURL, PkiSecret } from '../pki/plan.ts';
@@ -133,7 +133,6 @@ function probeCommand(path: string): { command: string[] } {
 }
 
 function etcdContainer(ns: string, replicas: number, image: string): Record<string, unknown> {
-  const probe = (path: string, delay: number): unknown => ({ exec: probeCommand(path), initialDelaySeconds: delay, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
   return {
     name: NAME,
     image,
@@ -145,11 +144,11 @@ function etcdContainer(ns: string, replicas: number, image: string): Record<stri
       { name: 'peer', containerPort: ETCD_PEER_PORT, protocol: 'TCP' },
       { name: 'metrics', containerPort: METRICS_PORT, protocol: 'TCP' },
     ],
+    // Started means ready (in quorum), so the member is Ready within a second of it, not at a 10 s readiness tick.
     // The start script may wait a minute for the running members (a member with no data joining them); liveness
-    // would kill it before it says why. etcd is given five minutes to start, then liveness takes over.
-    startupProbe: { exec: probeCommand('/livez'), periodSeconds: 5, timeoutSeconds: 5, failureThreshold: 60 },
-    readinessProbe: probe('/readyz', 5),
-    livenessProbe: probe('/livez', 0),
+    // would kill it before it says why. etcd is given five minutes to start, then liveness takes over; a member
+    // restarted while the others are gone for longer starts again, its data kept.
+    ...probes({ ready: { exec: probeCommand('/readyz') }, live: { exec: probeCommand('/livez') }, startupLimit: 300 }),
     resources: { requests: ETCD_REQUESTS },
     securityContext: CONTAINER_SECURITY,
     terminationMessagePolicy: 'FallbackToLogsOnError',

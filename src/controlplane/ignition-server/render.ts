@@ -2,7 +2,7 @@ import type { HostedControlPlane, ServicePublishingStrategy } from '../../api/in
 import type { ReleaseInfo } from '../../release/catalog.ts';
 import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
 import { passthroughRoute, publishedService } from '../common/publishing.ts';
-import { CONTAINER_SECURITY, deployment, serviceAccountWithRole, httpsProbe, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { CONTAINER_SECURITY, deployment, serviceAccountWithRole, httpsCheck, probes, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { ControlPlaneNames } from '../names.ts';
 import { PkiSecret, serviceAddress, serviceCIDROf } from '../pki/plan.ts';
 
@@ -46,8 +46,7 @@ function container(hcp: HostedControlPlane, release: ReleaseInfo, input: Ignitio
     ],
     env: [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
     ports: [{ name: 'https', containerPort: IGNITION_SERVER_PORT, protocol: 'TCP' }],
-    readinessProbe: httpsProbe('/healthz', IGNITION_SERVER_PORT, 2),
-    livenessProbe: httpsProbe('/healthz', IGNITION_SERVER_PORT, 30),
+    ...probes({ ready: httpsCheck('/healthz', IGNITION_SERVER_PORT), live: httpsCheck('/healthz', IGNITION_SERVER_PORT), startupLimit: 60 }),
     resources: { requests: IGNITION_SERVER_REQUESTS },
     securityContext: CONTAINER_SECURITY,
     terminationMessagePolicy: 'FallbackToLogsOnError',

@@ -1,6 +1,6 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
-import { CONTAINER_SECURITY, deployment, httpsProbe, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { CONTAINER_SECURITY, deployment, httpsCheck, probes, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
 import { ControlPlaneNames, KUBE_APISERVER_PORT } from '../names.ts';
 import { etcdURL, PkiSecret } from '../pki/plan.ts';
@@ -84,6 +84,12 @@ function apiServerArgs(hcp: HostedControlPlane, secrets: KubeAPIServerSecrets): 
     // Told to stop (a rollout, an eviction), it turns unready at once but keeps serving for a while: long enough for
     // the endpoint to leave every load balancer and kube-proxy, so no new request reaches a server that has closed.
     `--shutdown-delay-duration=${String(SHUTDOWN_DELAY_SECONDS)}s`,
+    // Then open watches are told to end, and the server exits once they have (or this long after). Without it the
+    // server waits for every watch until the request timeout, a minute, longer than its grace period: each stop of
+    // an API server that anyone watched ended in a kill, and destroying a cluster waited for it.
+    `--shutdown-watch-termination-grace-period=${String(WATCH_TERMINATION_SECONDS)}s`,
+    // Requests that still arrive while it drains are told to retry (429 with Retry-After), as upstream does.
+    '--shutdown-send-retry-after=true',
   ];
 }
 
@@ -92,6 +98,10 @@ function apiServerArgs(hcp: HostedControlPlane, secrets: KubeAPIServerSecrets): 
  * OpenShift waits 70 s for cloud load balancers; the management cluster's own Service routing follows in seconds.
  */
 export const SHUTDOWN_DELAY_SECONDS = 10;
+/** How long a stopping API server's watches have to end after the shutdown delay. */
+const WATCH_TERMINATION_SECONDS = 5;
+/** The API server pods' grace period: the shutdown delay, the watches' end, and some seconds to exit. */
+export const KUBE_APISERVER_GRACE_SECONDS = SHUTDOWN_DELAY_SECONDS + WATCH_TERMINATION_SECONDS + 10;
 
 const socketMount = { name: 'konnectivity-uds', mountPath: KONNECTIVITY_SOCKET_DIR };
 
@@ -102,8 +112,8 @@ function apiServerContainer(hcp: HostedControlPlane, image: string, secrets: Kub
     command: ['kube-apiserver'],
     args: apiServerArgs(hcp, secrets),
     ports: [{ name: 'client', containerPort: KUBE_APISERVER_PORT, protocol: 'TCP' }],
-    readinessProbe: httpsProbe('/readyz', KUBE_APISERVER_PORT, 5),
-    livenessProbe: httpsProbe('/livez', KUBE_APISERVER_PORT, 45),
+    // Five minutes to be ready: it waits for etcd, whose members may take that long to form a quorum.
+    ...probes({ ready: httpsCheck('/readyz', KUBE_APISERVER_PORT), live: httpsCheck('/livez', KUBE_APISERVER_PORT), startupLimit: 300 }),
     resources: { requests: KUBE_APISERVER_REQUESTS },
     securityContext: CONTAINER_SECURITY,
     terminationMessagePolicy: 'FallbackToLogsOnError',
@@ -170,7 +180,7 @@ export function renderKubeAPIServer(hcp: HostedControlPlane, release: ReleaseInf
   ];
   const replicas = replicasFor(hcp, 'api-critical');
   const containers = [apiServerContainer(hcp, release.images.kubeAPIServer, secrets), konnectivityContainer(release.images.konnectivityServer, replicas)];
-  const workload = deployment({ hcp, component: NAME, tier: 'api-critical', configHash, containers, volumes }, replicas);
+  const workload = deployment({ hcp, component: NAME, tier: 'api-critical', configHash, containers, volumes, terminationGracePeriodSeconds: KUBE_APISERVER_GRACE_SECONDS }, replicas);
   const tokenFile = secrets.kubeadminPassword === undefined ? [] : [renderKubeadminTokenFile(hcp, secrets.kubeadminPassword)];
   return [renderEncryptionConfig(hcp, secrets.encryptionKey), ...tokenFile, renderEgressSelectorConfig(hcp), ...renderKubeAPIServerServices(hcp), workload, podDisruptionBudget(hcp, NAME)];
 }

@@ -3,7 +3,7 @@ import type { ReleaseInfo } from '../../release/catalog.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { infraKubeconfigVolume, infraTargetOf, type InfraTarget } from '../common/infra.ts';
 import { MANAGED_BY, podDisruptionBudget, replicasFor } from '../common/placement.ts';
-import { CONTAINER_SECURITY, configHashWith, deployment, serviceAccountWithRole, httpsProbe, mountPath, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { CONTAINER_SECURITY, configHashWith, deployment, serviceAccountWithRole, httpsCheck, probes, mountPath, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { ControlPlaneNames } from '../names.ts';
 
 /** The cloud provider's requests (upstream's 75m/60Mi). */
@@ -57,7 +57,7 @@ function container(hcp: HostedControlPlane, image: string, external: boolean): R
       '--tls-min-version=VersionTLS12',
     ],
     ports: [{ name: 'https', containerPort: PORT, protocol: 'TCP' }],
-    livenessProbe: httpsProbe('/healthz', PORT, 45),
+    ...probes({ live: httpsCheck('/healthz', PORT), startupLimit: 300 }),
     resources: { requests: KUBEVIRT_CCM_REQUESTS },
     securityContext: CONTAINER_SECURITY,
     terminationMessagePolicy: 'FallbackToLogsOnError',

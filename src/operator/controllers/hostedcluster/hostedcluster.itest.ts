@@ -156,8 +156,18 @@ describe('HostedCluster controller', () => {
     await eventually('the change to arrive after the pause', async () => (await client.get<HostedControlPlane>(hcpRef)).spec.nodeSelector?.['role'] === 'control-plane', 20_000);
     assert.equal((await client.get<HostedControlPlane>(hcpRef)).spec.pausedUntil, undefined);
 
+    // A control-plane pod on a node, which stops only when its kubelet says so: the operator asks it to stop in 1 s
+    // (not its 30 s grace) and deletes the namespace only once it is gone. This test is its kubelet.
+    const pod = { apiVersion: 'v1', kind: 'Pod', name: 'kube-apiserver-x', namespace: cpns };
+    await client.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: pod.name, namespace: cpns, labels: { app: 'kube-apiserver' } }, spec: { nodeName: 'node-x', containers: [{ name: 'c', image: 'none' }] } });
     await client.delete({ ...HC, name: 'three', namespace: ns });
-    // The namespace controller removes the workloads, pods and claims with its own back-off: tens of seconds here.
+    const stopping = await eventually('the pod to be asked to stop', async () => {
+      const current = await client.tryGet<KubeObject & { metadata: { deletionGracePeriodSeconds?: number } }>(pod);
+      return current?.metadata.deletionTimestamp === undefined ? undefined : current;
+    }, 20_000);
+    assert.equal(stopping.metadata.deletionGracePeriodSeconds, 1);
+    assert.equal((await client.get<KubeObject>({ apiVersion: 'v1', kind: 'Namespace', name: cpns })).metadata?.deletionTimestamp, undefined, 'the namespace waits for its pods');
+    await client.delete(pod, { gracePeriodSeconds: 0 });
     const deleting = Date.now();
     await eventually('the HostedCluster to go', async () => (await getHc(ns, 'three')) === undefined, 120_000).catch(async (error: unknown) => {
       const namespace = await client.tryGet<KubeDocument>({ apiVersion: 'v1', kind: 'Namespace', name: cpns });

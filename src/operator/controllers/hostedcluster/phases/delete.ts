@@ -1,4 +1,3 @@
-import { ControlPlaneNames } from '../../../../controlplane/names.ts';
 import { CLUSTER_NAME_LABEL, Passthrough, TENANT_SERVICE_LABEL } from '../../../../platform/kubevirt/passthrough.ts';
 import type { NodePool } from '../../../../api/index.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
@@ -13,9 +12,12 @@ import { setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
 import { removeFinalizer } from '../../../runtime/finalizers.ts';
 import { VIRT_LAUNCHER_NETWORK_POLICY } from '../../../../platform/kubevirt/network-policy.ts';
 import { deleteMonitoringDashboard } from './monitoring-dashboard.ts';
+import { controlPlaneStopped } from './control-plane-teardown.ts';
 
-/** How often deletion looks again while something it waits for is still there. */
-const POLL_MS = 2_000;
+/** How often deletion looks again while something it waits for is still there (pods stop in about 2 s). */
+const POLL_MS = 500;
+/** The longest deletion waits for the control plane's pods to stop before it deletes the namespace regardless. */
+const TEARDOWN_LIMIT_MS = 60_000;
 /** The longest deletion waits for the control-plane namespace before it lets the HostedCluster go regardless. */
 export const NAMESPACE_DELETION_LIMIT_MS = 10 * 60_000;
 
@@ -43,26 +45,19 @@ async function nodePoolsGone(scope: Scope): Promise<boolean> {
   return pools.length === 0;
 }
 
-/** Deletes the control-plane namespace; true once it is gone (or when the user asked to keep it). */
+/**
+ * Deletes the control-plane namespace once its control plane has stopped (or, past {@link TEARDOWN_LIMIT_MS}, with
+ * whatever still runs: a pod on a lost node never confirms its end); true once it is gone, or when the user asked to
+ * keep it.
+ */
 async function namespaceGone(scope: Scope, cpNamespace: string): Promise<boolean> {
   if (scope.hc.metadata.annotations?.[Annotation.SkipControlPlaneNamespaceDeletion] === 'true') return true;
   const ref = { apiVersion: 'v1', kind: 'Namespace', name: cpNamespace };
   const namespace = await scope.deps.client.tryGet<{ apiVersion: string; kind: string; metadata?: { deletionTimestamp?: string } }>(ref);
   if (namespace === undefined) return true;
-  if (namespace.metadata?.deletionTimestamp === undefined) {
-    await scope.deps.client.delete(ref);
-    await stopApiServersNow(scope, cpNamespace);
-  }
+  if (namespace.metadata?.deletionTimestamp !== undefined) return false;
+  if ((await controlPlaneStopped(scope, cpNamespace)) || elapsedSinceDeletion(scope) >= TEARDOWN_LIMIT_MS) await scope.deps.client.delete(ref);
   return false;
-}
-
-/**
- * The API servers of a cluster being destroyed stop at once: their shutdown delay (which keeps a rollout free of
- * failed requests) would only hold the namespace's deletion up, with nobody left to serve.
- */
-async function stopApiServersNow(scope: Scope, cpNamespace: string): Promise<void> {
-  const pods = await scope.deps.client.list<{ apiVersion: string; kind: string; metadata?: { name?: string } }>('v1', 'Pod', { namespace: cpNamespace, labelSelector: `app=${ControlPlaneNames.kubeAPIServer}` });
-  for (const pod of pods) await scope.deps.client.delete({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '', namespace: cpNamespace }, { gracePeriodSeconds: 1 });
 }
 
 /** The `hypershift.openshift.io/destroy-grace-period` annotation (a Go duration), 0 when absent or unreadable. */
@@ -140,10 +135,10 @@ async function release(scope: Scope, cpNamespace: string): Promise<PhaseOutcome>
 }
 
 /**
- * Deletion: the HostedControlPlane, then the control-plane namespace (the namespace controller removes what is in
- * it), then the destroy grace period if the annotation asks for one, then the finalizer. It cannot stay stuck: past
- * {@link NAMESPACE_DELETION_LIMIT_MS} it records a Warning event and lets the HostedCluster go, leaving the
- * namespace to finish on its own.
+ * Deletion: the NodePools, the HostedControlPlane, the control plane's workloads, pods and volume claims, then the
+ * control-plane namespace (the namespace controller removes what is left in it), then the destroy grace period if
+ * the annotation asks for one, then the finalizer. It cannot stay stuck: past {@link NAMESPACE_DELETION_LIMIT_MS} it
+ * records a Warning event and lets the HostedCluster go, leaving the namespace to finish on its own.
  */
 export async function deleteHostedCluster(scope: Scope): Promise<PhaseOutcome> {
   const { hc } = scope;
