@@ -1,10 +1,14 @@
 // Benchmark: the local environment as a user meets it, through the shipped `bin/hcp` (run as root).
-//   ./dev bench local-up            warm `local up` to ready (binaries and images cached), `create cluster` →
-//                                   Available for SingleReplica and HighlyAvailable, resident memory idle and with one
-//                                   hosted control plane, `destroy cluster`, `local down`
+//   ./dev bench local-up            warm `local up` to ready (binaries and images cached); then per availability
+//                                   policy, `--runs` times (5 by default; medians printed): `create cluster` →
+//                                   Available, → every control-plane pod Ready by its own probes, `destroy cluster` →
+//                                   gone; after the first run of each, where the start-up time went (a timeline per
+//                                   pod) and the control plane's resident memory, idle and under a fixed load; then
+//                                   `local down`
 //   ./dev bench local-up --cold     first a cold `local up`: every hcp-kubevirt cache and the Go build cache empty (the
 //                                   Go module download cache is kept: the registry answers it at network speed, which
 //                                   says nothing about this project), so every binary and image is built
+//   --runs=N                        create/destroy rounds per policy
 // The environment gets a state folder of its own and is torn down at the end, whatever happens.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,18 +20,23 @@ import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB as environmentRss, topPrograms as topProgramsOf } from '../lib/environment-memory.ts';
+import { controlPlaneTimeline, everyPodReady, watchDestroy } from '../lib/control-plane-timeline.ts';
+import { controlPlaneResident, formatComponents, formatResident, type Resident } from '../lib/control-plane-memory.ts';
+import { FIXED_LOAD, runHostedLoad } from '../lib/hosted-load.ts';
+import { median } from '../lib/stats.ts';
 
 const cold = process.argv.includes('--cold');
+const runs = Number(/^--runs=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--runs=')) ?? '')?.[1] ?? 5);
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-local-'));
 const layout = environmentLayout(stateDir, 3);
 const MINUTE = 60_000;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 async function hcp(args: readonly string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 10 * MINUTE): Promise<number> {
-  const started = performance.now();
+  const started = Date.now();
   const result = await runHcpBinary(args, { env: { ...env, KUBECONFIG: join(stateDir, 'kubeconfig') }, timeoutMs });
   if (result.code !== 0) throw new Error(`hcp ${args.join(' ')} failed:\n${result.stderr}`);
-  return performance.now() - started;
+  return Date.now() - started;
 }
 
 const environmentRssMiB = (): number => environmentRss(layout);
@@ -51,11 +60,73 @@ async function untilAvailable(client: KubeClient, name: string): Promise<void> {
   await waitFor(`${name} Available`, async () => (await client.tryGet<Hc>(ref))?.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') === true, { timeoutMs: 10 * MINUTE, intervalMs: 500 });
 }
 
-async function clusterToAvailable(client: KubeClient, name: string, policy: string): Promise<number> {
-  const started = performance.now();
+/** One create → destroy round: the times, and (`inspect`) the timeline and memory of the running control plane. */
+interface Round {
+  readonly availableMs: number;
+  readonly podsReadyMs: number;
+  readonly destroyMs: number;
+}
+
+async function createRound(client: KubeClient, name: string, policy: string, inspect: boolean): Promise<Round> {
+  const started = Date.now();
   await hcp(['create', 'cluster', 'kubevirt', `--name=${name}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags(layout)]);
   await untilAvailable(client, name);
-  return performance.now() - started;
+  const availableMs = Date.now() - started;
+  const namespace = `clusters-${name}`;
+  await waitFor(`every pod of ${namespace} Ready`, () => everyPodReady(client, namespace), { timeoutMs: 10 * MINUTE, intervalMs: 250 });
+  const podsReadyMs = Date.now() - started;
+  if (inspect) {
+    report(`${policy} start-up timeline:\n${await controlPlaneTimeline(client, namespace, started)}`);
+    await reportMemory(client, name, policy);
+  }
+  const destroying = hcp(['destroy', 'cluster', 'kubevirt', `--name=${name}`]);
+  const steps = watchDestroy(client, name, destroying);
+  const destroyMs = await destroying;
+  if (inspect) report(`${policy} destroy steps: ${await steps}, HostedCluster gone ${seconds(destroyMs)}`);
+  return { availableMs, podsReadyMs, destroyMs };
+}
+
+/** A control plane's memory once it stops moving (sampled every 5 s until two totals are within 2 %, at most 2 minutes). */
+async function settledPlane(client: KubeClient, namespace: string): Promise<{ total: Resident; byComponent: Map<string, Resident> }> {
+  let previous = await controlPlaneResident(client, layout, namespace);
+  for (let i = 0; i < 24; i++) {
+    await new Promise((r) => setTimeout(r, 5000));
+    const now = await controlPlaneResident(client, layout, namespace);
+    if (Math.abs(now.total.rss - previous.total.rss) / previous.total.rss < 0.02) return now;
+    previous = now;
+  }
+  return previous;
+}
+
+/** The control plane's memory idle, then its peak under {@link FIXED_LOAD} for a minute. */
+async function reportMemory(client: KubeClient, name: string, policy: string): Promise<void> {
+  const namespace = `clusters-${name}`;
+  const idle = await settledPlane(client, namespace);
+  report(`${policy} control plane idle: ${formatResident(idle.total)}; by component: ${formatComponents(idle.byComponent)}`);
+  const kubeconfig = (await runHcpBinary(['create', 'kubeconfig', `--name=${name}`], { env: { ...process.env, KUBECONFIG: join(stateDir, 'kubeconfig') }, timeoutMs: MINUTE })).stdout;
+  let peak = idle;
+  const stop = new Promise<void>((resolve) => setTimeout(resolve, MINUTE));
+  const load = runHostedLoad(kubeconfig, FIXED_LOAD, stop);
+  const sampling = (async () => {
+    for (let sampling = true; sampling; ) {
+      const now = await controlPlaneResident(client, layout, namespace);
+      if (now.total.rss > peak.total.rss) peak = now;
+      sampling = await Promise.race([stop.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 2000))]);
+    }
+  })();
+  const requests = await load;
+  await sampling;
+  report(`${policy} control plane under load (${String(FIXED_LOAD.objects)} ConfigMaps, ${String(FIXED_LOAD.clients)} clients listing and writing, ${String(FIXED_LOAD.watches)} watches; ${String(requests)} requests in 60 s), peak: ${formatResident(peak.total)}; by component: ${formatComponents(peak.byComponent)}`);
+}
+
+/** `runs` rounds of one policy, with the medians reported. */
+async function rounds(client: KubeClient, policy: string, name: string): Promise<void> {
+  const all: Round[] = [];
+  for (let i = 0; i < runs; i++) all.push(await createRound(client, name, policy, i === 0));
+  const line = (pick: (r: Round) => number): string => `median ${seconds(median(all.map(pick)))} (${all.map((r) => (pick(r) / 1000).toFixed(1)).join(', ')})`;
+  report(`create cluster → Available, ${policy}: ${line((r) => r.availableMs)}`);
+  report(`create cluster → every control-plane pod Ready, ${policy}: ${line((r) => r.podsReadyMs)}`);
+  report(`destroy cluster → gone, ${policy}: ${line((r) => r.destroyMs)}`);
 }
 
 const lines: string[] = [];
@@ -81,12 +152,8 @@ try {
   const client = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
   try {
     report(`resident memory of the environment, idle: ${(await settledRssMiB()).toFixed(0)} MiB (${String(cgroupProcesses(layout.cgroup).length)} processes; MiB by program: ${topPrograms()})`);
-    report(`create cluster → Available, SingleReplica: ${seconds(await clusterToAvailable(client, 'single', 'SingleReplica'))}`);
-    report(`resident memory with one SingleReplica hosted control plane: ${(await settledRssMiB()).toFixed(0)} MiB (MiB by program: ${topPrograms()})`);
-    report(`destroy cluster, SingleReplica: ${seconds(await hcp(['destroy', 'cluster', 'kubevirt', '--name=single']))}`);
-    report(`create cluster → Available, HighlyAvailable: ${seconds(await clusterToAvailable(client, 'ha', 'HighlyAvailable'))}`);
-    report(`resident memory with one HighlyAvailable hosted control plane: ${(await settledRssMiB()).toFixed(0)} MiB`);
-    report(`destroy cluster, HighlyAvailable: ${seconds(await hcp(['destroy', 'cluster', 'kubevirt', '--name=ha']))}`);
+    await rounds(client, 'SingleReplica', 'single');
+    await rounds(client, 'HighlyAvailable', 'ha');
   } finally {
     client.close();
   }

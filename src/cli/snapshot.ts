@@ -82,6 +82,9 @@ async function runFromSnapshot(): Promise<void> {
     writeAll(2, failure.message);
     process.exitCode = failure.exitCode;
   }
+  // The command has finished and its output is written: exit now, not after tearing the runtime down piece by piece
+  // (a few ms of a ~40 ms start).
+  process.exit();
 }
 
 // The snapshot is taken once the event loop is empty, so after the warm-up has finished.

@@ -1,5 +1,7 @@
 import type { HostedControlPlane } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
+import { HostedClusterConditionType } from '../../../api/v1beta1/conditions.ts';
+import { findCondition } from '../../../lib/conditions.ts';
 import { INFRA_CREDENTIALS_SECRET, infraTargetOf, kubeconfigFromCopy } from '../../../controlplane/common/infra.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
@@ -31,6 +33,11 @@ export interface LoadBalancerControllerDeps {
 }
 
 type CachedSecret = KubeObject & { data?: Record<string, string> };
+
+/** Whether every hosted cluster is the operator's stand-in (tests), which answers by definition. */
+const overridden = (deps: LoadBalancerControllerDeps): boolean => deps.guestKubeconfig !== undefined && deps.guestKubeconfig !== '';
+/** Whether the control plane's API server has reported available. */
+const apiServerAvailable = (hcp: HostedControlPlane): boolean => findCondition(hcp.status?.conditions, HostedClusterConditionType.KubeAPIServerAvailable.value)?.status === 'True';
 
 /** How soon a control plane whose hosted cluster cannot be reached yet is looked at again. */
 const NOT_REACHABLE_MS = 30_000;
@@ -82,6 +89,10 @@ export function addLoadBalancerController(manager: Manager, deps: LoadBalancerCo
       }
       return {};
     }
+    // Not before its API server is first available: a name looked up before its Service exists is answered "no such
+    // host" from the cluster DNS's negative cache for up to 30 s, to every pod that asks, its own components included
+    // (the controller manager's wait for the API server took 30 s longer). Its status changes wake this reconcile.
+    if (clusters.get(key) === undefined && !overridden(deps) && !apiServerAvailable(hcp)) return {};
     const access = accessOf(hcp, owner, { ...deps, guestClients, secret: (k) => secrets.get(k) });
     if (access === undefined) return { requeueAfterMs: NOT_REACHABLE_MS };
     clusters.ensure(key, access);
