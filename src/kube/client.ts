@@ -1,4 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import type { ClusterAuth } from './auth.ts';
 import type { ObjectMeta } from '../api/meta.ts';
 import { collectionPath, Discovery } from './discovery.ts';
 import { isNotFound, UnservedKindError } from './errors.ts';
@@ -60,12 +61,10 @@ const refOf = (o: KubeObject): ObjectRef => ({
  * Each cluster (management, each infrastructure cluster) gets its own instance from its own kubeconfig.
  */
 export class KubeClient {
-  readonly config: KubeConfig;
   readonly rest: RestClient;
   private readonly discovery: Discovery;
 
-  private constructor(config: KubeConfig) {
-    this.config = config;
+  private constructor(config: ClusterAuth) {
     this.rest = new RestClient(config);
     this.discovery = new Discovery(this.rest);
   }
@@ -77,8 +76,8 @@ export class KubeClient {
     return new KubeClient(config);
   }
 
-  /** A client from a loaded KubeConfig. */
-  static fromConfig(config: KubeConfig): KubeClient {
+  /** A client from a loaded KubeConfig, or from {@link inClusterAuth}. */
+  static fromConfig(config: ClusterAuth): KubeClient {
     return new KubeClient(config);
   }
 

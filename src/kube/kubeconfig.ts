@@ -1,4 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import type { ClusterAuth } from './auth.ts';
+import { inClusterAuth } from './in-cluster.ts';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -29,19 +31,24 @@ export const runsInCluster = (kubeconfigFlag: string, env: NodeJS.ProcessEnv): b
  * `~/.kube/config`, else the in-cluster service account. Throws one line when none can be found or parsed.
  */
 export function managementClient(kubeconfigFlag: string, env: NodeJS.ProcessEnv): KubeClient {
-  const config = new KubeConfig();
   const path = kubeconfigPath(kubeconfigFlag, env);
+  if (path === undefined && !runsInCluster(kubeconfigFlag, env)) throw new KubeconfigError('no kubeconfig found for the management cluster: pass --kubeconfig, set KUBECONFIG, or create ~/.kube/config');
+  let config: ClusterAuth;
   try {
-    if (path !== undefined) config.loadFromFile(path);
-    else if (runsInCluster(kubeconfigFlag, env)) config.loadFromCluster();
-    else throw new KubeconfigError('no kubeconfig found for the management cluster: pass --kubeconfig, set KUBECONFIG, or create ~/.kube/config');
+    // In a pod without a kubeconfig, client-node is not even constructed (see in-cluster.ts).
+    config = path === undefined ? inClusterAuth(env) : loadedFile(path);
   } catch (error) {
-    if (error instanceof KubeconfigError) throw error;
     const which = path === undefined ? ' (in-cluster)' : ` ${path}`;
     throw new KubeconfigError(`cannot load the management cluster kubeconfig${which}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (config.getCurrentCluster() === null) throw new KubeconfigError('no management cluster configured: pass --kubeconfig or set KUBECONFIG');
   return KubeClient.fromConfig(config);
+}
+
+function loadedFile(path: string): KubeConfig {
+  const config = new KubeConfig();
+  config.loadFromFile(path);
+  return config;
 }
 
 /** The CA (PEM) a kubeconfig file's current cluster is verified with; empty when it names none. */

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { ClusterAuth } from './auth.ts';
 import { Agent, request, type RequestOptions } from 'node:https';
 import { KubeApiError } from './errors.ts';
 
@@ -13,11 +13,11 @@ export interface RestRequest {
 }
 
 /**
- * JSON over HTTPS to one API server, authenticated from a kubeconfig through client-node's KubeConfig. Objects go
+ * JSON over HTTPS to one API server, authenticated as its {@link ClusterAuth} says (a kubeconfig, or in-cluster). Objects go
  * over the wire exactly as given: no model (de)serialisation, so CRD schemas keep their `x-kubernetes-*` keys.
  */
 export class RestClient {
-  private readonly config: KubeConfig;
+  private readonly config: ClusterAuth;
   private readonly server: URL;
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
   /**
@@ -26,7 +26,7 @@ export class RestClient {
    */
   onRequest: (request: RequestRecord) => void = () => undefined;
 
-  constructor(config: KubeConfig) {
+  constructor(config: ClusterAuth) {
     const cluster = config.getCurrentCluster();
     if (cluster === null) throw new Error('the kubeconfig has no current cluster');
     this.config = config;

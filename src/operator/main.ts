@@ -13,6 +13,7 @@ import { startOperator } from './operator.ts';
 import { FEATURE_SET_ENV } from '../render/install/input.ts';
 import { METRICS_SET_ENV, parseMetricsSet } from '../controlplane/monitoring/metrics-set.ts';
 import { MonitoringDashboard } from '../render/monitoring/dashboard.ts';
+import { availabilityProber, exitWhenDone, ignitionServer, UsageError } from './small-programs.ts';
 
 const USAGE = `Usage: hcp-operator run [flags]
        hcp-operator availability-prober --target URL
@@ -70,9 +71,6 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-/** A flag the operator cannot start with: one line on stderr and exit code 2, as for the CLI's usage errors. */
-class UsageError extends Error {}
-
 /** Parses and checks the flags; every problem is a {@link UsageError}. */
 function checkedOptions(argv: string[]): ReturnType<typeof options> {
   let parsed: ReturnType<typeof options>;
@@ -90,27 +88,6 @@ function checkedOptions(argv: string[]): ReturnType<typeof options> {
 
 /** The environment variable through which the Deployment tells the operator its own image (`hcp install` sets it). */
 const OPERATOR_IMAGE_ENV = 'OPERATOR_IMAGE';
-
-async function probe(target: string): Promise<number> {
-  if (!/^https:\/\/./.test(target)) throw new UsageError(`invalid --target "${target}": want an https:// URL`);
-  const { httpsProbe, waitUntilAvailable } = await import('./availability-prober.ts');
-  await waitUntilAvailable({ target, probe: httpsProbe, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), log: (line) => void process.stdout.write(`${line}\n`) });
-  return 0;
-}
-
-/** `ignition-server`: the ignition endpoint of a control plane, another entry point of the same image. */
-async function ignitionServer(argv: string[]): Promise<number> {
-  const { IGNITION_SERVER_USAGE, IgnitionServerUsageError, runIgnitionServer } = await import('../ignition/main.ts');
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(IGNITION_SERVER_USAGE);
-    return 0;
-  }
-  try {
-    return await runIgnitionServer(argv, process.env);
-  } catch (error) {
-    throw error instanceof IgnitionServerUsageError ? new UsageError(error.message) : error;
-  }
-}
 
 /** `etcd-backup-upload`: one snapshot into a bucket; its report becomes the container's termination message. */
 async function etcdBackupUpload(argv: string[]): Promise<number> {
@@ -150,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
   const subcommand = SUBCOMMANDS[argv[0] ?? ''];
   if (subcommand !== undefined) return subcommand(argv.slice(1));
   const { values, positionals } = checkedOptions(argv);
-  if (!values.help && positionals[0] === 'availability-prober') return probe(values.target);
+  if (!values.help && positionals[0] === 'availability-prober') return availabilityProber(values.target);
   if (values.help || positionals[0] !== 'run') {
     process.stdout.write(USAGE);
     return values.help ? 0 : 2;
@@ -195,10 +172,4 @@ async function run(values: ReturnType<typeof options>['values']): Promise<number
   return outcome === 'lost-leadership' ? 1 : 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+exitWhenDone(main(process.argv.slice(2)));

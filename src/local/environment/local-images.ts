@@ -209,6 +209,7 @@ export function operatorImage(sources: OperatorSources): ImageSpec {
       projectFile('bin/launch.js'),
       projectFile('bin/package.json'),
       projectFile('dist/operator/hcp-operator.mjs'),
+      projectFile('dist/operator/hcp-operator-lean.mjs'),
     ],
     links: { '/usr/local/bin/hcp-operator': `${project}/bin/hcp-operator` },
     env: { HOME: '/tmp' },

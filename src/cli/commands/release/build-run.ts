@@ -85,8 +85,10 @@ function describe(result: ReleaseBuildResult, took: string): string {
 export async function runReleaseBuild(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const flags = buildFlags(args, ctx);
   // The operator's image carries the operator bundle of this checkout; without it there is nothing to put in.
-  const bundle = join(projectRoot(), 'dist', 'operator', 'hcp-operator.mjs');
-  if (!existsSync(bundle)) throw new UserError(`the operator bundle ${bundle} is missing: build it with ./dev setup, then run this again`);
+  for (const name of ['hcp-operator.mjs', 'hcp-operator-lean.mjs']) {
+    const bundle = join(projectRoot(), 'dist', 'operator', name);
+    if (!existsSync(bundle)) throw new UserError(`the operator bundle ${bundle} is missing: build it with ./dev setup, then run this again`);
+  }
   if (flags.kubeBinaries !== '') process.env[BINARIES_ENV] = flags.kubeBinaries;
   const started = ctx.now().getTime();
   const transport = new Transport(flags.ca === undefined ? {} : { extraCA: flags.ca });
