@@ -31,6 +31,8 @@ const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-local-'));
 const layout = environmentLayout(stateDir, 3);
 const MINUTE = 60_000;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+/** A create that takes longer than this prints its timeline, whichever round it is. */
+const SLOW_ROUND_MS = 60_000;
 
 async function hcp(args: readonly string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 10 * MINUTE): Promise<number> {
   const started = Date.now();
@@ -75,6 +77,8 @@ async function createRound(client: KubeClient, name: string, policy: string, ins
   const namespace = `clusters-${name}`;
   await waitFor(`every pod of ${namespace} Ready`, () => everyPodReady(client, namespace), { timeoutMs: 10 * MINUTE, intervalMs: 250 });
   const podsReadyMs = Date.now() - started;
+  // A round far slower than the others says why: its timeline is printed too.
+  if (!inspect && availableMs > SLOW_ROUND_MS) report(`${policy} slow round (${seconds(availableMs)} to Available), its timeline:\n${await controlPlaneTimeline(client, namespace, started)}`);
   if (inspect) {
     report(`${policy} start-up timeline:\n${await controlPlaneTimeline(client, namespace, started)}`);
     await reportMemory(client, name, policy);

@@ -79,7 +79,7 @@ describe('renderControlPlane', () => {
     assert.doesNotMatch(toYamlDocuments(objects), /runAsUser|fsGroup/);
   });
 
-  it('When the operator runs from an image, kube-controller-manager and kube-scheduler should wait for the API server with its prober', () => {
+  it('When the operator runs from an image, kube-controller-manager and kube-scheduler should wait for the API server, and the API server for etcd, with its prober', () => {
     const objects = renderControlPlane({ hcp: controlPlane('SingleReplica'), release, configHashes: hashes, encryptionKey: 'a2V5', availabilityProberImage: 'example.com/op@sha256:1' });
     type Pod = Workload & { spec: { template: { spec: { initContainers?: Array<{ image: string; command: string[] }> } } } };
     const inits = Object.fromEntries(([...byKind(objects, 'StatefulSet'), ...byKind(objects, 'Deployment')] as Pod[]).map((w) => [w.metadata.name, w.spec.template.spec.initContainers]));
@@ -87,7 +87,7 @@ describe('renderControlPlane', () => {
     assert.deepEqual(inits['kube-controller-manager']?.map((c) => ({ image: c.image, command: c.command })), prober);
     assert.deepEqual(inits['kube-scheduler']?.map((c) => ({ image: c.image, command: c.command })), prober);
     assert.equal(inits['etcd'], undefined);
-    assert.equal(inits['kube-apiserver'], undefined);
+    assert.deepEqual(inits['kube-apiserver']?.map((c) => ({ image: c.image, command: c.command })), [{ image: 'example.com/op@sha256:1', command: ['hcp-operator', 'availability-prober', '--target=tcp://etcd-client:2379'] }]);
   });
 
   it('When pods run, etcd should get no Service-link variables (it reads ETCD_* as flags) and kube-controller-manager should keep its plugin folder writable', () => {

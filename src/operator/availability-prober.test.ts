@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
-import { waitUntilAvailable, type ProbeOutcome } from './availability-prober.ts';
+import { tcpProbe, waitUntilAvailable, type ProbeOutcome } from './availability-prober.ts';
 
 describe('availability prober', () => {
   it('When the target fails, then errs, then answers 200, it should return and log each new reason once', async () => {
@@ -19,5 +20,14 @@ describe('availability prober', () => {
       'waiting for https://kube-apiserver:6443/readyz: HTTP 503',
       'https://kube-apiserver:6443/readyz is available',
     ]);
+  });
+
+  it('When a tcp:// target refuses, it should say why; once something listens, it should be available', async () => {
+    const server = createServer((socket) => socket.destroy());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    assert.deepEqual(await tcpProbe(`tcp://127.0.0.1:${String(port)}`), { status: 200 });
+    await new Promise<void>((r) => server.close(() => r()));
+    assert.match(JSON.stringify(await tcpProbe(`tcp://127.0.0.1:${String(port)}`)), /ECONNREFUSED/);
   });
 });

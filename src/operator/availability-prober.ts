@@ -1,8 +1,10 @@
 // `hcp-operator availability-prober --target URL`: the init container of control-plane components that cannot start
-// before the hosted API server answers (kube-controller-manager and kube-scheduler exit at once when they cannot read
+// before the hosted API server answers (an https:// target), and of the API server until etcd takes connections (a
+// tcp:// target) (kube-controller-manager and kube-scheduler exit at once when they cannot read
 // its authentication ConfigMap, and the kubelet then backs off for up to minutes). Upstream ships the same program in
 // its control-plane operator image; this one is the operator's own image.
 import { request } from 'node:https';
+import { connect } from 'node:net';
 
 /** The outcome of one probe: the HTTP status, or the network error. */
 export type ProbeOutcome = { readonly status: number } | { readonly error: string };
@@ -46,5 +48,22 @@ export function httpsProbe(target: string): Promise<ProbeOutcome> {
     req.on('timeout', () => req.destroy(new Error('timed out after 5 s')));
     req.on('error', (error) => resolve({ error: error.message }));
     req.end();
+  });
+}
+
+/**
+ * One connection to a `tcp://host:port` target, closed at once: "available" (reported as 200) once something accepts
+ * it. Used for etcd, whose client port wants a client certificate before it says anything over HTTP.
+ */
+export function tcpProbe(target: string): Promise<ProbeOutcome> {
+  const url = new URL(target);
+  return new Promise((resolve) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port), timeout: 5000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve({ status: 200 });
+    });
+    socket.once('timeout', () => socket.destroy(new Error('timed out after 5 s')));
+    socket.once('error', (error) => resolve({ error: error.message }));
   });
 }

@@ -6,11 +6,13 @@ import { parseArgs } from 'node:util';
 /** A flag a program cannot start with: one line on stderr and exit code 2, as for the CLI's usage errors. */
 export class UsageError extends Error {}
 
-/** `availability-prober --target URL`: waits until the URL answers 200. */
+/** `availability-prober --target URL`: waits until an https:// URL answers 200, or a tcp://host:port takes a connection. */
 export async function availabilityProber(target: string): Promise<number> {
-  if (!/^https:\/\/./.test(target)) throw new UsageError(`invalid --target "${target}": want an https:// URL`);
-  const { httpsProbe, waitUntilAvailable } = await import('./availability-prober.ts');
-  await waitUntilAvailable({ target, probe: httpsProbe, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), log: (line) => void process.stdout.write(`${line}\n`) });
+  const tcp = /^tcp:\/\/[^/:]+:\d+$/.test(target);
+  if (!tcp && !/^https:\/\/./.test(target)) throw new UsageError(`invalid --target "${target}": want an https:// URL or tcp://host:port`);
+  const { httpsProbe, tcpProbe, waitUntilAvailable } = await import('./availability-prober.ts');
+  // A connection is cheap to try: every quarter second, so what waits for it starts right after.
+  await waitUntilAvailable({ target, probe: tcp ? tcpProbe : httpsProbe, intervalMs: tcp ? 250 : 1000, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), log: (line) => void process.stdout.write(`${line}\n`) });
   return 0;
 }
 

@@ -2,7 +2,7 @@
  * What is set on every rendered workload after the components are rendered, from facts about the management cluster
  * and the operator rather than the HostedControlPlane (as upstream's component defaults do).
  */
-import { ControlPlaneNames, KUBE_APISERVER_PORT } from '../names.ts';
+import { ControlPlaneNames, ETCD_CLIENT_PORT, KUBE_APISERVER_PORT } from '../names.ts';
 import { CONTAINER_SECURITY } from './pod.ts';
 
 /** Upstream's user for control-plane pods on management clusters without SecurityContextConstraints. */
@@ -39,9 +39,12 @@ export function withDefaultSecurityContext(objects: Rendered[], uid: number | un
   return mapPodSpecs(objects, () => true, (pod, name) => ({ ...pod, securityContext: { runAsUser: uid, ...(name === ControlPlaneNames.etcd ? { fsGroup: uid } : {}) } }));
 }
 
-/** The init container that holds a component back until the hosted API server is ready. */
-function proberContainer(image: string): Record<string, unknown> {
-  const target = `https://${ControlPlaneNames.kubeAPIServerService}:${String(KUBE_APISERVER_PORT)}/readyz`;
+/** What a component waits for before it starts. */
+const API_SERVER_READY = `https://${ControlPlaneNames.kubeAPIServerService}:${String(KUBE_APISERVER_PORT)}/readyz`;
+const ETCD_REACHABLE = `tcp://${ControlPlaneNames.etcdClientService}:${String(ETCD_CLIENT_PORT)}`;
+
+/** The init container that holds a component back until `target` is available. */
+function proberContainer(image: string, target: string): Record<string, unknown> {
   return {
     name: 'availability-prober',
     image,
@@ -55,9 +58,12 @@ function proberContainer(image: string): Record<string, unknown> {
 /**
  * Gives kube-controller-manager and kube-scheduler the availability prober as an init container (upstream's), so they
  * start once the API server answers instead of crashing into the kubelet's back-off (seen on the first real run:
- * minutes of CrashLoopBackOff in a new HighlyAvailable control plane).
+ * minutes of CrashLoopBackOff in a new HighlyAvailable control plane). kube-apiserver waits the same way until etcd
+ * takes connections: started before, its etcd client backed off (1 s, 1.6 s, … 6.5 s) while etcd's Service refused it,
+ * and a new control plane's API server became ready up to 7 s after etcd had.
  */
 export function withAvailabilityProber(objects: Rendered[], image: string | undefined): Rendered[] {
   if (image === undefined) return objects;
-  return mapPodSpecs(objects, (name) => NEED_API_SERVER.includes(name), (pod) => ({ ...pod, initContainers: [proberContainer(image)] }));
+  const waitsFor = (name: string): string | undefined => (NEED_API_SERVER.includes(name) ? API_SERVER_READY : name === ControlPlaneNames.kubeAPIServer ? ETCD_REACHABLE : undefined);
+  return mapPodSpecs(objects, (name) => waitsFor(name) !== undefined, (pod, name) => ({ ...pod, initContainers: [proberContainer(image, waitsFor(name) ?? '')] }));
 }

@@ -55,7 +55,7 @@ retry() { tries=0; until "$@"; do tries=$((tries + 1)); [ "$tries" -lt 30 ] || r
 # Asks the running members who they are, $1 times at most; the answer (or the last error) is left in $members.
 ask() {
   tries=1
-  until members=$(cluster --dial-timeout="$dial" --command-timeout=5s member list 2>&1); do
+  until members=$(cluster --dial-timeout="$dial" --command-timeout="$wait" member list 2>&1); do
     [ "$tries" -lt "$1" ] || return 1
     echo "$POD_NAME has no data and waits for its cluster to answer (try $tries of $1)"
     tries=$((tries + 1))
@@ -75,11 +75,13 @@ done
 if [ ! -d "$MEMBER_DATA_DIR/member/wal" ]; then
   # A folder without a log is what an attempt that never joined left behind (etcd opens its database first).
   rm -rf "$MEMBER_DATA_DIR"
-  # A cluster being created has nobody to answer yet, and a refused dial is retried until its timeout: ask briefly
-  # (a running member on the pod network answers in milliseconds). One that has run is asked patiently.
+  # A cluster being created has nobody to answer yet, and etcdctl retries a refused dial until its command times out
+  # (5 s of every member's start): ask briefly, a running member on the pod network answers in milliseconds. One
+  # that has run is asked patiently.
   patience=1
   dial=500ms
-  [ "$cluster_state" = new ] || { patience=\${JOIN_TRIES:-15}; dial=2s; }
+  wait=1s
+  [ "$cluster_state" = new ] || { patience=\${JOIN_TRIES:-15}; dial=2s; wait=5s; }
   if ask "$patience"; then
     state=existing
     for id in $(echo "$members" | awk -F', ' -v name="$POD_NAME" -v url="$MEMBER_PEER_URL" '$3 == name || $4 == url { print $1 }'); do

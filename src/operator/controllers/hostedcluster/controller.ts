@@ -19,6 +19,8 @@ import type { Manager } from '../../runtime/manager.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
 import { reconcileHostedCluster } from './reconcile.ts';
+import { referencedSecrets } from './phases/validate.ts';
+import { UserSecrets } from './user-secrets.ts';
 import type { HostedClusterDeps } from './scope.ts';
 import type { ServiceStatus } from '../hostedcontrolplane/scope.ts';
 
@@ -41,7 +43,7 @@ async function lookupHost(host: string): Promise<{ resolvable: boolean; detail: 
  */
 export function addHostedClusterController(
   manager: Manager,
-  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'service' | 'lastApplied' | 'nodePools' | 'networkReads' | 'ingressDNSChecks' | 'resolveHost' | 'monitoringDashboards'> & {
+  deps: Omit<HostedClusterDeps, 'hostedControlPlane' | 'controlPlaneSecret' | 'userSecret' | 'service' | 'lastApplied' | 'nodePools' | 'networkReads' | 'ingressDNSChecks' | 'resolveHost' | 'monitoringDashboards'> & {
     readonly watchNamespace?: string;
     readonly resolveHost?: HostedClusterDeps['resolveHost'];
     /** With `MONITORING_DASHBOARDS=1`: the operator's namespace, where the dashboard template ConfigMap is. */
@@ -57,12 +59,16 @@ export function addHostedClusterController(
   const pools = manager.informer<NodePool>({ apiVersion: API_VERSION, kind: 'NodePool', namespace });
   const services = manager.informer<ServiceStatus>({ apiVersion: 'v1', kind: 'Service', labelSelector: `${MANAGED_BY.key}=${MANAGED_BY.value}` });
   const dashboards = dashboardCaches(manager, deps.dashboardTemplateNamespace);
+  // Events arrive once reconciles run, which the controller below exists for.
+  const userSecrets = new UserSecrets({ client: deps.client, clock: deps.clock, logger, onChange: (ns, name) => usersOf(ns, name).forEach((key) => controller.queue.add(key)) });
+  const usersOf = (ns: string, name: string): string[] => clusters.list().filter((hc) => hc.metadata.namespace === ns && referencedSecrets(hc).includes(name)).map((hc) => keyOf(hc));
   const fullDeps: HostedClusterDeps = {
     ...deps,
     ...(dashboards === undefined ? {} : { monitoringDashboards: dashboards.deps }),
     hostedControlPlane: (key) => controlPlanes.get(key),
     nodePools: (hc) => pools.list().filter((np) => np.metadata.namespace === hc.metadata.namespace && np.spec.clusterName === hc.metadata.name),
     controlPlaneSecret: (key) => secrets.get(key),
+    userSecret: (ns, name) => userSecrets.get(ns, name),
     service: (key) => services.get(key),
     lastApplied: new Map(),
     networkReads: new WeakMap(),
@@ -70,7 +76,10 @@ export function addHostedClusterController(
     ingressDNSChecks: new Map(),
   };
   const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, accepts: keysInNamespace(namespace), reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
-  controller.watch(clusters, (event) => [keyOf(event.object)]);
+  controller.watch(clusters, (event) => {
+    if (event.type === 'DELETED') userSecrets.retain(new Set(clusters.list().map((hc) => hc.metadata.namespace ?? '')));
+    return [keyOf(event.object)];
+  });
   const ownerOf = (object: KubeObject): string[] => {
     const owner = object.metadata?.annotations?.[CLUSTER_ANNOTATION];
     return owner === undefined || owner === '' ? [] : [owner];
@@ -90,6 +99,7 @@ export function addHostedClusterController(
     controller.watch(dashboards.dashboards, (event) => (event.type === 'DELETED' ? all() : []));
   }
   manager.add(controller);
+  manager.addTermCleanup(() => userSecrets.stopAll());
   return controller;
 }
 

@@ -27,6 +27,8 @@ export interface HostedClusterDeps {
   readonly nodePools: (hc: HostedCluster) => NodePool[];
   /** The cache of the operator's Secrets in control-plane namespaces (copies, PKI, kubeconfigs), by `namespace/name`. */
   readonly controlPlaneSecret: (key: string) => SourceSecret | undefined;
+  /** A Secret beside the HostedCluster (pull secret, SSH key, …), from the cache of its namespace ({@link UserSecrets}). */
+  readonly userSecret: (namespace: string, name: string) => Promise<SourceSecret | undefined>;
   /** The cache of control-plane Services (shared with the HostedControlPlane controller), by `namespace/name`. */
   readonly service: (key: string) => ServiceStatus | undefined;
   /** The management cluster's apps domain, when the operator was told it (`--apps-domain`); else discovered. */

@@ -4,9 +4,8 @@ import { HostedClusterConditionReason as Reason, HostedClusterConditionType as T
 import { Annotation } from '../../../../api/v1beta1/well-known.ts';
 import { API_VERSION } from '../../../../api/v1beta1/kinds.ts';
 import { formatDuration, parseDuration } from '../../../../lib/duration.ts';
-import type { KubeClient, KubeObject, ObjectRef } from '../../../../kube/client.ts';
+import type { KubeClient, ObjectRef } from '../../../../kube/client.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
-import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
 import { removeFinalizer } from '../../../runtime/finalizers.ts';
@@ -89,7 +88,7 @@ async function infraClientForCleanup(scope: Scope): Promise<KubeClient | undefin
 async function userInfraKubeconfig(scope: Scope): Promise<string | undefined> {
   const ref = scope.hc.spec.platform.kubevirt?.credentials?.infraKubeConfigSecret;
   if (ref === undefined) return undefined;
-  const secret = await scope.deps.client.tryGet<KubeObject & SourceSecret>({ apiVersion: 'v1', kind: 'Secret', name: ref.name, namespace: scope.hc.metadata.namespace }).catch(() => undefined);
+  const secret = await scope.deps.userSecret(scope.hc.metadata.namespace ?? '', ref.name).catch(() => undefined);
   const data = secret?.data?.[ref.key];
   return data === undefined ? undefined : fromBase64(data);
 }

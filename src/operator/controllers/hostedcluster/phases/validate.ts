@@ -1,3 +1,4 @@
+import type { HostedCluster } from '../../../../api/index.ts';
 import { infraKubeconfigKey } from '../../../../controlplane/common/infra.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
@@ -10,8 +11,18 @@ import { controlPlaneOf, setCondition, type Phase, type Scope } from '../scope.t
 /** How long to wait before looking again for a Secret the user has not created yet. */
 const MISSING_SECRET_RETRY_MS = 30_000;
 
-async function readSecret(scope: Scope, name: string): Promise<SourceSecret | undefined> {
-  return scope.deps.client.tryGet<{ apiVersion: string; kind: string; type?: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name, namespace: scope.hc.metadata.namespace });
+const readSecret = (scope: Scope, name: string): Promise<SourceSecret | undefined> => scope.deps.userSecret(scope.hc.metadata.namespace ?? '', name);
+
+/** The names of the Secrets beside it that a HostedCluster uses (a change of one reconciles it). */
+export function referencedSecrets(hc: HostedCluster): string[] {
+  const names = [
+    hc.spec.pullSecret.name,
+    hc.spec.sshKey?.name,
+    hc.spec.secretEncryption?.aescbc?.activeKey.name,
+    hc.spec.platform.kubevirt?.credentials?.infraKubeConfigSecret?.name,
+    hc.metadata.annotations?.[ETCD_RESTORE_CREDENTIALS_ANNOTATION],
+  ];
+  return names.filter((name): name is string => name !== undefined && name !== '');
 }
 
 /** Platform and release: problems only a spec change fixes (no retry until the object changes). */
