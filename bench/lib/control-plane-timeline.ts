@@ -79,3 +79,18 @@ export async function watchDestroy(client: KubeClient, name: string, done: Promi
     .map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`)
     .join(', ');
 }
+
+/** One line per round: when each component's last pod was Ready and when etcd's volumes were provisioned (s after `t0`). */
+export async function startupSummary(client: KubeClient, namespace: string, t0: number): Promise<string> {
+  const pods = await controlPlanePods(client, namespace);
+  const readyAt = new Map<string, number>();
+  for (const pod of pods) {
+    const component = pod.metadata.labels?.['app'] ?? pod.metadata.name;
+    const ready = Date.parse(conditionTime(pod, 'Ready') ?? '');
+    readyAt.set(component, Math.max(readyAt.get(component) ?? 0, ready));
+  }
+  const events = await client.list<Event>('v1', 'Event', { namespace });
+  const provisioned = Math.max(0, ...events.filter((e) => e.reason === 'ProvisioningSucceeded').map((e) => Date.parse(e.firstTimestamp ?? e.eventTime ?? '')));
+  const parts = [...readyAt].sort((a, b) => a[1] - b[1]).map(([component, at]) => `${component} ${((at - t0) / 1000).toFixed(0)}`);
+  return `volumes ${((provisioned - t0) / 1000).toFixed(0)}, ready: ${parts.join(', ')}`;
+}

@@ -8,6 +8,9 @@ export class UsageError extends Error {}
 
 /** `availability-prober --target URL`: waits until an https:// URL answers 200, or a tcp://host:port takes a connection. */
 export async function availabilityProber(target: string): Promise<number> {
+  // The init container's first process: without a handler it would ignore SIGTERM and hold a stopping pod for its
+  // whole grace period.
+  process.once('SIGTERM', () => process.exit(143));
   const tcp = /^tcp:\/\/[^/:]+:\d+$/.test(target);
   if (!tcp && !/^https:\/\/./.test(target)) throw new UsageError(`invalid --target "${target}": want an https:// URL or tcp://host:port`);
   const { httpsProbe, tcpProbe, waitUntilAvailable } = await import('./availability-prober.ts');

@@ -49,6 +49,9 @@ export type EtcdClusterState = 'new' | 'existing';
 
 /** The script, run as `sh -c SCRIPT etcd <etcd flags…>`; it ends by running etcd with those flags. */
 export const MEMBER_START_SCRIPT = `set -eu
+# The script is the container's first process, which ignores a signal it has no handler for: told to stop while it
+# waits for its cluster, it would be killed only at the end of the pod's grace period.
+trap 'exit 143' TERM INT
 cluster() { etcdctl --endpoints="$CLUSTER_CLIENT_URL" $CLUSTER_CLIENT_TLS "$@"; }
 # etcd refuses a membership change until the leader has heard from every peer for a few seconds: a minute of tries.
 retry() { tries=0; until "$@"; do tries=$((tries + 1)); [ "$tries" -lt 30 ] || return 1; sleep 2; done; }

@@ -31,6 +31,13 @@ export interface ControllerOptions {
   readonly accepts?: (key: string) => boolean;
 }
 
+/**
+ * Workers of the controllers that create control planes (HostedCluster, HostedControlPlane): a reconcile mostly waits
+ * on the API server and on certificate signing (the thread pool), so more of them overlap; measured with
+ * `./dev bench operator-scale`.
+ */
+export const CONTROL_PLANE_WORKERS = 4;
+
 /** Accepts the keys of one namespace (`<namespace>/<name>`), or every key when `namespace` is undefined. */
 export const keysInNamespace = (namespace: string | undefined) => (key: string): boolean => namespace === undefined || key.startsWith(`${namespace}/`);
 

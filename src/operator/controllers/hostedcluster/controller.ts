@@ -7,7 +7,7 @@ import { MANAGED_BY } from '../../../controlplane/common/placement.ts';
 import type { KubeObject } from '../../../kube/client.ts';
 import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
-import { Controller, keysInNamespace } from '../../runtime/controller.ts';
+import { CONTROL_PLANE_WORKERS, Controller, keysInNamespace } from '../../runtime/controller.ts';
 import { changes, keyOf, type Informer } from '../../runtime/informer.ts';
 import { MonitoringDashboard } from '../../../render/monitoring/dashboard.ts';
 
@@ -75,7 +75,7 @@ export function addHostedClusterController(
     resolveHost: deps.resolveHost ?? lookupHost,
     ingressDNSChecks: new Map(),
   };
-  const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, accepts: keysInNamespace(namespace), reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
+  const controller = new Controller({ name: 'hostedcluster', clock: deps.clock, logger, metrics, workers: CONTROL_PLANE_WORKERS, accepts: keysInNamespace(namespace), reconcile: reconcileHostedCluster(fullDeps, (key) => clusters.get(key)) });
   controller.watch(clusters, (event) => {
     if (event.type === 'DELETED') userSecrets.retain(new Set(clusters.list().map((hc) => hc.metadata.namespace ?? '')));
     return [keyOf(event.object)];

@@ -6,7 +6,7 @@ import type { ReleaseProvider } from '../../../release/provider.ts';
 import type { KeyGenerator } from '../../../pki/keys.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
-import { Controller } from '../../runtime/controller.ts';
+import { CONTROL_PLANE_WORKERS, Controller } from '../../runtime/controller.ts';
 import { keyOf, type Informer } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
@@ -92,7 +92,7 @@ export function addHostedControlPlaneController(manager: Manager, deps: HostedCo
     { ...deps, ...(monitoring === undefined ? {} : { monitoring: monitoring.settings }), guestClients: new KubeconfigClients('guest'), guestSynced: new Map(), secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map(), assignsPodUsers: askOnce },
     (key) => inScope(planes.get(key), deps.watchNamespace),
   );
-  const controller = new Controller({ name: 'hostedcontrolplane', clock: deps.clock, logger, metrics, reconcile });
+  const controller = new Controller({ name: 'hostedcontrolplane', clock: deps.clock, logger, metrics, workers: CONTROL_PLANE_WORKERS, reconcile });
   controller.watch(planes, (event) => [keyOf(event.object)]);
   for (const informer of [deployments, statefulSets, services] as Array<Informer<KubeObject>>) controller.watch(informer, (event) => ownerKeys(planes, event.object));
   // A changed sre-metric-set changes the monitors of every SRE control plane; the others' render the same and send nothing.
