@@ -193,7 +193,7 @@ describe('HostedCluster controller', () => {
 
     // The Secret's arrival is heard from the cache of the namespace's Secrets, before the 30 s retry.
     await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'four-pull-secret', namespace: ns }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') } } as KubeObject);
-    await eventually('the pull secret to be found', async () => condition(await getHc(ns, 'four'), 'ValidConfiguration')?.reason !== 'SecretNotFound', 20_000);
+    await eventually('the pull secret to be found', async () => !/pull secret/.test(condition(await getHc(ns, 'four'), 'ValidConfiguration')?.message ?? 'pull secret'), 20_000);
 
     // Deleting it honours the destroy grace period: HostedClusterDestroyed while waiting, gone after.
     await client.mergePatch({ ...HC, name: 'four', namespace: ns }, { metadata: { annotations: { 'hypershift.openshift.io/destroy-grace-period': '4s' } } });
