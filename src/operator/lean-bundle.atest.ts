@@ -2,7 +2,8 @@
 // control plane runs) as a process: it serves its programs, refuses bad input as the full bundle does, and carries
 // neither the operator nor client-node.
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:https';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -40,7 +41,10 @@ describe('the lean operator bundle', () => {
   it('When not in a cluster and given no kubeconfig, the ignition server should say so and exit non-zero', async () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'KUBERNETES_SERVICE_HOST' && k !== 'KUBECONFIG'));
     const flags = ['--cert-file=/x', '--key-file=/y', '--namespace=n', '--cluster-dns=172.31.0.10', '--sandbox-image=pause', '--api-server-url=https://api:6443'];
-    const out = await runProcess(OPERATOR_BIN, ['ignition-server', ...flags], { env: { ...env, HOME: '/nonexistent' } });
+    // A home of its own without ~/.kube/config (the launcher keeps its compile cache there).
+    const home = mkdtempSync(join(tmpdir(), 'hcp-lean-home-'));
+    const out = await runProcess(OPERATOR_BIN, ['ignition-server', ...flags], { env: { ...env, HOME: home, XDG_CACHE_HOME: join(home, '.cache') } });
+    rmSync(home, { recursive: true, force: true });
     assert.equal(out.code, 1);
     assert.match(out.stderr, /^no kubeconfig found for the management cluster/);
   });
