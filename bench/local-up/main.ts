@@ -79,7 +79,7 @@ async function createRound(client: KubeClient, name: string, policy: string, ins
   const podsReadyMs = Date.now() - started;
   // Every round says where its time went, in one line; a round far slower than the others with its whole timeline.
   report(`${policy} round: Available ${seconds(availableMs)}, every pod Ready ${seconds(podsReadyMs)}; ${await startupSummary(client, namespace, started)}`);
-  if (!inspect && availableMs > SLOW_ROUND_MS) report(`${policy} slow round, its timeline:\n${await controlPlaneTimeline(client, namespace, started)}`);
+  if (!inspect && availableMs > SLOW_ROUND_MS) report(`${policy} slow round, its timeline:\n${await controlPlaneTimeline(client, namespace, started)}\n${await availabilityConditions(client, name, namespace, started)}`);
   if (inspect) {
     report(`${policy} start-up timeline:\n${await controlPlaneTimeline(client, namespace, started)}`);
     await reportMemory(client, name, policy);
@@ -89,6 +89,17 @@ async function createRound(client: KubeClient, name: string, policy: string, ins
   const destroyMs = await destroying;
   if (inspect) report(`${policy} destroy steps: ${await steps}, HostedCluster gone ${seconds(destroyMs)}`);
   return { availableMs, podsReadyMs, destroyMs };
+}
+
+/** When the HostedControlPlane's and the HostedCluster's availability conditions last moved: which of the two was late. */
+async function availabilityConditions(client: KubeClient, name: string, namespace: string, t0: number): Promise<string> {
+  type Conditioned = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> } };
+  const of = async (kind: string, ns: string): Promise<string> => {
+    const object = await client.tryGet<Conditioned>({ apiVersion: 'hypershift.openshift.io/v1beta1', kind, name, namespace: ns });
+    const wanted = object?.status?.conditions?.filter((c) => ['Available', 'KubeAPIServerAvailable', 'EtcdAvailable'].includes(c.type)) ?? [];
+    return `${kind}: ${wanted.map((c) => `${c.type}=${c.status} at ${((Date.parse(c.lastTransitionTime ?? '') - t0) / 1000).toFixed(0)} s`).join(', ')}`;
+  };
+  return `  ${await of('HostedControlPlane', namespace)}\n  ${await of('HostedCluster', 'clusters')}`;
 }
 
 /** A control plane's memory once it stops moving (sampled every 5 s until two totals are within 2 %, at most 2 minutes). */
