@@ -33,6 +33,8 @@ const MINUTE = 60_000;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /** A create that takes longer than this prints its timeline, whichever round it is. */
 const SLOW_ROUND_MS = 60_000;
+/** A destroy that takes longer than this prints its steps. */
+const SLOW_DESTROY_MS = 20_000;
 
 async function hcp(args: readonly string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 10 * MINUTE): Promise<number> {
   const started = Date.now();
@@ -87,7 +89,8 @@ async function createRound(client: KubeClient, name: string, policy: string, ins
   const destroying = hcp(['destroy', 'cluster', 'kubevirt', `--name=${name}`]);
   const steps = watchDestroy(client, name, destroying);
   const destroyMs = await destroying;
-  if (inspect) report(`${policy} destroy steps: ${await steps}, HostedCluster gone ${seconds(destroyMs)}`);
+  // The first round's steps, and any slow destroy's.
+  if (inspect || destroyMs > SLOW_DESTROY_MS) report(`${policy} destroy steps: ${await steps}, HostedCluster gone ${seconds(destroyMs)}`);
   return { availableMs, podsReadyMs, destroyMs };
 }
 
