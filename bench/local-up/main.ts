@@ -21,7 +21,7 @@ import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts'
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB as environmentRss, topPrograms as topProgramsOf } from '../lib/environment-memory.ts';
 import { controlPlaneTimeline, everyPodReady, startupSummary, watchDestroy } from '../lib/control-plane-timeline.ts';
-import { controlPlaneResident, formatComponents, formatResident, type Resident } from '../lib/control-plane-memory.ts';
+import { controlPlaneResident, formatComponents, formatResident } from '../lib/control-plane-memory.ts';
 import { FIXED_LOAD, runHostedLoad } from '../lib/hosted-load.ts';
 import { median } from '../lib/stats.ts';
 
@@ -46,13 +46,16 @@ async function hcp(args: readonly string[], env: NodeJS.ProcessEnv = process.env
 const environmentRssMiB = (): number => environmentRss(layout);
 const topPrograms = (): string => topProgramsOf(layout);
 
-/** Resident memory once it stops moving (sampled every 5 s until two samples are within 2 %, at most 2 minutes). */
-async function settledRssMiB(): Promise<number> {
-  let previous = environmentRssMiB();
+/**
+ * A memory sample once it stops moving: sampled every 5 s until two samples' figures are within 2 %, at most 2
+ * minutes (the environment's and one control plane's alike).
+ */
+async function settled<T>(sample: () => Promise<T>, figure: (t: T) => number): Promise<T> {
+  let previous = await sample();
   for (let i = 0; i < 24; i++) {
     await new Promise((r) => setTimeout(r, 5000));
-    const now = environmentRssMiB();
-    if (Math.abs(now - previous) / previous < 0.02) return now;
+    const now = await sample();
+    if (Math.abs(figure(now) - figure(previous)) / figure(previous) < 0.02) return now;
     previous = now;
   }
   return previous;
@@ -105,22 +108,10 @@ async function availabilityConditions(client: KubeClient, name: string, namespac
   return `  ${await of('HostedControlPlane', namespace)}\n  ${await of('HostedCluster', 'clusters')}`;
 }
 
-/** A control plane's memory once it stops moving (sampled every 5 s until two totals are within 2 %, at most 2 minutes). */
-async function settledPlane(client: KubeClient, namespace: string): Promise<{ total: Resident; byComponent: Map<string, Resident> }> {
-  let previous = await controlPlaneResident(client, layout, namespace);
-  for (let i = 0; i < 24; i++) {
-    await new Promise((r) => setTimeout(r, 5000));
-    const now = await controlPlaneResident(client, layout, namespace);
-    if (Math.abs(now.total.rss - previous.total.rss) / previous.total.rss < 0.02) return now;
-    previous = now;
-  }
-  return previous;
-}
-
 /** The control plane's memory idle, then its peak under {@link FIXED_LOAD} for a minute. */
 async function reportMemory(client: KubeClient, name: string, policy: string): Promise<void> {
   const namespace = `clusters-${name}`;
-  const idle = await settledPlane(client, namespace);
+  const idle = await settled(() => controlPlaneResident(client, layout, namespace), (r) => r.total.rss);
   report(`${policy} control plane idle: ${formatResident(idle.total)}; by component: ${formatComponents(idle.byComponent)}`);
   const kubeconfig = (await runHcpBinary(['create', 'kubeconfig', `--name=${name}`], { env: { ...process.env, KUBECONFIG: join(stateDir, 'kubeconfig') }, timeoutMs: MINUTE })).stdout;
   let peak = idle;
@@ -172,7 +163,7 @@ try {
   report(`warm local up to ready (3 nodes, images published, operator rolled out): ${seconds(await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--output=json']))}`);
   const client = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
   try {
-    report(`resident memory of the environment, idle: ${(await settledRssMiB()).toFixed(0)} MiB (${String(cgroupProcesses(layout.cgroup).length)} processes; MiB by program: ${topPrograms()})`);
+    report(`resident memory of the environment, idle: ${(await settled(() => Promise.resolve(environmentRssMiB()), (mib) => mib)).toFixed(0)} MiB (${String(cgroupProcesses(layout.cgroup).length)} processes; MiB by program: ${topPrograms()})`);
     await rounds(client, 'SingleReplica', 'single');
     await rounds(client, 'HighlyAvailable', 'ha');
   } finally {

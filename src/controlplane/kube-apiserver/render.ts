@@ -101,7 +101,7 @@ export const SHUTDOWN_DELAY_SECONDS = 10;
 /** How long a stopping API server's watches have to end after the shutdown delay. */
 const WATCH_TERMINATION_SECONDS = 5;
 /** The API server pods' grace period: the shutdown delay, the watches' end, and some seconds to exit. */
-export const KUBE_APISERVER_GRACE_SECONDS = SHUTDOWN_DELAY_SECONDS + WATCH_TERMINATION_SECONDS + 10;
+const KUBE_APISERVER_GRACE_SECONDS = SHUTDOWN_DELAY_SECONDS + WATCH_TERMINATION_SECONDS + 10;
 
 const socketMount = { name: 'konnectivity-uds', mountPath: KONNECTIVITY_SOCKET_DIR };
 

@@ -1,7 +1,7 @@
 import type { HostedControlPlane } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { HostedClusterConditionType } from '../../../api/v1beta1/conditions.ts';
-import { findCondition } from '../../../lib/conditions.ts';
+import { hasTrueCondition } from '../../../lib/conditions.ts';
 import { INFRA_CREDENTIALS_SECRET, infraTargetOf, kubeconfigFromCopy } from '../../../controlplane/common/infra.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
@@ -36,9 +36,6 @@ type CachedSecret = KubeObject & { data?: Record<string, string> };
 
 /** Whether every hosted cluster is the operator's stand-in (tests), which answers by definition. */
 const overridden = (deps: LoadBalancerControllerDeps): boolean => deps.guestKubeconfig !== undefined && deps.guestKubeconfig !== '';
-/** Whether the control plane's API server has reported available. */
-const apiServerAvailable = (hcp: HostedControlPlane): boolean => findCondition(hcp.status?.conditions, HostedClusterConditionType.KubeAPIServerAvailable.value)?.status === 'True';
-
 /** How soon a control plane whose hosted cluster cannot be reached yet is looked at again. */
 const NOT_REACHABLE_MS = 30_000;
 /** Keys of guest Services: `<control plane key>#<namespace>/<name>`; a control plane's own key has no `#`. */
@@ -46,7 +43,7 @@ const SEPARATOR = '#';
 
 /** The hosted cluster's kubeconfig: the override, else the control plane's admin kubeconfig once published. */
 function guestKubeconfigOf(namespace: string, deps: LoadBalancerControllerDeps, secret: (key: string) => CachedSecret | undefined): string | undefined {
-  if (deps.guestKubeconfig !== undefined && deps.guestKubeconfig !== '') return deps.guestKubeconfig;
+  if (overridden(deps)) return deps.guestKubeconfig;
   return hostedApiKubeconfig(secret(`${namespace}/${ControlPlaneNames.adminKubeconfig}`)?.data?.['kubeconfig'], namespace, deps.hostedApiAccess);
 }
 
@@ -92,7 +89,7 @@ export function addLoadBalancerController(manager: Manager, deps: LoadBalancerCo
     // Not before its API server is first available: a name looked up before its Service exists is answered "no such
     // host" from the cluster DNS's negative cache for up to 30 s, to every pod that asks, its own components included
     // (the controller manager's wait for the API server took 30 s longer). Its status changes wake this reconcile.
-    if (clusters.get(key) === undefined && !overridden(deps) && !apiServerAvailable(hcp)) return {};
+    if (clusters.get(key) === undefined && !overridden(deps) && !hasTrueCondition(hcp, HostedClusterConditionType.KubeAPIServerAvailable.value)) return {};
     const access = accessOf(hcp, owner, { ...deps, guestClients, secret: (k) => secrets.get(k) });
     if (access === undefined) return { requeueAfterMs: NOT_REACHABLE_MS };
     clusters.ensure(key, access);
