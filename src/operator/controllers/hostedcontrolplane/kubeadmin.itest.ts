@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { HostedCluster } from '../../../api/index.ts';
 import type { KubeDocument } from '../../../kube/client.ts';
 import { runHcp } from '../../../testing/cli.ts';
+import { markPodsReady } from '../../../testing/control-plane-kubelet.ts';
 import { eventually } from '../../../testing/eventually.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { startTestOperator } from '../../../testing/operator.ts';
@@ -27,15 +28,6 @@ async function createCluster(namespace: string, name: string): Promise<void> {
   const release = '--release-image=quay.io/openshift-release-dev/ocp-release:4.17.0-multi';
   const out = await runHcp([...args, release, '--control-plane-availability-policy=SingleReplica'], { files: { '/ps': '{"auths":{}}' }, realClock: true });
   assert.equal(out.code, 0, out.stderr);
-}
-
-/** Plays kubelet for kube-apiserver: every pod of it is marked Running and Ready, so a rollout can finish. */
-async function markApiServerPodsReady(cpns: string): Promise<void> {
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }, { type: 'ContainersReady', status: 'True', lastTransitionTime: now }] };
-  for (const pod of await client.list<KubeDocument>('v1', 'Pod', { namespace: cpns, labelSelector: 'app=kube-apiserver' })) {
-    await client.mergePatch({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '', namespace: cpns }, { status }, 'status');
-  }
 }
 
 /** Which of the kubeadmin objects exist: the published copy, the control-plane password and the token file. */
@@ -72,7 +64,7 @@ async function assertAcceptedAsKubeAdmin(cpns: string, password: string): Promis
 /** Configures an identity provider and checks that kubeadmin is withdrawn only after the old API server pod is gone. */
 async function retireWithIdentityProvider(ns: string, cpns: string): Promise<void> {
   await eventually('a kube-apiserver pod', async () => (await client.list<KubeDocument>('v1', 'Pod', { namespace: cpns, labelSelector: 'app=kube-apiserver' })).length === 1);
-  await markApiServerPodsReady(cpns);
+  await markPodsReady(client, cpns);
   await client.mergePatch({ ...HC, name: 'ka', namespace: ns }, { spec: { configuration: { oauth: { identityProviders: [HTPASSWD_PROVIDER] } } } });
   await eventually('kube-apiserver to be re-applied without the token file', async () => !(await apiServerArgs(cpns)).some((a) => a.startsWith('--token-auth-file')));
   await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -80,7 +72,7 @@ async function retireWithIdentityProvider(ns: string, cpns: string): Promise<voi
   assert.deepEqual(await kubeadminObjects(ns, cpns), [true, true, true], 'kept while an old kube-apiserver pod accepts the password');
   assert.equal((await client.get<HostedCluster>({ ...HC, name: 'ka', namespace: ns })).status?.kubeadminPassword?.name, 'ka-kubeadmin-password');
   await eventually('the rollout to finish and the kubeadmin user to be withdrawn everywhere', async () => {
-    await markApiServerPodsReady(cpns);
+    await markPodsReady(client, cpns);
     const current = await client.get<HostedCluster>({ ...HC, name: 'ka', namespace: ns });
     return (await kubeadminObjects(ns, cpns)).every((exists) => !exists) && current.status?.kubeadminPassword === undefined;
   });
