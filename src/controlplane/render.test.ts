@@ -30,6 +30,18 @@ describe('renderControlPlane', () => {
     });
   }
 
+  it('When the cluster is annotated with the API servers\' GOGC, GOMEMLIMIT and a priority class, its control plane should carry them and kube-apiserver run with them', () => {
+    const hc = aHostedCluster('example', 'clusters');
+    hc.metadata.annotations = { 'hypershift.openshift.io/kube-apiserver-gogc': '50', 'hypershift.openshift.io/kube-apiserver-gomemlimit': '200MiB', 'hypershift.openshift.io/api-critical-priority-class': 'urgent', unrelated: 'x' };
+    const hcp = renderHostedControlPlane({ hc, infraID: 'example-sffhb' }) as unknown as HostedControlPlane;
+    assert.equal(hcp.metadata.annotations?.['unrelated'], undefined);
+    const objects = renderControlPlane({ hcp, release, configHashes: hashes, encryptionKey: 'a2V5' });
+    type Pods = { spec: { template: { spec: { priorityClassName?: string; containers: Array<{ name: string; env?: unknown }> } } } };
+    const apiServer = (objects as unknown as Array<Workload & Pods>).find((o) => o.kind === 'Deployment' && o.metadata.name === 'kube-apiserver');
+    assert.deepEqual(apiServer?.spec.template.spec.containers.find((c) => c.name === 'kube-apiserver')?.env, [{ name: 'GOGC', value: '50' }, { name: 'GOMEMLIMIT', value: '200MiB' }]);
+    assert.equal(apiServer?.spec.template.spec.priorityClassName, 'urgent');
+  });
+
   it('When the cluster has no kubeadmin user, it should render no token file and kube-apiserver should not read one', () => {
     const objects = renderControlPlane({ hcp: controlPlane('HighlyAvailable'), release, configHashes: hashes, encryptionKey: 'a2V5' });
     const yaml = toYamlDocuments(objects);

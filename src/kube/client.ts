@@ -177,7 +177,7 @@ export class KubeClient {
     const query = new URLSearchParams({ watch: 'true', allowWatchBookmarks: 'true', resourceVersion: from.resourceVersion, timeoutSeconds: String(from.timeoutSeconds) });
     if (selector.labelSelector !== undefined) query.set('labelSelector', selector.labelSelector);
     if (selector.fieldSelector !== undefined) query.set('fieldSelector', selector.fieldSelector);
-    await this.rest.stream(`${base}?${query.toString()}`, (value) => onEvent(value as WatchEvent<T>), from.signal);
+    await this.rest.stream(`${base}?${query.toString()}`, (value) => onEvent(value as WatchEvent<T>), from.signal, from.timeoutSeconds);
   }
 
   /**

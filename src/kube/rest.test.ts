@@ -1,12 +1,29 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:https';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { certificatePem, issueCertificate } from '../pki/certificate.ts';
 import { generateKeyPair, privateKeyPem } from '../pki/keys.ts';
 import { KubeApiError } from './errors.ts';
-import { resourceOfPath, RestClient, type RequestRecord } from './rest.ts';
+import { RequestTimeoutError, resourceOfPath, RestClient, type RequestRecord, type RestDeadlines } from './rest.ts';
+
+/** A client of `https://127.0.0.1:<port>` trusting `caPem`, with the given deadlines. */
+function clientOf(port: number, caPem: string, deadlines?: RestDeadlines): RestClient {
+  const config = new KubeConfig();
+  config.loadFromString(JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'c', cluster: { server: `https://127.0.0.1:${String(port)}`, 'certificate-authority-data': Buffer.from(caPem).toString('base64') } }], users: [{ name: 'u', user: {} }], contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }], 'current-context': 'x' }));
+  return new RestClient(config, deadlines);
+}
+
+/** An HTTPS server on a free loopback port with a fresh certificate, handling requests with `handler`. */
+async function httpsServer(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; port: number; caPem: string }> {
+  const keys = await generateKeyPair();
+  const now = new Date();
+  const cert = await issueCertificate({ commonName: 'test', usage: 'server', ipAddresses: ['127.0.0.1'], notBefore: now, notAfter: new Date(now.getTime() + 3_600_000), keys, serialNumber: '01' });
+  const server = createServer({ cert: certificatePem(cert), key: await privateKeyPem(keys.privateKey) }, handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, caPem: certificatePem(cert) };
+}
 
 describe('resourceOfPath', () => {
   it('When given API paths of every shape, it should name the resource and subresource', () => {
@@ -23,21 +40,14 @@ describe('resourceOfPath', () => {
 describe('RestClient retries', () => {
   /** An HTTPS server answering from `answers` in turn (status, Retry-After), and a client trusting it. */
   async function serve(answers: Array<[number, string | undefined]>): Promise<{ client: RestClient; hits: () => number; close: () => void }> {
-    const keys = await generateKeyPair();
-    const now = new Date();
-    const cert = await issueCertificate({ commonName: 'test', usage: 'server', ipAddresses: ['127.0.0.1'], notBefore: now, notAfter: new Date(now.getTime() + 3_600_000), keys, serialNumber: '01' });
     let hits = 0;
-    const server = createServer({ cert: certificatePem(cert), key: await privateKeyPem(keys.privateKey) }, (_req, res) => {
+    const { server, port, caPem } = await httpsServer((_req, res) => {
       const [status, retryAfter] = answers[Math.min(hits, answers.length - 1)] ?? [200, undefined];
       hits++;
       res.writeHead(status, { 'content-type': 'application/json', ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) });
       res.end(JSON.stringify(status === 200 ? { ok: true } : { reason: 'TooManyRequests', message: 'storage is (re)initializing' }));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const config = new KubeConfig();
-    config.loadFromString(JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'c', cluster: { server: `https://127.0.0.1:${port}`, 'certificate-authority-data': Buffer.from(certificatePem(cert)).toString('base64') } }], users: [{ name: 'u', user: {} }], contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }], 'current-context': 'x' }));
-    const client = new RestClient(config);
+    const client = clientOf(port, caPem);
     return { client, hits: () => hits, close: () => { client.close(); server.close(); } };
   }
 
@@ -90,5 +100,66 @@ describe('RestClient retries', () => {
     records.length = 0;
     await assert.rejects(s.client.call({ method: 'GET', path: '/api/v1/pods' }));
     assert.deepEqual(records.map((r) => r.code), ['<error>'], 'a closed server answers nothing');
+  });
+});
+
+describe('RestClient deadlines', () => {
+  const short: RestDeadlines = { connectMs: 300, answerIdleMs: 300, watchGraceMs: 300 };
+  const timedOut = (pattern: RegExp) => (e: unknown): boolean => e instanceof RequestTimeoutError && pattern.test(e.message);
+
+  it('When a connection opens but its TLS handshake never ends, the request should fail at the connect deadline', async () => {
+    const held: Socket[] = [];
+    const server = createTcpServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = clientOf((server.address() as AddressInfo).port, '', short);
+    try {
+      const started = Date.now();
+      await assert.rejects(client.call({ method: 'GET', path: '/api/v1/pods' }), timedOut(/^no connection to 127\.0\.0\.1:\d+ within 0\.3 s$/));
+      assert.ok(Date.now() - started < 5_000);
+    } finally {
+      client.close();
+      for (const socket of held) socket.destroy();
+      server.close();
+    }
+  });
+
+  it('When the server takes a request and never answers, it should fail once the connection has been silent too long', async () => {
+    const { server, port, caPem } = await httpsServer(() => undefined);
+    const client = clientOf(port, caPem, short);
+    try {
+      await assert.rejects(client.call({ method: 'GET', path: '/api/v1/pods' }), timedOut(/^no answer from 127\.0\.0\.1:\d+ within 0\.3 s$/));
+    } finally {
+      client.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('When a watch stays silent past the time the server was asked to end it, it should fail so that the watcher starts again', async () => {
+    const { server, port, caPem } = await httpsServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).flushHeaders());
+    const client = clientOf(port, caPem, short);
+    try {
+      await assert.rejects(client.stream('/api/v1/pods?watch=true', () => undefined, new AbortController().signal, 0), timedOut(/^no answer from .* within 0\.3 s$/));
+    } finally {
+      client.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('When a watch answers within its time, the deadline should not cut it', async () => {
+    const { server, port, caPem } = await httpsServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      setTimeout(() => res.end('{"type":"BOOKMARK"}\n'), 200);
+    });
+    const client = clientOf(port, caPem, short);
+    const lines: unknown[] = [];
+    try {
+      await client.stream('/api/v1/pods?watch=true', (line) => lines.push(line), new AbortController().signal, 1);
+      assert.deepEqual(lines, [{ type: 'BOOKMARK' }]);
+    } finally {
+      client.close();
+      server.close();
+    }
   });
 });

@@ -1,6 +1,33 @@
 import type { ClusterAuth } from './auth.ts';
+import type { ClientRequest } from 'node:http';
 import { Agent, request, type RequestOptions } from 'node:https';
 import { KubeApiError } from './errors.ts';
+
+/**
+ * How long a request may wait before it is abandoned with an error (and its socket closed), so that a caller retries
+ * instead of hanging: an address that drops packets (a pod that just went, a Service whose endpoint is not wired yet)
+ * would otherwise hold a connect for Linux's SYN retries (127 s), and a peer that vanished mid-answer for the TCP
+ * retransmission limit (about 15 minutes).
+ */
+export interface RestDeadlines {
+  /** From the request to an open TLS connection. client-go's dialer gives 30 s and the handshake 10 s; an API server answers in milliseconds. */
+  readonly connectMs: number;
+  /** Silence on an open connection while a request (never a watch) waits for its answer; longer than the API server's own 60 s request limit. */
+  readonly answerIdleMs: number;
+  /** Silence on a watch beyond the `timeoutSeconds` after which the server ends it. */
+  readonly watchGraceMs: number;
+}
+
+/** The deadlines every client gets unless told otherwise. */
+export const DEFAULT_DEADLINES: RestDeadlines = { connectMs: 10_000, answerIdleMs: 75_000, watchGraceMs: 30_000 };
+
+/** A request abandoned at one of its {@link RestDeadlines}. */
+export class RequestTimeoutError extends Error {
+  constructor(what: string, host: string, ms: number) {
+    super(`${what} ${host} within ${String(ms / 1000)} s`);
+    this.name = 'RequestTimeoutError';
+  }
+}
 
 /** One REST call's inputs. */
 export interface RestRequest {
@@ -20,17 +47,19 @@ export class RestClient {
   private readonly config: ClusterAuth;
   private readonly server: URL;
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  private readonly deadlines: RestDeadlines;
   /**
    * Called once per request when its answer's status arrives (`<error>` when none did), with its HTTP method (watches
    * as `WATCH`), path and the server's host, for request metrics labelled as client-go labels them.
    */
   onRequest: (request: RequestRecord) => void = () => undefined;
 
-  constructor(config: ClusterAuth) {
+  constructor(config: ClusterAuth, deadlines: RestDeadlines = DEFAULT_DEADLINES) {
     const cluster = config.getCurrentCluster();
     if (cluster === null) throw new Error('the kubeconfig has no current cluster');
     this.config = config;
     this.server = new URL(cluster.server);
+    this.deadlines = deadlines;
   }
 
   /** The API server URL. */
@@ -66,7 +95,7 @@ export class RestClient {
     };
     await this.config.applyToHTTPSOptions(options);
     for (let attempt = 1; ; attempt++) {
-      const answer = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body)).catch((error: unknown) => {
+      const answer = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body), this.guard(this.deadlines.answerIdleMs)).catch((error: unknown) => {
         this.record(req.method, req.path, NO_ANSWER);
         throw error;
       });
@@ -80,9 +109,10 @@ export class RestClient {
 
   /**
    * Streams a long-running GET (a watch) and hands every newline-delimited JSON value to `onLine`. Resolves when the
-   * server ends the stream or `signal` aborts it; a non-2xx answer throws {@link KubeApiError}.
+   * server ends the stream or `signal` aborts it; a non-2xx answer throws {@link KubeApiError}, and so does a stream
+   * silent for longer than the `timeoutSeconds` it asked the server for (its peer is gone).
    */
-  async stream(path: string, onLine: (value: unknown) => void, signal: AbortSignal): Promise<void> {
+  async stream(path: string, onLine: (value: unknown) => void, signal: AbortSignal, timeoutSeconds: number): Promise<void> {
     const options: RequestOptions = {
       method: 'GET',
       protocol: this.server.protocol,
@@ -95,7 +125,24 @@ export class RestClient {
       signal,
     };
     await this.config.applyToHTTPSOptions(options);
-    await streamLines(options, { onLine, onStatus: (status) => this.record('WATCH', path, status) }, path);
+    const guard = this.guard(timeoutSeconds * 1000 + this.deadlines.watchGraceMs);
+    await streamLines(options, { onLine, onStatus: (status) => this.record('WATCH', path, status), guard }, path);
+  }
+
+  /** Puts this client's deadlines on a request: the connect deadline on a new connection, then `idleMs` of silence. */
+  private guard(idleMs: number): (req: ClientRequest) => void {
+    const host = this.server.host;
+    const { connectMs } = this.deadlines;
+    return (req) => {
+      req.setTimeout(idleMs, () => req.destroy(new RequestTimeoutError('no answer from', host, idleMs)));
+      req.once('socket', (socket) => {
+        // A pooled connection is open already; a new one is open once its TLS handshake is done.
+        if (!socket.connecting) return;
+        const timer = setTimeout(() => req.destroy(new RequestTimeoutError('no connection to', host, connectMs)), connectMs);
+        socket.once('secureConnect', () => clearTimeout(timer));
+        socket.once('close', () => clearTimeout(timer));
+      });
+    };
   }
 
   private record(method: string, path: string, code: string): void {
@@ -134,7 +181,7 @@ function retryDelayMs(req: RestRequest, answer: { status: number; retryAfterSeco
   return Math.min(answer.retryAfterSeconds, 2) * 1000;
 }
 
-function send(options: RequestOptions, body: string | undefined): Promise<{ status: number; text: string; retryAfterSeconds: number | undefined }> {
+function send(options: RequestOptions, body: string | undefined, guard: (req: ClientRequest) => void): Promise<{ status: number; text: string; retryAfterSeconds: number | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request(options, (res) => {
       let text = '';
@@ -143,6 +190,7 @@ function send(options: RequestOptions, body: string | undefined): Promise<{ stat
       const retryAfter = Number(res.headers['retry-after']);
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined }));
     });
+    guard(req);
     req.on('error', reject);
     // A length, always: Node sends a DELETE's body without one (DELETE is not chunked by default), so the API server
     // read no body, and the body's bytes were left on the connection.
@@ -162,7 +210,7 @@ export function resourceOfPath(path: string): string {
   return [rest[0], rest[2]].filter((p) => p !== undefined).join('/');
 }
 
-function streamLines(options: RequestOptions, handlers: { onLine: (value: unknown) => void; onStatus: (code: string) => void }, path: string): Promise<void> {
+function streamLines(options: RequestOptions, handlers: { onLine: (value: unknown) => void; onStatus: (code: string) => void; guard: (req: ClientRequest) => void }, path: string): Promise<void> {
   const { onLine } = handlers;
   let answered = false;
   return new Promise((resolve, reject) => {
@@ -185,6 +233,7 @@ function streamLines(options: RequestOptions, handlers: { onLine: (value: unknow
       res.on('end', () => (status >= 200 && status < 300 ? resolve() : reject(errorFrom(status, buffer, { method: 'GET', path }))));
       res.on('error', reject);
     });
+    handlers.guard(req);
     req.on('error', (error) => {
       if (error.name === 'AbortError') return resolve();
       if (!answered) handlers.onStatus(NO_ANSWER);

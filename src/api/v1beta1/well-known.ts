@@ -61,6 +61,10 @@ export const Annotation = {
   ForceUpgradeTo: 'hypershift.openshift.io/force-upgrade-to',
   /** Overrides the priority class of etcd pods. */
   EtcdPriorityClass: 'hypershift.openshift.io/etcd-priority-class',
+  /** The API servers' GOGC (how much the heap grows between collections, in percent; `off`). */
+  KubeAPIServerGOGC: 'hypershift.openshift.io/kube-apiserver-gogc',
+  /** The API servers' GOMEMLIMIT (a soft heap limit, e.g. `1536MiB`), above which Go collects more often. */
+  KubeAPIServerGOMemoryLimit: 'hypershift.openshift.io/kube-apiserver-gomemlimit',
 } as const;
 
 /** Default OVN-Kubernetes internal subnets for KubeVirt guests (avoid clashing with the infrastructure's). */

@@ -1,4 +1,5 @@
 import type { HostedControlPlane } from '../../api/index.ts';
+import { goRuntimeEnv } from './go-runtime.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
 import { CONTAINER_SECURITY, deployment, httpsCheck, probes, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
@@ -105,12 +106,19 @@ const KUBE_APISERVER_GRACE_SECONDS = SHUTDOWN_DELAY_SECONDS + WATCH_TERMINATION_
 
 const socketMount = { name: 'konnectivity-uds', mountPath: KONNECTIVITY_SOCKET_DIR };
 
+/** The container's environment, when the Go runtime annotations set one. */
+function goRuntime(hcp: HostedControlPlane): { env?: Array<{ name: string; value: string }> } {
+  const env = goRuntimeEnv(hcp.metadata.annotations);
+  return env.length === 0 ? {} : { env };
+}
+
 function apiServerContainer(hcp: HostedControlPlane, image: string, secrets: KubeAPIServerSecrets): Record<string, unknown> {
   return {
     name: NAME,
     image,
     command: ['kube-apiserver'],
     args: apiServerArgs(hcp, secrets),
+    ...goRuntime(hcp),
     ports: [{ name: 'client', containerPort: KUBE_APISERVER_PORT, protocol: 'TCP' }],
     // Five minutes to be ready: it waits for etcd, whose members may take that long to form a quorum.
     ...probes({ ready: httpsCheck('/readyz', KUBE_APISERVER_PORT), live: httpsCheck('/livez', KUBE_APISERVER_PORT), startupLimit: 300 }),

@@ -18,7 +18,7 @@ import { LOCAL_NODE_IMAGE, LOCAL_RELEASE_IMAGE, localRelease } from './local-ima
 import { localClusterFlags } from './cluster-flags.ts';
 import { fetchIgnitionConfig } from './ignition-fetch.ts';
 import { parseIgnitionPointer } from '../../render/ignition/materialise.ts';
-import { machineOfPool } from '../../testing/node-join.ts';
+import { machineOfPool, whyNoNode } from '../../testing/node-join.ts';
 import { machineNamespaces } from '../kubevirt/machine-backend.ts';
 import type { InfraAccess } from './infra-cluster.ts';
 import { volumesDir } from './storage.ts';
@@ -144,7 +144,9 @@ async function joinAndCheck(name: string): Promise<void> {
       return vmi?.status?.phase === 'Running' && address !== '';
     }, { timeoutMs: 3 * MINUTE, intervalMs: 500 });
     const running = seconds(created);
-    await waitFor(`Node ${machine} Ready`, () => nodeReadyOrWhy(hosted, machine), { timeoutMs: 3 * MINUTE, intervalMs: 500 });
+    await waitFor(`Node ${machine} Ready`, () => nodeReadyOrWhy(hosted, machine), { timeoutMs: 3 * MINUTE, intervalMs: 500 }).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}\n${await whyNoNode(hosted, layout, machine)}`);
+    });
     process.stderr.write(`e2e: NodePool created → instance running (${address}) ${running}s → Node ${machine} Ready ${seconds(created)}s\n`);
     await waitFor('the serving certificate issued (the instance\'s address vouches for it)', async () => (await hosted.list<CSR>('certificates.k8s.io/v1', 'CertificateSigningRequest')).some((c) => c.spec?.signerName === 'kubernetes.io/kubelet-serving' && c.spec.username === `system:node:${machine}` && c.status?.certificate !== undefined), { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
     const status = JSON.parse((await hcp(['local', 'status', `--state-dir=${stateDir}`, '--output=json'])).stdout) as { machines: Array<{ vm: string; backend: string; address: string }> };

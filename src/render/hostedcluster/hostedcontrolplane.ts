@@ -56,14 +56,27 @@ function optional(input: HostedControlPlaneInput): Partial<HostedControlPlaneSpe
   return { ...(image === undefined ? {} : { controlPlaneReleaseImage: image }), ...(input.pausedUntil === undefined ? {} : { pausedUntil: input.pausedUntil }) };
 }
 
+/** The HostedCluster annotations the control plane acts on, copied to its HostedControlPlane (upstream mirrors these too). */
+const MIRRORED = [
+  Annotation.RestartDate,
+  Annotation.ControlPlanePriorityClass,
+  Annotation.APICriticalPriorityClass,
+  Annotation.EtcdPriorityClass,
+  Annotation.KubeAPIServerGOGC,
+  Annotation.KubeAPIServerGOMemoryLimit,
+] as const;
+
 function annotations(hc: HostedCluster): Record<string, string> {
-  const restartDate = hc.metadata.annotations?.[Annotation.RestartDate];
-  return { [CLUSTER_ANNOTATION]: clusterKey(hc), ...(restartDate === undefined ? {} : { [Annotation.RestartDate]: restartDate }) };
+  const mirrored = MIRRORED.flatMap((key) => {
+    const value = hc.metadata.annotations?.[key];
+    return value === undefined ? [] : [[key, value] as const];
+  });
+  return { [CLUSTER_ANNOTATION]: clusterKey(hc), ...Object.fromEntries(mirrored) };
 }
 
 /**
  * The HostedControlPlane for a HostedCluster, in its control-plane namespace: the cluster's spec with references
- * rewritten to the copies made there (pull secret, SSH key), the release image, and the restart date annotation.
+ * rewritten to the copies made there (pull secret, SSH key), the release image, and the annotations it acts on.
  */
 export function renderHostedControlPlane(input: HostedControlPlaneInput): KubeManifest {
   const { hc } = input;

@@ -38,6 +38,8 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: MANAGE },
   // Control-plane workloads and their disruption budgets.
   { apiGroups: ['apps'], resources: ['deployments', 'statefulsets'], verbs: MANAGE },
+  // Deleted (their pods orphaned) with a destroyed cluster's Deployments, so that none starts a pod again meanwhile.
+  { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['list', 'delete'] },
   { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: MANAGE },
   // The Route publishing strategy (OpenShift management clusters); custom-host lets a Route carry the published host name.
   { apiGroups: ['route.openshift.io'], resources: ['routes', 'routes/custom-host'], verbs: MANAGE },

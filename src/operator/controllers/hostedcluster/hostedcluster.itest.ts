@@ -160,12 +160,24 @@ describe('HostedCluster controller', () => {
     // (not its 30 s grace) and deletes the namespace only once it is gone. This test is its kubelet.
     const pod = { apiVersion: 'v1', kind: 'Pod', name: 'kube-apiserver-x', namespace: cpns };
     await client.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: pod.name, namespace: cpns, labels: { app: 'kube-apiserver' } }, spec: { nodeName: 'node-x', containers: [{ name: 'c', image: 'none' }] } });
+    // The workloads' own pods (never scheduled here): none may be started again while the control plane stops.
+    const podUids = async (): Promise<string[]> => (await client.list('v1', 'Pod', { namespace: cpns })).map((p) => p.metadata?.uid ?? '');
+    const before = new Set(await eventually('pods of the control plane\'s workloads', async () => {
+      const uids = await podUids();
+      return uids.length > 1 ? uids : undefined;
+    }, 20_000));
     await client.delete({ ...HC, name: 'three', namespace: ns });
     const stopping = await eventually('the pod to be asked to stop', async () => {
       const current = await client.tryGet<KubeObject & { metadata: { deletionGracePeriodSeconds?: number } }>(pod);
       return current?.metadata.deletionTimestamp === undefined ? undefined : current;
     }, 20_000);
     assert.equal(stopping.metadata.deletionGracePeriodSeconds, 1);
+    const started = new Set<string>();
+    for (let look = 0; look < 20; look++) {
+      for (const uid of await podUids()) if (!before.has(uid)) started.add(uid);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual([...started], [], 'no pod started again by a workload being deleted');
     assert.equal((await client.get<KubeObject>({ apiVersion: 'v1', kind: 'Namespace', name: cpns })).metadata?.deletionTimestamp, undefined, 'the namespace waits for its pods');
     await client.delete(pod, { gracePeriodSeconds: 0 });
     const deleting = Date.now();
@@ -194,6 +206,13 @@ describe('HostedCluster controller', () => {
     // The Secret's arrival is heard from the cache of the namespace's Secrets, before the 30 s retry.
     await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'four-pull-secret', namespace: ns }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') } } as KubeObject);
     await eventually('the pull secret to be found', async () => !/pull secret/.test(condition(await getHc(ns, 'four'), 'ValidConfiguration')?.message ?? 'pull secret'), 20_000);
+
+    // An API server memory limit Go could not parse is refused by name, not passed on to crash the API servers.
+    await client.mergePatch({ ...HC, name: 'four', namespace: ns }, { metadata: { annotations: { 'hypershift.openshift.io/kube-apiserver-gomemlimit': '2Gb' } } });
+    await eventually('the memory limit refused', async () => condition(await getHc(ns, 'four'), 'ValidConfiguration')?.message === 'annotation hypershift.openshift.io/kube-apiserver-gomemlimit is "2Gb": GOMEMLIMIT must be a byte count with an optional unit B, KiB, MiB, GiB or TiB (e.g. 1536MiB), or off', 20_000);
+    await client.mergePatch({ ...HC, name: 'four', namespace: ns }, { metadata: { annotations: { 'hypershift.openshift.io/kube-apiserver-gomemlimit': '2GiB' } } });
+    // (The next thing validation finds missing is the SSH key: this cluster never gets one.)
+    await eventually('the memory limit accepted', async () => /SSH key secret/.test(condition(await getHc(ns, 'four'), 'ValidConfiguration')?.message ?? ''), 20_000);
 
     // Deleting it honours the destroy grace period: HostedClusterDestroyed while waiting, gone after.
     await client.mergePatch({ ...HC, name: 'four', namespace: ns }, { metadata: { annotations: { 'hypershift.openshift.io/destroy-grace-period': '4s' } } });

@@ -1,4 +1,5 @@
 import type { HostedCluster } from '../../../../api/index.ts';
+import { goRuntimeProblem } from '../../../../controlplane/kube-apiserver/go-runtime.ts';
 import { infraKubeconfigKey } from '../../../../controlplane/common/infra.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
@@ -146,7 +147,8 @@ async function checkInfraCredentials(scope: Scope): Promise<boolean> {
 }
 
 /**
- * Validation: the platform and an empty release (terminal: reported, not retried), then the referenced Secrets
+ * Validation: the platform, an empty release and annotations with values the control plane cannot use (terminal:
+ * reported, not retried; a change to the cluster reconciles it again), then the referenced Secrets
  * (waited for: retried until they exist). ValidConfiguration tells the user what to change; the release phase then
  * reads the payload.
  */
@@ -155,6 +157,11 @@ export const validatePhase: Phase = {
   async run(scope) {
     if (!checkSpec(scope)) {
       setCondition(scope, { type: Type.ValidConfiguration.value, status: 'False', reason: Reason.InvalidConfiguration.value, message: 'the spec needs a change: see SupportedHostedCluster and ValidReleaseImage' });
+      return { stop: true };
+    }
+    const runtimeProblem = goRuntimeProblem(scope.hc.metadata.annotations);
+    if (runtimeProblem !== undefined) {
+      setCondition(scope, { type: Type.ValidConfiguration.value, status: 'False', reason: Reason.InvalidConfiguration.value, message: runtimeProblem });
       return { stop: true };
     }
     if (!(await checkSecrets(scope))) return { stop: true, requeueAfterMs: MISSING_SECRET_RETRY_MS };
