@@ -29,17 +29,32 @@ function processResident(pid: number): Resident {
   }
 }
 
-/** One control plane's resident memory: the total, and per component (the pods' `app` label). */
-export async function controlPlaneResident(client: KubeClient, layout: EnvironmentLayout, namespace: string): Promise<{ total: Resident; byComponent: Map<string, Resident> }> {
+/** One control plane's resident memory: the total, per component (the pods' `app` label), and the largest pod of each. */
+export interface ControlPlaneResident {
+  readonly total: Resident;
+  readonly byComponent: Map<string, Resident>;
+  /** RSS in MiB of each component's largest pod: what one pod's memory request must cover. */
+  readonly largestPod: Map<string, number>;
+}
+
+/** One control plane's resident memory, from the processes in its pods' cgroups. */
+export async function controlPlaneResident(client: KubeClient, layout: EnvironmentLayout, namespace: string): Promise<ControlPlaneResident> {
   const byComponent = new Map<string, Resident>();
+  const largestPod = new Map<string, number>();
   for (const pod of await controlPlanePods(client, namespace)) {
     const node = layout.nodes.find((n) => n.name === pod.spec?.nodeName);
     if (node === undefined) continue;
     const component = pod.metadata.labels?.['app'] ?? pod.metadata.name;
-    const pids = podProcesses(`${layout.cgroup}/${node.cgroup}`, pod.metadata.uid ?? '');
-    byComponent.set(component, pids.map(processResident).reduce(add, byComponent.get(component) ?? ZERO));
+    const resident = podProcesses(`${layout.cgroup}/${node.cgroup}`, pod.metadata.uid ?? '').map(processResident).reduce(add, ZERO);
+    byComponent.set(component, add(byComponent.get(component) ?? ZERO, resident));
+    largestPod.set(component, Math.max(largestPod.get(component) ?? 0, resident.rss));
   }
-  return { total: [...byComponent.values()].reduce(add, ZERO), byComponent };
+  return { total: [...byComponent.values()].reduce(add, ZERO), byComponent, largestPod };
+}
+
+/** Keeps, per component, the largest RSS of one pod seen in any of `samples`. */
+export function largestPods(into: Map<string, number>, ...samples: readonly ControlPlaneResident[]): void {
+  for (const sample of samples) for (const [component, mib] of sample.largestPod) into.set(component, Math.max(into.get(component) ?? 0, mib));
 }
 
 /** `RSS 123 MiB (anon 80, file 43, PSS 100)`. */

@@ -9,8 +9,12 @@
 //                                   Go module download cache is kept: the registry answers it at network speed, which
 //                                   says nothing about this project), so every binary and image is built
 //   --runs=N                        create/destroy rounds per policy
+//   --record                        write the largest pod of each component, idle or under load, of either policy to
+//                                   bench/local-up/memory-measured.json, which src/controlplane/memory-requests.test.ts
+//                                   compares with the memory requests the control plane renders
 // The environment gets a state folder of its own and is torn down at the end, whatever happens.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
@@ -21,11 +25,14 @@ import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts'
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB as environmentRss, topPrograms as topProgramsOf } from '../lib/environment-memory.ts';
 import { controlPlaneTimeline, everyPodReady, startupSummary, watchDestroy } from '../lib/control-plane-timeline.ts';
-import { controlPlaneResident, formatComponents, formatResident } from '../lib/control-plane-memory.ts';
+import { controlPlaneResident, formatComponents, formatResident, largestPods } from '../lib/control-plane-memory.ts';
 import { FIXED_LOAD, runHostedLoad } from '../lib/hosted-load.ts';
 import { median } from '../lib/stats.ts';
 
 const cold = process.argv.includes('--cold');
+const record = process.argv.includes('--record');
+/** Per component, the largest RSS (MiB) of one pod measured in this run. */
+const measuredPods = new Map<string, number>();
 const runs = Number(/^--runs=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--runs=')) ?? '')?.[1] ?? 5);
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-local-'));
 const layout = environmentLayout(stateDir, 3);
@@ -120,12 +127,14 @@ async function reportMemory(client: KubeClient, name: string, policy: string): P
   const sampling = (async () => {
     for (let sampling = true; sampling; ) {
       const now = await controlPlaneResident(client, layout, namespace);
+      largestPods(measuredPods, now);
       if (now.total.rss > peak.total.rss) peak = now;
       sampling = await Promise.race([stop.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 2000))]);
     }
   })();
   const requests = await load;
   await sampling;
+  largestPods(measuredPods, idle);
   report(`${policy} control plane under load (${String(FIXED_LOAD.objects)} ConfigMaps, ${String(FIXED_LOAD.clients)} clients listing and writing, ${String(FIXED_LOAD.watches)} watches; ${String(requests)} requests in 60 s), peak: ${formatResident(peak.total)}; by component: ${formatComponents(peak.byComponent)}`);
 }
 
@@ -139,6 +148,20 @@ async function rounds(client: KubeClient, policy: string, name: string): Promise
   report(`create cluster → Available, ${policy}: ${line((r) => r.availableMs)}`);
   report(`create cluster → every control-plane pod Ready, ${policy}: ${line((r) => r.podsReadyMs)}`);
   report(`destroy cluster → gone, ${policy}: ${line((r) => r.destroyMs)}`);
+}
+
+/** Writes what {@link measuredPods} holds where the memory-requests test reads it. */
+function writeMeasured(pods: Map<string, number>): void {
+  const commit = spawnSync('git', ['describe', '--always', '--dirty'], { encoding: 'utf8' }).stdout.trim();
+  const file = join(import.meta.dirname, 'memory-measured.json');
+  const measured = {
+    how: `./dev bench local-up --record: RSS of one pod's processes, the largest seen idle and under the fixed load (${String(FIXED_LOAD.objects)} ConfigMaps, ${String(FIXED_LOAD.clients)} clients, ${String(FIXED_LOAD.watches)} watches, 60 s), SingleReplica and HighlyAvailable`,
+    commit,
+    measuredAt: new Date().toISOString().slice(0, 10),
+    largestPodMiB: Object.fromEntries([...pods].sort(([a], [b]) => a.localeCompare(b)).map(([c, mib]) => [c, Math.ceil(mib)])),
+  };
+  writeFileSync(file, `${JSON.stringify(measured, null, 2)}\n`);
+  report(`recorded in ${file}`);
 }
 
 const lines: string[] = [];
@@ -166,6 +189,8 @@ try {
     report(`resident memory of the environment, idle: ${(await settled(() => Promise.resolve(environmentRssMiB()), (mib) => mib)).toFixed(0)} MiB (${String(cgroupProcesses(layout.cgroup).length)} processes; MiB by program: ${topPrograms()})`);
     await rounds(client, 'SingleReplica', 'single');
     await rounds(client, 'HighlyAvailable', 'ha');
+    report(`largest pod by component (RSS MiB, idle or under load, either policy): ${[...measuredPods].map(([c, mib]) => `${c} ${mib.toFixed(0)}`).join(', ')}`);
+    if (record) writeMeasured(measuredPods);
   } finally {
     client.close();
   }

@@ -144,6 +144,17 @@ export interface ControllerContainer {
   readonly mounts: readonly SecretMount[];
 }
 
+/** An environment variable of a container. */
+export type EnvVar = Record<string, unknown> & { readonly name: string };
+
+/**
+ * GOMEMLIMIT at the container's memory request (the downward API gives it in bytes): as its memory nears what the
+ * scheduler reserved for it, a Go component collects more often, instead of letting its heap grow to twice what is
+ * live. A soft limit: a component that needs more still gets it (no memory limit is set, so nothing is OOM-killed).
+ * It counts only Go's own memory, not the binary's pages that a pod's resident memory also counts.
+ */
+export const goMemoryLimitAtRequest = (container: string): EnvVar => ({ name: 'GOMEMLIMIT', valueFrom: { resourceFieldRef: { containerName: container, resource: 'requests.memory' } } });
+
 /** The container of a controller-style component (kube-controller-manager, kube-scheduler). */
 export function controllerContainer(c: ControllerContainer): Record<string, unknown> {
   return {
@@ -151,6 +162,7 @@ export function controllerContainer(c: ControllerContainer): Record<string, unkn
     image: c.image,
     command: [c.name],
     args: c.args,
+    env: [goMemoryLimitAtRequest(c.name)],
     ports: [{ name: 'https', containerPort: c.port, protocol: 'TCP' }],
     ...probes({ live: httpsCheck('/healthz', c.port), startupLimit: 300 }),
     resources: { requests: c.requests },

@@ -6,8 +6,8 @@ import { CONTAINER_SECURITY, deployment, serviceAccountWithRole, httpsCheck, pro
 import { ControlPlaneNames } from '../names.ts';
 import { PkiSecret, serviceAddress, serviceCIDROf } from '../pki/plan.ts';
 
-/** The ignition endpoint's requests: an HTTPS server over one Secret watch, on the operator's bundle (measured ~94 MiB resident). */
-export const IGNITION_SERVER_REQUESTS: Requests = { cpu: '10m', memory: '96Mi' };
+/** The ignition endpoint's requests: an HTTPS server over one Secret watch, on the lean bundle (measured: bench/local-up/memory-measured.json). */
+export const IGNITION_SERVER_REQUESTS: Requests = { cpu: '10m', memory: '80Mi' };
 const NAME = ControlPlaneNames.ignitionServer;
 /** The port the server listens on in its pod, and the port its Service (and a Route) publishes (upstream's). */
 export const IGNITION_SERVER_PORT = 9090;

@@ -1,7 +1,7 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import { goRuntimeEnv } from './go-runtime.ts';
 import type { ReleaseInfo } from '../../release/catalog.ts';
-import { CONTAINER_SECURITY, deployment, httpsCheck, probes, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
+import { CONTAINER_SECURITY, deployment, goMemoryLimitAtRequest, httpsCheck, probes, type EnvVar, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
 import { ControlPlaneNames, KUBE_APISERVER_PORT } from '../names.ts';
 import { etcdURL, PkiSecret } from '../pki/plan.ts';
@@ -9,8 +9,8 @@ import { EGRESS_CONFIG, KONNECTIVITY_SOCKET_DIR, renderEgressSelectorConfig, ren
 import { KUBEADMIN, renderKubeadminTokenFile } from './kubeadmin.ts';
 import { renderKubeAPIServerServices, KONNECTIVITY_AGENT_PORT } from './services.ts';
 
-/** kube-apiserver's requests (upstream asks 350m/2000Mi; a lean hosted cluster's API server settles far lower). */
-export const KUBE_APISERVER_REQUESTS: Requests = { cpu: '150m', memory: '512Mi' };
+/** kube-apiserver's requests (upstream asks 350m/2000Mi); with the sidecar, its pod's memory as measured (bench/local-up/memory-measured.json). */
+export const KUBE_APISERVER_REQUESTS: Requests = { cpu: '150m', memory: '384Mi' };
 /** The konnectivity server sidecar's requests. */
 export const KONNECTIVITY_SERVER_REQUESTS: Requests = { cpu: '10m', memory: '32Mi' };
 const NAME = ControlPlaneNames.kubeAPIServer;
@@ -106,10 +106,10 @@ const KUBE_APISERVER_GRACE_SECONDS = SHUTDOWN_DELAY_SECONDS + WATCH_TERMINATION_
 
 const socketMount = { name: 'konnectivity-uds', mountPath: KONNECTIVITY_SOCKET_DIR };
 
-/** The container's environment, when the Go runtime annotations set one. */
-function goRuntime(hcp: HostedControlPlane): { env?: Array<{ name: string; value: string }> } {
-  const env = goRuntimeEnv(hcp.metadata.annotations);
-  return env.length === 0 ? {} : { env };
+/** The container's Go runtime settings: the annotations', else GOMEMLIMIT at the memory request. */
+function goRuntime(hcp: HostedControlPlane): { env: EnvVar[] } {
+  const annotated = goRuntimeEnv(hcp.metadata.annotations);
+  return { env: annotated.some((e) => e.name === 'GOMEMLIMIT') ? annotated : [...annotated, goMemoryLimitAtRequest(NAME)] };
 }
 
 function apiServerContainer(hcp: HostedControlPlane, image: string, secrets: KubeAPIServerSecrets): Record<string, unknown> {

@@ -4,11 +4,11 @@ import { HYPERSHIFT_BASELINE, withOverrides } from '../../capacity/baseline.ts';
 import { controlPlaneFootprint, ourBaseline } from './control-plane-footprint.ts';
 
 describe('our control plane footprint', () => {
-  it('When HighlyAvailable, it should count every rendered replica and its requests: 15 pods, 1.15 vCPU, 3.3 GiB', () => {
+  it('When HighlyAvailable, it should count every rendered replica and its requests: 15 pods, 1.15 vCPU, 2.5 GiB', () => {
     const footprint = controlPlaneFootprint('HighlyAvailable');
     assert.equal(footprint.pods, footprint.workloads.reduce((sum, w) => sum + w.replicas, 0));
-    assert.deepEqual([footprint.pods, footprint.cpuRequest, Math.round(footprint.memoryRequestGiB * 100) / 100], [15, 1.15, 3.32]);
-    assert.deepEqual(footprint.workloads.find((w) => w.name === 'kube-apiserver'), { name: 'kube-apiserver', replicas: 3, cpuRequest: 0.16, memoryRequestGiB: 544 / 1024 });
+    assert.deepEqual([footprint.pods, footprint.cpuRequest, Math.round(footprint.memoryRequestGiB * 100) / 100], [15, 1.15, 2.54]);
+    assert.deepEqual(footprint.workloads.find((w) => w.name === 'kube-apiserver'), { name: 'kube-apiserver', replicas: 3, cpuRequest: 0.16, memoryRequestGiB: 416 / 1024 });
   });
 
   it('When SingleReplica, it should be one of each, well under the HA footprint', () => {
