@@ -161,11 +161,19 @@ describe('HostedCluster controller', () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', name: 'kube-apiserver-x', namespace: cpns };
     await client.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: pod.name, namespace: cpns, labels: { app: 'kube-apiserver' } }, spec: { nodeName: 'node-x', containers: [{ name: 'c', image: 'none' }] } });
     // The workloads' own pods (never scheduled here): none may be started again while the control plane stops.
-    const podUids = async (): Promise<string[]> => (await client.list('v1', 'Pod', { namespace: cpns })).map((p) => p.metadata?.uid ?? '');
-    const before = new Set(await eventually('pods of the control plane\'s workloads', async () => {
-      const uids = await podUids();
-      return uids.length > 1 ? uids : undefined;
-    }, 20_000));
+    const described = new Map<string, string>();
+    const podUids = async (): Promise<string[]> => (await client.list('v1', 'Pod', { namespace: cpns })).map(({ metadata: m = {} }) => {
+      described.set(m.uid ?? '', `${m.name ?? ''} (of ${m.ownerReferences?.[0]?.name ?? 'none'}, created ${m.creationTimestamp ?? ''})`);
+      return m.uid ?? '';
+    });
+    // Every workload's pods first: the same pods for 2 s (a pod its ReplicaSet made later is no restart).
+    let last = '';
+    let since = Date.now();
+    const before = new Set(await eventually('pods of the control plane\'s workloads, none added for 2 s', async () => {
+      const uids = (await podUids()).sort();
+      if (uids.join() !== last) [last, since] = [uids.join(), Date.now()];
+      return uids.length > 1 && Date.now() - since >= 2_000 ? uids : undefined;
+    }, 30_000));
     await client.delete({ ...HC, name: 'three', namespace: ns });
     const stopping = await eventually('the pod to be asked to stop', async () => {
       const current = await client.tryGet<KubeObject & { metadata: { deletionGracePeriodSeconds?: number } }>(pod);
@@ -177,7 +185,7 @@ describe('HostedCluster controller', () => {
       for (const uid of await podUids()) if (!before.has(uid)) started.add(uid);
       await new Promise((r) => setTimeout(r, 100));
     }
-    assert.deepEqual([...started], [], 'no pod started again by a workload being deleted');
+    assert.deepEqual([...started].map((uid) => described.get(uid)), [], 'no pod started again by a workload being deleted');
     assert.equal((await client.get<KubeObject>({ apiVersion: 'v1', kind: 'Namespace', name: cpns })).metadata?.deletionTimestamp, undefined, 'the namespace waits for its pods');
     await client.delete(pod, { gracePeriodSeconds: 0 });
     const deleting = Date.now();
