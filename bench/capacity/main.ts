@@ -2,10 +2,14 @@
 // figure our sizing baseline takes as its idle use (docs/capacity.md) — and the capacity answers of a real cluster.
 // A warm `local up --nodes 3` with its nodes labelled hypershift.openshift.io/control-plane, then a HighlyAvailable
 // hosted cluster with no workers; once Available and settled, each control-plane pod's CPU (over a 60 s window) and
-// memory working set are read from the kubelets' /metrics/resource, and its requests from its spec. Then
-// `hcp capacity` live (the hosted API server's measured load) and the operator's capacity gauges from its /metrics.
+// memory working set are read from the kubelets' /metrics/resource, and its requests from its spec. Then the same
+// under requests started at a fixed rate (LOAD_LEVELS, 1000 and 2000 a second; bench/lib/paced-load.ts), a window per
+// level, and what 1000 answered requests a second add (with --record, written to src/capacity/measured-load.json, which
+// `hcp capacity` sizes our column with). Then `hcp capacity` live (the hosted API server's measured load) and the
+// operator's capacity gauges from its /metrics.
 // The environment gets a state folder of its own and is torn down at the end, whatever happens.
-import { mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Label } from '../../src/api/index.ts';
@@ -16,13 +20,20 @@ import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { GIB, parseQuantity } from '../../src/lib/quantity.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { tearDownEnvironment } from '../lib/teardown.ts';
+import { preparePacedLoad, runPacedLoad } from '../lib/paced-load.ts';
+import { MEASURED_LOAD_FILE, measuredLoad, type MeasuredLevel } from '../../src/capacity/measured-load.ts';
 
+const lines: string[] = [];
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-capacity-'));
 const layout = environmentLayout(stateDir, 3);
 const MINUTE = 60_000;
 const NAME = 'sizing';
 const NAMESPACE = `clusters-${NAME}`;
 const WINDOW_SECONDS = Number(process.env['WINDOW_SECONDS'] ?? 60);
+/** The paced load levels, in requests a second (`LOAD_LEVELS=1000,2000`). */
+const LOAD_LEVELS = (process.env['LOAD_LEVELS'] ?? '1000,2000').split(',').map(Number);
+const round = (value: number, digits: number): number => Number(value.toFixed(digits));
+const gitDescribe = (): string => spawnSync('git', ['describe', '--always', '--dirty'], { encoding: 'utf8' }).stdout.trim();
 
 async function hcp(args: readonly string[], timeoutMs = 10 * MINUTE): Promise<string> {
   const result = await runHcpBinary(args, { env: { ...process.env, KUBECONFIG: join(stateDir, 'kubeconfig') }, timeoutMs });
@@ -58,17 +69,58 @@ async function requested(client: KubeClient): Promise<{ pods: number; vcpus: num
   return { pods: pods.length, vcpus: sum('cpu'), gib: sum('memory') / GIB };
 }
 
-async function measure(management: KubeClient, nodes: readonly string[]): Promise<string[]> {
+/** What the control plane's pods used over one window: vCPUs, and their memory working set at its end in GiB. */
+interface Usage {
+  readonly vcpus: number;
+  readonly gib: number;
+}
+
+/** The control plane's use over a window in which `during` runs (a wait, or a load). */
+async function usageWhile<T>(management: KubeClient, nodes: readonly string[], during: () => Promise<T>): Promise<{ usage: Usage; result: T }> {
   const before = await podUsage(management, nodes);
-  await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000));
+  const started = performance.now();
+  const result = await during();
+  const seconds = (performance.now() - started) / 1000;
   const after = await podUsage(management, nodes);
-  const cpu = [...after].reduce((total, [pod, u]) => total + (u.cpuSeconds - (before.get(pod)?.cpuSeconds ?? u.cpuSeconds)), 0) / WINDOW_SECONDS;
-  const memoryGiB = [...after.values()].reduce((total, u) => total + u.memoryBytes, 0) / GIB;
+  const cpuSeconds = [...after].reduce((total, [pod, u]) => total + (u.cpuSeconds - (before.get(pod)?.cpuSeconds ?? u.cpuSeconds)), 0);
+  return { usage: { vcpus: cpuSeconds / seconds, gib: [...after.values()].reduce((total, u) => total + u.memoryBytes, 0) / GIB }, result };
+}
+
+/** The control plane at rest, beside what it requests. */
+async function measureIdle(management: KubeClient, nodes: readonly string[]): Promise<Usage> {
+  const { usage } = await usageWhile(management, nodes, () => new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000)));
   const asked = await requested(management);
-  return [
-    `HighlyAvailable control plane at rest (${String(asked.pods)} pods, this release: no KubeVirt cloud provider or CSI images): CPU ${cpu.toFixed(3)} vCPU over ${String(WINDOW_SECONDS)} s, memory working set ${memoryGiB.toFixed(2)} GiB`,
-    `its requests: ${asked.vcpus.toFixed(3)} vCPU, ${asked.gib.toFixed(2)} GiB (our baseline's idle use is its requests); HyperShift's idle use: 2.9 vCPU, 11.1 GiB`,
-  ];
+  lines.push(`HighlyAvailable control plane at rest (${String(asked.pods)} pods): CPU ${usage.vcpus.toFixed(3)} vCPU over ${String(WINDOW_SECONDS)} s, memory working set ${usage.gib.toFixed(2)} GiB`);
+  lines.push(`its requests: ${asked.vcpus.toFixed(3)} vCPU, ${asked.gib.toFixed(2)} GiB; HyperShift's idle use (the manual): 2.9 vCPU, 11.1 GiB`);
+  return usage;
+}
+
+/** The control plane under each paced load level, one window each. */
+async function measureLoad(management: KubeClient, nodes: readonly string[], hosted: KubeClient): Promise<MeasuredLevel[]> {
+  await preparePacedLoad(hosted);
+  const levels: MeasuredLevel[] = [];
+  for (const targetQPS of LOAD_LEVELS) {
+    const { usage, result } = await usageWhile(management, nodes, () => runPacedLoad(hosted, targetQPS, WINDOW_SECONDS));
+    levels.push({ targetQPS, achievedQPS: round(result.achievedQPS, 0), failed: result.failed, vcpus: round(usage.vcpus, 3), gib: round(usage.gib, 3) });
+    lines.push(`at ${String(targetQPS)} QPS asked (${result.achievedQPS.toFixed(0)} answered a second, ${String(result.failed)} failed): CPU ${usage.vcpus.toFixed(3)} vCPU, memory working set ${usage.gib.toFixed(2)} GiB`);
+  }
+  return levels;
+}
+
+/** Rest, then the load levels; what 1000 QPS add, printed beside the manual's and, with `--record`, written for `hcp capacity`. */
+async function measureAndRecord(management: KubeClient, nodes: readonly string[]): Promise<void> {
+  const idle = await measureIdle(management, nodes);
+  const hosted = KubeClient.fromKubeconfigText(await hcp(['create', 'kubeconfig', `--name=${NAME}`]));
+  try {
+    const levels = await measureLoad(management, nodes, hosted);
+    const measured = measuredLoad(idle, levels, gitDescribe());
+    lines.push(`per 1000 QPS, measured (least squares over rest and ${String(levels.length)} levels): ${measured.perThousandQPS.vcpus.toFixed(3)} vCPU, ${measured.perThousandQPS.gib.toFixed(3)} GiB; the manual's: 9.0 vCPU, 2.5 GiB`);
+    if (!process.argv.includes('--record')) return;
+    writeFileSync(MEASURED_LOAD_FILE, `${JSON.stringify(measured, null, 2)}\n`);
+    lines.push(`recorded in ${MEASURED_LOAD_FILE}`);
+  } finally {
+    hosted.close();
+  }
 }
 
 /** The operator's capacity gauges, read through the API server's pod proxy. */
@@ -79,7 +131,6 @@ async function operatorGauges(management: KubeClient): Promise<string> {
   return lines.flat().filter((l) => /^(mce_hs_addon_\w+_hcp_capacity_gauge|hcp_kubevirt_\w+_hcp_capacity_gauge\{availability_policy="HighlyAvailable"\}|mce_hs_addon_qps_gauge\{rate="average"\}) /.test(l)).join('\n    ');
 }
 
-const lines: string[] = [];
 try {
   await hcp(['local', 'up', `--state-dir=${stateDir}`, '--nodes=3', '--output=json'], 60 * MINUTE);
   const management = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));
@@ -92,7 +143,7 @@ try {
     await waitFor('Available', async () => (await management.tryGet<Conditioned>(hc))?.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') === true, { timeoutMs: 10 * MINUTE, intervalMs: 500 });
     lines.push(`HighlyAvailable hosted cluster Available ${((performance.now() - created) / 1000).toFixed(1)} s after create; settling 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 30_000));
-    lines.push(...(await measure(management, nodes)));
+    await measureAndRecord(management, nodes);
     const live = JSON.parse(await hcp(['capacity', '--output=json', '--qps-window=20s'])) as { workers: unknown; qps: number; measuredQPS: number[]; columns: Array<{ name: string; estimate: { maxHostedControlPlanes: number; limitingFactor: string } }> };
     lines.push(`hcp capacity, live: workers ${JSON.stringify(live.workers)}; measured API load ${live.measuredQPS.map((q) => q.toFixed(1)).join(', ')} QPS (sized at ${live.qps.toFixed(1)}); ${live.columns.map((c) => `${c.name}: ${String(c.estimate.maxHostedControlPlanes)} (${c.estimate.limitingFactor})`).join('; ')}`);
     // Two scrapes, so the average-load gauges have a measured rate.

@@ -10,8 +10,8 @@ describe('hcp capacity', () => {
     const { code, stdout } = await runHcp(SERVER_1);
     assert.equal(code, 0);
     assert.deepEqual(row(stdout, ''), ['HyperShift', 'ours (HighlyAvailable)']);
-    assert.deepEqual(row(stdout, 'Maximum hosted control planes per worker based on vCPU usage'), ['5.4', '6.3']);
-    assert.deepEqual(row(stdout, 'Maximum number of hosted control planes within a management cluster'), ['16', '18']);
+    assert.deepEqual(row(stdout, 'Maximum hosted control planes per worker based on vCPU usage'), ['5.4', '24.2']);
+    assert.deepEqual(row(stdout, 'Maximum number of hosted control planes within a management cluster'), ['16', '72']);
     assert.deepEqual(row(stdout, 'One control plane: vCPU / memory (GiB) requests, pods'), ['5 / 18, 75', '1.15 / 2.54, 15']);
     assert.deepEqual(row(stdout, 'Capacity at the measured average load (average_qps_based)'), ['n/a', 'n/a'], 'nothing was measured offline');
   });

@@ -5,6 +5,8 @@
  */
 import type { AvailabilityPolicy, HostedCluster, HostedControlPlane } from '../../api/index.ts';
 import { HYPERSHIFT_BASELINE, REQUEST_KEYS, withOverrides, type SizingBaseline } from '../../capacity/baseline.ts';
+import type { MeasuredLoad } from '../../capacity/measured-load.ts';
+import MEASURED_LOAD from '../../capacity/measured-load.json' with { type: 'json' };
 import { COMPONENTS, renderControlPlane, type ComponentName } from '../../controlplane/render.ts';
 import { GIB, parseQuantity } from '../../lib/quantity.ts';
 import { catalogReleaseProvider, type ReleaseInfo } from '../../release/catalog.ts';
@@ -103,13 +105,22 @@ function renderedFootprint(policy: AvailabilityPolicy): ControlPlaneFootprint {
 }
 
 /**
- * Our baseline: requests and pods from our rendered control plane. Its idle use is estimated as its requests, on the
- * safe side (`bench/capacity` measured an HA control plane at rest at under a third of them), and the
- * per-1000-QPS increments and load levels are `shared`'s, the manual's or the ConfigMap's: the same kube-apiserver
- * and etcd serve the load.
+ * Our baseline: requests and pods from our rendered control plane; idle use and per-1000-QPS increments as
+ * `./dev bench capacity --record` measured them (`capacity/measured-load.json`: a HighlyAvailable control plane; a
+ * SingleReplica one is taken at its requests when idle, on the safe side, and at the same increments, since the same
+ * API server and etcd serve the load). The load levels are `shared`'s, the manual's or the ConfigMap's.
  */
 export function ourBaseline(policy: AvailabilityPolicy, shared: SizingBaseline = HYPERSHIFT_BASELINE): SizingBaseline {
   const footprint = controlPlaneFootprint(policy);
   const requests = { cpuRequestPerHCP: footprint.cpuRequest, memoryRequestPerHCP: footprint.memoryRequestGiB, podsPerHCP: footprint.pods };
-  return { ...withOverrides(shared, requests, REQUEST_KEYS), idleCPUUsage: footprint.cpuRequest, idleMemoryUsage: footprint.memoryRequestGiB };
+  const measured = MEASURED_LOAD as MeasuredLoad;
+  const idle = policy === measured.policy ? measured.idle : { vcpus: footprint.cpuRequest, gib: footprint.memoryRequestGiB };
+  return {
+    ...withOverrides(shared, requests, REQUEST_KEYS),
+    idleCPUUsage: idle.vcpus,
+    idleMemoryUsage: idle.gib,
+    // A slope measured near zero may come out below it: a load never frees capacity.
+    incrementalCPUUsagePer1KQPS: Math.max(0, measured.perThousandQPS.vcpus),
+    incrementalMemUsagePer1KQPS: Math.max(0, measured.perThousandQPS.gib),
+  };
 }

@@ -44,7 +44,7 @@ describe('hcp capacity, live', () => {
     assert.match(out.stderr, new RegExp(`configmap ${ns}/hcp-sizing-baseline not found: using the default sizing baseline`));
     const report = JSON.parse(out.stdout) as Report;
     assert.deepEqual(report.workers, { count: 3, vcpus: 192, memoryGiB: 384, pods: 1500 });
-    assert.deepEqual(report.columns.map((c) => [c.name, c.estimate.maxHostedControlPlanes, c.estimate.limitingFactor]), [['HyperShift', 16, 'vcpu-usage'], ['ours (HighlyAvailable)', 18, 'vcpu-usage']]);
+    assert.deepEqual(report.columns.map((c) => [c.name, c.estimate.maxHostedControlPlanes, c.estimate.limitingFactor]), [['HyperShift', 16, 'vcpu-usage'], ['ours (HighlyAvailable)', 72, 'vcpu-usage']]);
 
     await management.client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'hcp-sizing-baseline', namespace: ns }, data: { podsPerHCP: '150', memoryRequestPerHCP: 'x' } } as never);
     const overridden = await runHcp(['capacity', kc, '--qps', '50', '--baseline', 'hypershift', '--output', 'json', `--sizing-baseline-namespace=${ns}`]);
@@ -106,7 +106,7 @@ describe('the capacity gauges', () => {
     const text = await scrape();
     assert.deepEqual(['request', 'low_qps', 'high_qps', 'average_qps'].map((k) => sample(text, `mce_hs_addon_${k}_based_hcp_capacity_gauge`)), [20, 20, 9, 20]);
     assert.equal(sample(text, 'hcp_kubevirt_request_based_hcp_capacity_gauge{availability_policy="HighlyAvailable"}'), 100);
-    assert.equal(sample(text, 'hcp_kubevirt_medium_qps_based_hcp_capacity_gauge{availability_policy="HighlyAvailable"}'), 18);
+    assert.equal(sample(text, 'hcp_kubevirt_medium_qps_based_hcp_capacity_gauge{availability_policy="HighlyAvailable"}'), 72);
     assert.equal(sample(text, 'hcp_kubevirt_request_based_hcp_capacity_gauge{availability_policy="SingleReplica"}'), 214);
     assert.equal(sample(text, 'mce_hs_addon_qps_gauge{rate="medium"}'), 1000);
     assert.ok((sample(text, 'mce_hs_addon_qps_gauge{rate="average"}') ?? 0) >= 50);

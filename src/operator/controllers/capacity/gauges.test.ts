@@ -28,7 +28,7 @@ describe('the capacity gauges', () => {
     for (const [kind, value] of [['request', 20], ['low_qps', 20], ['medium_qps', 16], ['high_qps', 9], ['average_qps', 20]] as const) {
       assert.match(text, new RegExp(`^mce_hs_addon_${kind}_based_hcp_capacity_gauge ${String(value)}$`, 'm'));
     }
-    assert.match(text, /^hcp_kubevirt_medium_qps_based_hcp_capacity_gauge\{availability_policy="HighlyAvailable"\} 18$/m);
+    assert.match(text, /^hcp_kubevirt_medium_qps_based_hcp_capacity_gauge\{availability_policy="HighlyAvailable"\} 72$/m);
     assert.match(text, /^mce_hs_addon_qps_gauge\{rate="average"\} 50$/m);
   });
 });
