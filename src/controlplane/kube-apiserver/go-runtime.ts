@@ -20,19 +20,20 @@ const SETTINGS = [
 
 type Annotations = Readonly<Record<string, string>> | undefined;
 
+/** The settings the annotations set, each with its value and whether Go would read it. */
+const annotated = (annotations: Annotations): Array<(typeof SETTINGS)[number] & { value: string; readable: boolean }> =>
+  SETTINGS.flatMap((s) => {
+    const value = annotations?.[s.annotation];
+    return value === undefined ? [] : [{ ...s, value, readable: s.valid.test(value) }];
+  });
+
 /** The environment the annotations give the kube-apiserver container (none when neither is set). */
 export function goRuntimeEnv(annotations: Annotations): Array<{ name: string; value: string }> {
-  return SETTINGS.flatMap((s) => {
-    const value = annotations?.[s.annotation];
-    return value === undefined || !s.valid.test(value) ? [] : [{ name: s.env, value }];
-  });
+  return annotated(annotations).filter((s) => s.readable).map((s) => ({ name: s.env, value: s.value }));
 }
 
 /** Why the annotations cannot be used (the first one Go would refuse), or undefined. */
 export function goRuntimeProblem(annotations: Annotations): string | undefined {
-  for (const s of SETTINGS) {
-    const value = annotations?.[s.annotation];
-    if (value !== undefined && !s.valid.test(value)) return `annotation ${s.annotation} is ${JSON.stringify(value)}: ${s.env} must be ${s.expected}`;
-  }
-  return undefined;
+  const refused = annotated(annotations).find((s) => !s.readable);
+  return refused === undefined ? undefined : `annotation ${refused.annotation} is ${JSON.stringify(refused.value)}: ${refused.env} must be ${refused.expected}`;
 }
