@@ -8,7 +8,7 @@
 // `hcp capacity` sizes our column with). Then `hcp capacity` live (the hosted API server's measured load) and the
 // operator's capacity gauges from its /metrics.
 // The environment gets a state folder of its own and is torn down at the end, whatever happens.
-import { spawnSync } from 'node:child_process';
+import { measuredCommit } from '../lib/provenance.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +33,6 @@ const WINDOW_SECONDS = Number(process.env['WINDOW_SECONDS'] ?? 60);
 /** The paced load levels, in requests a second (`LOAD_LEVELS=1000,2000`). */
 const LOAD_LEVELS = (process.env['LOAD_LEVELS'] ?? '1000,2000').split(',').map(Number);
 const round = (value: number, digits: number): number => Number(value.toFixed(digits));
-const gitDescribe = (): string => spawnSync('git', ['describe', '--always', '--dirty'], { encoding: 'utf8' }).stdout.trim();
 
 async function hcp(args: readonly string[], timeoutMs = 10 * MINUTE): Promise<string> {
   const result = await runHcpBinary(args, { env: { ...process.env, KUBECONFIG: join(stateDir, 'kubeconfig') }, timeoutMs });
@@ -113,7 +112,7 @@ async function measureAndRecord(management: KubeClient, nodes: readonly string[]
   const hosted = KubeClient.fromKubeconfigText(await hcp(['create', 'kubeconfig', `--name=${NAME}`]));
   try {
     const levels = await measureLoad(management, nodes, hosted);
-    const measured = measuredLoad(idle, levels, gitDescribe());
+    const measured = measuredLoad(idle, levels, measuredCommit());
     lines.push(`per 1000 QPS, measured (least squares over rest and ${String(levels.length)} levels): ${measured.perThousandQPS.vcpus.toFixed(3)} vCPU, ${measured.perThousandQPS.gib.toFixed(3)} GiB; the manual's: 9.0 vCPU, 2.5 GiB`);
     if (!process.argv.includes('--record')) return;
     writeFileSync(MEASURED_LOAD_FILE, `${JSON.stringify(measured, null, 2)}\n`);

@@ -91,6 +91,23 @@ export async function quiet(operator: BenchOperator): Promise<boolean> {
   return writes(before) === writes(after) && metric(after, /^workqueue_depth\{[^}]*\} (\S+)$/gm) === 0;
 }
 
+/**
+ * The management cluster's own controllers have caught up: every StatefulSet observed at its generation, every
+ * Deployment too and its replicas counted (available or not: a bench cluster has no nodes, and its pods are not even
+ * admitted without the control plane's priority classes). Until then their status changes keep arriving, and the
+ * operator rightly answers each with a status write; a 2 s quiet spell before that is not the end (a bench once
+ * counted 304 such writes as "idle": the controller manager was still working through 250 Deployments at its
+ * client's rate limit).
+ */
+export async function workloadsCaughtUp(admin: KubeClient): Promise<boolean> {
+  type Workload = KubeObject & { spec?: { replicas?: number }; status?: { observedGeneration?: number; availableReplicas?: number; unavailableReplicas?: number } };
+  const observed = (w: Workload): boolean => w.status?.observedGeneration === w.metadata?.generation;
+  const counted = (d: Workload): boolean => (d.status?.availableReplicas ?? 0) + (d.status?.unavailableReplicas ?? 0) >= (d.spec?.replicas ?? 1);
+  const deployments = await admin.list<Workload>('apps/v1', 'Deployment');
+  const statefulSets = await admin.list<Workload>('apps/v1', 'StatefulSet');
+  return deployments.every((d) => observed(d) && counted(d)) && statefulSets.every(observed);
+}
+
 /** How many reconciles a controller has run. */
 export const reconcilesOf = (text: string, controller: string): number => metric(text, new RegExp(`^controller_runtime_reconcile_total\\{[^}]*controller="${controller}"[^}]*\\} (\\S+)$`, 'gm'));
 

@@ -13,7 +13,7 @@
 //                                   bench/local-up/memory-measured.json, which src/controlplane/memory-requests.test.ts
 //                                   compares with the memory requests the control plane renders
 // The environment gets a state folder of its own and is torn down at the end, whatever happens.
-import { spawnSync } from 'node:child_process';
+import { measuredCommit } from '../lib/provenance.ts';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,11 +152,10 @@ async function rounds(client: KubeClient, policy: string, name: string): Promise
 
 /** Writes what {@link measuredPods} holds where the memory-requests test reads it. */
 function writeMeasured(pods: Map<string, number>): void {
-  const commit = spawnSync('git', ['describe', '--always', '--dirty'], { encoding: 'utf8' }).stdout.trim();
   const file = join(import.meta.dirname, 'memory-measured.json');
   const measured = {
     how: `./dev bench local-up --record: RSS of one pod's processes, the largest seen idle and under the fixed load (${String(FIXED_LOAD.objects)} ConfigMaps, ${String(FIXED_LOAD.clients)} clients, ${String(FIXED_LOAD.watches)} watches, 60 s), SingleReplica and HighlyAvailable`,
-    commit,
+    commit: measuredCommit(),
     measuredAt: new Date().toISOString().slice(0, 10),
     largestPodMiB: Object.fromEntries([...pods].sort(([a], [b]) => a.localeCompare(b)).map(([c, mib]) => [c, Math.ceil(mib)])),
   };

@@ -10,7 +10,7 @@
 import type { HostedCluster } from '../../src/api/index.ts';
 import type { KubeClient } from '../../src/kube/client.ts';
 import { aHostedCluster } from '../../src/testing/builders.ts';
-import { metric, quiet, reconcilesOf, requests, requestsByResource, startBenchEnvironment, until } from '../lib/operator.ts';
+import { metric, quiet, reconcilesOf, requests, requestsByResource, startBenchEnvironment, until, workloadsCaughtUp, writesByResource } from '../lib/operator.ts';
 
 const CLUSTERS = Number(process.env['CLUSTERS'] ?? 50);
 const IDLE_SECONDS = Number(process.env['IDLE_SECONDS'] ?? 60);
@@ -73,7 +73,7 @@ try {
   await createClusters();
   await until('every cluster to settle', settled, 300_000);
   const seconds = (performance.now() - started) / 1000;
-  await until('the work queue to drain', () => quiet(operator), 120_000).catch(async (error: unknown) => {
+  await until('the work queue to drain', async () => (await workloadsCaughtUp(admin)) && (await quiet(operator)), 120_000).catch(async (error: unknown) => {
     // Which controllers kept reconciling, and why (their results), to explain a queue that never drains.
     const text = await scrape();
     out(`reconciles by controller and result: ${[...text.matchAll(/^controller_runtime_reconcile_total\{([^}]*)\} (\S+)$/gm)].map((m) => `${m[1] ?? ''}=${m[2] ?? ''}`).join(', ')}`);
@@ -97,6 +97,7 @@ try {
   const idleLease = requests(afterIdle, '[A-Z]+', { is: 'leases' }) - requests(afterConvergence, '[A-Z]+', { is: 'leases' });
   const idleWrites = writes(afterIdle) - writes(afterConvergence);
   out(`write requests during ${String(IDLE_SECONDS)} s idle: ${String(idleWrites)} (target 0), besides ${String(leaseWrites(afterIdle) - leaseWrites(afterConvergence))} leader-lease renewals; other requests: ${String(idleAll - idleLease)}`);
+  if (idleWrites > 0) out(`  writes by verb and resource: ${writesByResource(afterConvergence, afterIdle)}`);
   const steadyGets = requests(afterTouch, 'GET', { not: 'leases' }) - requests(afterIdle, 'GET', { not: 'leases' });
   out(`requests of one steady reconcile of every cluster: ${requestsByResource(afterIdle, afterTouch, '[A-Z]+') || 'none'}; GETs among them: ${requestsByResource(afterIdle, afterTouch, 'GET') || 'none'} (target: none)`);
   const heapMiB = metric(afterTouch, /^nodejs_heap_size_used_bytes (\S+)$/gm) / 1048576;

@@ -41,6 +41,7 @@ import { assertEtcdRecoveryAndBackup } from '../../testing/etcd-recovery.ts';
 import { assertMetricsSets } from '../../testing/control-plane-metrics.ts';
 import { containersOf, taskPid } from '../../testing/node-containers.ts';
 import { assertDumpNamesBrokenBootImage } from '../../testing/dump-check.ts';
+import { containerRestarts } from '../../testing/restarts.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -81,6 +82,16 @@ async function assertControlPlaneReady(name: string, expected: Readonly<Record<s
     const ready = pods.filter((p) => p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).every((c) => c.ready));
     return Object.entries(expected).every(([app, count]) => ready.filter((p) => p.metadata?.name?.startsWith(app)).length === count) && ready.length === pods.length;
   }, { timeoutMs: 5 * MINUTE, intervalMs: 2000 });
+}
+
+/**
+ * No control-plane container of `name` was restarted since it started: no crash, failed liveness probe or OOM kill
+ * (issue 33: memory settings must not cost a restart). Printed either way, so the run shows it looked.
+ */
+async function assertNoControlPlaneRestarts(name: string): Promise<void> {
+  const restarted = await containerRestarts(management, `clusters-${name}`);
+  process.stderr.write(`e2e: ${name}: control-plane container restarts: ${restarted.length === 0 ? '0' : restarted.join('; ')}\n`);
+  assert.deepEqual(restarted, [], `control-plane containers of ${name} were restarted`);
 }
 
 /** The hosted API server answers `kubectl get ns` and `auth whoami` through `hcp create kubeconfig`, verified with the hosted CA. */
@@ -228,6 +239,7 @@ async function externalInfraAndCheck(): Promise<void> {
     } finally {
       hosted.close();
     }
+    await assertNoControlPlaneRestarts('ext');
     process.stderr.write(`e2e: external infrastructure: Available ${available}s, worker Ready ${seconds(started)}s after create\n`);
     await assertIsolatedOnInfra(infraLayout(layout), infraAccess.namespace, hostedKubeconfigFile());
     assert.equal((await vms(infraUser, namespace)).length, 1, 'the VM is on the infrastructure cluster');
@@ -323,6 +335,7 @@ async function vmWorkerAndCheck(name: string, flags: readonly string[], check: (
   const hosted = KubeClient.fromKubeconfigFile(hostedKubeconfigFile());
   const ready = await assertVmWorker(management, hosted, `clusters-${name}`, () => seconds(started)).finally(() => hosted.close());
   await check();
+  await assertNoControlPlaneRestarts(name);
   await destroyAndCheck(name);
   return `Available ${available}s, QEMU worker Ready ${ready.node}s, its kube-proxy Ready ${ready.pod}s after create`;
 }
@@ -395,6 +408,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     await joinAndCheck('single');
     process.stderr.write(`e2e: ${await assertMetricsSets({ management, layout, managementKubeconfig: join(stateDir, 'kubeconfig'), name: 'single', log: (line) => process.stderr.write(`e2e: ${line}\n`) })}\n`);
     process.stderr.write(`e2e: ${await assertConformanceCommand(stateDir, 'single')}\n`);
+    await assertNoControlPlaneRestarts('single');
     await crashAndCheck('single');
     const destroyed = await destroyAndCheck('single');
     assert.equal(await management.tryGet({ apiVersion: 'v1', kind: 'ConfigMap', name: 'hc-clusters-single', namespace: 'openshift-config-managed' }), undefined, 'the dashboard goes with its cluster');
@@ -416,6 +430,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     await assertControlPlaneReady('ha', { 'etcd-': 3, 'kube-apiserver-': 3, 'kube-controller-manager-': 2, 'kube-scheduler-': 2 });
     assert.deepEqual([figures.api.failed, figures.api.failures], [0, []], 'the HA API answered every request during the upgrade');
     assert.deepEqual([figures.nodeVersions, figures.inPlaceKeptMachine], [[`v${figures.to}`, `v${figures.to}`, `v${figures.to}`], true], 'every node on the new version, the InPlace one the same machine');
+    await assertNoControlPlaneRestarts('ha');
     // Then disaster recovery: destroyed, and created again from the backup with its encryption key carried over.
     await assertEtcdRecoveryAndBackup({ management, layout, managementKubeconfig: join(stateDir, 'kubeconfig'), hostedKubeconfig: join(stateDir, 'ha-kubeconfig'), name: 'ha', log: (line) => process.stderr.write(`e2e: ${line}\n`), recovery: { hcp, destroy: destroyAndCheck } });
     await destroyAndCheck('ha');
