@@ -7,16 +7,23 @@
 //   without the operator and client-node: ~80 KB instead of ~2.8 MB (src/operator/lean-main.ts).
 // - dist/cli/hcp.mjs (+ chunks): the whole CLI as minified ES modules with code splitting, so the cluster client
 //   (~1.4 MB with its dependencies) is read only by the commands that import() it.
-// - dist/cli/hcp.blob: a Node start-up snapshot of the CLI without the cluster client (src/cli/snapshot.ts), taken
-//   after a warm-up render, and dist/cli/node, the Node binary that took it (a snapshot starts only on that binary).
-//   bin/hcp starts it; commands that need the client continue in hcp.mjs. Measured per render: ~55 ms from hcp.mjs
-//   with the compile cache, ~48 ms from a single CommonJS file, ~40 ms from the snapshot.
+// - dist/cli/hcp: a copy of this Node with a start-up snapshot of the CLI injected (a single executable application,
+//   Node's SEA): the snapshot holds the CLI without the cluster client (src/cli/snapshot.ts), taken after a warm-up
+//   render. bin/hcp starts it; commands that need the client continue in hcp.mjs. dist/cli/node links to this Node,
+//   for what the CLI runs Node for (src/cli/node-executable.ts). Measured per render: ~55 ms from hcp.mjs with the
+//   compile cache, ~48 ms from a single CommonJS file, ~40 ms from `node --snapshot-blob FILE`, ~35 ms as the single
+//   executable (it maps the snapshot with its own code instead of reading an 8 MB file at every start).
 import { build, type BuildOptions, type Plugin } from 'esbuild';
-import { execFileSync } from 'node:child_process';
-import { rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve as resolvePath, sep } from 'node:path';
 import { NEEDS_FULL_BUNDLE, STUB_SOURCE } from '../src/cli/snapshot-stub.ts';
 import { auditBundle } from './bundle-audit.ts';
+
+/** Where Node looks for the injected snapshot: the sentinel its single executable applications are built with. */
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const POSTJECT = createRequire(import.meta.url).resolve('postject/dist/cli.js');
 
 const root = join(import.meta.dirname, '..');
 const cliDir = join(root, 'dist', 'cli');
@@ -74,6 +81,34 @@ const withoutClientNode: Plugin = {
   },
 };
 
+/** Runs this Node with `args`; its output is printed only when it fails, which fails the build. */
+function quietly(what: string, args: readonly string[]): void {
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  if (run.status === 0) return;
+  process.stderr.write(`build: ${what} failed:\n${run.stdout}${run.stderr}\n`);
+  process.exit(1);
+}
+
+/**
+ * dist/cli/hcp: Node's preparation blob for a single executable (the snapshot taken by running hcp-snapshot.cjs)
+ * injected into a copy of this Node. --no-rehash-snapshot when taking it and, through the config's execArgv, at every
+ * start: the snapshot's hash tables keep the seed they were built with instead of being rehashed (a few ms of a
+ * ~40 ms start); Node accepts the snapshot only when both agree.
+ */
+function buildExecutable(): void {
+  const config = join(cliDir, 'sea-config.json');
+  const blob = join(cliDir, 'hcp.sea-blob');
+  const executable = join(cliDir, 'hcp');
+  writeFileSync(config, JSON.stringify({ main: join(cliDir, 'hcp-snapshot.cjs'), output: blob, useSnapshot: true, disableExperimentalSEAWarning: true, execArgv: ['--no-rehash-snapshot'] }));
+  // Both steps chat (Node that single executables are experimental, postject's ELF reader about sections it skips):
+  // what they print is shown only when they fail, a failed warm-up's stack included.
+  quietly('taking the snapshot', ['--no-rehash-snapshot', '--experimental-sea-config', config]);
+  copyFileSync(process.execPath, executable);
+  quietly(`injecting the snapshot into ${executable}`, [POSTJECT, executable, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE]);
+  rmSync(blob);
+  rmSync(config);
+}
+
 for (const dir of ['cli', 'operator']) {
   // Chunk names carry content hashes: start from an empty folder so stale chunks never pile up.
   rmSync(join(root, 'dist', dir), { recursive: true, force: true });
@@ -92,9 +127,7 @@ if (problems.length > 0) {
   process.stderr.write(`build: the bundles were refused:\n${problems.map((p) => `  ${p}`).join('\n')}\n`);
   process.exit(1);
 }
-// --no-rehash-snapshot here and in bin/hcp: the snapshot's hash tables keep the seed they were built with instead of
-// being rehashed at every start (a few ms of a ~40 ms start). Node accepts the snapshot only when both agree.
-execFileSync(process.execPath, ['--no-rehash-snapshot', '--snapshot-blob', join(cliDir, 'hcp.blob'), '--build-snapshot', join(cliDir, 'hcp-snapshot.cjs')], { stdio: 'inherit' });
+buildExecutable();
 // A build that ran beside this one may have linked it already.
 rmSync(join(cliDir, 'node'), { force: true });
 symlinkSync(process.execPath, join(cliDir, 'node'));

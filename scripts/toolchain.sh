@@ -52,10 +52,10 @@ hcp_ensure_deps() {
 hcp_ensure_cli_bundle() {
   local dist="$HCP_ROOT/dist"
   # Rebuilt when a source is newer than the bundles, or when the Node on PATH is not the one that took the start-up
-  # snapshot (a snapshot starts only on the exact binary that made it).
-  if [ -f "$dist/cli/hcp.blob" ] && [ -f "$dist/operator/hcp-operator.mjs" ] && [ -f "$dist/operator/hcp-operator-lean.mjs" ] &&
+  # snapshot (dist/cli/node links to it, for what the CLI runs Node for).
+  if [ -x "$dist/cli/hcp" ] && [ -f "$dist/operator/hcp-operator.mjs" ] && [ -f "$dist/operator/hcp-operator-lean.mjs" ] &&
     [ "$(readlink -f "$dist/cli/node")" = "$(readlink -f "$(command -v node)")" ] &&
-    [ -z "$(find "$HCP_ROOT/src" "$HCP_ROOT/package-lock.json" "$HCP_ROOT/scripts/build-cli.ts" "$HCP_ROOT/scripts/bundle-audit.ts" -newer "$dist/cli/hcp.blob" -print -quit 2>/dev/null)" ]; then
+    [ -z "$(find "$HCP_ROOT/src" "$HCP_ROOT/package-lock.json" "$HCP_ROOT/scripts/build-cli.ts" "$HCP_ROOT/scripts/bundle-audit.ts" -newer "$dist/cli/hcp" -print -quit 2>/dev/null)" ]; then
     return 0
   fi
   (cd "$HCP_ROOT" && node scripts/build-cli.ts) >&2

@@ -16,7 +16,8 @@ export interface Resident {
 }
 
 const ZERO: Resident = { rss: 0, anon: 0, file: 0, pss: 0 };
-const add = (a: Resident, b: Resident): Resident => ({ rss: a.rss + b.rss, anon: a.anon + b.anon, file: a.file + b.file, pss: a.pss + b.pss });
+/** The sum of two figures (two processes, pods or control planes). */
+export const addResident = (a: Resident, b: Resident): Resident => ({ rss: a.rss + b.rss, anon: a.anon + b.anon, file: a.file + b.file, pss: a.pss + b.pss });
 const kib = (text: string, field: string): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0) / 1024;
 
 function processResident(pid: number): Resident {
@@ -35,21 +36,31 @@ export interface ControlPlaneResident {
   readonly byComponent: Map<string, Resident>;
   /** RSS in MiB of each component's largest pod: what one pod's memory request must cover. */
   readonly largestPod: Map<string, number>;
+  /** The nodes each component's pods run on: file pages are shared only between processes on the same node. */
+  readonly nodes: Map<string, string[]>;
 }
+
+/** How many of `second`'s pods run on a node where a pod of the same component of `first` runs. */
+export const podsBeside = (first: ControlPlaneResident, second: ControlPlaneResident): { beside: number; of: number } => {
+  const all = [...second.nodes].flatMap(([component, nodes]) => nodes.map((n) => first.nodes.get(component)?.includes(n) === true));
+  return { beside: all.filter(Boolean).length, of: all.length };
+};
 
 /** One control plane's resident memory, from the processes in its pods' cgroups. */
 export async function controlPlaneResident(client: KubeClient, layout: EnvironmentLayout, namespace: string): Promise<ControlPlaneResident> {
   const byComponent = new Map<string, Resident>();
   const largestPod = new Map<string, number>();
+  const nodes = new Map<string, string[]>();
   for (const pod of await controlPlanePods(client, namespace)) {
     const node = layout.nodes.find((n) => n.name === pod.spec?.nodeName);
     if (node === undefined) continue;
     const component = pod.metadata.labels?.['app'] ?? pod.metadata.name;
-    const resident = podProcesses(`${layout.cgroup}/${node.cgroup}`, pod.metadata.uid ?? '').map(processResident).reduce(add, ZERO);
-    byComponent.set(component, add(byComponent.get(component) ?? ZERO, resident));
+    const resident = podProcesses(`${layout.cgroup}/${node.cgroup}`, pod.metadata.uid ?? '').map(processResident).reduce(addResident, ZERO);
+    byComponent.set(component, addResident(byComponent.get(component) ?? ZERO, resident));
+    nodes.set(component, [...(nodes.get(component) ?? []), node.name]);
     largestPod.set(component, Math.max(largestPod.get(component) ?? 0, resident.rss));
   }
-  return { total: [...byComponent.values()].reduce(add, ZERO), byComponent, largestPod };
+  return { total: [...byComponent.values()].reduce(addResident, ZERO), byComponent, largestPod, nodes };
 }
 
 /** Keeps, per component, the largest RSS of one pod seen in any of `samples`. */

@@ -3,8 +3,8 @@
 //                                   policy, `--runs` times (5 by default; medians printed): `create cluster` →
 //                                   Available, → every control-plane pod Ready by its own probes, `destroy cluster` →
 //                                   gone; after the first run of each, where the start-up time went (a timeline per
-//                                   pod) and the control plane's resident memory, idle and under a fixed load; then
-//                                   `local down`
+//                                   pod) and the control plane's resident memory, idle and under a fixed load, and
+//                                   what a second control plane of the policy beside it adds; then `local down`
 //   ./dev bench local-up --cold     first a cold `local up`: every hcp-kubevirt cache and the Go build cache empty (the
 //                                   Go module download cache is kept: the registry answers it at network speed, which
 //                                   says nothing about this project), so every binary and image is built
@@ -25,7 +25,7 @@ import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts'
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB as environmentRss, topPrograms as topProgramsOf } from '../lib/environment-memory.ts';
 import { controlPlaneTimeline, everyPodReady, startupSummary, watchDestroy } from '../lib/control-plane-timeline.ts';
-import { controlPlaneResident, formatComponents, formatResident, largestPods } from '../lib/control-plane-memory.ts';
+import { addResident, controlPlaneResident, formatComponents, formatResident, largestPods, podsBeside } from '../lib/control-plane-memory.ts';
 import { FIXED_LOAD, runHostedLoad } from '../lib/hosted-load.ts';
 import { median } from '../lib/stats.ts';
 
@@ -95,6 +95,7 @@ async function createRound(client: KubeClient, name: string, policy: string, ins
   if (inspect) {
     report(`${policy} start-up timeline:\n${await controlPlaneTimeline(client, namespace, started)}`);
     await reportMemory(client, name, policy);
+    await reportSecondPlane(client, name, policy);
   }
   const destroying = hcp(['destroy', 'cluster', 'kubevirt', `--name=${name}`]);
   const steps = watchDestroy(client, name, destroying);
@@ -136,6 +137,25 @@ async function reportMemory(client: KubeClient, name: string, policy: string): P
   await sampling;
   largestPods(measuredPods, idle);
   report(`${policy} control plane under load (${String(FIXED_LOAD.objects)} ConfigMaps, ${String(FIXED_LOAD.clients)} clients listing and writing, ${String(FIXED_LOAD.watches)} watches; ${String(requests)} requests in 60 s), peak: ${formatResident(peak.total)}; by component: ${formatComponents(peak.byComponent)}`);
+}
+
+/**
+ * What one more control plane of the policy costs beside the first: a second one created, both measured idle once
+ * their figures settle, the second destroyed. A lone plane's RSS counts its binaries' text in full; a node running two
+ * shares those file pages between them (PSS splits them), so the second plane's cost is its heaps and a share.
+ */
+async function reportSecondPlane(client: KubeClient, name: string, policy: string): Promise<void> {
+  const second = `${name}-beside`;
+  const [firstNs, secondNs] = [`clusters-${name}`, `clusters-${second}`];
+  const alone = await settled(() => controlPlaneResident(client, layout, firstNs), (r) => r.total.pss);
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${second}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags(layout)]);
+  await untilAvailable(client, second);
+  await waitFor(`every pod of ${secondNs} Ready`, () => everyPodReady(client, secondNs), { timeoutMs: 10 * MINUTE, intervalMs: 250 });
+  const both = await settled(async () => [await controlPlaneResident(client, layout, firstNs), await controlPlaneResident(client, layout, secondNs)] as const, ([a, b]) => a.total.pss + b.total.pss);
+  const together = addResident(both[0].total, both[1].total);
+  const { beside, of } = podsBeside(both[0], both[1]);
+  report(`${policy}: a second control plane beside the first (${String(beside)} of its ${String(of)} pods on a node with the same component of the first): together ${formatResident(together)}; PSS a plane ${(together.pss / 2).toFixed(0)} MiB; the second added PSS ${(together.pss - alone.total.pss).toFixed(0)} MiB, anon ${(together.anon - alone.total.anon).toFixed(0)} MiB`);
+  await hcp(['destroy', 'cluster', 'kubevirt', `--name=${second}`]);
 }
 
 /** `runs` rounds of one policy, with the medians reported. */

@@ -1,13 +1,14 @@
-// The entry point of hcp's start-up snapshot (dist/cli/hcp.blob, built by scripts/build-cli.ts with
-// `node --build-snapshot`; bin/hcp starts `node --snapshot-blob` on it).
+// The entry point of hcp's start-up snapshot. scripts/build-cli.ts runs it to take the snapshot and injects that into
+// a copy of Node, the single executable application dist/cli/hcp (Node's SEA), which bin/hcp starts.
 //
 // Why: loading and evaluating the bundle, then compiling the API's CEL rules for the offline validation, was most of
 // a render's ~55 ms. The snapshot is taken after a warm-up render, so a process starts with the modules evaluated and
-// the CEL programs compiled (measured: ~40 ms, below upstream's Go hcp). The snapshot leaves the cluster client out
+// the CEL programs compiled (measured: ~40 ms from `node --snapshot-blob FILE`, ~35 ms as a single executable, which
+// maps the snapshot with its own code rather than reading a separate file). The snapshot leaves the cluster client out
 // (see snapshot-stub.ts): a command that needs it continues in the full bundle, from the start, with nothing printed
 // twice because output is held until the command finishes here.
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { root } from './commands/root.ts';
 import type { CommandContext } from './framework/command.ts';
@@ -44,13 +45,8 @@ async function warmUp(): Promise<void> {
   for (const argv of WARM_UP) await runCommand(root, argv, context);
 }
 
-/** Where the blob this process started from lies: the full bundle is beside it. */
-function distDir(): string {
-  const at = process.execArgv.indexOf('--snapshot-blob');
-  const blob = at >= 0 ? process.execArgv[at + 1] : undefined;
-  if (blob === undefined) throw new Error('hcp snapshot started without --snapshot-blob');
-  return dirname(resolve(blob));
-}
+/** Where the single executable lies: the full bundle is beside it (dist/cli/). */
+const distDir = (): string => dirname(process.execPath);
 
 /** Runs the whole command again in the full bundle, as if it had been started there. */
 function continueInFullBundle(argv: readonly string[]): void {
@@ -63,9 +59,9 @@ function continueInFullBundle(argv: readonly string[]): void {
   createRequire(bundle)(bundle);
 }
 
-/** The process's main function once the snapshot is deserialized: arguments follow the executable directly. */
+/** The process's main function once the snapshot is deserialized: a single executable's arguments start at the third. */
 async function runFromSnapshot(): Promise<void> {
-  const argv = process.argv.slice(1);
+  const argv = process.argv.slice(2);
   const out: string[] = [];
   const err: string[] = [];
   const flush = (): void => {

@@ -23,7 +23,7 @@ function newest(path: string): number {
  * would prove nothing about the code under review. `./dev setup` (which `./dev test` and CI run first) rebuilds.
  */
 export function assertBundlesFresh(): void {
-  const bundles = ['dist/cli/hcp.mjs', 'dist/cli/hcp.blob', 'dist/operator/hcp-operator.mjs', 'dist/operator/hcp-operator-lean.mjs'].map((p) => join(REPO_ROOT, p));
+  const bundles = ['dist/cli/hcp.mjs', 'dist/cli/hcp', 'dist/operator/hcp-operator.mjs', 'dist/operator/hcp-operator-lean.mjs'].map((p) => join(REPO_ROOT, p));
   const sources = Math.max(newest(join(REPO_ROOT, 'src')), newest(join(REPO_ROOT, 'scripts', 'build-cli.ts')), newest(join(REPO_ROOT, 'package-lock.json')));
   for (const bundle of bundles) {
     let built: number;

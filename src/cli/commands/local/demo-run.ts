@@ -29,6 +29,7 @@ import { recordedUserRegistry } from '../../../local/environment/registry-access
 import { recordedMachines } from '../../../local/kubevirt/machine-backend.ts';
 import { projectRoot } from '../../../local/project-root.ts';
 import { asUserErrors, installOperator, installPrerequisites, quietContext, readFlags, reporter, seconds, upHostedCluster, workersReady, type HostedClusterResult } from './local-run.ts';
+import { nodeExecutable } from '../../node-executable.ts';
 
 /** One step of the summary. */
 interface StepTime {
@@ -172,7 +173,7 @@ export async function runDemo(args: ParsedArgs, ctx: CommandContext): Promise<vo
   const started = ctx.now().getTime();
   if (f.bool('install-prerequisites')) await asUserErrors(() => installPrerequisites(ctx, json));
   const buildLog = (line: string): void => (json ? undefined : ctx.stderr(`  ${line}\n`));
-  const up = await asUserErrors(() => upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: projectRoot() }, infraCluster: true }));
+  const up = await asUserErrors(() => upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: nodeExecutable(), projectDir: projectRoot() }, infraCluster: true }));
   const infra = up.infra as InfraAccess;
   await asUserErrors(() => installOperator(up, report, ctx));
   const existing = await demoStep(report, `checking that clusters/${name} does not exist yet`, stateDir, async () => {

@@ -24,6 +24,7 @@ import { locateBinaries } from '../../../local/binaries/locate.ts';
 import { hasTrueCondition } from '../../../lib/conditions.ts';
 import { appsDomainOf } from '../../../api/v1beta1/dns.ts';
 import type { HostedCluster } from '../../../api/index.ts';
+import { nodeExecutable } from '../../node-executable.ts';
 
 /** The environment's state folder: the flag, else the XDG state directory. */
 function stateDirOf(f: FlagReader, env: NodeJS.ProcessEnv): string {
@@ -257,7 +258,7 @@ export async function runUp(args: ParsedArgs, ctx: CommandContext): Promise<void
   const userRegistry = await asUserErrors(() => Promise.resolve(userRegistryForUp(recordedUserRegistry(layout), userRegistryFlags(f, ctx), machineBackend, stateDir)));
   const root = projectRoot();
   const env = await asUserErrors(() =>
-    upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: process.execPath, projectDir: root }, infraCluster: f.bool('infra-cluster'), machineBackend, userRegistry }),
+    upEnvironment({ layout, report, buildLog, operator: { image: DEFAULT_OPERATOR_IMAGE, node: nodeExecutable(), projectDir: root }, infraCluster: f.bool('infra-cluster'), machineBackend, userRegistry }),
   );
   await asUserErrors(() => installOperator(env, report, ctx));
   const clusterName = f.string('hosted-cluster');

@@ -18,6 +18,7 @@ import { parsePublishTarget, PublishTargetError, type PublishTarget } from '../.
 import { RegistryClient } from '../../../registry/client.ts';
 import { Transport } from '../../../registry/transport.ts';
 import { asUserErrors, reporter, seconds } from '../local/local-run.ts';
+import { nodeExecutable } from '../../node-executable.ts';
 
 /** The Docker config file with the registry's credentials: the flag, else where Docker and Podman look. */
 function registryConfigPath(given: string, env: NodeJS.ProcessEnv): string | undefined {
@@ -97,7 +98,7 @@ export async function runReleaseBuild(args: ParsedArgs, ctx: CommandContext): Pr
     const buildLog = (line: string): void => (flags.json ? undefined : ctx.stderr(`  ${line}\n`));
     // The node image's build log stays only when the build fails (its error names the file).
     const logDir = mkdtempSync(join(tmpdir(), 'hcp-release-build-'));
-    const operator = { node: process.execPath, projectDir: projectRoot(), version: BUILD_INFO.version };
+    const operator = { node: nodeExecutable(), projectDir: projectRoot(), version: BUILD_INFO.version };
     const result = await asUserErrors(() =>
       buildRelease({ target: flags.target, client, report: reporter(ctx, flags.json), buildLog, nodeImageLog: join(logDir, 'node-image.log'), operator }).catch((error: unknown) => {
         throw error instanceof ReleasePublishError ? new UserError(error.message) : error;
