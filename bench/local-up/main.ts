@@ -25,7 +25,7 @@ import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts'
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { environmentRssMiB as environmentRss, topPrograms as topProgramsOf } from '../lib/environment-memory.ts';
 import { controlPlaneTimeline, everyPodReady, startupSummary, watchDestroy } from '../lib/control-plane-timeline.ts';
-import { addResident, controlPlaneResident, formatComponents, formatResident, largestPods, podsBeside } from '../lib/control-plane-memory.ts';
+import { addResident, controlPlaneResident, type ControlPlaneResident, formatComponents, formatResident, largestPods, podsBeside } from '../lib/control-plane-memory.ts';
 import { FIXED_LOAD, runHostedLoad } from '../lib/hosted-load.ts';
 import { median } from '../lib/stats.ts';
 
@@ -140,6 +140,19 @@ async function reportMemory(client: KubeClient, name: string, policy: string): P
 }
 
 /**
+ * A first control plane on one node (a SingleReplica one keeps its pods together) has the second pinned there
+ * (`--node-selector`), as on a management cluster with more control planes than nodes; the scheduler would otherwise put
+ * it on an emptier node, where it shares nothing. A first spread over nodes leaves the second to the scheduler.
+ */
+async function besideFirst(client: KubeClient, first: ControlPlaneResident): Promise<string[]> {
+  const nodes = new Set([...first.nodes.values()].flat());
+  const [only] = nodes;
+  if (nodes.size !== 1 || only === undefined) return [];
+  const node = await client.get<KubeObject>({ apiVersion: 'v1', kind: 'Node', name: only });
+  return [`--node-selector=kubernetes.io/hostname=${node.metadata?.labels?.['kubernetes.io/hostname'] ?? only}`];
+}
+
+/**
  * What one more control plane of the policy costs beside the first: a second one created, both measured idle once
  * their figures settle, the second destroyed. A lone plane's RSS counts its binaries' text in full; a node running two
  * shares those file pages between them (PSS splits them), so the second plane's cost is its heaps and a share.
@@ -148,7 +161,7 @@ async function reportSecondPlane(client: KubeClient, name: string, policy: strin
   const second = `${name}-beside`;
   const [firstNs, secondNs] = [`clusters-${name}`, `clusters-${second}`];
   const alone = await settled(() => controlPlaneResident(client, layout, firstNs), (r) => r.total.pss);
-  await hcp(['create', 'cluster', 'kubevirt', `--name=${second}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags(layout)]);
+  await hcp(['create', 'cluster', 'kubevirt', `--name=${second}`, `--control-plane-availability-policy=${policy}`, ...(await besideFirst(client, alone)), ...localClusterFlags(layout)]);
   await untilAvailable(client, second);
   await waitFor(`every pod of ${secondNs} Ready`, () => everyPodReady(client, secondNs), { timeoutMs: 10 * MINUTE, intervalMs: 250 });
   const both = await settled(async () => [await controlPlaneResident(client, layout, firstNs), await controlPlaneResident(client, layout, secondNs)] as const, ([a, b]) => a.total.pss + b.total.pss);
