@@ -7,6 +7,7 @@ import { runHcp } from '../../../testing/cli.ts';
 import { eventually } from '../../../testing/eventually.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { installOperatorAccount, startOperatorAs } from '../../../testing/operator.ts';
+import { markPodsReady } from '../../../testing/control-plane-kubelet.ts';
 
 const { management, guest } = testClusters();
 const HCP = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedControlPlane' } as const;
@@ -201,6 +202,36 @@ describe('hosted cluster components', () => {
     await eventually('a deleted DaemonSet applied again', () => guest.client.tryGet(ds), 30_000);
     await guest.client.mergePatch(ds, { spec: { template: { spec: { containers: [{ name: 'kube-flannel', image: 'example.com/not-flannel:1' }] } } } });
     await eventually('an edited DaemonSet set back', async () => (await guest.client.get<FlannelSet>(ds)).spec.template.spec.containers[0]?.image === 'docker.io/flannel/flannel:v0.28.10', 30_000);
+  });
+
+  it('When the hosted API server becomes available, the control plane should be reported Available before its objects are brought in', async () => {
+    const ns = await management.namespace('hcp-guest-slow');
+    const op = await startOperatorAs(await installOperatorAccount(management), ns);
+    after(async () => {
+      await op.operator.stop();
+      op.client.close();
+    });
+    const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, '--name=slow', '--pull-secret=/ps', `--release-image=${KUBE_RELEASE}`];
+    const out = await runHcp([...args, '--control-plane-availability-policy=SingleReplica', '--service-publishing-strategy=NodePort', '--api-server-address=127.0.0.1'], { files: { '/ps': '{"auths":{}}' }, realClock: true });
+    assert.equal(out.code, 0, out.stderr);
+    const cpns = `${ns}-slow`;
+    // Every version of its status, in order: a poll could miss one that lasted milliseconds.
+    type Conditioned = KubeDocument & { status?: { conditions?: Array<{ type: string; status: string; message?: string }> } };
+    const versions: Conditioned[] = [];
+    const stop = new AbortController();
+    after(() => stop.abort());
+    const { resourceVersion } = await management.client.listWithVersion({ ...HCP, namespace: cpns });
+    void management.client.watch<Conditioned>({ ...HCP, namespace: cpns }, { resourceVersion, timeoutSeconds: 300, signal: stop.signal }, (e) => void versions.push(e.object)).catch(() => undefined);
+    const available = (o: Conditioned): boolean => o.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') === true;
+    const first = await eventually('the control plane Available', async () => {
+      await markPodsReady(management.client, cpns);
+      return versions.find(available);
+    }, 60_000, 200);
+    // Available was written before the hosted cluster was asked anything, not with the outcome of asking (here it
+    // cannot answer: nothing listens at its published NodePort).
+    const guestWhenAvailable = first.status?.conditions?.find((c) => c.type === 'GuestComponentsApplied');
+    assert.doesNotMatch(guestWhenAvailable?.message ?? '(not reported yet)', /does not answer/, 'Available came with the outcome of asking the hosted cluster');
+    await eventually('the unreachable hosted cluster reported', async () => /does not answer yet/.test((await guestCondition(cpns, 'slow'))?.message ?? ''), 60_000);
   });
 
   it('When the network type is Other, it should deploy no network plugin and say pods wait for one the user installs', async () => {

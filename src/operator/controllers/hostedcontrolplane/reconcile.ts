@@ -98,7 +98,24 @@ async function reconcileComponents(scope: Scope): Promise<number | undefined> {
   scope.kubeadminReported = kubeadminPassword !== undefined || retirement === 'waiting-for-rollout';
   // In-cluster components (kube-proxy, CoreDNS, the network plugin, the agents) move after the control plane.
   if (movingToAnotherVersion(scope)) return restoring;
+  await publishControlPlaneStatus(scope);
   return minDefined(restoring, await reconcileGuestComponents(scope));
+}
+
+/** The configuration passed: the release was read and every component rendered and applied. */
+const VALID_CONFIGURATION = { type: Type.ValidHostedControlPlaneConfiguration.value, status: 'True', reason: Reason.AsExpected.value, message: 'Configuration passes validation' } as const;
+
+/**
+ * Writes what the control plane's own workloads say (Available above all) before the hosted cluster's objects are
+ * brought in: that is a read, and maybe a write, per object through an API server that has just started, and
+ * Available, already true, waited for it (`./dev bench local-up` saw 1 to 10 s between the API server's pod Ready and
+ * Available). The written status becomes the stored one, so the end of the reconcile writes only what changed since.
+ */
+async function publishControlPlaneStatus(scope: Scope): Promise<void> {
+  setCondition(scope, VALID_CONFIGURATION);
+  const status = computeStatus(scope, publishedEndpoint(scope), undefined);
+  await applyStatusIfChanged(scope.deps.client, scope.hcp, status, { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
+  scope.hcp = { ...scope.hcp, status };
 }
 
 /** A control plane that ran one version is still moving to the release's (a first install is not). */
@@ -139,7 +156,7 @@ export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup
       await writeStatus(scope, error instanceof WaitError ? undefined : error).catch((e: unknown) => logger.error('could not write status', { reason: String(e) }));
       throw error;
     }
-    setCondition(scope, { type: Type.ValidHostedControlPlaneConfiguration.value, status: 'True', reason: Reason.AsExpected.value, message: 'Configuration passes validation' });
+    setCondition(scope, VALID_CONFIGURATION);
     await writeStatus(scope, undefined);
     return requeueAfterMs === undefined ? {} : { requeueAfterMs };
   };
