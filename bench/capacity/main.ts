@@ -21,7 +21,7 @@ import { GIB, parseQuantity } from '../../src/lib/quantity.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';
 import { tearDownEnvironment } from '../lib/teardown.ts';
 import { preparePacedLoad, runPacedLoad } from '../lib/paced-load.ts';
-import { MEASURED_LOAD_FILE, measuredLoad, type MeasuredLevel } from '../../src/capacity/measured-load.ts';
+import { MEASURED_LOAD_FILE, measuredLoad, type MeasuredLevel, type MeasuredUsage } from '../../src/capacity/measured-load.ts';
 
 const lines: string[] = [];
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-bench-capacity-'));
@@ -68,14 +68,8 @@ async function requested(client: KubeClient): Promise<{ pods: number; vcpus: num
   return { pods: pods.length, vcpus: sum('cpu'), gib: sum('memory') / GIB };
 }
 
-/** What the control plane's pods used over one window: vCPUs, and their memory working set at its end in GiB. */
-interface Usage {
-  readonly vcpus: number;
-  readonly gib: number;
-}
-
 /** The control plane's use over a window in which `during` runs (a wait, or a load). */
-async function usageWhile<T>(management: KubeClient, nodes: readonly string[], during: () => Promise<T>): Promise<{ usage: Usage; result: T }> {
+async function usageWhile<T>(management: KubeClient, nodes: readonly string[], during: () => Promise<T>): Promise<{ usage: MeasuredUsage; result: T }> {
   const before = await podUsage(management, nodes);
   const started = performance.now();
   const result = await during();
@@ -86,7 +80,7 @@ async function usageWhile<T>(management: KubeClient, nodes: readonly string[], d
 }
 
 /** The control plane at rest, beside what it requests. */
-async function measureIdle(management: KubeClient, nodes: readonly string[]): Promise<Usage> {
+async function measureIdle(management: KubeClient, nodes: readonly string[]): Promise<MeasuredUsage> {
   const { usage } = await usageWhile(management, nodes, () => new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000)));
   const asked = await requested(management);
   lines.push(`HighlyAvailable control plane at rest (${String(asked.pods)} pods): CPU ${usage.vcpus.toFixed(3)} vCPU over ${String(WINDOW_SECONDS)} s, memory working set ${usage.gib.toFixed(2)} GiB`);

@@ -211,10 +211,7 @@ describe('hosted cluster components', () => {
       await op.operator.stop();
       op.client.close();
     });
-    const args = ['create', 'cluster', 'kubevirt', `--kubeconfig=${management.adminKubeconfig}`, `--namespace=${ns}`, '--name=slow', '--pull-secret=/ps', `--release-image=${KUBE_RELEASE}`];
-    const out = await runHcp([...args, '--control-plane-availability-policy=SingleReplica', '--service-publishing-strategy=NodePort', '--api-server-address=127.0.0.1'], { files: { '/ps': '{"auths":{}}' }, realClock: true });
-    assert.equal(out.code, 0, out.stderr);
-    const cpns = `${ns}-slow`;
+    const cpns = await createCluster(ns, 'slow', ['--control-plane-availability-policy=SingleReplica'], KUBE_RELEASE);
     // Every version of its status, in order: a poll could miss one that lasted milliseconds.
     type Conditioned = KubeDocument & { status?: { conditions?: Array<{ type: string; status: string; message?: string }> } };
     const versions: Conditioned[] = [];
@@ -228,7 +225,7 @@ describe('hosted cluster components', () => {
       return versions.find(available);
     }, 60_000, 200);
     // Available was written before the hosted cluster was asked anything, not with the outcome of asking (here it
-    // cannot answer: nothing listens at its published NodePort).
+    // cannot answer: its published address, 10.0.0.9, is not reachable from this machine).
     const guestWhenAvailable = first.status?.conditions?.find((c) => c.type === 'GuestComponentsApplied');
     assert.doesNotMatch(guestWhenAvailable?.message ?? '(not reported yet)', /does not answer/, 'Available came with the outcome of asking the hosted cluster');
     await eventually('the unreachable hosted cluster reported', async () => /does not answer yet/.test((await guestCondition(cpns, 'slow'))?.message ?? ''), 60_000);

@@ -76,13 +76,19 @@ async function encryptionKey(scope: Scope): Promise<string> {
  */
 async function writePausedStatus(scope: Scope): Promise<void> {
   // Paused from the start: the first status is a whole one.
-  if (scope.hcp.status === undefined) return writeStatus(scope, undefined);
+  if (scope.hcp.status === undefined) {
+    await writeStatus(scope, undefined);
+    return;
+  }
   const status = { ...scope.hcp.status, conditions: mergeConditions(scope.hcp.status?.conditions, scope.conditions, scope.now) };
   await applyStatusIfChanged(scope.deps.client, scope.hcp, status, { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
 }
 
-async function writeStatus(scope: Scope, error: unknown): Promise<void> {
-  await applyStatusIfChanged(scope.deps.client, scope.hcp, computeStatus(scope, publishedEndpoint(scope), error), { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
+/** Computes the status from this reconcile's conditions and writes it when it changed; returns it. */
+async function writeStatus(scope: Scope, error: unknown): Promise<NonNullable<HostedControlPlane['status']>> {
+  const status = computeStatus(scope, publishedEndpoint(scope), error);
+  await applyStatusIfChanged(scope.deps.client, scope.hcp, status, { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
+  return status;
 }
 
 async function reconcileComponents(scope: Scope): Promise<number | undefined> {
@@ -113,9 +119,7 @@ const VALID_CONFIGURATION = { type: Type.ValidHostedControlPlaneConfiguration.va
  */
 async function publishControlPlaneStatus(scope: Scope): Promise<void> {
   setCondition(scope, VALID_CONFIGURATION);
-  const status = computeStatus(scope, publishedEndpoint(scope), undefined);
-  await applyStatusIfChanged(scope.deps.client, scope.hcp, status, { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
-  scope.hcp = { ...scope.hcp, status };
+  scope.hcp = { ...scope.hcp, status: await writeStatus(scope, undefined) };
 }
 
 /** A control plane that ran one version is still moving to the release's (a first install is not). */
