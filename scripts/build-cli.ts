@@ -7,6 +7,7 @@
 //   without the operator and client-node: ~80 KB instead of ~2.8 MB (src/operator/lean-main.ts).
 // - dist/cli/hcp.mjs (+ chunks): the whole CLI as minified ES modules with code splitting, so the cluster client
 //   (~1.4 MB with its dependencies) is read only by the commands that import() it.
+// - dist/console: the web console's page (scripts/build-console.ts), which `hcp console` serves.
 // - dist/cli/hcp: a copy of this Node with a start-up snapshot of the CLI injected (a single executable application,
 //   Node's SEA): the snapshot holds the CLI without the cluster client (src/cli/snapshot.ts), taken after a warm-up
 //   render. bin/hcp starts it; commands that need the client continue in hcp.mjs. dist/cli/node links to this Node,
@@ -20,6 +21,7 @@ import { createRequire } from 'node:module';
 import { join, resolve as resolvePath, sep } from 'node:path';
 import { NEEDS_FULL_BUNDLE, STUB_SOURCE } from '../src/cli/snapshot-stub.ts';
 import { auditBundle } from './bundle-audit.ts';
+import { buildConsole } from './build-console.ts';
 
 /** Where Node looks for the injected snapshot: the sentinel its single executable applications are built with. */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -109,7 +111,7 @@ function buildExecutable(): void {
   rmSync(config);
 }
 
-for (const dir of ['cli', 'operator']) {
+for (const dir of ['cli', 'operator', 'console']) {
   // Chunk names carry content hashes: start from an empty folder so stale chunks never pile up.
   rmSync(join(root, 'dist', dir), { recursive: true, force: true });
 }
@@ -119,6 +121,8 @@ const [cli, operator, lean, snapshot] = await Promise.all([
   build({ ...esm, entryPoints: { 'hcp-operator-lean': join(root, 'src/operator/lean-main.ts') }, outdir: join(root, 'dist', 'operator'), plugins: [withoutClientNode] }),
   // CommonJS: the snapshot builder runs one script. Imports of the stubbed modules are undefined on purpose.
   build({ ...common, format: 'cjs', entryPoints: [join(root, 'src/cli/snapshot.ts')], outfile: join(cliDir, 'hcp-snapshot.cjs'), plugins: [withoutClusterClient], logOverride: { 'import-is-undefined': 'silent' } }),
+  // The web console's page (hcp console serves dist/console), within its size budget.
+  buildConsole(join(root, 'dist', 'console')),
 ]);
 // A bundle that would behave differently from the tested source is not left in place for anyone to run.
 const problems = [...auditBundle('hcp', cli.metafile), ...auditBundle('hcp-operator', operator.metafile), ...auditBundle('hcp-operator-lean', lean.metafile), ...auditBundle('hcp snapshot', snapshot.metafile)];

@@ -51,6 +51,15 @@ function loadedFile(path: string): KubeConfig {
   return config;
 }
 
+/** The namespace the kubeconfig's current context names (as kubectl's default), or undefined. */
+export function contextNamespace(kubeconfigFlag: string, env: NodeJS.ProcessEnv): string | undefined {
+  const path = kubeconfigPath(kubeconfigFlag, env);
+  if (path === undefined) return undefined;
+  const config = loadedFile(path);
+  const namespace = config.getContextObject(config.getCurrentContext())?.namespace;
+  return namespace === undefined || namespace === '' ? undefined : namespace;
+}
+
 /** The CA (PEM) a kubeconfig file's current cluster is verified with; empty when it names none. */
 export function caOfKubeconfigFile(path: string): string {
   const config = new KubeConfig();

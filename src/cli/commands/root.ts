@@ -1,5 +1,6 @@
 import type { Command } from '../framework/command.ts';
 import { capacity } from './capacity.ts';
+import { consoleCommand } from './console/console.ts';
 import { createClusterKubevirt } from './create/cluster/kubevirt.ts';
 import { createKubeconfig } from './create/kubeconfig.ts';
 import { createNodePoolKubevirt } from './create/nodepool/kubevirt.ts';
@@ -17,6 +18,7 @@ export const root: Command = {
   description: 'The hcp command line interface creates and manages HostedCluster and NodePool resources for hosted control planes on the KubeVirt platform.',
   subcommands: [
     capacity,
+    consoleCommand,
     {
       name: 'create',
       summary: 'Commands for creating HostedClusters',

@@ -24,6 +24,8 @@ export interface InformerOptions {
   readonly watchTimeoutSeconds?: number;
   /** Delay before retrying after an error; doubles up to 30 s. @default 500 */
   readonly retryDelayMs?: number;
+  /** Hears each failure of list or watch, and `undefined` whenever a list succeeds (e.g. to show "reconnecting"). */
+  readonly onHealth?: (failure: unknown) => void;
 }
 
 /** `namespace/name` (or `name` for cluster-scoped objects): the key of the cache and of work queues. */
@@ -130,6 +132,7 @@ export class Informer<T extends KubeObject> {
       } catch (error) {
         if (this.abort.signal.aborted) return;
         this.failure = error;
+        this.options.onHealth?.(error);
         if (!this.expired(error)) {
           await sleep(this.options.clock, retryDelay, this.abort.signal);
           retryDelay = Math.min(retryDelay * 2, 30_000);
@@ -162,6 +165,7 @@ export class Informer<T extends KubeObject> {
       this.emit({ type: 'DELETED', object: old, old });
     }
     this.failure = undefined;
+    this.options.onHealth?.(undefined);
     if (!this.synced) {
       this.synced = true;
       for (const waiter of this.syncWaiters.splice(0)) waiter();

@@ -1,0 +1,116 @@
+/**
+ * What the console's buttons do. Creating, rendering, reading a kubeconfig and destroying run the `hcp` commands
+ * themselves, in-process, with the user's kubeconfig: the console adds no behaviour of its own and needs no rights of
+ * its own. Scaling is one merge patch of the NodePool, as `oc scale nodepool` would make.
+ */
+import { randomBytes } from 'node:crypto';
+import type { KubeClient } from '../../../kube/client.ts';
+import type { CommandContext } from '../../framework/command.ts';
+import { isUserError } from '../../framework/errors.ts';
+import { runCommand } from '../../framework/run.ts';
+import { fieldOfMessage, formToArgs, type ClusterForm } from './wizard.ts';
+
+/** A refusal the page shows: at a field of the form, or for the action as a whole. */
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** What an action's command printed, or the errors that stopped it. */
+export interface ActionResult {
+  readonly ok: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly errors: readonly FieldError[];
+}
+
+/** Who the console acts as: the user's kubeconfig flag (empty: the default resolution) and environment. */
+export interface ConsoleIdentity {
+  readonly kubeconfig: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** The namespace of the kubeconfig's context: the page shows it when the user may not list all namespaces. */
+  readonly namespace?: string;
+}
+
+/** Randomness and time of a command run (tests fix them, to compare renders byte for byte). */
+export interface RunIo {
+  readonly randomBytes: (n: number) => Uint8Array;
+  readonly now: () => Date;
+}
+const REAL_IO: RunIo = { randomBytes: (n) => randomBytes(n), now: () => new Date() };
+
+/** Runs an hcp command line in-process, its files from memory, and collects what it printed. */
+export async function runHcpCommand(argv: readonly string[], files: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv, io: RunIo = REAL_IO): Promise<ActionResult> {
+  let [stdout, stderr] = ['', ''];
+  const ctx: CommandContext = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env,
+    readFile: (path) => {
+      const content = files[path];
+      if (content === undefined) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' });
+      return Buffer.from(content);
+    },
+    writeFile: () => {
+      throw new Error('the console writes no files');
+    },
+    randomBytes: io.randomBytes,
+    now: io.now,
+  };
+  const { root } = await import('../root.ts');
+  try {
+    await runCommand(root, argv, ctx);
+    return { ok: true, stdout, stderr, errors: [] };
+  } catch (error) {
+    if (!isUserError(error)) throw error;
+    const errors = error.message.split('\n').filter((m) => m !== '').map((message) => ({ field: fieldOfMessage(message), message }));
+    return { ok: false, stdout, stderr, errors };
+  }
+}
+
+const kubeconfigFlag = (who: ConsoleIdentity): string[] => (who.kubeconfig === '' ? [] : [`--kubeconfig=${who.kubeconfig}`]);
+
+/** `hcp create cluster kubevirt --render` for the form: the YAML, or every violation at its field. */
+export async function renderForm(form: ClusterForm, io: RunIo = REAL_IO): Promise<ActionResult> {
+  const { argv, files } = formToArgs(form);
+  return runHcpCommand(['create', 'cluster', 'kubevirt', ...argv, '--render'], files, {}, io);
+}
+
+/** `hcp create cluster kubevirt` for the form, as the user. */
+export async function createFromForm(form: ClusterForm, who: ConsoleIdentity): Promise<ActionResult> {
+  const { argv, files } = formToArgs(form);
+  return runHcpCommand(['create', 'cluster', 'kubevirt', ...argv, ...kubeconfigFlag(who)], files, who.env);
+}
+
+/** `hcp create kubeconfig` for one cluster, as the user. */
+export async function kubeconfigOf(namespace: string, name: string, who: ConsoleIdentity): Promise<ActionResult> {
+  return runHcpCommand(['create', 'kubeconfig', `--namespace=${namespace}`, `--name=${name}`, ...kubeconfigFlag(who)], {}, who.env);
+}
+
+/** `hcp destroy cluster kubevirt` for one cluster, as the user; it returns once the cluster is gone. */
+export async function destroyCluster(namespace: string, name: string, who: ConsoleIdentity): Promise<ActionResult> {
+  return runHcpCommand(['destroy', 'cluster', 'kubevirt', `--namespace=${namespace}`, `--name=${name}`, ...kubeconfigFlag(who)], {}, who.env);
+}
+
+/** A NodePool's new size: a fixed count, or autoscaling bounds. */
+export type PoolSize = { readonly replicas: number } | { readonly autoScaling: { readonly min: number; readonly max: number } };
+
+/** Checks a size a page sent; the reasons, at their fields. */
+export function checkPoolSize(body: unknown): { size?: PoolSize; errors: FieldError[] } {
+  const b = body as { replicas?: unknown; autoScaling?: { min?: unknown; max?: unknown } } | null;
+  const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 1000;
+  if (b?.autoScaling !== undefined) {
+    const { min, max } = b.autoScaling;
+    if (!whole(min) || min < 1) return { errors: [{ field: 'min', message: 'the minimum must be a whole number from 1' }] };
+    if (!whole(max) || max < min) return { errors: [{ field: 'max', message: 'the maximum must be a whole number no smaller than the minimum' }] };
+    return { size: { autoScaling: { min, max } }, errors: [] };
+  }
+  if (!whole(b?.replicas)) return { errors: [{ field: 'replicas', message: 'replicas must be a whole number from 0 to 1000' }] };
+  return { size: { replicas: b.replicas }, errors: [] };
+}
+
+/** Sets a NodePool's size as the user; a fixed count ends autoscaling and bounds end a fixed count, as the API asks. */
+export async function scaleNodePool(client: KubeClient, ref: { namespace: string; name: string }, size: PoolSize): Promise<void> {
+  const spec = 'replicas' in size ? { replicas: size.replicas, autoScaling: null } : { replicas: null, autoScaling: size.autoScaling };
+  await client.mergePatch({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', ...ref }, { spec });
+}
