@@ -34,17 +34,33 @@ const LAYERS = {
 const layerConfigs = Object.entries(LAYERS).flatMap(([layer, forbidden]) => [
   {
     files: [`src/${layer}/**/*.ts`],
-    ignores: ['**/*.test.ts', '**/*.itest.ts', '**/*.atest.ts'],
+    ignores: ['**/*.test.ts', '**/*.itest.ts', '**/*.atest.ts', '**/*.btest.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: folderPatterns(forbidden), paths: PURE.includes(layer) ? nodeIoPaths() : [] }],
     },
   },
   {
     // Tests may use the test harness and read fixtures, but still respect the direction between product layers.
-    files: [`src/${layer}/**/*.test.ts`, `src/${layer}/**/*.itest.ts`, `src/${layer}/**/*.atest.ts`],
+    files: [`src/${layer}/**/*.test.ts`, `src/${layer}/**/*.itest.ts`, `src/${layer}/**/*.atest.ts`, `src/${layer}/**/*.btest.ts`],
     rules: { 'no-restricted-imports': ['error', { patterns: folderPatterns(forbidden.filter((f) => f !== 'testing')) }] },
   },
 ]);
+
+/**
+ * The console's page (src/web) runs in the browser: it may use the API's types and the console's wire types, never
+ * the I/O shells or Node's I/O, and it never writes markup from strings (the XSS rule: text is always escaped).
+ */
+const webConfig = {
+  files: ['src/web/**/*.ts', 'src/web/**/*.tsx'],
+  rules: {
+    'no-restricted-imports': ['error', { patterns: folderPatterns(['kube', 'registry', 'objectstore', 'operator', 'ignition', 'local', 'testing', 'controlplane', 'render', 'platform', 'pki', 'capacity', 'release']), paths: nodeIoPaths() }],
+    'no-restricted-syntax': [
+      'error',
+      { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'the console never renders markup from strings: render text' },
+      { selector: "MemberExpression[property.name=/^(innerHTML|outerHTML)$/]", message: 'the console never renders markup from strings: render text' },
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', '.cache/**', 'dist/**', 'bin/**', 'eslint.config.js'] },
@@ -71,7 +87,7 @@ export default tseslint.config(
   },
   {
     // Tests are tables of cases: long describe blocks are their natural shape.
-    files: ['**/*.test.ts', '**/*.itest.ts', '**/*.atest.ts', 'src/testing/**/*.ts'],
+    files: ['**/*.test.ts', '**/*.itest.ts', '**/*.atest.ts', '**/*.btest.ts', 'src/testing/**/*.ts'],
     // Tests also poke at untyped JSON to build invalid objects, which is what the `any` rules forbid elsewhere.
     rules: {
       'max-lines-per-function': 'off',
@@ -90,4 +106,5 @@ export default tseslint.config(
     rules: { 'max-lines': 'off' },
   },
   ...layerConfigs,
+  webConfig,
 );

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Runs the test tiers one after another and prints how long each took (ARCHITECTURE.md, "Tests"). Every tier runs
 # even after one fails, so a run shows everything that is broken; the exit code is non-zero when any failed.
-#   scripts/test.sh [TIER...]    tiers: lint typecheck unit integration artifacts e2e (default: all of them)
+#   scripts/test.sh [TIER...]    tiers: lint typecheck unit integration browser artifacts e2e (default: all of them)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 tiers=("$@")
-[ ${#tiers[@]} -eq 0 ] && tiers=(lint typecheck unit integration artifacts e2e)
+[ ${#tiers[@]} -eq 0 ] && tiers=(lint typecheck unit integration browser artifacts e2e)
 summary=()
 failed=0
 for tier in "${tiers[@]}"; do
   case "$tier" in
     lint|typecheck) script=$tier ;;
-    unit|integration|artifacts|e2e) script=test:$tier ;;
-    *) echo "unknown test tier: $tier (lint, typecheck, unit, integration, artifacts, e2e)" >&2; exit 2 ;;
+    unit|integration|browser|artifacts|e2e) script=test:$tier ;;
+    *) echo "unknown test tier: $tier (lint, typecheck, unit, integration, browser, artifacts, e2e)" >&2; exit 2 ;;
   esac
   echo "=== tier $tier"
   started=$(date +%s)

@@ -61,6 +61,21 @@ hcp_ensure_cli_bundle() {
   (cd "$HCP_ROOT" && node scripts/build-cli.ts) >&2
 }
 
+# The browser tier drives Debian's headless Chromium (src/testing/browser.ts). As root with apt it is installed here;
+# elsewhere the tier says how to install it and skips (CI, which runs as root, never skips it).
+hcp_ensure_browser() {
+  if [ -n "${HCP_CHROMIUM:-}" ] || [ -x /usr/bin/chromium-headless-shell ] || [ -x /usr/bin/chromium ]; then
+    return 0
+  fi
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "note: no Chromium for the browser tier; install Debian's chromium-headless-shell (or set HCP_CHROMIUM)" >&2
+    return 0
+  fi
+  echo "installing chromium-headless-shell for the browser tier" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell; } >/dev/null 2>&1 ||
+    echo "warning: could not install chromium-headless-shell; the browser tier will skip (and fail in CI)" >&2
+}
+
 hcp_setup() {
-  hcp_ensure_node && hcp_ensure_deps && hcp_ensure_cli_bundle
+  hcp_ensure_node && hcp_ensure_deps && hcp_ensure_cli_bundle && hcp_ensure_browser
 }

@@ -127,11 +127,17 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
  * `hypershift`, and the bundled operator running against it.
  */
 export async function startBenchEnvironment(name: string): Promise<{ cluster: LocalCluster; admin: KubeClient; operator: BenchOperator }> {
+  const { cluster, admin } = await startBenchCluster(name);
+  return { cluster, admin, operator: await startBenchOperator(cluster.adminKubeconfig) };
+}
+
+/** The same management cluster without the operator. */
+export async function startBenchCluster(name: string): Promise<{ cluster: LocalCluster; admin: KubeClient }> {
   const binaries = await ensureBinaries((line) => void process.stderr.write(`${line}\n`));
   const cluster = await startCluster({ name, dir: mkdtempSync(join(tmpdir(), `hcp-bench-${name}-`)), binaries });
   const admin = KubeClient.fromKubeconfigFile(cluster.adminKubeconfig);
   const thirdParty = (await Promise.all(THIRD_PARTY_CRDS.map(loadCrds))).flat() as KubeObject[];
   await installCrds(admin, [...(renderInstallCrds() as unknown as KubeObject[]), ...thirdParty]);
   for (const namespace of ['clusters', 'hypershift']) await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-  return { cluster, admin, operator: await startBenchOperator(cluster.adminKubeconfig) };
+  return { cluster, admin };
 }

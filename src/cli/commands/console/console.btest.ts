@@ -162,7 +162,7 @@ describe('the web console', { skip }, () => {
   });
 
   it('When names, reasons and messages carry markup, the page should show it as text and run none of it', async () => {
-    await admin.create({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'web.hostile', namespace: ns }, involvedObject: { kind: 'HostedCluster', name: 'web', namespace: ns }, reason: `Bad${HOSTILE}`, message: HOSTILE, type: 'Warning' } as KubeDocument);
+    await admin.create({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'web.hostile', namespace: ns }, involvedObject: { kind: 'HostedCluster', name: 'web', namespace: ns }, reason: `Bad${HOSTILE}`, message: HOSTILE, type: 'Warning' });
     await page.getByText(HOSTILE, { exact: true }).waitFor();
     assert.equal(await page.locator('main img, main script').count(), 0);
     assert.notEqual(await page.title(), 'pwned');

@@ -72,7 +72,7 @@ describe('the create wizard', () => {
     const result = await renderForm({ name: 'Bad_Name', releaseImage: RELEASE, cores: 0, memory: 'lots' }, FIXED);
     assert.equal(result.ok, false);
     const fields = new Set(result.errors.map((e) => e.field));
-    for (const field of ['name', 'pullSecret', 'memory']) assert.ok(fields.has(field as never), `${field} in ${JSON.stringify(result.errors)}`);
+    for (const field of ['name', 'pullSecret', 'memory']) assert.ok(fields.has(field), `${field} in ${JSON.stringify(result.errors)}`);
   });
 
   it('When a form names files of the machine or a kubeconfig, it should pass only its own fields, never a path of the machine', () => {
