@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildConsole } from '../../scripts/build-console.ts';
 import { startConsoleServer } from '../../src/cli/commands/console/server.ts';
-import type { KubeObject } from '../../src/kube/client.ts';
 import { launchBrowser } from '../../src/testing/browser.ts';
 import { aHostedCluster, aNodePool } from '../../src/testing/builders.ts';
 import { startBenchCluster } from '../lib/operator.ts';
@@ -28,8 +27,8 @@ const browser = await launchBrowser();
 try {
   for (let i = 0; i < CLUSTERS; i++) {
     const name = `cluster-${String(i).padStart(2, '0')}`;
-    await admin.create(aHostedCluster(name) as unknown as KubeObject);
-    await admin.create(aNodePool(name) as unknown as KubeObject);
+    await admin.create(aHostedCluster(name));
+    await admin.create(aNodePool(name));
     const status = { conditions: [condition('Available', 'True', 'AsExpected'), condition('Progressing', 'False', 'AsExpected')], version: { history: [{ state: 'Completed', version: '4.17.0', image: 'quay.io/openshift-release-dev/ocp-release:4.17.0-multi', startedTime: now, completionTime: now, verified: false }], desired: { image: '', version: '4.17.0' }, observedGeneration: 1, availableUpdates: [] } };
     await admin.mergePatch({ apiVersion: API, kind: 'HostedCluster', name, namespace: 'clusters' }, { status }, 'status');
   }

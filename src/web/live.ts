@@ -9,17 +9,28 @@ import { applyMessage, type Collections, type StreamMessage } from './model/coll
 export function useCollections(keys: readonly string[]): { collections: Collections; connected: boolean } {
   const [collections, setCollections] = useState<Collections>(new Map());
   const [connected, setConnected] = useState(true);
+  // The browser retries a dropped stream by itself, but gives up on an answer that is not a stream (a console that
+  // came back without this session answers 401): then the page tries again itself, every few seconds.
+  const [attempt, setAttempt] = useState(0);
   const query = keys.map((k) => `c=${encodeURIComponent(k)}`).join('&');
   useEffect(() => {
-    setCollections(new Map());
     const source = new EventSource(`/api/stream?${query}`);
+    let retry: ReturnType<typeof setTimeout> | undefined;
     source.onopen = () => setConnected(true);
-    source.onerror = () => setConnected(false);
+    source.onerror = () => {
+      setConnected(false);
+      if (source.readyState === EventSource.CLOSED) retry = setTimeout(() => setAttempt((n) => n + 1), 3000);
+    };
     source.onmessage = (event: MessageEvent<string>) => {
       const message = JSON.parse(event.data) as StreamMessage;
       setCollections((current) => applyMessage(current, message));
     };
-    return () => source.close();
-  }, [query]);
+    return () => {
+      clearTimeout(retry);
+      source.close();
+    };
+  }, [query, attempt]);
+  // A different set of collections starts empty; a reconnection keeps what the page shows until the new sync.
+  useEffect(() => setCollections(new Map()), [query]);
   return { collections, connected };
 }

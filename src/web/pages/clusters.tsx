@@ -17,10 +17,12 @@ export function useNow(): number {
 }
 
 /** A condition's status as a badge, its reason beside it and its message on hover and for screen readers. */
-export function ConditionBadge(props: { label: string; condition: ConditionView }): preact.JSX.Element {
+export function ConditionBadge(props: { label: string; condition: ConditionView; goodWhen?: 'True' | 'False' }): preact.JSX.Element {
   const { status, reason, message } = props.condition;
+  // Coloured by what the status means (Progressing=False is calm), not by the word.
+  const tone = status === 'Unknown' ? 'unknown' : status === (props.goodWhen ?? 'True') ? 'true' : props.goodWhen === 'False' ? 'unknown' : 'false';
   return (
-    <span class={`badge badge-${status.toLowerCase()}`} title={message}>
+    <span class={`badge badge-${tone}`} title={message}>
       <span class="visually-hidden">{props.label}: </span>
       {status === 'True' ? 'Yes' : status === 'False' ? 'No' : 'Unknown'}
       {reason !== '' && <span class="reason"> · {reason}</span>}
@@ -70,7 +72,7 @@ function ClusterTable(props: { rows: readonly ClusterRow[] }): preact.JSX.Elemen
               <ConditionBadge label="Available" condition={r.available} />
             </td>
             <td>
-              <ConditionBadge label="Progressing" condition={r.progressing} />
+              <ConditionBadge label="Progressing" condition={r.progressing} goodWhen="False" />
             </td>
             <td>{r.availabilityPolicy}</td>
             <td>

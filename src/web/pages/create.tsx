@@ -17,10 +17,13 @@ function FileText(props: { field: Field; value: string; set: (v: string) => void
   const load = async (event: Event): Promise<void> => props.set(await ((event.currentTarget as HTMLInputElement).files?.[0]?.text() ?? Promise.resolve('')));
   return (
     <div class="field">
-      <label for={`f-${field.id}`}>{field.label}</label>
+      <label for={`f-${field.id}`}>
+        {field.label}
+        {field.required === true && <span aria-hidden="true"> *</span>}
+      </label>
       <textarea id={`f-${field.id}`} rows={3} value={props.value} onInput={(e) => props.set(e.currentTarget.value)} aria-describedby={`f-${field.id}-help f-${field.id}-errors`} spellcheck={false} />
       <label class="upload">
-        Upload a file for {field.label.toLowerCase()}
+        Upload a file for {field.label}
         <input type="file" onChange={(e) => void load(e)} />
       </label>
       <p id={`f-${field.id}-help`} class="help">

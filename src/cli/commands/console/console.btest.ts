@@ -38,13 +38,13 @@ describe('the web console', { skip }, () => {
   let operator: TestOperator | undefined;
 
   /** A console server as the user of `kubeconfig`, closed after the file. */
-  const serve = async (kubeconfig: string, options: { namespace?: string; retryDelayMs?: number } = {}): Promise<ConsoleServer> => {
+  const serve = async (kubeconfig: string, options: { namespace?: string; retryDelayMs?: number; port?: number } = {}): Promise<ConsoleServer> => {
     const client = KubeClient.fromKubeconfigFile(kubeconfig);
     const server = await startConsoleServer({
       client,
       identity: { kubeconfig, env: {}, ...(options.namespace === undefined ? {} : { namespace: options.namespace }) },
       address: '127.0.0.1',
-      port: 0,
+      port: options.port ?? 0,
       token: 'test-token-0123456789abcdef0123456789abcdef',
       assetsDir: assets,
       report: () => undefined,
@@ -58,9 +58,14 @@ describe('the web console', { skip }, () => {
   };
   /** A new page with a session on `server`. */
   const open = async (server: ConsoleServer): Promise<Page> => {
-    const p = await (await browser.newContext()).newPage();
+    const p = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await p.goto(server.url);
     return p;
+  };
+  /** With HCP_CONSOLE_SCREENSHOTS=DIR, a screenshot of the page for docs/console.md. */
+  const shot = async (p: Page, name: string): Promise<void> => {
+    const dir = process.env['HCP_CONSOLE_SCREENSHOTS'];
+    if (dir !== undefined && dir !== '') await p.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
   };
   const axe = async (p: Page, what: string): Promise<void> => {
     const results = await new AxeBuilder({ page: p }).analyze();
@@ -108,6 +113,7 @@ describe('the web console', { skip }, () => {
     await page.getByLabel('Namespace').fill(ns);
     await page.getByLabel('Release image').fill(RELEASE);
     await axe(page, 'the wizard');
+    await shot(page, 'create-details');
     const wizardButton = (name: string): ReturnType<Page['getByRole']> => page.locator('.wizard-buttons').getByRole('button', { name });
     for (const step of ['Next', 'Next', 'Review']) await wizardButton(step).click();
     await page.getByText(/failed RFC1123 validation/).waitFor();
@@ -120,6 +126,7 @@ describe('the web console', { skip }, () => {
     await page.getByRole('list', { name: 'Steps' }).getByRole('button', { name: 'Review' }).click();
     await page.getByText('kind: HostedCluster').first().waitFor();
     await axe(page, 'the review');
+    await shot(page, 'create-review');
     await wizardButton('Create').click();
     await page.waitForURL(`**/clusters/${ns}/web`);
     await markControlPlaneReady(admin, `${ns}-web`, 'web');
@@ -128,10 +135,12 @@ describe('the web console', { skip }, () => {
       return (await page.locator('.summary .badge-true').count()) === 1 ? true : undefined;
     }, 30_000);
     await axe(page, 'the cluster page');
+    await shot(page, 'cluster');
     await page.getByRole('link', { name: 'Clusters', exact: true }).click();
     const row = page.getByRole('row', { name: /web/ });
     await row.getByText('Yes').waitFor();
     await axe(page, 'the cluster list');
+    await shot(page, 'clusters');
   });
 
   it('When a pool is scaled or given autoscaling bounds on the page, the NodePool should change and the page follow', async () => {
@@ -188,25 +197,34 @@ describe('the web console', { skip }, () => {
     await pool.getByRole('button', { name: 'Save size' }).click();
     await pool.getByText(/forbidden/).waitFor();
     await axe(limited, 'a limited user\'s cluster page');
+    await shot(limited, 'limited-user');
     await limited.context().close();
   });
 
-  it('When the API server goes away, the page should say it is reconnecting, keep what it shows, and catch up when it is back', async () => {
+  it('When the API server or the console goes away, the page should say it is reconnecting, keep what it shows, and catch up when it is back', async () => {
     let proxy: TcpProxy = await startTcpProxy(new URL(management.server));
     const kubeconfig = join(assets, 'proxied.kubeconfig');
     await writeFile(kubeconfig, (await readFile(management.adminKubeconfig, 'utf8')).replace(management.server, `https://127.0.0.1:${String(proxy.port)}`));
-    const proxied = await open(await serve(kubeconfig, { retryDelayMs: 200 }));
+    const proxiedConsole = await serve(kubeconfig, { retryDelayMs: 200 });
+    const proxied = await open(proxiedConsole);
     await proxied.getByRole('row', { name: /web/ }).waitFor();
     const port = proxy.port;
     await proxy.close();
     await proxied.getByRole('alert').getByText(/lost the API server; reconnecting/).first().waitFor({ timeout: 20_000 });
     assert.equal(await proxied.getByRole('row', { name: /web/ }).count(), 1, 'what it showed stays');
+    await shot(proxied, 'reconnecting');
     await admin.mergePatch({ apiVersion: API, kind: 'HostedCluster', name: 'web', namespace: ns }, { metadata: { labels: { reconnected: 'yes' } } });
     proxy = await startTcpProxy(new URL(management.server), port);
     closers.push(() => proxy.close());
     await proxied.getByRole('alert').first().waitFor({ state: 'detached', timeout: 20_000 });
     await proxied.getByRole('searchbox').fill('reconnected=yes');
     await proxied.getByText('1 of 1 clusters').waitFor();
+    // The console itself goes away and comes back on its port.
+    await proxiedConsole.close();
+    await proxied.getByText('Reconnecting to the console…').waitFor();
+    await serve(kubeconfig, { port: proxiedConsole.port });
+    await proxied.getByText('Reconnecting to the console…').waitFor({ state: 'detached', timeout: 20_000 });
+    await proxied.getByRole('row', { name: /web/ }).waitFor();
     await proxied.context().close();
   });
 
