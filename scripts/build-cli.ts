@@ -64,6 +64,8 @@ const withoutClusterClient: Plugin = {
     b.onResolve({ filter: /(^|\/)local\/.+\.ts$/ }, (args) =>
       resolvePath(args.resolveDir, args.path).startsWith(join(root, 'src', 'local') + sep) ? { path: args.path, namespace: NEEDS_FULL_BUNDLE } : undefined,
     );
+    // The web console's server finds its page beside the full bundle (import.meta.url), and starts no faster anyway.
+    b.onResolve({ filter: /(^|\/)console-run\.ts$/ }, (args) => ({ path: args.path, namespace: NEEDS_FULL_BUNDLE }));
     b.onLoad({ filter: /.*/, namespace: NEEDS_FULL_BUNDLE }, () => ({ contents: STUB_SOURCE, loader: 'js' }));
   },
 };

@@ -10,6 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { assertBundlesFresh, runHcpBinary } from '../../testing/artifacts.ts';
+import { assertConsoleCreatesAndServes } from '../../testing/console-e2e.ts';
+import { assertControlPlaneReady } from '../../testing/control-plane-ready.ts';
 import { runProcess, type ProcessResult } from '../../testing/process.ts';
 import { locateBinaries } from '../binaries/locate.ts';
 import { httpCall, waitFor } from '../cluster/http.ts';
@@ -72,16 +74,6 @@ async function createCluster(name: string, policy: 'SingleReplica' | 'HighlyAvai
   const ref = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' };
   await waitFor(`HostedCluster ${name} Available`, async () => conditionOf(await management.tryGet<Conditioned>(ref), 'Available') === 'True', { timeoutMs: 5 * MINUTE, intervalMs: 1000 });
   return Date.now() - started;
-}
-
-/** Every pod of the control plane is Running with every container Ready (their real probes decide). */
-async function assertControlPlaneReady(name: string, expected: Readonly<Record<string, number>>): Promise<void> {
-  const namespace = `clusters-${name}`;
-  await waitFor(`control plane of ${name} ready`, async () => {
-    const pods = await management.list<Conditioned>('v1', 'Pod', { namespace });
-    const ready = pods.filter((p) => p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).every((c) => c.ready));
-    return Object.entries(expected).every(([app, count]) => ready.filter((p) => p.metadata?.name?.startsWith(app)).length === count) && ready.length === pods.length;
-  }, { timeoutMs: 5 * MINUTE, intervalMs: 2000 });
 }
 
 /**
@@ -403,7 +395,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     const took = await createCluster('single', 'SingleReplica');
     process.stderr.write(`e2e: SingleReplica Available after ${String(Math.round(took / 1000))}s\n`);
     await assertReleaseFromRegistry(management, 'single', LOCAL_RELEASE_IMAGE);
-    await assertControlPlaneReady('single', { 'etcd-': 1, 'kube-apiserver-': 1, 'kube-controller-manager-': 1, 'kube-scheduler-': 1 });
+    await assertControlPlaneReady(management, 'single', { 'etcd-': 1, 'kube-apiserver-': 1, 'kube-controller-manager-': 1, 'kube-scheduler-': 1 });
     await assertHostedApiAnswers('single');
     await joinAndCheck('single');
     process.stderr.write(`e2e: ${await assertMetricsSets({ management, layout, managementKubeconfig: join(stateDir, 'kubeconfig'), name: 'single', log: (line) => process.stderr.write(`e2e: ${line}\n`) })}\n`);
@@ -425,9 +417,11 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
     assert.ok(demo.steps.some((s) => /destroying clusters\/tour until nothing of it is left on either cluster/.test(s.step)));
   });
 
+  it('When a cluster is created through the web console, it should become Available on the page, its kubeconfig should reach it, and the page should destroy it', async () => void process.stderr.write(`e2e: ${await assertConsoleCreatesAndServes({ stateDir, layout, kubectl: locateBinaries().kubectl ?? 'kubectl' })}\n`));
+
   it('When a HighlyAvailable hosted cluster on the previous release is upgraded, its API should lose no request and every node end on the new version; when it then loses an etcd member, no write should be lost; a backup should land in the object store, and the cluster, destroyed, should come back from it with every object', async () => {
     const figures = await runUpgrade({ layout, management, hcp, kubeconfigFile: join(stateDir, 'ha-kubeconfig'), name: 'ha', log: (line) => process.stderr.write(`e2e: ${line}\n`) });
-    await assertControlPlaneReady('ha', { 'etcd-': 3, 'kube-apiserver-': 3, 'kube-controller-manager-': 2, 'kube-scheduler-': 2 });
+    await assertControlPlaneReady(management, 'ha', { 'etcd-': 3, 'kube-apiserver-': 3, 'kube-controller-manager-': 2, 'kube-scheduler-': 2 });
     assert.deepEqual([figures.api.failed, figures.api.failures], [0, []], 'the HA API answered every request during the upgrade');
     assert.deepEqual([figures.nodeVersions, figures.inPlaceKeptMachine], [[`v${figures.to}`, `v${figures.to}`, `v${figures.to}`], true], 'every node on the new version, the InPlace one the same machine');
     await assertNoControlPlaneRestarts('ha');

@@ -62,6 +62,16 @@ export const STEPS: readonly Step[] = [
       { id: 'autoRepair', label: 'Auto repair', kind: 'bool', help: 'Replace machines whose node fails its health checks (--auto-repair).' },
     ],
   },
+  {
+    title: 'Advanced',
+    fields: [
+      { id: 'servicePublishingStrategy', label: 'Service publishing', kind: 'choice', choices: ['', 'Ingress', 'NodePort'], help: 'How the API server and the other services are reached; default Ingress: a LoadBalancer and Routes (--service-publishing-strategy).' },
+      { id: 'apiServerAddress', label: 'API server address', kind: 'text', help: 'With NodePort: the address the services are published at; empty: the first node\'s (--api-server-address).' },
+      { id: 'imageContentSources', label: 'Image content sources', kind: 'file', help: 'Mirrors for a disconnected registry: a YAML list of {source, mirrors} (--image-content-sources).' },
+      { id: 'additionalTrustBundle', label: 'Additional trust bundle', kind: 'file', help: 'CA certificates (PEM) the cluster trusts, for example a mirror registry\'s (--additional-trust-bundle).' },
+      { id: 'containerDisk', label: 'Boot image (container disk)', kind: 'text', help: 'The node image, when the release payload does not name one (--containerdisk).' },
+    ],
+  },
 ];
 
 /** The step that holds a field (for `form`-wide messages: none, -1). */

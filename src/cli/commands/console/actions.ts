@@ -70,6 +70,21 @@ export async function runHcpCommand(argv: readonly string[], files: Readonly<Rec
 
 const kubeconfigFlag = (who: ConsoleIdentity): string[] => (who.kubeconfig === '' ? [] : [`--kubeconfig=${who.kubeconfig}`]);
 
+/**
+ * The form with the address NodePort services are published at, when it asks for NodePort without one: the first
+ * node's, read as the user (what `hcp create cluster` does when it applies), so the review shows what will be made.
+ */
+export async function withPublishedAddress(client: KubeClient, form: ClusterForm): Promise<ClusterForm | ActionResult> {
+  if (form.servicePublishingStrategy !== 'NodePort' || (form.apiServerAddress ?? '').trim() !== '') return form;
+  const { firstNodeAddress } = await import('../create/cluster/apply.ts');
+  try {
+    return { ...form, apiServerAddress: await firstNodeAddress(client) };
+  } catch (error) {
+    if (!isUserError(error)) throw error;
+    return { ok: false, stdout: '', stderr: '', errors: [{ field: 'apiServerAddress', message: error.message }] };
+  }
+}
+
 /** `hcp create cluster kubevirt --render` for the form: the YAML, or every violation at its field. */
 export async function renderForm(form: ClusterForm, io: RunIo = REAL_IO): Promise<ActionResult> {
   const { argv, files } = formToArgs(form);

@@ -6,8 +6,8 @@ export const consoleCommand: Command = {
   name: 'console',
   summary: 'Serves the web console for hosted clusters on this machine',
   description:
-    'Serves the web console (hosted clusters, the create wizard, node pools, kubeconfigs) on a loopback address and prints its URL, which carries a ' +
-    'one-time session token. Every request goes to the management cluster as the user of --kubeconfig, with that user\'s rights and no others. ' +
+    'Serves the web console (hosted clusters, the create wizard, node pools, kubeconfigs) on a loopback address and prints its URL, which carries the ' +
+    "session's token. Every request goes to the management cluster as the user of --kubeconfig, with that user's rights and no others. " +
     'Stops on Ctrl-C.',
   flags: [
     flag('kubeconfig', 'string', '', 'Path to a kubeconfig file for the management cluster. If not specified, the default kubeconfig resolution is used.'),

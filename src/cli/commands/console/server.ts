@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
 import type { KubeClient } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
-import { checkPoolSize, createFromForm, destroyCluster, kubeconfigOf, renderForm, scaleNodePool, type ConsoleIdentity } from './actions.ts';
+import { checkPoolSize, createFromForm, destroyCluster, kubeconfigOf, renderForm, scaleNodePool, withPublishedAddress, type ConsoleIdentity } from './actions.ts';
 import { CollectionHub, parseCollection, type CollectionRef, type StreamMessage } from './collections.ts';
 import { allowedHostsFor, checkHost, checkSameOrigin, checkSession, SECURITY_HEADERS, sessionCookie, tokenMatches, type Refusal } from './security.ts';
 import type { ClusterForm } from './wizard.ts';
@@ -108,12 +108,20 @@ type Route = (o: ConsoleServerOptions, match: RegExpMatchArray, request: Incomin
 
 const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
   ['GET', /^\/api\/session$/, (o, _m, _req, res) => Promise.resolve(sendJson(res, 200, { namespace: o.identity.namespace ?? null }))],
-  ['POST', /^\/api\/render$/, async (_o, _m, req, res) => sendJson(res, 200, await renderForm((await bodyOf(req)) as ClusterForm))],
+  [
+    'POST',
+    /^\/api\/render$/,
+    async (o, _m, req, res) => {
+      const form = await withPublishedAddress(o.client, (await bodyOf(req)) as ClusterForm);
+      sendJson(res, 200, 'ok' in form ? form : await renderForm(form));
+    },
+  ],
   [
     'POST',
     /^\/api\/clusters$/,
     async (o, _m, req, res) => {
-      const result = await createFromForm((await bodyOf(req)) as ClusterForm, o.identity);
+      const form = await withPublishedAddress(o.client, (await bodyOf(req)) as ClusterForm);
+      const result = 'ok' in form ? form : await createFromForm(form, o.identity);
       sendJson(res, result.ok ? 201 : 422, result);
     },
   ],

@@ -8,6 +8,8 @@ const RELEASE = 'quay.io/openshift-release-dev/ocp-release:4.17.0-multi';
 const PULL_SECRET = '{"auths":{"quay.io":{"auth":"dXNlcjpwYXNz"}}}';
 const SSH_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJw test@example';
 const INFRA_KUBECONFIG = 'apiVersion: v1\nkind: Config\nclusters:\n- name: infra\n  cluster:\n    server: https://infra.example.com:6443\ncontexts:\n- name: infra\n  context:\n    cluster: infra\n    user: infra\n    namespace: guests\ncurrent-context: infra\nusers:\n- name: infra\n  user:\n    token: abc\n';
+const ICS = '- source: quay.io/openshift-release-dev/ocp-release\n  mirrors:\n  - mirror.example.com/ocp-release\n';
+const CA = '-----BEGIN CERTIFICATE-----\nMIIBexample\n-----END CERTIFICATE-----\n';
 /** What runHcp fixes, so both renders draw the same "random" infraID and keys at the same "now". */
 const FIXED = { randomBytes: (n: number): Uint8Array => new Uint8Array(n).fill(7), now: (): Date => new Date('2026-11-21T00:00:00Z') };
 
@@ -44,6 +46,11 @@ const CASES: ReadonlyArray<{ what: string; form: ClusterForm; argv: string[] }> 
       additionalNetworks: ['name:team-a/vlan-10'],
       attachDefaultNetwork: false,
       autoRepair: true,
+      servicePublishingStrategy: 'NodePort',
+      apiServerAddress: '192.168.10.5',
+      imageContentSources: ICS,
+      additionalTrustBundle: CA,
+      containerDisk: 'registry.example.com/rhcos:4.17',
     },
     argv: [
       '--name=full', '--namespace=team-a', `--release-image=${RELEASE}`, '--pull-secret=/ps', '--ssh-key=/ssh', '--base-domain=example.com',
@@ -51,7 +58,8 @@ const CASES: ReadonlyArray<{ what: string; form: ClusterForm; argv: string[] }> 
       '--labels=team=a', '--labels=env=test', '--infra-kubeconfig-file=/infra', '--infra-namespace=guests',
       '--infra-storage-class-mapping=infra-fast/fast', '--infra-storage-class-mapping=infra-slow/slow', '--node-pool-replicas=3', '--cores=4',
       '--memory=16Gi', '--root-volume-size=64', '--root-volume-storage-class=infra-fast', '--qos-class=Guaranteed', '--node-selector=zone=a,disk=ssd',
-      '--additional-network=name:team-a/vlan-10', '--attach-default-network=false', '--auto-repair',
+      '--additional-network=name:team-a/vlan-10', '--attach-default-network=false', '--auto-repair', '--service-publishing-strategy=NodePort', '--api-server-address=192.168.10.5',
+      '--image-content-sources=/ics', '--additional-trust-bundle=/ca', '--containerdisk=registry.example.com/rhcos:4.17',
     ],
   },
 ];
@@ -59,7 +67,7 @@ const CASES: ReadonlyArray<{ what: string; form: ClusterForm; argv: string[] }> 
 describe('the create wizard', () => {
   for (const c of CASES) {
     it(`When the wizard has ${c.what}, it should render byte for byte what hcp create cluster kubevirt --render renders for the same input`, async () => {
-      const cli = await runHcp(['create', 'cluster', 'kubevirt', ...c.argv, '--render'], { files: { '/ps': PULL_SECRET, '/ssh': SSH_KEY, '/infra': INFRA_KUBECONFIG } });
+      const cli = await runHcp(['create', 'cluster', 'kubevirt', ...c.argv, '--render'], { files: { '/ps': PULL_SECRET, '/ssh': SSH_KEY, '/infra': INFRA_KUBECONFIG, '/ics': ICS, '/ca': CA } });
       assert.equal(cli.code, 0, cli.stderr);
       const wizard = await renderForm(c.form, FIXED);
       assert.deepEqual(wizard.errors, []);

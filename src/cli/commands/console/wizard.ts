@@ -31,10 +31,21 @@ export interface ClusterForm {
   readonly additionalNetworks?: readonly string[];
   readonly attachDefaultNetwork?: boolean;
   readonly autoRepair?: boolean;
+  readonly servicePublishingStrategy?: string;
+  readonly imageContentSources?: string;
+  readonly additionalTrustBundle?: string;
+  readonly containerDisk?: string;
+  readonly apiServerAddress?: string;
 }
 
 /** The paths the uploaded contents are served under (they exist only in the command's in-memory file system). */
-export const UPLOADED = { pullSecret: '/console/pull-secret', sshKey: '/console/ssh-key.pub', infraKubeconfig: '/console/infra-kubeconfig' } as const;
+export const UPLOADED = {
+  pullSecret: '/console/pull-secret',
+  sshKey: '/console/ssh-key.pub',
+  infraKubeconfig: '/console/infra-kubeconfig',
+  imageContentSources: '/console/image-content-sources.yaml',
+  additionalTrustBundle: '/console/additional-trust-bundle.pem',
+} as const;
 
 /** The form field each flag comes from: a message naming `--flag` is shown at that field. */
 export const FIELD_OF_FLAG: Readonly<Record<string, keyof ClusterForm>> = {
@@ -61,6 +72,11 @@ export const FIELD_OF_FLAG: Readonly<Record<string, keyof ClusterForm>> = {
   'additional-network': 'additionalNetworks',
   'attach-default-network': 'attachDefaultNetwork',
   'auto-repair': 'autoRepair',
+  'service-publishing-strategy': 'servicePublishingStrategy',
+  'image-content-sources': 'imageContentSources',
+  'additional-trust-bundle': 'additionalTrustBundle',
+  containerdisk: 'containerDisk',
+  'api-server-address': 'apiServerAddress',
 };
 
 const STRING_FLAGS: ReadonlyArray<[keyof ClusterForm, string]> = [
@@ -75,6 +91,9 @@ const STRING_FLAGS: ReadonlyArray<[keyof ClusterForm, string]> = [
   ['memory', 'memory'],
   ['rootVolumeStorageClass', 'root-volume-storage-class'],
   ['qosClass', 'qos-class'],
+  ['servicePublishingStrategy', 'service-publishing-strategy'],
+  ['containerDisk', 'containerdisk'],
+  ['apiServerAddress', 'api-server-address'],
 ];
 const NUMBER_FLAGS: ReadonlyArray<[keyof ClusterForm, string]> = [
   ['nodePoolReplicas', 'node-pool-replicas'],
@@ -97,6 +116,8 @@ const UPLOAD_FLAGS: ReadonlyArray<[keyof typeof UPLOADED, string]> = [
   ['pullSecret', 'pull-secret'],
   ['sshKey', 'ssh-key'],
   ['infraKubeconfig', 'infra-kubeconfig-file'],
+  ['imageContentSources', 'image-content-sources'],
+  ['additionalTrustBundle', 'additional-trust-bundle'],
 ];
 
 /** The flags and in-memory files of `hcp create cluster kubevirt` for a form. */

@@ -65,6 +65,11 @@ interface NodeAddresses {
  * internal IP.
  */
 export async function withNodeAddress(client: KubeClient, input: ClusterInput): Promise<ClusterInput> {
+  return { ...input, servicePublishing: { type: 'NodePort', address: await firstNodeAddress(client) } };
+}
+
+/** The address NodePort services are published at when none is given (see {@link withNodeAddress}). */
+export async function firstNodeAddress(client: KubeClient): Promise<string> {
   let nodes: Array<KubeObject & NodeAddresses>;
   try {
     nodes = await client.list<KubeObject & NodeAddresses>('v1', 'Node');
@@ -75,7 +80,7 @@ export async function withNodeAddress(client: KubeClient, input: ClusterInput): 
   if (nodes.length === 0) throw new UserError('no node objects found');
   const address = ['ExternalDNS', 'ExternalIP', 'InternalIP'].map((t) => addresses.get(t)).find((a) => a !== undefined && a !== '');
   if (address === undefined) throw new UserError(`node ${String(nodes[0]?.metadata?.name)} reports no ExternalDNS, ExternalIP or InternalIP address: give --api-server-address`);
-  return { ...input, servicePublishing: { type: 'NodePort', address } };
+  return address;
 }
 
 export async function applyCluster(client: KubeClient, input: ClusterInput, objects: readonly KubeManifest[], ctx: CommandContext): Promise<void> {
