@@ -4,6 +4,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { CapacityPage } from './pages/capacity.tsx';
 import { ClusterPage } from './pages/cluster.tsx';
 import { ClustersPage } from './pages/clusters.tsx';
 import { CreatePage } from './pages/create.tsx';
@@ -63,6 +64,7 @@ function usePath(): string {
 function Page(props: { path: string }): preact.JSX.Element {
   const url = new URL(props.path, location.origin);
   if (url.pathname === '/create') return <CreatePage />;
+  if (url.pathname === '/capacity') return <CapacityPage />;
   const detail = /^\/clusters\/([^/]+)\/([^/]+)$/.exec(url.pathname);
   if (detail !== null) return <ClusterPage namespace={decodeURIComponent(detail[1] ?? '')} name={decodeURIComponent(detail[2] ?? '')} />;
   return <ClustersPage namespace={url.searchParams.get('namespace') ?? ''} />;
@@ -83,6 +85,7 @@ export function App(): preact.JSX.Element {
         <nav aria-label="Console">
           <Link href="/">Clusters</Link>
           <Link href="/create">Create cluster</Link>
+          <Link href="/capacity">Capacity</Link>
         </nav>
       </header>
       <main id="main" tabIndex={-1}>

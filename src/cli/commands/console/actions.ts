@@ -129,3 +129,27 @@ export async function scaleNodePool(client: KubeClient, ref: { namespace: string
   const spec = 'replicas' in size ? { replicas: size.replicas, autoScaling: null } : { replicas: null, autoScaling: size.autoScaling };
   await client.mergePatch({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', ...ref }, { spec });
 }
+
+/** What the capacity page asks: offline figures (workers, vCPUs and memory of each), or live; a load and a policy. */
+export interface CapacityForm {
+  readonly workers?: number;
+  readonly vcpu?: number;
+  readonly memory?: string;
+  readonly qps?: number;
+  readonly availabilityPolicy?: string;
+}
+
+const numberFlag = (name: string, v: unknown): string[] => (typeof v === 'number' && Number.isFinite(v) ? [`--${name}=${String(v)}`] : []);
+
+/** `hcp capacity --output json`: offline when the form gives workers, else live from the management cluster as the user. */
+export async function capacityOf(form: CapacityForm, who: ConsoleIdentity): Promise<ActionResult> {
+  const offline = typeof form.workers === 'number';
+  const argv = [
+    'capacity',
+    '--output=json',
+    ...(typeof form.availabilityPolicy === 'string' && form.availabilityPolicy !== '' ? [`--availability-policy=${form.availabilityPolicy}`] : []),
+    ...numberFlag('qps', form.qps),
+    ...(offline ? [...numberFlag('workers', form.workers), ...numberFlag('vcpu', form.vcpu), `--memory=${typeof form.memory === 'string' ? form.memory : ''}`] : kubeconfigFlag(who)),
+  ];
+  return runHcpCommand(argv, {}, offline ? {} : who.env);
+}

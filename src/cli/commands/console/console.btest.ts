@@ -115,7 +115,7 @@ describe('the web console', { skip }, () => {
     await axe(page, 'the wizard');
     await shot(page, 'create-details');
     const wizardButton = (name: string): ReturnType<Page['getByRole']> => page.locator('.wizard-buttons').getByRole('button', { name });
-    for (const step of ['Next', 'Next', 'Review']) await wizardButton(step).click();
+    for (const step of ['Next', 'Next', 'Next', 'Review']) await wizardButton(step).click();
     await page.getByText(/failed RFC1123 validation/).waitFor();
     assert.equal(await wizardButton('Create').isDisabled(), true, 'an invalid form cannot be created');
     await page.getByRole('button', { name: 'Cluster details (has problems)' }).click();
@@ -170,7 +170,24 @@ describe('the web console', { skip }, () => {
     assert.equal(download.suggestedFilename(), 'web-kubeconfig.yaml');
   });
 
+  it('When the capacity page sizes workers typed in, it should chart what hcp capacity computes and count the clusters that exist; live without labelled workers it should say why', async () => {
+    await page.getByRole('link', { name: 'Capacity' }).click();
+    await page.getByRole('button', { name: 'Size' }).click();
+    await page.getByText(/no node of the management cluster is labelled hypershift\.openshift\.io\/control-plane/).waitFor();
+    await page.getByLabel('Workers I describe').check();
+    await page.getByRole('button', { name: 'Size' }).click();
+    const cli = await runHcp(['capacity', '--workers=3', '--vcpu=16', '--memory=64', '--output=json']);
+    const columns = (JSON.parse(cli.stdout) as { columns: Array<{ name: string; estimate: { maxHostedControlPlanes: number } }> }).columns;
+    for (const c of columns) {
+      const max = c.estimate.maxHostedControlPlanes;
+      await page.getByText(`${c.name}: at most ${String(max)} control planes; ${String(Math.max(0, max - 1))} more fit`).waitFor();
+    }
+    await axe(page, 'the capacity page');
+    await shot(page, 'capacity');
+  });
+
   it('When names, reasons and messages carry markup, the page should show it as text and run none of it', async () => {
+    await page.goto(console_.url.replace(/\/\?token=.*$/, `/clusters/${ns}/web`));
     await admin.create({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'web.hostile', namespace: ns }, involvedObject: { kind: 'HostedCluster', name: 'web', namespace: ns }, reason: `Bad${HOSTILE}`, message: HOSTILE, type: 'Warning' });
     await page.getByText(HOSTILE, { exact: true }).waitFor();
     assert.equal(await page.locator('main img, main script').count(), 0);

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
 import type { KubeClient } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
-import { checkPoolSize, createFromForm, destroyCluster, kubeconfigOf, renderForm, scaleNodePool, withPublishedAddress, type ConsoleIdentity } from './actions.ts';
+import { capacityOf, checkPoolSize, createFromForm, destroyCluster, kubeconfigOf, renderForm, scaleNodePool, withPublishedAddress, type CapacityForm, type ConsoleIdentity } from './actions.ts';
 import { CollectionHub, parseCollection, type CollectionRef, type StreamMessage } from './collections.ts';
 import { allowedHostsFor, checkHost, checkSameOrigin, checkSession, SECURITY_HEADERS, sessionCookie, tokenMatches, type Refusal } from './security.ts';
 import type { ClusterForm } from './wizard.ts';
@@ -123,6 +123,14 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
       const form = await withPublishedAddress(o.client, (await bodyOf(req)) as ClusterForm);
       const result = 'ok' in form ? form : await createFromForm(form, o.identity);
       sendJson(res, result.ok ? 201 : 422, result);
+    },
+  ],
+  [
+    'POST',
+    /^\/api\/capacity$/,
+    async (o, _m, req, res) => {
+      const result = await capacityOf((await bodyOf(req)) as CapacityForm, o.identity);
+      sendJson(res, result.ok ? 200 : 422, result);
     },
   ],
   [
