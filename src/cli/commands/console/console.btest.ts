@@ -138,7 +138,7 @@ describe('the web console', { skip }, () => {
     await shot(page, 'cluster');
     await page.getByRole('link', { name: 'Clusters', exact: true }).click();
     const row = page.getByRole('row', { name: /web/ });
-    await row.getByText('Yes').waitFor();
+    await row.getByText('Available: Yes').waitFor();
     await axe(page, 'the cluster list');
     await shot(page, 'clusters');
   });
