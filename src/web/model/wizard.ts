@@ -29,7 +29,7 @@ export const STEPS: readonly Step[] = [
     fields: [
       { id: 'name', label: 'Cluster name', kind: 'text', required: true, help: 'A DNS label: lowercase letters, digits and hyphens (--name).' },
       { id: 'namespace', label: 'Namespace', kind: 'text', initial: 'clusters', help: 'Where the HostedCluster and its NodePools live (--namespace).' },
-      { id: 'releaseImage', label: 'Release image', kind: 'text', help: 'The OpenShift release payload; empty picks the newest supported release the pull secret can read (--release-image).' },
+      { id: 'releaseImage', label: 'Release image', kind: 'text', help: 'The OpenShift release payload (the releases of the clusters you may see are offered); empty picks the newest supported release the pull secret can read (--release-image).' },
       { id: 'pullSecret', label: 'Pull secret', kind: 'file', required: true, help: 'The pull secret, as a file or pasted; it is sent to the management cluster only (--pull-secret).' },
       { id: 'sshKey', label: 'SSH public key', kind: 'file', help: 'Put on every node for the core user (--ssh-key).' },
       { id: 'baseDomain', label: 'Base domain', kind: 'text', help: 'Empty: the default ingress of the management cluster (--base-domain).' },

@@ -5,7 +5,10 @@
  */
 import { useState } from 'preact/hooks';
 import type { ClusterForm } from '../../cli/commands/console/wizard.ts';
+import type { HostedCluster } from '../../api/v1beta1/zz_generated.types.ts';
 import { navigate } from '../app.tsx';
+import { useCollections } from '../live.ts';
+import { itemsOf } from '../model/collections.ts';
 import { call, type FieldError } from '../api.ts';
 import { FieldErrors } from './cluster-actions.tsx';
 import { labelOfField, STEPS, stepOfField, type Field } from '../model/wizard.ts';
@@ -34,7 +37,7 @@ function FileText(props: { field: Field; value: string; set: (v: string) => void
   );
 }
 
-function Input(props: { field: Field; value: string | boolean; set: (v: string | boolean) => void; errors: readonly FieldError[] }): preact.JSX.Element {
+function Input(props: { field: Field; value: string | boolean; set: (v: string | boolean) => void; errors: readonly FieldError[]; suggestions?: readonly string[] }): preact.JSX.Element {
   const { field } = props;
   if (field.kind === 'file') return <FileText field={field} value={String(props.value)} set={props.set} errors={props.errors} />;
   const describedBy = `f-${field.id}-help f-${field.id}-errors`;
@@ -52,7 +55,7 @@ function Input(props: { field: Field; value: string | boolean; set: (v: string |
     ) : (
       <input
         id={`f-${field.id}`}
-        {...(field.kind === 'number' ? { type: 'number' as const } : { type: 'text' as const, list: undefined })}
+        {...(field.kind === 'number' ? { type: 'number' as const } : { type: 'text' as const, list: props.suggestions === undefined ? undefined : `f-${field.id}-suggestions` })}
         value={String(props.value)}
         onInput={(e) => props.set(e.currentTarget.value)}
         aria-describedby={describedBy}
@@ -66,6 +69,13 @@ function Input(props: { field: Field; value: string | boolean; set: (v: string |
         {field.required === true && <span aria-hidden="true"> *</span>}
       </label>
       {control}
+      {props.suggestions !== undefined && (
+        <datalist id={`f-${field.id}-suggestions`}>
+          {props.suggestions.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+      )}
       <p id={`f-${field.id}-help`} class="help">
         {field.help}
       </p>
@@ -140,6 +150,9 @@ export function CreatePage(): preact.JSX.Element {
   const [yaml, setYaml] = useState('');
   const [busy, setBusy] = useState(false);
   const review = step === STEPS.length;
+  // The releases the clusters you may see run: offered as you type the release image.
+  const { collections } = useCollections(['HostedCluster']);
+  const releases = [...new Set(itemsOf<HostedCluster>(collections, 'HostedCluster').map((hc) => hc.spec.release.image))].sort();
   const goReview = async (): Promise<void> => {
     setBusy(true);
     const answer = await call<{ stdout?: string }>('POST', '/api/render', toClusterForm(form));
@@ -172,7 +185,7 @@ export function CreatePage(): preact.JSX.Element {
           <fieldset>
             <legend>{current.title}</legend>
             {current.fields.map((f) => (
-              <Input key={f.id} field={f} value={form[f.id] ?? ''} set={(v) => setForm({ ...form, [f.id]: v })} errors={errors} />
+              <Input key={f.id} field={f} value={form[f.id] ?? ''} set={(v) => setForm({ ...form, [f.id]: v })} errors={errors} {...(f.id === 'releaseImage' ? { suggestions: releases } : {})} />
             ))}
           </fieldset>
         )}
