@@ -11,6 +11,7 @@ import { useCollections } from '../live.ts';
 import { capacityCharts, chartScale, type CapacityChart, type CapacityReport } from '../model/capacity.ts';
 import { itemsOf } from '../model/collections.ts';
 import { FieldErrors } from './cluster-actions.tsx';
+import { TableHead } from './table.tsx';
 
 const BAR_HEIGHT = 22;
 const LABEL_WIDTH = 190;
@@ -40,12 +41,7 @@ function Chart(props: { chart: CapacityChart; scale: number }): preact.JSX.Eleme
       </svg>
       <table>
         <caption class="visually-hidden">Control planes each resource allows, {chart.name}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Resource</th>
-            <th scope="col">Control planes it allows</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Resource', 'Control planes it allows']} />
         <tbody>
           {chart.bars.map((b) => (
             <tr key={b.factor}>

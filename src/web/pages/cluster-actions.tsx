@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { call, type FieldError } from '../api.ts';
 import type { PoolRow } from '../model/cluster.ts';
+import { TableHead } from './table.tsx';
 
 /** Errors of one field, tied to its input by id. */
 export function FieldErrors(props: { id: string; errors: readonly FieldError[]; field: string }): preact.JSX.Element | null {
@@ -21,14 +22,7 @@ function Machines(props: { pool: PoolRow }): preact.JSX.Element {
   return (
     <table>
       <caption>Machines of {props.pool.name}</caption>
-      <thead>
-        <tr>
-          <th scope="col">VM</th>
-          <th scope="col">Phase</th>
-          <th scope="col">Host node</th>
-          <th scope="col">Address</th>
-        </tr>
-      </thead>
+      <TableHead columns={['VM', 'Phase', 'Host node', 'Address']} />
       <tbody>
         {props.pool.machines.map((m) => (
           <tr key={m.name}>

@@ -7,6 +7,7 @@ import { componentRows, controlPlaneNamespace, eventRows, poolRows, type EventVi
 import { conditionView, versionOf } from '../model/clusters.ts';
 import { ConditionBadge, useNow } from './clusters.tsx';
 import { DestroyForm, PoolCard } from './cluster-actions.tsx';
+import { TableHead } from './table.tsx';
 
 function Conditions(props: { hc: HostedCluster }): preact.JSX.Element {
   const conditions = [...(props.hc.status?.conditions ?? [])].sort((a, b) => a.type.localeCompare(b.type));
@@ -14,14 +15,7 @@ function Conditions(props: { hc: HostedCluster }): preact.JSX.Element {
     <section aria-labelledby="conditions-title">
       <h2 id="conditions-title">Conditions</h2>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Type</th>
-            <th scope="col">Status</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Message</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Type', 'Status', 'Reason', 'Message']} />
         <tbody>
           {conditions.map((c) => (
             <tr key={c.type}>
@@ -67,15 +61,7 @@ function Events(props: { events: readonly EventView[]; now: number }): preact.JS
     <section aria-labelledby="events-title">
       <h2 id="events-title">Events</h2>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Age</th>
-            <th scope="col">Type</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Object</th>
-            <th scope="col">Message</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Age', 'Type', 'Reason', 'Object', 'Message']} />
         <tbody>
           {eventRows(props.events, props.now)
             .slice(0, 50)

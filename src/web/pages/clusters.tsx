@@ -5,6 +5,7 @@ import { Banners, Link, navigate } from '../app.tsx';
 import { useCollections } from '../live.ts';
 import { clusterRows, filterRows, type ClusterRow, type ConditionView } from '../model/clusters.ts';
 import { itemsOf } from '../model/collections.ts';
+import { TableHead } from './table.tsx';
 
 /** A ticking clock for ages, every 10 s. */
 export function useNow(): number {
@@ -47,18 +48,7 @@ function ClusterTable(props: { rows: readonly ClusterRow[] }): preact.JSX.Elemen
   return (
     <table class="clusters">
       <caption class="visually-hidden">Hosted clusters</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Namespace</th>
-          <th scope="col">Version</th>
-          <th scope="col">Available</th>
-          <th scope="col">Progressing</th>
-          <th scope="col">Control plane</th>
-          <th scope="col">Nodes</th>
-          <th scope="col">Age</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Name', 'Namespace', 'Version', 'Available', 'Progressing', 'Control plane', 'Nodes', 'Age']} />
       <tbody>
         {props.rows.map((r) => (
           <tr key={r.key} class={r.deleting ? 'deleting' : undefined}>

@@ -3,6 +3,7 @@
  * infrastructure, node pool, then the review, which is `hcp create cluster kubevirt --render` of the form run by the
  * console. A form the command refuses cannot be created: its messages are shown at their fields.
  */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ClusterForm } from '../../cli/commands/console/wizard.ts';
 import type { HostedCluster } from '../../api/v1beta1/zz_generated.types.ts';
@@ -15,20 +16,16 @@ import { labelOfField, STEPS, stepOfField, type Field } from '../model/wizard.ts
 
 type Form = Record<string, string | boolean>;
 
-function FileText(props: { field: Field; value: string; set: (v: string) => void; errors: readonly FieldError[] }): preact.JSX.Element {
+/** A field's frame: its label (marked when required), its control, its help and its errors, tied together by ids. */
+function FieldFrame(props: { field: Field; errors: readonly FieldError[]; children: ComponentChildren }): preact.JSX.Element {
   const { field } = props;
-  const load = async (event: Event): Promise<void> => props.set(await ((event.currentTarget as HTMLInputElement).files?.[0]?.text() ?? Promise.resolve('')));
   return (
     <div class="field">
       <label for={`f-${field.id}`}>
         {field.label}
         {field.required === true && <span aria-hidden="true"> *</span>}
       </label>
-      <textarea id={`f-${field.id}`} rows={3} value={props.value} onInput={(e) => props.set(e.currentTarget.value)} aria-describedby={`f-${field.id}-help f-${field.id}-errors`} spellcheck={false} />
-      <label class="upload">
-        Upload a file for {field.label}
-        <input type="file" onChange={(e) => void load(e)} />
-      </label>
+      {props.children}
       <p id={`f-${field.id}-help`} class="help">
         {field.help}
       </p>
@@ -37,12 +34,25 @@ function FileText(props: { field: Field; value: string; set: (v: string) => void
   );
 }
 
-function Input(props: { field: Field; value: string | boolean; set: (v: string | boolean) => void; errors: readonly FieldError[]; suggestions?: readonly string[] }): preact.JSX.Element {
+function FileText(props: { field: Field; value: string; set: (v: string) => void; errors: readonly FieldError[] }): preact.JSX.Element {
   const { field } = props;
-  if (field.kind === 'file') return <FileText field={field} value={String(props.value)} set={props.set} errors={props.errors} />;
+  const load = async (event: Event): Promise<void> => props.set(await ((event.currentTarget as HTMLInputElement).files?.[0]?.text() ?? Promise.resolve('')));
+  return (
+    <FieldFrame field={field} errors={props.errors}>
+      <textarea id={`f-${field.id}`} rows={3} value={props.value} onInput={(e) => props.set(e.currentTarget.value)} aria-describedby={`f-${field.id}-help f-${field.id}-errors`} spellcheck={false} />
+      <label class="upload">
+        Upload a file for {field.label}
+        <input type="file" onChange={(e) => void load(e)} />
+      </label>
+    </FieldFrame>
+  );
+}
+
+function Control(props: { field: Field; value: string | boolean; set: (v: string | boolean) => void; invalid: boolean; list?: string }): preact.JSX.Element {
+  const { field } = props;
   const describedBy = `f-${field.id}-help f-${field.id}-errors`;
-  const control =
-    field.kind === 'choice' ? (
+  if (field.kind === 'choice') {
+    return (
       <select id={`f-${field.id}`} value={String(props.value)} onChange={(e) => props.set(e.currentTarget.value)} aria-describedby={describedBy}>
         {(field.choices ?? []).map((c) => (
           <option key={c} value={c}>
@@ -50,37 +60,36 @@ function Input(props: { field: Field; value: string | boolean; set: (v: string |
           </option>
         ))}
       </select>
-    ) : field.kind === 'bool' ? (
-      <input id={`f-${field.id}`} type="checkbox" checked={props.value === true} onChange={(e) => props.set(e.currentTarget.checked)} aria-describedby={describedBy} />
-    ) : (
-      <input
-        id={`f-${field.id}`}
-        {...(field.kind === 'number' ? { type: 'number' as const } : { type: 'text' as const, list: props.suggestions === undefined ? undefined : `f-${field.id}-suggestions` })}
-        value={String(props.value)}
-        onInput={(e) => props.set(e.currentTarget.value)}
-        aria-describedby={describedBy}
-        aria-invalid={props.errors.some((e) => e.field === field.id)}
-      />
     );
+  }
+  if (field.kind === 'bool') return <input id={`f-${field.id}`} type="checkbox" checked={props.value === true} onChange={(e) => props.set(e.currentTarget.checked)} aria-describedby={describedBy} />;
   return (
-    <div class="field">
-      <label for={`f-${field.id}`}>
-        {field.label}
-        {field.required === true && <span aria-hidden="true"> *</span>}
-      </label>
-      {control}
+    <input
+      id={`f-${field.id}`}
+      {...(field.kind === 'number' ? { type: 'number' as const } : { type: 'text' as const, list: props.list })}
+      value={String(props.value)}
+      onInput={(e) => props.set(e.currentTarget.value)}
+      aria-describedby={describedBy}
+      aria-invalid={props.invalid}
+    />
+  );
+}
+
+function Input(props: { field: Field; value: string | boolean; set: (v: string | boolean) => void; errors: readonly FieldError[]; suggestions?: readonly string[] }): preact.JSX.Element {
+  const { field } = props;
+  if (field.kind === 'file') return <FileText field={field} value={String(props.value)} set={props.set} errors={props.errors} />;
+  const list = props.suggestions === undefined ? undefined : `f-${field.id}-suggestions`;
+  return (
+    <FieldFrame field={field} errors={props.errors}>
+      <Control field={field} value={props.value} set={props.set} invalid={props.errors.some((e) => e.field === field.id)} {...(list === undefined ? {} : { list })} />
       {props.suggestions !== undefined && (
-        <datalist id={`f-${field.id}-suggestions`}>
+        <datalist id={list}>
           {props.suggestions.map((s) => (
             <option key={s} value={s} />
           ))}
         </datalist>
       )}
-      <p id={`f-${field.id}-help`} class="help">
-        {field.help}
-      </p>
-      <FieldErrors id={`f-${field.id}-errors`} errors={props.errors} field={field.id} />
-    </div>
+    </FieldFrame>
   );
 }
 
