@@ -8,6 +8,7 @@ import { CapacityPage } from './pages/capacity.tsx';
 import { ClusterPage } from './pages/cluster.tsx';
 import { ClustersPage } from './pages/clusters.tsx';
 import { CreatePage } from './pages/create.tsx';
+import type { Connection } from './live.ts';
 import { problemsOf, type Collections } from './model/collections.ts';
 
 /** Goes to a path of the console without reloading the page. */
@@ -31,14 +32,19 @@ export function Link(props: { href: string; children: ComponentChildren; class?:
 }
 
 /** What a page shows above itself when the stream is down or a collection is forbidden or unreachable. */
-export function Banners(props: { collections: Collections; connected: boolean }): preact.JSX.Element | null {
+export function Banners(props: { collections: Collections; connection: Connection }): preact.JSX.Element | null {
   const problems = problemsOf(props.collections);
-  if (props.connected && problems.length === 0) return null;
+  if (props.connection === 'open' && problems.length === 0) return null;
   return (
     <div class="banners">
-      {!props.connected && (
+      {props.connection === 'reconnecting' && (
         <p role="alert" class="banner banner-warning">
           Reconnecting to the console…
+        </p>
+      )}
+      {props.connection === 'signed-out' && (
+        <p role="alert" class="banner banner-forbidden">
+          This console no longer knows this page's session (was hcp console started again?): open the URL it printed.
         </p>
       )}
       {problems.map((p) => (

@@ -5,10 +5,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { applyMessage, type Collections, type StreamMessage } from './model/collections.ts';
 
-/** The collections named by `keys`, live, and whether the stream to the console is open. */
-export function useCollections(keys: readonly string[]): { collections: Collections; connected: boolean } {
+/** How the page's stream to the console stands: open, being retried, or refused (the console has no such session: restarted). */
+export type Connection = 'open' | 'reconnecting' | 'signed-out';
+
+/** Whether the console still knows this page's session (a console started again has a new token and no sessions). */
+const sessionEnded = async (): Promise<boolean> => (await fetch('/api/session').catch(() => undefined))?.status === 401;
+
+/** The collections named by `keys`, live, and how the stream to the console stands. */
+export function useCollections(keys: readonly string[]): { collections: Collections; connection: Connection } {
   const [collections, setCollections] = useState<Collections>(new Map());
-  const [connected, setConnected] = useState(true);
+  const [connection, setConnection] = useState<Connection>('open');
   // The browser retries a dropped stream by itself, but gives up on an answer that is not a stream (a console that
   // came back without this session answers 401): then the page tries again itself, every few seconds.
   const [attempt, setAttempt] = useState(0);
@@ -16,10 +22,12 @@ export function useCollections(keys: readonly string[]): { collections: Collecti
   useEffect(() => {
     const source = new EventSource(`/api/stream?${query}`);
     let retry: ReturnType<typeof setTimeout> | undefined;
-    source.onopen = () => setConnected(true);
+    source.onopen = () => setConnection('open');
     source.onerror = () => {
-      setConnected(false);
-      if (source.readyState === EventSource.CLOSED) retry = setTimeout(() => setAttempt((n) => n + 1), 3000);
+      setConnection('reconnecting');
+      if (source.readyState !== EventSource.CLOSED) return;
+      void sessionEnded().then((ended) => setConnection(ended ? 'signed-out' : 'reconnecting'));
+      retry = setTimeout(() => setAttempt((n) => n + 1), 3000);
     };
     source.onmessage = (event: MessageEvent<string>) => {
       const message = JSON.parse(event.data) as StreamMessage;
@@ -32,5 +40,5 @@ export function useCollections(keys: readonly string[]): { collections: Collecti
   }, [query, attempt]);
   // A different set of collections starts empty; a reconnection keeps what the page shows until the new sync.
   useEffect(() => setCollections(new Map()), [query]);
-  return { collections, connected };
+  return { collections, connection };
 }

@@ -24,7 +24,7 @@ export interface InformerOptions {
   readonly watchTimeoutSeconds?: number;
   /** Delay before retrying after an error; doubles up to 30 s. @default 500 */
   readonly retryDelayMs?: number;
-  /** Hears each failure of list or watch, and `undefined` whenever a list succeeds (e.g. to show "reconnecting"). */
+  /** Hears each failure of list or watch (not an expired version), and `undefined` whenever a list succeeds (e.g. to show "reconnecting"). */
   readonly onHealth?: (failure: unknown) => void;
 }
 
@@ -132,8 +132,9 @@ export class Informer<T extends KubeObject> {
       } catch (error) {
         if (this.abort.signal.aborted) return;
         this.failure = error;
-        this.options.onHealth?.(error);
+        // An expired version is routine (an immediate relist follows), not a failure worth reporting.
         if (!this.expired(error)) {
+          this.options.onHealth?.(error);
           await sleep(this.options.clock, retryDelay, this.abort.signal);
           retryDelay = Math.min(retryDelay * 2, 30_000);
         }

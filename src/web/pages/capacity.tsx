@@ -98,9 +98,18 @@ function CapacityForm(props: { form: Form; set: (f: Form) => void; live: boolean
   );
 }
 
+/** `hcp capacity --output json`'s answer, or nothing when it printed none. */
+function parsedReport(stdout: string | undefined): CapacityReport | undefined {
+  try {
+    return stdout === undefined ? undefined : (JSON.parse(stdout) as CapacityReport);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The page. */
 export function CapacityPage(): preact.JSX.Element {
-  const { collections, connected } = useCollections(['HostedCluster']);
+  const { collections, connection } = useCollections(['HostedCluster']);
   const [form, setForm] = useState<Form>({ workers: '3', vcpu: '16', memory: '64', qps: '', availabilityPolicy: 'HighlyAvailable' });
   const [live, setLive] = useState(true);
   const [busy, setBusy] = useState(false);
@@ -114,13 +123,13 @@ export function CapacityPage(): preact.JSX.Element {
     const answer = await call<{ stdout?: string }>('POST', '/api/capacity', body);
     setBusy(false);
     setErrors(answer.body.errors?.map((e) => ({ ...e, field: 'form' })) ?? []);
-    setReport(answer.status === 200 && answer.body.stdout !== undefined ? (JSON.parse(answer.body.stdout) as CapacityReport) : undefined);
+    setReport(answer.status === 200 ? parsedReport(answer.body.stdout) : undefined);
   };
   const charts = report === undefined ? [] : capacityCharts(report, existing);
   return (
     <section aria-labelledby="capacity-title">
       <h1 id="capacity-title">Capacity</h1>
-      <Banners collections={collections} connected={connected} />
+      <Banners collections={collections} connection={connection} />
       <form onSubmit={(e) => void size(e)}>
         <CapacityForm form={form} set={setForm} live={live} setLive={setLive} busy={busy} />
         <FieldErrors id="capacity-errors" errors={errors} field="form" />

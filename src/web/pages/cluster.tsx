@@ -112,19 +112,21 @@ function Summary(props: { hc: HostedCluster }): preact.JSX.Element {
 /** The page of one cluster. */
 export function ClusterPage(props: { namespace: string; name: string }): preact.JSX.Element {
   const cpns = controlPlaneNamespace(props.namespace, props.name);
-  const { collections, connected } = useCollections([`HostedCluster@${props.namespace}`, `NodePool@${props.namespace}`, `Pod@${cpns}`, `Event@${props.namespace}`, `Event@${cpns}`, `VirtualMachineInstance@${cpns}`]);
+  const { collections, connection } = useCollections([`HostedCluster@${props.namespace}`, `NodePool@${props.namespace}`, `Pod@${cpns}`, `Event@${props.namespace}`, `Event@${cpns}`, `VirtualMachineInstance@${cpns}`]);
   const now = useNow();
   const hc = itemsOf<HostedCluster>(collections, `HostedCluster@${props.namespace}`).find((c) => c.metadata.name === props.name);
-  const loaded = collections.get(`HostedCluster@${props.namespace}`)?.state === 'ok';
-  const ofCluster = (e: EventView): boolean => e.metadata.namespace === cpns || e.involvedObject?.name?.startsWith(props.name) === true;
+  const state = collections.get(`HostedCluster@${props.namespace}`)?.state;
+  const pools = itemsOf<NodePool>(collections, `NodePool@${props.namespace}`).filter((p) => p.spec.clusterName === props.name);
+  const named = new Set([props.name, ...pools.map((p) => p.metadata.name ?? '')]);
+  const ofCluster = (e: EventView): boolean => e.metadata.namespace === cpns || named.has(e.involvedObject?.name ?? '');
   return (
     <section aria-labelledby="cluster-title">
       <h1 id="cluster-title">
         {props.name} <span class="muted">in {props.namespace}</span>
       </h1>
-      <Banners collections={collections} connected={connected} />
+      <Banners collections={collections} connection={connection} />
       {hc === undefined ? (
-        <p class="empty">{loaded ? `No hosted cluster ${props.namespace}/${props.name}: it was destroyed, or you may not see it.` : 'Loading…'}</p>
+        <p class="empty">{state === 'ok' ? `No hosted cluster ${props.namespace}/${props.name}: it was destroyed, or you may not see it.` : state === undefined || state === 'loading' ? 'Loading…' : 'The hosted cluster cannot be read now: see above.'}</p>
       ) : (
         <>
           <Summary hc={hc} />
@@ -132,7 +134,7 @@ export function ClusterPage(props: { namespace: string; name: string }): preact.
           <ControlPlane pods={itemsOf<PodView>(collections, `Pod@${cpns}`)} history={hc.status?.version?.history ?? []} />
           <section aria-labelledby="pools-title">
             <h2 id="pools-title">Node pools</h2>
-            {poolRows(hc, itemsOf<NodePool>(collections, `NodePool@${props.namespace}`), itemsOf<MachineView>(collections, `VirtualMachineInstance@${cpns}`)).map((p) => (
+            {poolRows(hc, pools, itemsOf<MachineView>(collections, `VirtualMachineInstance@${cpns}`)).map((p) => (
               <PoolCard key={p.name} pool={p} />
             ))}
           </section>

@@ -85,14 +85,16 @@ function useFallbackNamespace(namespace: string, forbidden: boolean): void {
       .then(async (r) => (await r.json()) as { namespace: string | null })
       .then((s) => {
         if (s.namespace !== null) navigate(`/?namespace=${encodeURIComponent(s.namespace)}`);
-      });
+      })
+      // Without an answer the page stays on all namespaces, its banner saying why it shows nothing.
+      .catch(() => undefined);
   }, [namespace, forbidden]);
 }
 
 /** The page: every namespace, or one (`?namespace=`). */
 export function ClustersPage(props: { namespace: string }): preact.JSX.Element {
   const scope = props.namespace === '' ? '' : `@${props.namespace}`;
-  const { collections, connected } = useCollections([`HostedCluster${scope}`, `NodePool${scope}`]);
+  const { collections, connection } = useCollections([`HostedCluster${scope}`, `NodePool${scope}`]);
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState<'all' | 'available' | 'unavailable'>('all');
   const now = useNow();
@@ -109,7 +111,7 @@ export function ClustersPage(props: { namespace: string }): preact.JSX.Element {
           Create cluster
         </Link>
       </div>
-      <Banners collections={collections} connected={connected} />
+      <Banners collections={collections} connection={connection} />
       <div class="filters" role="search">
         <NamespacePicker namespace={props.namespace} />
         <label>
@@ -129,7 +131,7 @@ export function ClustersPage(props: { namespace: string }): preact.JSX.Element {
         </p>
       </div>
       <ClusterTable rows={shown} />
-      {!loading && rows.length === 0 && <p class="empty">No hosted clusters you may see. Create one with the button above or with hcp create cluster kubevirt.</p>}
+      {state === 'ok' && rows.length === 0 && <p class="empty">No hosted clusters you may see. Create one with the button above or with hcp create cluster kubevirt.</p>}
     </section>
   );
 }

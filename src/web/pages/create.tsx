@@ -194,7 +194,7 @@ export function CreatePage(): preact.JSX.Element {
           <fieldset>
             <legend>{current.title}</legend>
             {current.fields.map((f) => (
-              <Input key={f.id} field={f} value={form[f.id] ?? ''} set={(v) => setForm({ ...form, [f.id]: v })} errors={errors} {...(f.id === 'releaseImage' ? { suggestions: releases } : {})} />
+              <Input key={f.id} field={f} value={form[f.id] ?? ''} set={(v) => setForm((current) => ({ ...current, [f.id]: v }))} errors={errors} {...(f.id === 'releaseImage' ? { suggestions: releases } : {})} />
             ))}
           </fieldset>
         )}

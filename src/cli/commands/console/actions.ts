@@ -8,7 +8,7 @@ import type { KubeClient } from '../../../kube/client.ts';
 import type { CommandContext } from '../../framework/command.ts';
 import { isUserError } from '../../framework/errors.ts';
 import { runCommand } from '../../framework/run.ts';
-import { fieldOfMessage, formToArgs, type ClusterForm } from './wizard.ts';
+import { fieldOfMessage, formToArgs, machineFieldsOf, type ClusterForm } from './wizard.ts';
 
 /** A refusal the page shows: at a field of the form, or for the action as a whole. */
 export interface FieldError {
@@ -85,14 +85,34 @@ export async function withPublishedAddress(client: KubeClient, form: ClusterForm
   }
 }
 
+/** The refusal of an uploaded infrastructure kubeconfig that would run a program or read a file here, if it would. */
+async function unsafeUpload(form: ClusterForm): Promise<ActionResult | undefined> {
+  if (typeof form.infraKubeconfig !== 'string' || form.infraKubeconfig.trim() === '') return undefined;
+  const { parseYaml } = await import('../../../lib/yaml-read.ts');
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(form.infraKubeconfig);
+  } catch {
+    return undefined; // The command says it is not YAML, in its words.
+  }
+  const fields = machineFieldsOf(typeof parsed === 'object' ? (parsed as Record<string, unknown> | null) : null);
+  if (fields.length === 0) return undefined;
+  const message = `the infrastructure kubeconfig may carry its credentials inline only (certificate-authority-data, client-certificate-data, client-key-data, token): the console does not run programs or read files of this machine for it (${fields.join(', ')})`;
+  return { ok: false, stdout: '', stderr: '', errors: [{ field: 'infraKubeconfig', message }] };
+}
+
 /** `hcp create cluster kubevirt --render` for the form: the YAML, or every violation at its field. */
 export async function renderForm(form: ClusterForm, io: RunIo = REAL_IO): Promise<ActionResult> {
+  const refused = await unsafeUpload(form);
+  if (refused !== undefined) return refused;
   const { argv, files } = formToArgs(form);
   return runHcpCommand(['create', 'cluster', 'kubevirt', ...argv, '--render'], files, {}, io);
 }
 
 /** `hcp create cluster kubevirt` for the form, as the user. */
 export async function createFromForm(form: ClusterForm, who: ConsoleIdentity): Promise<ActionResult> {
+  const refused = await unsafeUpload(form);
+  if (refused !== undefined) return refused;
   const { argv, files } = formToArgs(form);
   return runHcpCommand(['create', 'cluster', 'kubevirt', ...argv, ...kubeconfigFlag(who)], files, who.env);
 }

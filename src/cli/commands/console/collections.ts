@@ -48,6 +48,9 @@ const KINDS: Readonly<Record<string, { apiVersion: string; namespaced: 'optional
   VirtualMachineInstance: { apiVersion: 'kubevirt.io/v1', namespaced: 'required', view: (o) => ({ metadata: meta(o), status: pick(o['status'], ['phase', 'nodeName', 'interfaces']) }) },
 };
 
+/** What of an object of `kind` reaches the page. */
+const viewOf = (kind: string): Projection => KINDS[kind]?.view ?? ((o: Obj): object => o);
+
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /** A collection a page asked for: `Kind` (all namespaces) or `Kind@namespace`. */
@@ -97,8 +100,7 @@ export class CollectionHub {
   subscribe(ref: CollectionRef, listener: (m: StreamMessage) => void): () => void {
     const entry = this.shared.get(ref.key) ?? this.start(ref);
     entry.listeners.add(listener);
-    const view = KINDS[ref.kind]?.view ?? ((o: Obj): object => o);
-    if (entry.informer.hasSynced) listener({ type: 'sync', collection: ref.key, items: entry.informer.list().map((o) => view(o as unknown as Obj)) });
+    if (entry.informer.hasSynced) listener({ type: 'sync', collection: ref.key, items: entry.informer.list().map((o) => viewOf(ref.kind)(o as unknown as Obj)) });
     if (entry.state !== undefined) listener({ type: 'state', collection: ref.key, ...entry.state });
     return () => {
       entry.listeners.delete(listener);
@@ -130,10 +132,12 @@ export class CollectionHub {
   }
 
   private health(entry: Shared, ref: CollectionRef, failure: unknown): void {
-    // The informer's relist after an outage reports what changed meanwhile (deletions too) before it says it is well.
     const next = stateOf(failure, ref);
     if (entry.state?.state === next.state && entry.state.message === next.message) return;
     entry.state = next;
+    // The whole list whenever it is (again) known: a page that joined during the first list, or reconnected to a new
+    // informer after its stream dropped, may hold objects that are gone; a sync replaces what it holds.
+    if (next.state === 'ok') this.send(entry, { type: 'sync', collection: ref.key, items: entry.informer.list().map((o) => viewOf(ref.kind)(o as unknown as Obj)) });
     this.send(entry, { type: 'state', collection: ref.key, ...next });
   }
 

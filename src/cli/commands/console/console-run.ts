@@ -25,8 +25,11 @@ export function consoleAssetsDir(): string {
 /** Runs `hcp console` until Ctrl-C. */
 export async function run(args: ParsedArgs, ctx: CommandContext): Promise<void> {
   const f = new FlagReader(args.values);
-  const [address, port] = [f.string('address'), f.number('port')];
-  if (!LOOPBACK.has(address)) throw invalidFlag('address', address, 'the console acts with your credentials, so it listens on a loopback address only (127.0.0.1, ::1 or localhost)');
+  const [given, port] = [f.string('address'), f.number('port')];
+  if (!LOOPBACK.has(given)) throw invalidFlag('address', given, 'the console acts with your credentials, so it listens on a loopback address only (127.0.0.1, ::1 or localhost)');
+  // localhost resolves to one of two addresses; another user could listen on the other at the same port and get the
+  // token from a browser that tries it first. The URL names the one address listened on.
+  const address = given === 'localhost' ? '127.0.0.1' : given;
   if (port < 0 || port > 65535) throw invalidFlag('port', String(port), 'must be from 0 to 65535');
   let client;
   try {

@@ -38,14 +38,14 @@ describe('the web console', { skip }, () => {
   let operator: TestOperator | undefined;
 
   /** A console server as the user of `kubeconfig`, closed after the file. */
-  const serve = async (kubeconfig: string, options: { namespace?: string; retryDelayMs?: number; port?: number } = {}): Promise<ConsoleServer> => {
+  const serve = async (kubeconfig: string, options: { namespace?: string; retryDelayMs?: number; port?: number; token?: string } = {}): Promise<ConsoleServer> => {
     const client = KubeClient.fromKubeconfigFile(kubeconfig);
     const server = await startConsoleServer({
       client,
       identity: { kubeconfig, env: {}, ...(options.namespace === undefined ? {} : { namespace: options.namespace }) },
       address: '127.0.0.1',
       port: options.port ?? 0,
-      token: 'test-token-0123456789abcdef0123456789abcdef',
+      token: options.token ?? 'test-token-0123456789abcdef0123456789abcdef',
       assetsDir: assets,
       report: () => undefined,
       ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
@@ -239,9 +239,13 @@ describe('the web console', { skip }, () => {
     // The console itself goes away and comes back on its port.
     await proxiedConsole.close();
     await proxied.getByText('Reconnecting to the console…').waitFor();
-    await serve(kubeconfig, { port: proxiedConsole.port });
+    const again = await serve(kubeconfig, { port: proxiedConsole.port });
     await proxied.getByText('Reconnecting to the console…').waitFor({ state: 'detached', timeout: 20_000 });
     await proxied.getByRole('row', { name: /web/ }).waitFor();
+    // Started again with a new token, the console knows no session: the page says to open the new URL.
+    await again.close();
+    await serve(kubeconfig, { port: proxiedConsole.port, token: 'another-token-0123456789abcdef0123456789' });
+    await proxied.getByText(/no longer knows this page's session/).waitFor({ timeout: 20_000 });
     await proxied.context().close();
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
-import { allowedHostsFor, checkHost, checkSameOrigin, checkSession, cookieOf, newToken, tokenMatches } from './security.ts';
+import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, checkSession, cookieOf, newToken, Sessions, tokenMatches } from './security.ts';
 import { parseCollection, stateOf } from './collections.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 
@@ -24,10 +24,21 @@ describe('the console\'s gate', () => {
     assert.equal(checkHost(requestWith({}), hosts)?.status, 421);
   });
 
-  it('When the session cookie is missing or wrong, it should be refused with 401', () => {
-    assert.equal(cookieOf(requestWith({ cookie: 'a=1; hcp-console=tok=en' }), 'hcp-console'), 'tok=en');
-    assert.equal(checkSession(requestWith({ cookie: 'hcp-console=right' }), 'right'), undefined);
-    assert.equal(checkSession(requestWith({ cookie: 'hcp-console=wrong' }), 'right')?.status, 401);
+  it('When the session cookie is missing, wrong or of another port, it should be refused with 401', () => {
+    assert.equal(cookieOf(requestWith({ cookie: 'a=1; hcp-console-7480=tok=en' }), 'hcp-console-7480'), 'tok=en');
+    const sessions = new Sessions();
+    const id = sessions.open();
+    assert.notEqual(id, sessions.open(), 'each login is a session of its own');
+    assert.equal(checkSession(requestWith({ cookie: `hcp-console-7480=${id}` }), sessions, 7480), undefined);
+    assert.equal(checkSession(requestWith({ cookie: `hcp-console-7481=${id}` }), sessions, 7480)?.status, 401);
+    assert.equal(checkSession(requestWith({ cookie: 'hcp-console-7480=wrong' }), sessions, 7480)?.status, 401);
+  });
+
+  it('When a page of another origin reads, even another port of this host, it should be refused with 403', () => {
+    assert.equal(checkFetchSite(requestWith({ 'sec-fetch-site': 'same-origin' })), undefined);
+    assert.equal(checkFetchSite(requestWith({ 'sec-fetch-site': 'none' })), undefined);
+    assert.equal(checkFetchSite(requestWith({})), undefined);
+    assert.equal(checkFetchSite(requestWith({ 'sec-fetch-site': 'same-site' }))?.status, 403);
   });
 
   it('When a write comes from another site or without the console\'s header, it should be refused with 403', () => {

@@ -1,19 +1,21 @@
 /**
  * How `hcp console` keeps other local users and web pages out of a server that acts with the user's kubeconfig:
- * - a random token, printed once in the URL, is exchanged for an HttpOnly, SameSite=Strict cookie (the URL is then
- *   left without it, so it stays out of history and Referer headers);
+ * - a random token, printed in the URL, opens a session: a new random session id in an HttpOnly, SameSite=Strict
+ *   cookie named after the port (the page then goes to its address without the token, so the token is not sent on);
  * - the Host header must name the address the server listens on (a page on another name that resolves to 127.0.0.1,
  *   DNS rebinding, is refused);
- * - every request that changes something, or opens the event stream, carries a header no cross-origin page can send
- *   without a CORS preflight, which this server never grants, and a browser's Sec-Fetch-Site, when sent, says
- *   same-origin.
+ * - a browser's Sec-Fetch-Site, when sent, must say same-origin (or none: the user typed the address), so a page of
+ *   another origin — another port of 127.0.0.1 included, which gets the cookie — can neither open the event stream
+ *   nor download a kubeconfig;
+ * - every request that changes something carries a header no cross-origin page can send without a CORS preflight,
+ *   which this server never grants.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-/** The cookie that carries the session token. */
-export const SESSION_COOKIE = 'hcp-console';
-/** The header every state-changing request and the event stream must carry (the console's fetches set it). */
+/** The cookie of a console's sessions: one name per port, so two consoles on one host keep their own. */
+export const sessionCookieName = (port: number): string => `hcp-console-${String(port)}`;
+/** The header every state-changing request must carry (the console's fetches set it). */
 export const CSRF_HEADER = 'x-hcp-console';
 
 /** Why a request was refused, with the status that says it. */
@@ -42,7 +44,7 @@ export function cookieOf(request: IncomingMessage, name: string): string | undef
 }
 
 /** The Set-Cookie value that starts a session. */
-export const sessionCookie = (token: string): string => `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+export const sessionCookie = (port: number, sessionId: string): string => `${sessionCookieName(port)}=${sessionId}; HttpOnly; SameSite=Strict; Path=/`;
 
 /** Refuses a Host header that is not one of the names the server answers to (DNS rebinding). */
 export function checkHost(request: IncomingMessage, allowedHosts: ReadonlySet<string>): Refusal | undefined {
@@ -50,13 +52,42 @@ export function checkHost(request: IncomingMessage, allowedHosts: ReadonlySet<st
   return allowedHosts.has(host.toLowerCase()) ? undefined : { status: 421, message: `this console answers to ${[...allowedHosts].join(', ')}, not to "${host}"` };
 }
 
+/** The sessions of a console: ids handed out by the token, the oldest forgotten past a hundred. */
+export class Sessions {
+  private readonly ids: string[] = [];
+  private readonly random: (n: number) => Uint8Array;
+  constructor(random: (n: number) => Uint8Array = randomBytes) {
+    this.random = random;
+  }
+
+  /** A new session id. */
+  open(): string {
+    const id = newToken(this.random);
+    this.ids.push(id);
+    if (this.ids.length > 100) this.ids.shift();
+    return id;
+  }
+
+  /** Whether `id` is one of the sessions, compared in constant time. */
+  has(id: string | undefined): boolean {
+    return this.ids.some((known) => tokenMatches(known, id));
+  }
+}
+
 /** Refuses a request without a session. */
-export function checkSession(request: IncomingMessage, token: string): Refusal | undefined {
-  if (tokenMatches(token, cookieOf(request, SESSION_COOKIE))) return undefined;
+export function checkSession(request: IncomingMessage, sessions: Sessions, port: number): Refusal | undefined {
+  if (sessions.has(cookieOf(request, sessionCookieName(port)))) return undefined;
   return { status: 401, message: 'no console session: open the URL `hcp console` printed (it carries the token)' };
 }
 
-/** Refuses a write (or the event stream) that a page of another origin could have sent. */
+/** Refuses what a page of another origin asked for (Sec-Fetch-Site), reads included. */
+export function checkFetchSite(request: IncomingMessage): Refusal | undefined {
+  const site = request.headers['sec-fetch-site'];
+  if (site === undefined || site === 'same-origin' || site === 'none') return undefined;
+  return { status: 403, message: `cross-site request refused (Sec-Fetch-Site: ${String(site)})` };
+}
+
+/** Refuses a write that a page of another origin could have sent. */
 export function checkSameOrigin(request: IncomingMessage): Refusal | undefined {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin') return { status: 403, message: `cross-site request refused (Sec-Fetch-Site: ${String(site)})` };

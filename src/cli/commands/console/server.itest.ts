@@ -16,7 +16,7 @@ describe('the console server', () => {
   let client: KubeClient;
   let server: ConsoleServer;
   let base: string;
-  const headers = { cookie: `hcp-console=${TOKEN}`, 'x-hcp-console': '1', 'content-type': 'application/json' };
+  let headers: Record<string, string> = {};
   const send = async (method: string, path: string, body?: string): Promise<{ status: number; text: string }> => {
     const response = await fetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
     return { status: response.status, text: await response.text() };
@@ -27,11 +27,19 @@ describe('the console server', () => {
     client = KubeClient.fromKubeconfigFile(management.adminKubeconfig);
     server = await startConsoleServer({ client, identity: { kubeconfig: management.adminKubeconfig, env: {} }, address: '127.0.0.1', port: 0, token: TOKEN, assetsDir: assets, report: () => undefined });
     base = `http://127.0.0.1:${String(server.port)}`;
+    const login = await fetch(`${base}/?token=${TOKEN}`, { redirect: 'manual' });
+    headers = { cookie: (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '', 'x-hcp-console': '1', 'content-type': 'application/json' };
   });
   after(async () => {
     await server.close();
     client.close();
     rmSync(assets, { recursive: true, force: true });
+  });
+
+  it('When the token is wrong or the session is missing, it should answer 401; a page of another origin, 403', async () => {
+    assert.equal((await fetch(`${base}/?token=wrong`)).status, 401);
+    assert.equal((await fetch(`${base}/api/stream?c=HostedCluster`)).status, 401);
+    assert.equal((await fetch(`${base}/api/kubeconfig/clusters/x`, { headers: { ...headers, 'sec-fetch-site': 'same-site' } })).status, 403);
   });
 
   it('When a request body is not JSON or is over 1 MiB, it should be refused with 400 or 413 and say why', async () => {

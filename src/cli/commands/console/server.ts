@@ -11,7 +11,7 @@ import type { KubeClient } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 import { capacityOf, checkPoolSize, createFromForm, destroyCluster, kubeconfigOf, renderForm, scaleNodePool, withPublishedAddress, type CapacityForm, type ConsoleIdentity } from './actions.ts';
 import { CollectionHub, parseCollection, type CollectionRef, type StreamMessage } from './collections.ts';
-import { allowedHostsFor, checkHost, checkSameOrigin, checkSession, SECURITY_HEADERS, sessionCookie, tokenMatches, type Refusal } from './security.ts';
+import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, checkSession, SECURITY_HEADERS, sessionCookie, Sessions, tokenMatches, type Refusal } from './security.ts';
 import type { ClusterForm } from './wizard.ts';
 
 /** What the server needs. */
@@ -57,6 +57,8 @@ const sendJson = (response: ServerResponse, status: number, value: unknown): voi
 const refuse = (response: ServerResponse, r: Refusal): void => sendJson(response, r.status, { errors: [{ field: 'form', message: r.message }] });
 
 async function bodyOf(request: IncomingMessage): Promise<unknown> {
+  // Refused before reading when the size is announced; counted as it comes otherwise.
+  if (Number(request.headers['content-length'] ?? 0) > MAX_BODY) throw new HttpProblem(413, 'the request body is larger than 1 MiB');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
@@ -71,30 +73,36 @@ async function bodyOf(request: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** The most collections one stream may watch, and the most a stream may have unsent before it is dropped. */
+const MAX_COLLECTIONS = 16;
+const MAX_UNSENT_BYTES = 8 << 20;
+
 /** Opens the event stream of the collections `?c=` names and keeps it until the page goes. */
-function stream(hub: CollectionHub, url: URL, request: IncomingMessage, response: ServerResponse): void {
+function stream(hub: CollectionHub, url: URL, response: ServerResponse): void {
   let refs: CollectionRef[];
   try {
-    refs = url.searchParams.getAll('c').map(parseCollection);
+    refs = [...new Set(url.searchParams.getAll('c'))].map(parseCollection);
   } catch (error) {
     throw new HttpProblem(400, error instanceof Error ? error.message : String(error));
   }
+  if (refs.length > MAX_COLLECTIONS) throw new HttpProblem(400, `a stream watches at most ${String(MAX_COLLECTIONS)} collections`);
   response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-  const write = (m: StreamMessage): void => void response.write(`data: ${JSON.stringify(m)}\n\n`);
-  response.write('retry: 1000\n\n');
-  const stops = refs.map((ref) => hub.subscribe(ref, write));
+  // A page that stops reading (a frozen tab) is dropped rather than buffered for; it reconnects and is sent the lists again.
+  const write = (text: string): void => void (response.writableLength > MAX_UNSENT_BYTES ? response.destroy() : response.write(text));
+  write('retry: 1000\n\n');
+  const stops = refs.map((ref) => hub.subscribe(ref, (m: StreamMessage) => write(`data: ${JSON.stringify(m)}\n\n`)));
   // A comment now and then: proxies and the browser keep an idle stream open, and a dead page is noticed.
-  const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), 15_000);
-  request.on('close', () => {
+  const heartbeat = setInterval(() => write(': heartbeat\n\n'), 15_000);
+  response.on('close', () => {
     clearInterval(heartbeat);
     for (const stop of stops) stop();
   });
 }
 
-/** GET /?token=…: starts the session and sends the page to its URL without the token. */
-function login(response: ServerResponse, token: string, given: string): void {
-  if (!tokenMatches(token, given)) return send(response, 401, 'This console link has a wrong token: open the URL `hcp console` printed.', { 'content-type': 'text/plain; charset=utf-8' });
-  send(response, 303, '', { 'set-cookie': sessionCookie(token), location: '/' });
+/** GET /?token=…: opens a session and sends the page to its URL without the token. */
+function login(s: Served, response: ServerResponse, given: string): void {
+  if (!tokenMatches(s.o.token, given)) return send(response, 401, 'This console link has a wrong token: open the URL `hcp console` printed.', { 'content-type': 'text/plain; charset=utf-8' });
+  send(response, 303, '', { 'set-cookie': sessionCookie(s.port, s.sessions.open()), location: '/' });
 }
 
 async function asset(response: ServerResponse, dir: string, path: string): Promise<void> {
@@ -151,7 +159,9 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
       const { confirm } = ((await bodyOf(req)) ?? {}) as { confirm?: unknown };
       if (confirm !== name) return sendJson(res, 422, { errors: [{ field: 'confirm', message: `type the cluster's name, ${name}, to destroy it` }] });
       // The destroy waits for the cluster to go; the page sees that through its watch.
-      void destroyCluster(namespace, name, o.identity).then((r) => r.errors.forEach((e) => o.report(`destroy ${namespace}/${name}: ${e.message}`)));
+      void destroyCluster(namespace, name, o.identity)
+        .then((r) => r.errors.forEach((e) => o.report(`destroy ${namespace}/${name}: ${e.message}`)))
+        .catch((error: unknown) => o.report(`destroy ${namespace}/${name}: ${error instanceof Error ? error.message : String(error)}`));
       sendJson(res, 202, { errors: [] });
     },
   ],
@@ -170,11 +180,13 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
 interface Served {
   readonly o: ConsoleServerOptions;
   readonly hub: CollectionHub;
+  readonly sessions: Sessions;
   hosts: ReadonlySet<string>;
+  port: number;
 }
 
 async function dispatch(s: Served, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  if (request.method === 'GET' && url.pathname === '/api/stream') return stream(s.hub, url, request, response);
+  if (request.method === 'GET' && url.pathname === '/api/stream') return stream(s.hub, url, response);
   for (const [method, pattern, route] of ROUTES) {
     const match = url.pathname.match(pattern);
     if (match !== null && method === request.method) return route(s.o, match, request, response);
@@ -188,8 +200,8 @@ async function handle(s: Served, request: IncomingMessage, response: ServerRespo
   const host = checkHost(request, s.hosts);
   if (host !== undefined) return refuse(response, host);
   const token = url.searchParams.get('token');
-  if (request.method === 'GET' && url.pathname === '/' && token !== null) return login(response, s.o.token, token);
-  const refusal = checkSession(request, s.o.token) ?? (request.method === 'GET' ? undefined : checkSameOrigin(request));
+  if (request.method === 'GET' && url.pathname === '/' && token !== null) return login(s, response, token);
+  const refusal = checkSession(request, s.sessions, s.port) ?? checkFetchSite(request) ?? (request.method === 'GET' ? undefined : checkSameOrigin(request));
   if (refusal !== undefined) return refuse(response, refusal);
   return dispatch(s, url, request, response);
 }
@@ -204,7 +216,7 @@ function failed(response: ServerResponse, error: unknown): void {
 
 /** Starts the console server. */
 export async function startConsoleServer(o: ConsoleServerOptions): Promise<ConsoleServer> {
-  const served: Served = { o, hub: new CollectionHub(o.client, o.retryDelayMs === undefined ? {} : { retryDelayMs: o.retryDelayMs }), hosts: new Set() };
+  const served: Served = { o, hub: new CollectionHub(o.client, o.retryDelayMs === undefined ? {} : { retryDelayMs: o.retryDelayMs }), sessions: new Sessions(), hosts: new Set(), port: 0 };
   const server: Server = createServer((request, response) => void handle(served, request, response).catch((error: unknown) => failed(response, error)));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -212,6 +224,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
   });
   const port = (server.address() as AddressInfo).port;
   served.hosts = allowedHostsFor(o.address, port);
+  served.port = port;
   const shown = o.address.includes(':') ? `[${o.address}]` : o.address;
   return {
     url: `http://${shown}:${String(port)}/?token=${o.token}`,

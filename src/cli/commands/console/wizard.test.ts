@@ -90,6 +90,15 @@ describe('the create wizard', () => {
     assert.deepEqual(files, { '/console/pull-secret': '/etc/shadow' });
   });
 
+  it('When the uploaded infrastructure kubeconfig would run a program or read a file here, it should be refused at its field', async () => {
+    const exec = INFRA_KUBECONFIG.replace('    token: abc\n', '    exec:\n      command: /bin/sh\n      args: ["-c", "touch /tmp/pwned"]\n      apiVersion: client.authentication.k8s.io/v1\n');
+    const files = exec.replace('    server: https://infra.example.com:6443\n', '    server: https://infra.example.com:6443\n    certificate-authority: /etc/shadow\n');
+    const result = await renderForm({ name: 'x', releaseImage: RELEASE, pullSecret: PULL_SECRET, infraKubeconfig: files, infraNamespace: 'guests' }, FIXED);
+    assert.equal(result.ok, false);
+    assert.deepEqual(result.errors.map((e) => e.field), ['infraKubeconfig']);
+    assert.match(result.errors[0]?.message ?? '', /\(users\[infra\]\.user\.exec, clusters\[infra\]\.cluster\.certificate-authority\)$/);
+  });
+
   it('When a message names a flag, it should be placed at that flag\'s field, else at the form', () => {
     assert.equal(fieldOfMessage('invalid --memory "lots": must be a quantity'), 'memory');
     assert.equal(fieldOfMessage('required flag(s) "--pull-secret" not set'), 'pullSecret');
