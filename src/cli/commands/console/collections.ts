@@ -125,7 +125,10 @@ export class CollectionHub {
       listeners: new Set(),
       state: undefined,
     };
-    entry.informer.onEvent((e: InformerEvent<KubeObject>) => this.send(entry, { type: 'change', collection: ref.key, change: e.type, object: spec.view(e.object as unknown as Obj) }));
+    // The first list reaches the pages as one sync (health, below), not one message per object.
+    entry.informer.onEvent((e: InformerEvent<KubeObject>) => {
+      if (entry.informer.hasSynced) this.send(entry, { type: 'change', collection: ref.key, change: e.type, object: spec.view(e.object as unknown as Obj) });
+    });
     this.shared.set(ref.key, entry);
     entry.informer.start();
     return entry;
