@@ -4,10 +4,10 @@
  * Only these kinds can be asked for, and Secrets are not among them: no secret content ever reaches a page through a
  * watch.
  */
-import type { KubeClient, KubeObject } from '../../../kube/client.ts';
+import type { KubeObject } from '../../../kube/client.ts';
 import { KubeApiError, UnservedKindError } from '../../../kube/errors.ts';
 import { realClock } from '../../../operator/runtime/clock.ts';
-import { Informer, type InformerEvent } from '../../../operator/runtime/informer.ts';
+import { Informer, type InformerEvent, type ListWatcher } from '../../../operator/runtime/informer.ts';
 import { reasonOf } from '../../../operator/runtime/errors.ts';
 import { silentLogger } from '../../../operator/runtime/logger.ts';
 
@@ -88,10 +88,10 @@ interface Shared {
 /** The informers of the console, shared by the pages watching the same collection. */
 export class CollectionHub {
   private readonly shared = new Map<string, Shared>();
-  private readonly client: KubeClient;
+  private readonly client: ListWatcher;
   private readonly retryDelayMs: number;
 
-  constructor(client: KubeClient, options: { retryDelayMs?: number } = {}) {
+  constructor(client: ListWatcher, options: { retryDelayMs?: number } = {}) {
     this.client = client;
     this.retryDelayMs = options.retryDelayMs ?? 500;
   }
