@@ -249,6 +249,24 @@ describe('the web console', { skip }, () => {
     await proxied.context().close();
   });
 
+  it('When only the keyboard is used, it should skip to the content, reach every control in order and open a cluster with Enter', async () => {
+    await page.goto(console_.url.replace(/\/\?token=.*$/, '/'));
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent), 'Skip to content');
+    await page.keyboard.press('Enter');
+    assert.match(page.url(), /#main$/);
+    const focusedName = (): Promise<string> => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string; getAttribute(n: string): string | null } } }).document.activeElement.textContent.trim());
+    const order: string[] = [];
+    for (let i = 0; i < 8 && !order.includes('web'); i++) {
+      await page.keyboard.press('Tab');
+      order.push(await focusedName());
+    }
+    assert.equal(order[0], 'Create cluster', `the page's first control after the skip: ${order.join(' → ')}`);
+    assert.equal(order.at(-1), 'web', `the cluster's link is reached: ${order.join(' → ')}`);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/clusters/${ns}/web`);
+  });
+
   it('When the cluster\'s name is typed to confirm, it should be destroyed and leave the list', async () => {
     await page.goto(console_.url.replace(/\/\?token=.*$/, `/clusters/${ns}/web`));
     const confirm = page.getByLabel(/to destroy this cluster/);
