@@ -251,6 +251,8 @@ describe('the web console', { skip }, () => {
 
   it('When only the keyboard is used, it should skip to the content, reach every control in order and open a cluster with Enter', async () => {
     await page.goto(console_.url.replace(/\/\?token=.*$/, '/'));
+    // The controls the test tabs through, the cluster's link included, are drawn once the list has arrived.
+    await page.getByRole('row', { name: /web/ }).waitFor();
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent), 'Skip to content');
     await page.keyboard.press('Enter');
