@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { KubeClient } from '../../../kube/client.ts';
 import type { CommandContext } from '../../framework/command.ts';
-import { isUserError } from '../../framework/errors.ts';
+import { isUserError, UserErrors } from '../../framework/errors.ts';
 import { runCommand } from '../../framework/run.ts';
 import { fieldOfMessage, formToArgs, machineFieldsOf, type ClusterForm } from './wizard.ts';
 
@@ -63,7 +63,7 @@ export async function runHcpCommand(argv: readonly string[], files: Readonly<Rec
     return { ok: true, stdout, stderr, errors: [] };
   } catch (error) {
     if (!isUserError(error)) throw error;
-    const errors = error.message.split('\n').filter((m) => m !== '').map((message) => ({ field: fieldOfMessage(message), message }));
+    const errors = (error instanceof UserErrors ? error.errors : [error]).map(({ message }) => ({ field: fieldOfMessage(message), message }));
     return { ok: false, stdout, stderr, errors };
   }
 }

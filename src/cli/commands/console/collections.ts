@@ -85,6 +85,9 @@ interface Shared {
   state: { state: CollectionState; message: string } | undefined;
 }
 
+/** The whole collection as the pages get it. */
+const syncOf = (entry: Shared, ref: CollectionRef): StreamMessage => ({ type: 'sync', collection: ref.key, items: entry.informer.list().map((o) => viewOf(ref.kind)(o as unknown as Obj)) });
+
 /** The informers of the console, shared by the pages watching the same collection. */
 export class CollectionHub {
   private readonly shared = new Map<string, Shared>();
@@ -100,7 +103,7 @@ export class CollectionHub {
   subscribe(ref: CollectionRef, listener: (m: StreamMessage) => void): () => void {
     const entry = this.shared.get(ref.key) ?? this.start(ref);
     entry.listeners.add(listener);
-    if (entry.informer.hasSynced) listener({ type: 'sync', collection: ref.key, items: entry.informer.list().map((o) => viewOf(ref.kind)(o as unknown as Obj)) });
+    if (entry.informer.hasSynced) listener(syncOf(entry, ref));
     if (entry.state !== undefined) listener({ type: 'state', collection: ref.key, ...entry.state });
     return () => {
       entry.listeners.delete(listener);
@@ -140,7 +143,7 @@ export class CollectionHub {
     entry.state = next;
     // The whole list whenever it is (again) known: a page that joined during the first list, or reconnected to a new
     // informer after its stream dropped, may hold objects that are gone; a sync replaces what it holds.
-    if (next.state === 'ok') this.send(entry, { type: 'sync', collection: ref.key, items: entry.informer.list().map((o) => viewOf(ref.kind)(o as unknown as Obj)) });
+    if (next.state === 'ok') this.send(entry, syncOf(entry, ref));
     this.send(entry, { type: 'state', collection: ref.key, ...next });
   }
 
