@@ -1,5 +1,5 @@
 import { root } from '../cli/commands/root.ts';
-import type { CommandContext } from '../cli/framework/command.ts';
+import { memoryContext } from '../cli/framework/memory-context.ts';
 import { exitCodeOf } from '../cli/framework/errors.ts';
 import { runCommand } from '../cli/framework/run.ts';
 import { ReleaseError, type ReleaseLookup } from '../release/provider.ts';
@@ -33,29 +33,19 @@ const NO_REGISTRY: ReleaseLookup = {
 
 /** Runs hcp in-process with an in-memory file system and deterministic randomness. */
 export async function runHcp(argv: readonly string[], options: RunHcpOptions = {}): Promise<HcpResult> {
-  let stdout = '';
-  let stderr = '';
-  const written = new Map<string, string>();
-  const files = options.files ?? {};
-  const ctx: CommandContext = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
+  const run = memoryContext({
+    files: options.files ?? {},
     env: {},
-    readFile: (path) => {
-      const content = files[path];
-      if (content === undefined) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
-      return Buffer.from(content);
-    },
-    writeFile: (path, content) => void written.set(path, content),
     randomBytes: (n) => new Uint8Array(n).fill(options.randomByte ?? 7),
     now: () => (options.realClock === true ? new Date() : new Date('2026-11-21T00:00:00Z')),
     releases: options.releases ?? NO_REGISTRY,
-  };
+    writable: true,
+  });
   try {
-    await runCommand(root, argv, ctx);
-    return { code: 0, stdout, stderr, written };
+    await runCommand(root, argv, run.ctx);
+    return { code: 0, stdout: run.stdout(), stderr: run.stderr(), written: run.written };
   } catch (error) {
-    return { code: exitCodeOf(error), stdout, stderr: stderr + (error instanceof Error ? error.message : String(error)), written };
+    return { code: exitCodeOf(error), stdout: run.stdout(), stderr: run.stderr() + (error instanceof Error ? error.message : String(error)), written: run.written };
   }
 }
 

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { KubeClient } from '../../../kube/client.ts';
-import type { CommandContext } from '../../framework/command.ts';
 import { isUserError, UserErrors } from '../../framework/errors.ts';
+import { memoryContext } from '../../framework/memory-context.ts';
 import { runCommand } from '../../framework/run.ts';
 import { fieldOfMessage, formToArgs, machineFieldsOf, type ClusterForm } from './wizard.ts';
 
@@ -41,30 +41,15 @@ const REAL_IO: RunIo = { randomBytes: (n) => randomBytes(n), now: () => new Date
 
 /** Runs an hcp command line in-process, its files from memory, and collects what it printed. */
 export async function runHcpCommand(argv: readonly string[], files: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv, io: RunIo = REAL_IO): Promise<ActionResult> {
-  let [stdout, stderr] = ['', ''];
-  const ctx: CommandContext = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env,
-    readFile: (path) => {
-      const content = files[path];
-      if (content === undefined) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' });
-      return Buffer.from(content);
-    },
-    writeFile: () => {
-      throw new Error('the console writes no files');
-    },
-    randomBytes: io.randomBytes,
-    now: io.now,
-  };
+  const run = memoryContext({ files, env, ...io });
   const { root } = await import('../root.ts');
   try {
-    await runCommand(root, argv, ctx);
-    return { ok: true, stdout, stderr, errors: [] };
+    await runCommand(root, argv, run.ctx);
+    return { ok: true, stdout: run.stdout(), stderr: run.stderr(), errors: [] };
   } catch (error) {
     if (!isUserError(error)) throw error;
     const errors = (error instanceof UserErrors ? error.errors : [error]).map(({ message }) => ({ field: fieldOfMessage(message), message }));
-    return { ok: false, stdout, stderr, errors };
+    return { ok: false, stdout: run.stdout(), stderr: run.stderr(), errors };
   }
 }
 
