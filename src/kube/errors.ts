@@ -19,6 +19,9 @@ export const isForbidden = (error: unknown): boolean => error instanceof KubeApi
 /** Whether a create failed because the object exists already (409). */
 export const isAlreadyExists = (error: unknown): boolean => error instanceof KubeApiError && error.status === 409;
 
+/** Whether a write carrying a resourceVersion was refused because the object changed since that version (409 Conflict). */
+export const isConflict = (error: unknown): boolean => error instanceof KubeApiError && error.status === 409 && error.reason === 'Conflict';
+
 /** Raised when the server does not serve a kind (its CRD is not installed, or the API group is absent). */
 export class UnservedKindError extends Error {
   readonly apiVersion: string;

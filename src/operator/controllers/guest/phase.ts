@@ -13,7 +13,7 @@ import type { IngressCertificate } from '../../../render/guest/ingress.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
 import { csiDriverEnabled } from '../../../controlplane/kubevirt-csi-controller/render.ts';
 import { publishedEndpoint } from '../hostedcontrolplane/endpoint.ts';
-import { deploymentAvailable } from '../hostedcontrolplane/status.ts';
+import { findCondition } from '../../../lib/conditions.ts';
 import { inNamespace, setCondition, type Scope } from '../hostedcontrolplane/scope.ts';
 import { mappedInfraStorageClasses, mappingProblems } from './storage-mapping.ts';
 import { syncGuestObjects, type LiveAdjustment } from './sync.ts';
@@ -129,9 +129,11 @@ function guestPlan(scope: Scope): GuestPlan {
 /** Why the hosted cluster cannot be reached yet, if it cannot: not published, or its API server not available. */
 function notReachable(scope: Scope): string | undefined {
   if (publishedEndpoint(scope) === undefined || guestKubeconfig(scope) === undefined) return 'Waiting for the API server to be published: nodes reach it at its published address';
-  // A stand-in hosted cluster (the override) answers by definition; a real one only once its API server is available.
-  const apiServer = scope.deps.deployment(inNamespace(scope, ControlPlaneNames.kubeAPIServer));
-  if (scope.deps.guestKubeconfig === undefined && !deploymentAvailable(apiServer)) return 'Waiting for the hosted API server to be available';
+  // A stand-in hosted cluster (the override) answers by definition; a real one only once its API server is available
+  // as the status just published says: reading the Deployment again could find it available since, and Available
+  // would then first be written with the outcome of asking the hosted cluster.
+  const apiServer = findCondition(scope.hcp.status?.conditions, Type.KubeAPIServerAvailable.value);
+  if (scope.deps.guestKubeconfig === undefined && apiServer?.status !== 'True') return 'Waiting for the hosted API server to be available';
   return undefined;
 }
 

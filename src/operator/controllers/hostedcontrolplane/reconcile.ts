@@ -6,6 +6,7 @@ import { releaseAccess } from '../../../release/provider.ts';
 import { CLUSTER_ANNOTATION, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
 import { TerminalError, WaitError } from '../../runtime/errors.ts';
+import { isConflict } from '../../../kube/errors.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { applyStatusIfChanged } from '../../runtime/status.ts';
 import { mergeConditions } from '../../../lib/conditions.ts';
@@ -84,11 +85,16 @@ async function writePausedStatus(scope: Scope): Promise<void> {
   await applyStatusIfChanged(scope.deps.client, scope.hcp, status, { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
 }
 
-/** Computes the status from this reconcile's conditions and writes it when it changed; returns it. */
-async function writeStatus(scope: Scope, error: unknown): Promise<NonNullable<HostedControlPlane['status']>> {
+/**
+ * Computes the status from this reconcile's conditions and writes it when it changed; the written status (and its
+ * resourceVersion) becomes the stored one. The write is refused (409 Conflict) when the control plane changed since
+ * it was read: from a cache behind this controller's own last write, the status would drop what that write added.
+ */
+async function writeStatus(scope: Scope, error: unknown): Promise<void> {
   const status = computeStatus(scope, publishedEndpoint(scope), error);
-  await applyStatusIfChanged(scope.deps.client, scope.hcp, status, { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger });
-  return status;
+  const written = await applyStatusIfChanged(scope.deps.client, scope.hcp, status, { fieldManager: OPERATOR_FIELD_MANAGER, logger: scope.logger, ifUnchangedSince: true });
+  const metadata = written === undefined ? scope.hcp.metadata : { ...scope.hcp.metadata, resourceVersion: written.metadata?.resourceVersion };
+  scope.hcp = { ...scope.hcp, metadata, status };
 }
 
 async function reconcileComponents(scope: Scope): Promise<number | undefined> {
@@ -119,12 +125,15 @@ const VALID_CONFIGURATION = { type: Type.ValidHostedControlPlaneConfiguration.va
  */
 async function publishControlPlaneStatus(scope: Scope): Promise<void> {
   setCondition(scope, VALID_CONFIGURATION);
-  scope.hcp = { ...scope.hcp, status: await writeStatus(scope, undefined) };
+  await writeStatus(scope, undefined);
 }
 
 /** A control plane that ran one version is still moving to the release's (a first install is not). */
 const movingToAnotherVersion = (scope: Scope): boolean =>
   scope.hcp.status?.version !== undefined && scope.hcp.status.version !== scope.release?.version && scope.rollout?.upToDate !== true;
+
+/** How soon a reconcile refused for reading a stale control plane is tried again, if its newer version has not come. */
+const STALE_RETRY_MS = 1_000;
 
 /** The sooner of two optional delays. */
 const minDefined = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
@@ -147,21 +156,31 @@ export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup
       await writePausedStatus(scope);
       return pause;
     }
-    let requeueAfterMs: number | undefined;
     try {
       const release = await resolveRelease(scope);
-      requeueAfterMs = minDefined(await reconcileComponents(scope), release.requeueAfterMs);
+      const requeueAfterMs = minDefined(await reconcileComponents(scope), release.requeueAfterMs);
+      setCondition(scope, VALID_CONFIGURATION);
+      await writeStatus(scope, undefined);
+      return requeueAfterMs === undefined ? {} : { requeueAfterMs };
     } catch (error) {
-      if (error instanceof ReleaseError && !retriable(error)) {
-        await writeStatus(scope, undefined);
-        return {};
-      }
-      if (error instanceof TerminalError) setCondition(scope, { type: Type.ValidHostedControlPlaneConfiguration.value, status: 'False', reason: error.reason, message: error.message });
-      await writeStatus(scope, error instanceof WaitError ? undefined : error).catch((e: unknown) => logger.error('could not write status', { reason: String(e) }));
-      throw error;
+      return failed(scope, error);
     }
-    setCondition(scope, VALID_CONFIGURATION);
-    await writeStatus(scope, undefined);
-    return requeueAfterMs === undefined ? {} : { requeueAfterMs };
   };
+}
+
+/**
+ * A reconcile that stopped at `error`: its status says why, and the error goes to the work queue (a release that
+ * cannot be read as asked is reported and not retried).
+ */
+async function failed(scope: Scope, error: unknown): Promise<ReconcileResult> {
+  // Read before the last write reached the cache (or changed by the HostedCluster controller since): the newer version
+  // is on its way and is reconciled then; a status written from this one would be refused the same way.
+  if (isConflict(error)) throw new WaitError('StaleObject', 'The control plane changed since it was read; reconciling its newer version', STALE_RETRY_MS);
+  if (error instanceof ReleaseError && !retriable(error)) {
+    await writeStatus(scope, undefined);
+    return {};
+  }
+  if (error instanceof TerminalError) setCondition(scope, { type: Type.ValidHostedControlPlaneConfiguration.value, status: 'False', reason: error.reason, message: error.message });
+  await writeStatus(scope, error instanceof WaitError ? undefined : error).catch((e: unknown) => scope.logger.error('could not write status', { reason: String(e) }));
+  throw error;
 }
