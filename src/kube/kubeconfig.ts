@@ -66,3 +66,32 @@ export function caOfKubeconfigFile(path: string): string {
   config.loadFromFile(path);
   return Buffer.from(config.getCurrentCluster()?.caData ?? '', 'base64').toString('utf8');
 }
+
+/** Where an API server is and how it is verified: what a kubeconfig built for another user's token needs. */
+export interface ApiServerTarget {
+  readonly server: string;
+  /** The CA bundle (PEM) the server's certificate is verified with; empty: the system's CAs. */
+  readonly caPem: string;
+}
+
+/**
+ * The API server of `--kubeconfig` (or `KUBECONFIG`, `~/.kube/config`): its current cluster only, never its user.
+ * In a pod without a kubeconfig: the cluster's own API server (`KUBERNETES_SERVICE_HOST`), verified with `caFile`.
+ */
+export function apiServerTarget(kubeconfigFlag: string, env: NodeJS.ProcessEnv, caPemOfFile: (path: string) => string): ApiServerTarget {
+  const path = kubeconfigPath(kubeconfigFlag, env);
+  if (path === undefined) {
+    const [host, port] = [env['KUBERNETES_SERVICE_HOST'], env['KUBERNETES_SERVICE_PORT'] ?? '443'];
+    if (host === undefined) throw new KubeconfigError('no API server to sign users in to: pass --kubeconfig (its cluster is used, not its user), or run in a pod');
+    return { server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`, caPem: caPemOfFile('') };
+  }
+  let cluster;
+  try {
+    cluster = loadedFile(path).getCurrentCluster();
+  } catch (error) {
+    throw new KubeconfigError(`cannot load the kubeconfig ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (cluster === null) throw new KubeconfigError(`the kubeconfig ${path} names no current cluster`);
+  const caPem = cluster.caData !== undefined ? Buffer.from(cluster.caData, 'base64').toString('utf8') : cluster.caFile !== undefined ? caPemOfFile(cluster.caFile) : '';
+  return { server: cluster.server, caPem };
+}

@@ -3,11 +3,14 @@
  * the page for the URL. Navigation uses the History API, so every page has an address to bookmark or share.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
 import { CapacityPage } from './pages/capacity.tsx';
 import { ClusterPage } from './pages/cluster.tsx';
 import { ClustersPage } from './pages/clusters.tsx';
 import { CreatePage } from './pages/create.tsx';
+import { SignInPage } from './pages/sign-in.tsx';
+import { call } from './api.ts';
+import { loadSession, SessionContext, type SessionState } from './session.ts';
 import type { Connection } from './live.ts';
 import { problemsOf, type Collections } from './model/collections.ts';
 
@@ -34,6 +37,7 @@ export function Link(props: { href: string; children: ComponentChildren; class?:
 /** What a page shows above itself when the stream is down or a collection is forbidden or unreachable. */
 export function Banners(props: { collections: Collections; connection: Connection }): preact.JSX.Element | null {
   const problems = problemsOf(props.collections);
+  const session = useContext(SessionContext);
   if (props.connection === 'open' && problems.length === 0) return null;
   return (
     <div class="banners">
@@ -42,9 +46,14 @@ export function Banners(props: { collections: Collections; connection: Connectio
           Reconnecting to the console…
         </p>
       )}
-      {props.connection === 'signed-out' && (
+      {props.connection === 'signed-out' && session.signIn === 'kubeconfig' && (
         <p role="alert" class="banner banner-forbidden">
           This console no longer knows this page's session (was hcp console started again?): open the URL it printed.
+        </p>
+      )}
+      {props.connection === 'signed-out' && session.signIn === 'token' && (
+        <p role="alert" class="banner banner-forbidden">
+          Your session has ended (it expired, you signed out, or the console restarted): <a href="/">sign in again</a>.
         </p>
       )}
       {problems.map((p) => (
@@ -76,11 +85,46 @@ function Page(props: { path: string }): preact.JSX.Element {
   return <ClustersPage namespace={url.searchParams.get('namespace') ?? ''} />;
 }
 
+/** Who is signed in, and the way out (token sign-in only). */
+function SignedIn(props: { signedOut: () => void }): preact.JSX.Element | null {
+  const session = useContext(SessionContext);
+  if (session.signIn !== 'token') return null;
+  const signOut = async (): Promise<void> => {
+    await call('POST', '/api/sign-out', {});
+    props.signedOut();
+  };
+  return (
+    <p class="signed-in">
+      Signed in as <strong>{session.user ?? 'unknown user'}</strong>{' '}
+      <button type="button" class="link" onClick={() => void signOut()}>
+        Sign out
+      </button>
+    </p>
+  );
+}
+
+/** The page for the session's state: the console, the sign-in form, or why there is no session. */
+function Body(props: { session: SessionState; path: string; reload: () => void }): preact.JSX.Element {
+  const { session } = props;
+  if (session.state === 'signed-in') return <Page path={props.path} />;
+  if (session.state === 'sign-in') return <SignInPage signedIn={props.reload} />;
+  if (session.state === 'loading') return <p class="muted">Loading…</p>;
+  return (
+    <p role="alert" class="banner banner-forbidden">
+      {session.message}
+    </p>
+  );
+}
+
 /** The console. */
 export function App(): preact.JSX.Element {
   const path = usePath();
+  const [session, setSession] = useState<SessionState>({ state: 'loading' });
+  const reload = useCallback(() => void loadSession().then(setSession), []);
+  useEffect(reload, [reload]);
+  const signedIn = session.state === 'signed-in';
   return (
-    <>
+    <SessionContext.Provider value={signedIn ? session.info : { signIn: 'kubeconfig', user: null, namespace: null }}>
       <a class="skip" href="#main">
         Skip to content
       </a>
@@ -88,15 +132,18 @@ export function App(): preact.JSX.Element {
         <Link href="/" class="brand">
           Hosted clusters
         </Link>
-        <nav aria-label="Console">
-          <Link href="/">Clusters</Link>
-          <Link href="/create">Create cluster</Link>
-          <Link href="/capacity">Capacity</Link>
-        </nav>
+        {signedIn && (
+          <nav aria-label="Console">
+            <Link href="/">Clusters</Link>
+            <Link href="/create">Create cluster</Link>
+            <Link href="/capacity">Capacity</Link>
+          </nav>
+        )}
+        <SignedIn signedOut={() => setSession({ state: 'sign-in' })} />
       </header>
       <main id="main" tabIndex={-1}>
-        <Page path={path} />
+        <Body session={session} path={path} reload={reload} />
       </main>
-    </>
+    </SessionContext.Provider>
   );
 }

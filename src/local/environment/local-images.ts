@@ -188,10 +188,18 @@ function sharedLibraries(binary: string): string[] {
   return [...out.matchAll(/(?:=>\s*)?(\/\S+)\s+\(0x/g)].map((m) => m[1] as string);
 }
 
+/** Files of a built folder of the project (dist/cli's ES modules, dist/console's page), by their project paths. */
+const builtFiles = (projectDir: string, dir: string, keep: (name: string) => boolean): string[] =>
+  readdirSync(join(projectDir, dir))
+    .filter(keep)
+    .sort()
+    .map((name) => join(dir, name));
+
 /**
  * The operator: the Node.js runtime the project runs on (from the npm registry's `node` package) with the C
- * libraries it links from this host, `env` for the launcher's shebang, and the built bundle. No shell, no package
- * manager; a non-root user.
+ * libraries it links from this host, `env` for the launcher's shebang, and the built bundles: the operator's, and
+ * the CLI's ES modules with the console's page for `hcp-operator console` (hcp install --console; not the CLI's
+ * single executable, a second Node). No shell, no package manager; a non-root user.
  */
 export function operatorImage(sources: OperatorSources): ImageSpec {
   const node = realpathSync(sources.node);
@@ -210,6 +218,8 @@ export function operatorImage(sources: OperatorSources): ImageSpec {
       projectFile('bin/package.json'),
       projectFile('dist/operator/hcp-operator.mjs'),
       projectFile('dist/operator/hcp-operator-lean.mjs'),
+      ...builtFiles(sources.projectDir, 'dist/cli', (name) => name.endsWith('.mjs')).map(projectFile),
+      ...builtFiles(sources.projectDir, 'dist/console', () => true).map(projectFile),
     ],
     links: { '/usr/local/bin/hcp-operator': `${project}/bin/hcp-operator` },
     env: { HOME: '/tmp' },

@@ -27,6 +27,8 @@ export interface InstallInput {
   readonly metricsSet?: MetricsSet;
   /** `--monitoring-dashboards`: `MONITORING_DASHBOARDS=1` and the dashboard template ConfigMap. */
   readonly monitoringDashboards?: boolean;
+  /** `--console`: the web console's Deployment beside the operator (console.ts). */
+  readonly console?: boolean;
 }
 
 /** The feature set `--tech-preview-no-upgrade` selects, in the operator's `HYPERSHIFT_FEATURESET` (upstream's names). */

@@ -6,6 +6,7 @@ import type { KubeManifest } from '../manifest.ts';
 import type { InstallInput } from './input.ts';
 import { renderDashboardTemplate, renderOperatorDeployment, renderOperatorService, renderPriorityClasses, renderUserCABundle } from './operator.ts';
 import { renderOperatorRbac } from './rbac.ts';
+import { renderConsole } from './console.ts';
 
 /** The HostedCluster, NodePool and HostedControlPlane CRDs, and with the TechPreviewNoUpgrade feature set the gated kinds' (HCPEtcdBackup). */
 export const renderInstallCrds = (techPreviewNoUpgrade = false): KubeManifest[] =>
@@ -31,13 +32,14 @@ function renderInstallResources(input: InstallInput): KubeManifest[] {
     ...renderDashboardTemplate(input),
     renderOperatorService(input),
     renderOperatorDeployment(input),
+    ...renderConsole(input),
   ];
 }
 
 /**
  * The operator installation: CRDs first (so they can be established before anything uses them), then the
  * namespace, service account and RBAC, priority classes, the supported-versions ConfigMap, the user CA bundle (with
- * `--additional-trust-bundle`), the dashboard template (with `--monitoring-dashboards`), and the Deployment.
+ * `--additional-trust-bundle`), the dashboard template (with `--monitoring-dashboards`), the Deployment, and the web console (with `--console`).
  */
 export function renderInstall(input: InstallInput): KubeManifest[] {
   return [...(input.scope === 'resources' ? [] : renderInstallCrds(input.techPreviewNoUpgrade)), ...(input.scope === 'crds' ? [] : renderInstallResources(input))];

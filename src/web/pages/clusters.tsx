@@ -1,11 +1,12 @@
 /** The list of hosted clusters, live, with search and a status filter. */
-import { useEffect, useState } from 'preact/hooks';
+import { useContext, useEffect, useState } from 'preact/hooks';
 import type { HostedCluster, NodePool } from '../../api/v1beta1/zz_generated.types.ts';
 import { Banners, Link, navigate } from '../app.tsx';
 import { useCollections } from '../live.ts';
 import { clusterRows, filterRows, type ClusterRow, type ConditionView } from '../model/clusters.ts';
 import { itemsOf } from '../model/collections.ts';
 import { TableHead } from './table.tsx';
+import { SessionContext } from '../session.ts';
 
 /** A ticking clock for ages, every 10 s. */
 export function useNow(): number {
@@ -77,18 +78,13 @@ function ClusterTable(props: { rows: readonly ClusterRow[] }): preact.JSX.Elemen
   );
 }
 
-/** When the user may not list every namespace, the one their kubeconfig's context names (as kubectl would use). */
+/** When the user may not list every namespace, the one their kubeconfig's context (or sign-in) names, as kubectl would use. */
 function useFallbackNamespace(namespace: string, forbidden: boolean): void {
+  const fallback = useContext(SessionContext).namespace;
   useEffect(() => {
-    if (namespace !== '' || !forbidden) return;
-    void fetch('/api/session')
-      .then(async (r) => (await r.json()) as { namespace: string | null })
-      .then((s) => {
-        if (s.namespace !== null) navigate(`/?namespace=${encodeURIComponent(s.namespace)}`);
-      })
-      // Without an answer the page stays on all namespaces, its banner saying why it shows nothing.
-      .catch(() => undefined);
-  }, [namespace, forbidden]);
+    // Without one the page stays on all namespaces, its banner saying why it shows nothing.
+    if (namespace === '' && forbidden && fallback !== null) navigate(`/?namespace=${encodeURIComponent(fallback)}`);
+  }, [namespace, forbidden, fallback]);
 }
 
 /** The page: every namespace, or one (`?namespace=`). */

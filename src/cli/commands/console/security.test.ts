@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
-import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, checkSession, cookieOf, newToken, Sessions, tokenMatches } from './security.ts';
+import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, cookieOf, newToken, sessionIdOf, Sessions, tokenMatches } from './security.ts';
 import { parseCollection, stateOf } from './collections.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 
@@ -17,21 +17,43 @@ describe('the console\'s gate', () => {
   });
 
   it('When the Host is not the address the console listens on, it should be refused (DNS rebinding)', () => {
-    const hosts = allowedHostsFor('127.0.0.1', 7480);
+    const hosts = { names: allowedHostsFor('127.0.0.1', 7480), anyLoopbackPort: false };
     assert.equal(checkHost(requestWith({ host: '127.0.0.1:7480' }), hosts), undefined);
     assert.equal(checkHost(requestWith({ host: 'LOCALHOST:7480' }), hosts), undefined);
+    assert.equal(checkHost(requestWith({ host: '127.0.0.1:7481' }), hosts)?.status, 421);
     assert.equal(checkHost(requestWith({ host: 'attacker.example:7480' }), hosts)?.status, 421);
     assert.equal(checkHost(requestWith({}), hosts)?.status, 421);
   });
 
-  it('When the session cookie is missing, wrong or of another port, it should be refused with 401', () => {
+  it('When a token console is reached through a port-forward or a given name, it should answer loopback on any port and that name only', () => {
+    const hosts = { names: new Set(['console.example.com']), anyLoopbackPort: true };
+    for (const host of ['127.0.0.1:39001', 'localhost:8080', '[::1]:7480', 'console.example.com']) assert.equal(checkHost(requestWith({ host }), hosts), undefined, host);
+    for (const host of ['attacker.example:7480', '127.0.0.1.attacker.example', 'localhost:80:80', 'console.example.com:444']) assert.equal(checkHost(requestWith({ host }), hosts)?.status, 421, host);
+  });
+
+  it('When the session cookie is missing, wrong or of another port, it should find no session', () => {
     assert.equal(cookieOf(requestWith({ cookie: 'a=1; hcp-console-7480=tok=en' }), 'hcp-console-7480'), 'tok=en');
-    const sessions = new Sessions();
-    const id = sessions.open();
-    assert.notEqual(id, sessions.open(), 'each login is a session of its own');
-    assert.equal(checkSession(requestWith({ cookie: `hcp-console-7480=${id}` }), sessions, 7480), undefined);
-    assert.equal(checkSession(requestWith({ cookie: `hcp-console-7481=${id}` }), sessions, 7480)?.status, 401);
-    assert.equal(checkSession(requestWith({ cookie: 'hcp-console-7480=wrong' }), sessions, 7480)?.status, 401);
+    const sessions = new Sessions<string>();
+    const id = sessions.open('alice');
+    assert.notEqual(id, sessions.open('alice'), 'each login is a session of its own');
+    const at7480 = (cookie: string): string | undefined => sessions.get(sessionIdOf(requestWith({ host: '127.0.0.1:7480', cookie })));
+    assert.equal(at7480(`hcp-console-7480=${id}`), 'alice');
+    assert.equal(at7480(`hcp-console-7481=${id}`), undefined);
+    assert.equal(at7480('hcp-console-7480=wrong'), undefined);
+  });
+
+  it('When a session expires, is signed out of, or is the oldest of too many, it should end and say so once', () => {
+    let now = 0;
+    const ended: string[] = [];
+    const sessions = new Sessions<string>({ now: () => now, maxAgeMs: 1000, onEnd: (v) => ended.push(v) });
+    const [old, current] = [sessions.open('expiring'), sessions.open('signing-out')];
+    now = 500;
+    sessions.end(current);
+    assert.equal(sessions.get(current), undefined);
+    now = 1000;
+    assert.equal(sessions.get(old), undefined);
+    for (let i = 0; i < 101; i += 1) sessions.open(`user-${String(i)}`);
+    assert.deepEqual(ended, ['signing-out', 'expiring', 'user-0']);
   });
 
   it('When a page of another origin reads, even another port of this host, it should be refused with 403', () => {

@@ -1,7 +1,9 @@
 /**
- * How `hcp console` keeps other local users and web pages out of a server that acts with the user's kubeconfig:
- * - a random token, printed in the URL, opens a session: a new random session id in an HttpOnly, SameSite=Strict
- *   cookie named after the port (the page then goes to its address without the token, so the token is not sent on);
+ * How `hcp console` keeps other local users and web pages out of a server that acts with a user's credentials:
+ * - a session is opened by the random token printed in the URL (`--authentication-mode=kubeconfig`: the console acts
+ *   with the kubeconfig), or by the user's own bearer token, which the API server must accept (`token`: the console
+ *   has none of its own); either way its id is a new random value in an HttpOnly, SameSite=Strict cookie named after
+ *   the port (after the URL token, the page goes to its address without it, so the token is not sent on);
  * - the Host header must name the address the server listens on (a page on another name that resolves to 127.0.0.1,
  *   DNS rebinding, is refused);
  * - a browser's Sec-Fetch-Site, when sent, must say same-origin (or none: the user typed the address), so a page of
@@ -13,8 +15,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-/** The cookie of a console's sessions: one name per port, so two consoles on one host keep their own. */
-export const sessionCookieName = (port: number): string => `hcp-console-${String(port)}`;
+/**
+ * The cookie of a console's sessions: one name per port of the address the browser uses (the Host header's), so two
+ * consoles on one host keep their own.
+ */
+export const sessionCookieName = (port: string): string => `hcp-console-${port}`;
 /** The header every state-changing request must carry (the console's fetches set it). */
 export const CSRF_HEADER = 'x-hcp-console';
 
@@ -43,42 +48,97 @@ export function cookieOf(request: IncomingMessage, name: string): string | undef
   return undefined;
 }
 
-/** The Set-Cookie value that starts a session. */
-export const sessionCookie = (port: number, sessionId: string): string => `${sessionCookieName(port)}=${sessionId}; HttpOnly; SameSite=Strict; Path=/`;
+/** The port of the request's Host header ("default" without one): what names the session cookie. */
+export const hostPort = (request: IncomingMessage): string => /:(\d+)$/.exec(request.headers.host ?? '')?.[1] ?? 'default';
 
-/** Refuses a Host header that is not one of the names the server answers to (DNS rebinding). */
-export function checkHost(request: IncomingMessage, allowedHosts: ReadonlySet<string>): Refusal | undefined {
-  const host = request.headers.host ?? '';
-  return allowedHosts.has(host.toLowerCase()) ? undefined : { status: 421, message: `this console answers to ${[...allowedHosts].join(', ')}, not to "${host}"` };
+/** The Set-Cookie value that starts a session. */
+export const sessionCookie = (request: IncomingMessage, sessionId: string): string => `${sessionCookieName(hostPort(request))}=${sessionId}; HttpOnly; SameSite=Strict; Path=/`;
+
+/** The Set-Cookie value that ends a session. */
+export const endedSessionCookie = (request: IncomingMessage): string => `${sessionCookieName(hostPort(request))}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
+
+/**
+ * The Host names a console answers to: exact `host:port` names, and with `anyLoopbackPort` also 127.0.0.1, [::1] and
+ * localhost on any port (a console reached through `kubectl port-forward` does not know the local port; a page on
+ * another name that resolves to 127.0.0.1 is still refused).
+ */
+export interface HostPolicy {
+  readonly names: ReadonlySet<string>;
+  readonly anyLoopbackPort: boolean;
 }
 
-/** The sessions of a console: ids handed out by the token, the oldest forgotten past a hundred. */
-export class Sessions {
-  private readonly ids: string[] = [];
-  private readonly random: (n: number) => Uint8Array;
-  constructor(random: (n: number) => Uint8Array = randomBytes) {
-    this.random = random;
+const LOOPBACK_HOST = /^(127\.0\.0\.1|\[::1\]|localhost)(:\d{1,5})?$/;
+
+/** Refuses a Host header that is not one of the names the server answers to (DNS rebinding). */
+export function checkHost(request: IncomingMessage, policy: HostPolicy): Refusal | undefined {
+  const host = (request.headers.host ?? '').toLowerCase();
+  if (policy.names.has(host) || (policy.anyLoopbackPort && LOOPBACK_HOST.test(host))) return undefined;
+  const names = [...policy.names, ...(policy.anyLoopbackPort ? ['127.0.0.1, [::1] or localhost on any port'] : [])];
+  return { status: 421, message: `this console answers to ${names.join(', ')}, not to "${request.headers.host ?? ''}"` };
+}
+
+/** How a console's sessions are kept. */
+export interface SessionOptions<T> {
+  readonly random?: (n: number) => Uint8Array;
+  readonly now?: () => number;
+  /** How long a session lasts from its start; forever when not given. */
+  readonly maxAgeMs?: number;
+  /** Called with the value of a session that ends (signed out, expired, or the oldest of too many). */
+  readonly onEnd?: (value: T) => void;
+}
+
+/** The most sessions a console keeps: past that, the oldest ends. */
+const MAX_SESSIONS = 100;
+
+/** The sessions of a console: random ids, each with what it acts as. */
+export class Sessions<T> {
+  private readonly entries: Array<{ readonly id: string; readonly value: T; readonly expiresAt: number }> = [];
+  private readonly o: SessionOptions<T>;
+  constructor(options: SessionOptions<T> = {}) {
+    this.o = options;
   }
 
-  /** A new session id. */
-  open(): string {
-    const id = newToken(this.random);
-    this.ids.push(id);
-    if (this.ids.length > 100) this.ids.shift();
+  private now(): number {
+    return (this.o.now ?? Date.now)();
+  }
+
+  /** A new session for `value`; its id. */
+  open(value: T): string {
+    const id = newToken(this.o.random);
+    this.entries.push({ id, value, expiresAt: this.now() + (this.o.maxAgeMs ?? Number.POSITIVE_INFINITY) });
+    while (this.entries.length > MAX_SESSIONS) this.remove(0);
     return id;
   }
 
-  /** Whether `id` is one of the sessions, compared in constant time. */
-  has(id: string | undefined): boolean {
-    return this.ids.some((known) => tokenMatches(known, id));
+  /** What session `id` acts as, compared in constant time against every session; undefined if none or expired. */
+  get(id: string | undefined): T | undefined {
+    const index = this.entries.findIndex((e) => tokenMatches(e.id, id));
+    const entry = this.entries[index];
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt > this.now()) return entry.value;
+    this.remove(index);
+    return undefined;
+  }
+
+  /** Ends session `id`, if it is one. */
+  end(id: string | undefined): void {
+    const index = this.entries.findIndex((e) => tokenMatches(e.id, id));
+    if (index >= 0) this.remove(index);
+  }
+
+  /** Ends every session. */
+  endAll(): void {
+    while (this.entries.length > 0) this.remove(0);
+  }
+
+  private remove(index: number): void {
+    const [entry] = this.entries.splice(index, 1);
+    if (entry !== undefined) this.o.onEnd?.(entry.value);
   }
 }
 
-/** Refuses a request without a session. */
-export function checkSession(request: IncomingMessage, sessions: Sessions, port: number): Refusal | undefined {
-  if (sessions.has(cookieOf(request, sessionCookieName(port)))) return undefined;
-  return { status: 401, message: 'no console session: open the URL `hcp console` printed (it carries the token)' };
-}
+/** The session cookie's id of a request. */
+export const sessionIdOf = (request: IncomingMessage): string | undefined => cookieOf(request, sessionCookieName(hostPort(request)));
 
 /** Refuses what a page of another origin asked for (Sec-Fetch-Site), reads included. */
 export function checkFetchSite(request: IncomingMessage): Refusal | undefined {

@@ -1,10 +1,14 @@
 // The console's server against the real management cluster, without a browser: what it refuses, and how.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { parse } from 'yaml';
 import { KubeClient } from '../../../kube/client.ts';
+import { apiServerTarget } from '../../../kube/kubeconfig.ts';
+import { createServiceAccountUser } from '../../../local/cluster/users.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { startConsoleServer, type ConsoleServer } from './server.ts';
 
@@ -72,3 +76,82 @@ describe('the console server', () => {
     assert.match(kubeconfig.text, /hostedcluster clusters\/absent not found/);
   });
 });
+
+describe('the console server with token sign-in (hcp install --console)', () => {
+  const management = testClusters().management;
+  const assets = mkdtempSync(join(tmpdir(), 'hcp-console-assets-'));
+  let server: ConsoleServer;
+  let base: string;
+  const json = { 'x-hcp-console': '1', 'content-type': 'application/json' };
+  const signIn = (body: unknown): Promise<Response> => fetch(`${base}/api/sign-in`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+  const tokenOf = (kubeconfig: string): string => (parse(readFileSync(kubeconfig, 'utf8')) as { users: Array<{ user: { token: string } }> }).users[0]?.user.token ?? '';
+  const sessionFiles = (): string[] => readdirSync(tmpdir()).filter((d) => d.startsWith('hcp-console-') && !d.startsWith('hcp-console-assets')).flatMap((d) => readdirSync(join(tmpdir(), d)).map((f) => join(tmpdir(), d, f)));
+
+  before(async () => {
+    writeFileSync(join(assets, 'index.html'), '<!doctype html><title>t</title>');
+    const apiServer = apiServerTarget(management.adminKubeconfig, {}, (path) => readFileSync(path, 'utf8'));
+    server = await startConsoleServer({ signIn: { apiServer, allowedHosts: ['console.example.com'] }, address: '127.0.0.1', port: 0, assetsDir: assets, report: () => undefined });
+    base = `http://127.0.0.1:${String(server.port)}`;
+  });
+  after(async () => {
+    await server.close();
+    rmSync(assets, { recursive: true, force: true });
+  });
+
+  it('When nobody has signed in, it should serve the page but no data, and say to sign in with a token', async () => {
+    assert.equal((await fetch(`${base}/`)).status, 200);
+    const session = await fetch(`${base}/api/session`);
+    assert.deepEqual([session.status, ((await session.json()) as { signIn: string }).signIn], [401, 'token']);
+    assert.equal((await fetch(`${base}/api/stream?c=HostedCluster`)).status, 401);
+    assert.equal((await fetch(`${base}/?token=anything`)).status, 401, 'no printed URL opens a token console');
+  });
+
+  it('When a token is malformed, not the cluster\'s, or sent without the console\'s header, it should be refused at its field and open no session', async () => {
+    const refusal = async (r: Response): Promise<[number, string]> => [r.status, ((await r.json()) as { errors: Array<{ field: string }> }).errors[0]?.field ?? ''];
+    assert.deepEqual(await refusal(await signIn({ token: 'two words' })), [422, 'token']);
+    assert.deepEqual(await refusal(await signIn({ token: 'not-a-token-of-this-cluster' })), [401, 'token']);
+    assert.deepEqual(await refusal(await signIn({ token: 'abc', namespace: 'Bad_NS' })), [422, 'namespace']);
+    assert.equal((await fetch(`${base}/api/sign-in`, { method: 'POST', body: JSON.stringify({ token: 'x' }) })).status, 403);
+    assert.equal((await signIn({ token: 'x' })).headers.get('set-cookie'), null);
+  });
+
+  it('When a service account signs in, it should act as that account only, and forget its token when it signs out', async () => {
+    const namespace = await management.namespace('hcp-console-user');
+    const user = await createServiceAccountUser(management, { namespace, name: 'viewer' });
+    const before = sessionFiles();
+    const answer = await signIn({ token: tokenOf(user.kubeconfig), namespace });
+    assert.equal(answer.status, 200);
+    const headers = { ...json, cookie: (answer.headers.get('set-cookie') ?? '').split(';')[0] ?? '' };
+    const session = (await (await fetch(`${base}/api/session`, { headers })).json()) as { user: string; namespace: string; signIn: string };
+    assert.deepEqual(session, { namespace, user: user.userName, signIn: 'token' });
+    const written = sessionFiles().filter((f) => !before.includes(f));
+    assert.equal(written.length, 1, 'one kubeconfig for the session');
+    assert.equal(statSync(written[0] ?? '').mode & 0o777, 0o600);
+    // The API server's answer for this account (no rights on NodePools), not the console's or an admin's.
+    const scale = await fetch(`${base}/api/nodepools/${namespace}/pool/size`, { method: 'PUT', headers, body: JSON.stringify({ replicas: 1 }) });
+    assert.equal(scale.status, 403);
+    assert.match(await scale.text(), new RegExp(`system:serviceaccount:${namespace}:viewer`));
+    assert.equal((await fetch(`${base}/api/sign-out`, { method: 'POST', headers, body: '{}' })).status, 200);
+    assert.equal((await fetch(`${base}/api/session`, { headers })).status, 401);
+    assert.deepEqual(sessionFiles().filter((f) => written.includes(f)), [], 'the kubeconfig is removed at sign-out');
+  });
+
+  it('When the Host is a port-forward\'s loopback or the given name, it should answer; another name is refused', async () => {
+    const page = async (host: string): Promise<number> => (await fetchWithHost(server.port, host)).status;
+    assert.equal(await page('localhost:39001'), 200);
+    assert.equal(await page('console.example.com'), 200);
+    assert.equal(await page('attacker.example'), 421);
+  });
+});
+
+/** GET / with a Host header of our choosing (fetch sets its own). */
+function fetchWithHost(port: number, host: string): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, path: '/', headers: { host } }, (response) => {
+      response.resume();
+      resolve({ status: response.statusCode ?? 0 });
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}

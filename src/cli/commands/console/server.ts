@@ -1,7 +1,8 @@
 /**
  * The console's HTTP server: the page and its assets, one event stream of watched collections (server-sent events),
- * and the actions of actions.ts. It listens on a loopback address, answers only to its own Host, and serves nothing
- * without the session cookie (security.ts).
+ * and the actions of actions.ts, each as the session's principal (sign-in.ts). It answers only to its own Host names
+ * and serves no data without the session cookie (security.ts); with token sign-in, the page itself (which holds no
+ * data) is served to anyone, so it can show the sign-in form.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -9,25 +10,46 @@ import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
 import type { KubeClient } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
+import type { ApiServerTarget } from '../../../kube/kubeconfig.ts';
 import { capacityOf, checkPoolSize, createFromForm, destroyCluster, kubeconfigOf, renderForm, scaleNodePool, withPublishedAddress, type CapacityForm, type ConsoleIdentity } from './actions.ts';
-import { CollectionHub, parseCollection, type CollectionRef, type StreamMessage } from './collections.ts';
-import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, checkSession, SECURITY_HEADERS, sessionCookie, Sessions, tokenMatches, type Refusal } from './security.ts';
+import { parseCollection, type CollectionHub, type CollectionRef, type StreamMessage } from './collections.ts';
+import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, endedSessionCookie, SECURITY_HEADERS, sessionCookie, sessionIdOf, Sessions, tokenMatches, type HostPolicy, type Refusal } from './security.ts';
+import { kubeconfigPrincipal, SessionFiles, signIn, SignInError, type Principal } from './sign-in.ts';
 import type { ClusterForm } from './wizard.ts';
 
-/** What the server needs. */
-export interface ConsoleServerOptions {
+/** `--authentication-mode=kubeconfig`: the console acts with this client and kubeconfig; the printed URL's token opens sessions. */
+export interface KubeconfigAuthentication {
   readonly client: KubeClient;
   readonly identity: ConsoleIdentity;
+  readonly token: string;
+  readonly signIn?: undefined;
+}
+
+/** `--authentication-mode=token`: users sign in with their own bearer token for this API server. */
+export interface TokenAuthentication {
+  readonly signIn: {
+    readonly apiServer: ApiServerTarget;
+    /** Host names (`name` or `name:port`) the console is reached at besides loopback, e.g. an Ingress's. */
+    readonly allowedHosts: readonly string[];
+    /** How long a session lasts before its user signs in again. */
+    readonly sessionMaxAgeMs?: number;
+  };
+  readonly client?: undefined;
+  readonly identity?: undefined;
+  readonly token?: undefined;
+}
+
+/** What the server needs. */
+export type ConsoleServerOptions = (KubeconfigAuthentication | TokenAuthentication) & {
   readonly address: string;
   readonly port: number;
-  readonly token: string;
   /** The built page: index.html, app.js, app.css. */
   readonly assetsDir: string;
   /** Where a failed background action (a destroy) is reported. */
   readonly report: (line: string) => void;
   /** How long the watches wait before retrying a failed list (tests shorten it). */
   readonly retryDelayMs?: number;
-}
+};
 
 /** A started console. */
 export interface ConsoleServer {
@@ -53,7 +75,7 @@ function send(response: ServerResponse, status: number, body: string | Buffer, h
   response.writeHead(status, { ...SECURITY_HEADERS, 'cache-control': 'no-store', ...headers });
   response.end(body);
 }
-const sendJson = (response: ServerResponse, status: number, value: unknown): void => send(response, status, JSON.stringify(value), { 'content-type': 'application/json' });
+const sendJson = (response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void => send(response, status, JSON.stringify(value), { 'content-type': 'application/json', ...headers });
 const refuse = (response: ServerResponse, r: Refusal): void => sendJson(response, r.status, { errors: [{ field: 'form', message: r.message }] });
 
 async function bodyOf(request: IncomingMessage): Promise<unknown> {
@@ -99,10 +121,31 @@ function stream(hub: CollectionHub, url: URL, response: ServerResponse): void {
   });
 }
 
-/** GET /?token=…: opens a session and sends the page to its URL without the token. */
-function login(s: Served, response: ServerResponse, given: string): void {
-  if (!tokenMatches(s.o.token, given)) return send(response, 401, 'This console link has a wrong token: open the URL `hcp console` printed.', { 'content-type': 'text/plain; charset=utf-8' });
-  send(response, 303, '', { 'set-cookie': sessionCookie(s.port, s.sessions.open()), location: '/' });
+/** GET /?token=… (kubeconfig mode): opens a session and sends the page to its URL without the token. */
+function login(s: Served, request: IncomingMessage, response: ServerResponse, given: string): void {
+  const shared = s.shared;
+  if (s.o.client === undefined || shared === undefined || !tokenMatches(s.o.token, given)) return send(response, 401, 'This console link has a wrong token: open the URL `hcp console` printed.', { 'content-type': 'text/plain; charset=utf-8' });
+  send(response, 303, '', { 'set-cookie': sessionCookie(request, s.sessions.open(shared)), location: '/' });
+}
+
+/** POST /api/sign-in (token mode): the user's bearer token, checked by the API server, opens a session as that user. */
+async function tokenSignIn(s: Served, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const target = s.o.signIn?.apiServer;
+  const files = s.files;
+  if (target === undefined || files === undefined) return refuse(response, { status: 404, message: 'this console signs in with the URL `hcp console` printed, not with a token' });
+  try {
+    const principal = await signIn(target, await bodyOf(request), files, s.hubOptions);
+    sendJson(response, 200, { user: principal.user, errors: [] }, { 'set-cookie': sessionCookie(request, s.sessions.open(principal)) });
+  } catch (error) {
+    if (!(error instanceof SignInError)) throw error;
+    sendJson(response, error.status, { errors: [{ field: error.field, message: error.message }] });
+  }
+}
+
+/** POST /api/sign-out: ends the session (a token session's watches stop and its kubeconfig is removed). */
+function signOut(s: Served, request: IncomingMessage, response: ServerResponse): void {
+  s.sessions.end(sessionIdOf(request));
+  sendJson(response, 200, { errors: [] }, { 'set-cookie': endedSessionCookie(request) });
 }
 
 async function asset(response: ServerResponse, dir: string, path: string): Promise<void> {
@@ -112,98 +155,134 @@ async function asset(response: ServerResponse, dir: string, path: string): Promi
   send(response, 200, content, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
 }
 
-type Route = (o: ConsoleServerOptions, match: RegExpMatchArray, request: IncomingMessage, response: ServerResponse) => Promise<void>;
+/** What a route acts as, and where it reports what fails after it answered. */
+interface Call {
+  readonly principal: Principal;
+  readonly report: (line: string) => void;
+  readonly mode: 'kubeconfig' | 'token';
+  readonly signOut: () => void;
+}
+
+type Route = (c: Call, match: RegExpMatchArray, request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
 const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
-  ['GET', /^\/api\/session$/, (o, _m, _req, res) => Promise.resolve(sendJson(res, 200, { namespace: o.identity.namespace ?? null }))],
+  ['POST', /^\/api\/sign-out$/, (c) => Promise.resolve(c.signOut())],
+  ['GET', /^\/api\/session$/, (c, _m, _req, res) => Promise.resolve(sendJson(res, 200, { namespace: c.principal.identity.namespace ?? null, user: c.principal.user ?? null, signIn: c.mode }))],
   [
     'POST',
     /^\/api\/render$/,
-    async (o, _m, req, res) => {
-      const form = await withPublishedAddress(o.client, (await bodyOf(req)) as ClusterForm);
+    async (c, _m, req, res) => {
+      const form = await withPublishedAddress(c.principal.client, (await bodyOf(req)) as ClusterForm);
       sendJson(res, 200, 'ok' in form ? form : await renderForm(form));
     },
   ],
   [
     'POST',
     /^\/api\/clusters$/,
-    async (o, _m, req, res) => {
-      const form = await withPublishedAddress(o.client, (await bodyOf(req)) as ClusterForm);
-      const result = 'ok' in form ? form : await createFromForm(form, o.identity);
+    async (c, _m, req, res) => {
+      const form = await withPublishedAddress(c.principal.client, (await bodyOf(req)) as ClusterForm);
+      const result = 'ok' in form ? form : await createFromForm(form, c.principal.identity);
       sendJson(res, result.ok ? 201 : 422, result);
     },
   ],
   [
     'POST',
     /^\/api\/capacity$/,
-    async (o, _m, req, res) => {
-      const result = await capacityOf((await bodyOf(req)) as CapacityForm, o.identity);
+    async (c, _m, req, res) => {
+      const result = await capacityOf((await bodyOf(req)) as CapacityForm, c.principal.identity);
       sendJson(res, result.ok ? 200 : 422, result);
     },
   ],
   [
     'PUT',
     new RegExp(`^/api/nodepools/(${NAME})/(${NAME})/size$`),
-    async (o, m, req, res) => {
+    async (c, m, req, res) => {
       const { size, errors } = checkPoolSize(await bodyOf(req));
       if (size === undefined) return sendJson(res, 422, { errors });
-      await scaleNodePool(o.client, { namespace: m[1] ?? '', name: m[3] ?? '' }, size);
+      await scaleNodePool(c.principal.client, { namespace: m[1] ?? '', name: m[3] ?? '' }, size);
       sendJson(res, 200, { errors: [] });
     },
   ],
   [
     'DELETE',
     new RegExp(`^/api/clusters/(${NAME})/(${NAME})$`),
-    async (o, m, req, res) => {
+    async (c, m, req, res) => {
       const [namespace, name] = [m[1] ?? '', m[3] ?? ''];
       const { confirm } = ((await bodyOf(req)) ?? {}) as { confirm?: unknown };
       if (confirm !== name) return sendJson(res, 422, { errors: [{ field: 'confirm', message: `type the cluster's name, ${name}, to destroy it` }] });
       // The destroy waits for the cluster to go; the page sees that through its watch.
-      void destroyCluster(namespace, name, o.identity)
-        .then((r) => r.errors.forEach((e) => o.report(`destroy ${namespace}/${name}: ${e.message}`)))
-        .catch((error: unknown) => o.report(`destroy ${namespace}/${name}: ${error instanceof Error ? error.message : String(error)}`));
+      void destroyCluster(namespace, name, c.principal.identity)
+        .then((r) => r.errors.forEach((e) => c.report(`destroy ${namespace}/${name}: ${e.message}`)))
+        .catch((error: unknown) => c.report(`destroy ${namespace}/${name}: ${error instanceof Error ? error.message : String(error)}`));
       sendJson(res, 202, { errors: [] });
     },
   ],
   [
     'GET',
     new RegExp(`^/api/kubeconfig/(${NAME})/(${NAME})$`),
-    async (o, m, _req, res) => {
-      const result = await kubeconfigOf(m[1] ?? '', m[3] ?? '', o.identity);
+    async (c, m, _req, res) => {
+      const result = await kubeconfigOf(m[1] ?? '', m[3] ?? '', c.principal.identity);
       if (!result.ok) return sendJson(res, 404, result);
       send(res, 200, result.stdout, { 'content-type': 'application/yaml', 'content-disposition': `attachment; filename="${m[3] ?? 'cluster'}-kubeconfig.yaml"` });
     },
   ],
 ];
 
-/** The server's state: its options, its watches, and the Host names it answers to (known once it listens). */
+/** The server's state: its options, its sessions, and the Host names it answers to (known once it listens). */
 interface Served {
   readonly o: ConsoleServerOptions;
-  readonly hub: CollectionHub;
-  readonly sessions: Sessions;
-  hosts: ReadonlySet<string>;
-  port: number;
+  /** Kubeconfig mode: the one principal every session shares. */
+  readonly shared?: Principal;
+  /** Token mode: where the signed-in users' kubeconfigs are kept. */
+  readonly files?: SessionFiles;
+  readonly hubOptions: { retryDelayMs?: number };
+  readonly sessions: Sessions<Principal>;
+  hosts: HostPolicy;
 }
 
-async function dispatch(s: Served, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  if (request.method === 'GET' && url.pathname === '/api/stream') return stream(s.hub, url, response);
+async function dispatch(s: Served, call: Call, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://console.invalid');
+  if (request.method === 'GET' && url.pathname === '/api/stream') return stream(call.principal.hub, url, response);
   for (const [method, pattern, route] of ROUTES) {
     const match = url.pathname.match(pattern);
-    if (match !== null && method === request.method) return route(s.o, match, request, response);
+    if (match !== null && method === request.method) return route(call, match, request, response);
   }
   if (request.method === 'GET' && !url.pathname.startsWith('/api/')) return asset(response, s.o.assetsDir, url.pathname);
   refuse(response, { status: 404, message: `no ${request.method ?? ''} ${url.pathname}` });
 }
 
+/** The refusal of a request without a session, in words that say how to get one. */
+function noSession(s: Served): Refusal & { signIn: 'kubeconfig' | 'token' } {
+  if (s.o.signIn === undefined) return { status: 401, message: 'no console session: open the URL `hcp console` printed (it carries the token)', signIn: 'kubeconfig' };
+  return { status: 401, message: 'not signed in: sign in with your bearer token', signIn: 'token' };
+}
+
+/** What may be asked without a session: with token sign-in, the page itself and the sign-in. */
+function withoutSession(s: Served, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
+  if (s.o.signIn === undefined) return undefined;
+  if (request.method === 'GET' && !url.pathname.startsWith('/api/')) return asset(response, s.o.assetsDir, url.pathname);
+  if (request.method === 'POST' && url.pathname === '/api/sign-in') return tokenSignIn(s, request, response);
+  return undefined;
+}
+
+/** Refuses what comes to the wrong Host or from another site; undefined when the request may go on. */
+function gate(s: Served, request: IncomingMessage): Refusal | undefined {
+  return checkHost(request, s.hosts) ?? checkFetchSite(request) ?? (request.method === 'GET' ? undefined : checkSameOrigin(request));
+}
+
 async function handle(s: Served, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://console.invalid');
-  const host = checkHost(request, s.hosts);
-  if (host !== undefined) return refuse(response, host);
   const token = url.searchParams.get('token');
-  if (request.method === 'GET' && url.pathname === '/' && token !== null) return login(s, response, token);
-  const refusal = checkSession(request, s.sessions, s.port) ?? checkFetchSite(request) ?? (request.method === 'GET' ? undefined : checkSameOrigin(request));
+  // The link's token is checked before Sec-Fetch-Site: the user opening the printed URL may come from another page.
+  if (checkHost(request, s.hosts) === undefined && request.method === 'GET' && url.pathname === '/' && token !== null) return login(s, request, response, token);
+  const refusal = gate(s, request);
   if (refusal !== undefined) return refuse(response, refusal);
-  return dispatch(s, url, request, response);
+  const principal = s.sessions.get(sessionIdOf(request));
+  if (principal !== undefined) return dispatch(s, { principal, report: s.o.report, mode: s.o.signIn === undefined ? 'kubeconfig' : 'token', signOut: () => signOut(s, request, response) }, request, response);
+  const open = withoutSession(s, url, request, response);
+  if (open !== undefined) return open;
+  const none = noSession(s);
+  sendJson(response, none.status, { signIn: none.signIn, errors: [{ field: 'form', message: none.message }] });
 }
 
 function failed(response: ServerResponse, error: unknown): void {
@@ -214,23 +293,44 @@ function failed(response: ServerResponse, error: unknown): void {
   refuse(response, { status: 500, message: error instanceof Error ? error.message : String(error) });
 }
 
+/** Where the server answers: the Host names of its address, and with token sign-in loopback on any port and the given names. */
+function hostPolicy(o: ConsoleServerOptions, port: number): HostPolicy {
+  const wildcard = o.address === '0.0.0.0' || o.address === '::';
+  const own = wildcard ? [] : [...allowedHostsFor(o.address, port)];
+  const given = (o.signIn?.allowedHosts ?? []).map((h) => h.toLowerCase());
+  return { names: new Set([...own, ...given]), anyLoopbackPort: o.signIn !== undefined };
+}
+
 /** Starts the console server. */
 export async function startConsoleServer(o: ConsoleServerOptions): Promise<ConsoleServer> {
-  const served: Served = { o, hub: new CollectionHub(o.client, o.retryDelayMs === undefined ? {} : { retryDelayMs: o.retryDelayMs }), sessions: new Sessions(), hosts: new Set(), port: 0 };
+  const hubOptions = o.retryDelayMs === undefined ? {} : { retryDelayMs: o.retryDelayMs };
+  const shared = o.client === undefined ? undefined : kubeconfigPrincipal(o.client, o.identity, hubOptions);
+  const files = o.signIn === undefined ? undefined : new SessionFiles();
+  const maxAgeMs = o.signIn?.sessionMaxAgeMs;
+  // A token session's principal is its own: it ends with the session. The shared one ends with the server.
+  const sessions = new Sessions<Principal>({ ...(maxAgeMs === undefined ? {} : { maxAgeMs }), onEnd: (p) => (p === shared ? undefined : p.close()) });
+  const served: Served = { o, ...(shared === undefined ? {} : { shared }), ...(files === undefined ? {} : { files }), hubOptions, sessions, hosts: { names: new Set(), anyLoopbackPort: false } };
   const server: Server = createServer((request, response) => void handle(served, request, response).catch((error: unknown) => failed(response, error)));
+  const close = (): void => {
+    sessions.endAll();
+    shared?.close();
+    files?.remove();
+  };
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => {
+      close();
+      reject(error);
+    });
     server.listen(o.port, o.address, resolve);
   });
   const port = (server.address() as AddressInfo).port;
-  served.hosts = allowedHostsFor(o.address, port);
-  served.port = port;
+  served.hosts = hostPolicy(o, port);
   const shown = o.address.includes(':') ? `[${o.address}]` : o.address;
   return {
-    url: `http://${shown}:${String(port)}/?token=${o.token}`,
+    url: `http://${shown}:${String(port)}/${o.signIn === undefined ? `?token=${o.token}` : ''}`,
     port,
     close: async () => {
-      served.hub.close();
+      close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

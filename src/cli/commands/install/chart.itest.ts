@@ -85,6 +85,7 @@ const CASES: readonly Case[] = [
   { when: 'a registry CA', namespace: 'hypershift', values: ['--set-file', `additionalTrustBundle=${caFile}`], flags: [`--additional-trust-bundle=${caFile}`] },
   { when: 'the TechPreviewNoUpgrade feature set', namespace: 'hypershift', values: ['--set', 'techPreviewNoUpgrade=true'], flags: ['--tech-preview-no-upgrade'] },
   { when: 'a metrics set and monitoring dashboards', namespace: 'hypershift', values: ['--set', 'metricsSet=SRE', '--set', 'monitoringDashboards=true'], flags: ['--metrics-set=sre', '--monitoring-dashboards'] },
+  { when: 'the web console', namespace: 'hcp-system', values: ['--set', 'console.enabled=true,imagePullPolicy=Never'], flags: ['--namespace=hcp-system', '--console', '--image-pull-policy=Never'] },
   {
     when: 'extra operator environment',
     namespace: 'hypershift',

@@ -20,6 +20,7 @@ export const INSTALL_FLAGS: readonly FlagSpec[] = [
   flag('additional-trust-bundle', 'string', '', 'Path to a file with user CA bundle: PEM CAs the operator trusts for release registries (a mirror or private registry) besides the system ones'),
   flag('metrics-set', 'string', 'Telemetry', 'The set of metrics to produce for each HyperShift control plane. Valid values are: Telemetry, SRE, All'),
   flag('monitoring-dashboards', 'bool', false, 'If true, HyperShift will generate a monitoring dashboard for every HostedCluster that it creates'),
+  flag('console', 'bool', false, 'Also deploy the web console (hcp console) beside the operator, with no rights of its own: users sign in with their own bearer token and reach it with kubectl port-forward'),
 ];
 
 /** Flags of `hcp install` only. */
@@ -114,7 +115,7 @@ export function installInput(f: FlagReader, scopeFlag: 'install-scope' | 'output
   const replicas = f.bool('development') ? 0 : 2;
   const bundle = trustBundle(f, ctx, errors);
   const monitoring = monitoringInput(f, errors);
-  return { input: { namespace, image, imagePullPolicy: policy ?? 'IfNotPresent', replicas, scope, additionalEnv, version: BUILD_INFO.version, ...(bundle === undefined ? {} : { additionalTrustBundle: bundle }), ...(f.bool('tech-preview-no-upgrade') ? { techPreviewNoUpgrade: true } : {}), ...monitoring }, errors };
+  return { input: { namespace, image, imagePullPolicy: policy ?? 'IfNotPresent', replicas, scope, additionalEnv, version: BUILD_INFO.version, ...(bundle === undefined ? {} : { additionalTrustBundle: bundle }), ...(f.bool('tech-preview-no-upgrade') ? { techPreviewNoUpgrade: true } : {}), ...(f.bool('console') ? { console: true } : {}), ...monitoring }, errors };
 }
 
 /** Where and how `render` writes. */
