@@ -3,6 +3,8 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,8 @@ import type { Browser, Page } from 'playwright-core';
 import { buildConsole } from '../../../../scripts/build-console.ts';
 import { startConsoleServer, type ConsoleServer } from './server.ts';
 import { KubeClient, type KubeDocument } from '../../../kube/client.ts';
-import { createCertificateUser } from '../../../local/cluster/users.ts';
+import { createCertificateUser, createServiceAccountUser } from '../../../local/cluster/users.ts';
+import { apiServerTarget } from '../../../kube/kubeconfig.ts';
 import { browserSkipReason, launchBrowser } from '../../../testing/browser.ts';
 import { runHcp } from '../../../testing/cli.ts';
 import { markControlPlaneReady, markPodsReady } from '../../../testing/control-plane-kubelet.ts';
@@ -278,5 +281,30 @@ describe('the web console', { skip }, () => {
     await page.getByRole('button', { name: 'Destroy cluster' }).click();
     await page.getByText(/No hosted cluster .*: it was destroyed/).waitFor({ timeout: 60_000 });
     assert.equal(await admin.tryGet({ apiVersion: API, kind: 'HostedCluster', name: 'web', namespace: ns }), undefined);
+  });
+
+  it('When the console holds no credentials (hcp install --console), a user should sign in with their own token, act as themselves, and sign out', async () => {
+    const apiServer = apiServerTarget(management.adminKubeconfig, {}, (path) => readFileSync(path, 'utf8'));
+    const server = await startConsoleServer({ signIn: { apiServer, allowedHosts: [] }, address: '127.0.0.1', port: 0, assetsDir: assets, report: () => undefined });
+    closers.push(() => server.close());
+    const viewer = await createServiceAccountUser(management, { namespace: ns, name: 'console-viewer' });
+    const token = (parse(readFileSync(viewer.kubeconfig, 'utf8')) as { users: Array<{ user: { token: string } }> }).users[0]?.user.token ?? '';
+    const p = await open(server);
+    await p.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await axe(p, 'the sign-in page');
+    await shot(p, 'sign-in');
+    await p.getByLabel('Bearer token').fill('not-a-token-of-this-cluster');
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.getByText(/did not accept this token/).waitFor();
+    assert.equal(await p.getByLabel('Bearer token').getAttribute('aria-invalid'), 'true');
+    await p.getByLabel('Bearer token').fill(token);
+    await p.getByLabel('Namespace (optional)').fill(ns);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.getByText(`Signed in as ${viewer.userName}`).waitFor();
+    // The account may not list clusters: the API server's refusal of that user, not an admin's view.
+    await p.getByText(/forbidden: you may not list HostedCluster/).first().waitFor();
+    await p.getByRole('button', { name: 'Sign out' }).click();
+    await p.getByRole('heading', { name: 'Sign in' }).waitFor();
+    assert.equal((await p.evaluate(async () => (await fetch('/api/session')).status)), 401);
   });
 });
