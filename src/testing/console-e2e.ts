@@ -78,3 +78,53 @@ export async function assertConsoleCreatesAndServes(ctx: ConsoleE2eContext, name
     assert.equal(await console_.stop('SIGINT'), 0, `hcp console ended badly: ${console_.stderr()}`);
   }
 }
+
+/** A service account of the management cluster bound to `cluster-admin`, its token, and its removal. */
+async function adminAccount(kubectl: (args: readonly string[]) => Promise<string>, name: string): Promise<{ user: string; token: string; remove: () => Promise<void> }> {
+  await kubectl(['create', 'serviceaccount', name, '-n', 'default']);
+  await kubectl(['create', 'clusterrolebinding', name, '--clusterrole=cluster-admin', `--serviceaccount=default:${name}`]);
+  const token = (await kubectl(['create', 'token', name, '-n', 'default', '--duration=1h'])).trim();
+  const remove = async (): Promise<void> => {
+    await kubectl(['delete', 'clusterrolebinding', name, '--ignore-not-found']);
+    await kubectl(['delete', 'serviceaccount', name, '-n', 'default', '--ignore-not-found']);
+  };
+  return { user: `system:serviceaccount:default:${name}`, token, remove };
+}
+
+/**
+ * The console `hcp install --console` deployed beside the operator (the operator image's `hcp-operator console`): it
+ * rolls out, is reached through `kubectl port-forward` as the docs say, and a service account signs in with its token
+ * and sees the clusters as itself; signing out ends the session. Returns a line of figures for the log.
+ */
+export async function assertInstalledConsoleSignsIn(ctx: ConsoleE2eContext): Promise<string> {
+  const kubectl = async (args: readonly string[]): Promise<string> => {
+    const run = await runProcess(ctx.kubectl, [`--kubeconfig=${join(ctx.stateDir, 'kubeconfig')}`, ...args]);
+    assert.equal(run.code, 0, `kubectl ${args.join(' ')}: ${run.stderr}`);
+    return run.stdout;
+  };
+  await kubectl(['rollout', 'status', 'deployment/hcp-console', '-n', 'hypershift', '--timeout=180s']);
+  const account = await adminAccount(kubectl, 'console-e2e');
+  const forward = startArtifact(ctx.kubectl, [`--kubeconfig=${join(ctx.stateDir, 'kubeconfig')}`, 'port-forward', '-n', 'hypershift', 'service/hcp-console', ':7480']);
+  const browser = await launchBrowser();
+  try {
+    await waitFor('kubectl port-forward to listen', () => Promise.resolve(/Forwarding from 127\.0\.0\.1:\d+/.test(forward.stdout())), { timeoutMs: MINUTE, intervalMs: 100 });
+    const port = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(forward.stdout())?.[1] ?? '';
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.getByLabel('Bearer token').fill(account.token);
+    const signingIn = Date.now();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText(`Signed in as ${account.user}`).waitFor({ timeout: MINUTE });
+    await page.getByRole('heading', { name: 'Hosted clusters' }).waitFor();
+    await page.locator('table, .empty').first().waitFor({ timeout: MINUTE });
+    const listed = (Date.now() - signingIn) / 1000;
+    assert.equal(await page.getByText(/forbidden/).count(), 0, 'a cluster-admin token sees every namespace');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    return `installed console: rolled out, reached through kubectl port-forward, ${account.user} signed in and had the list in ${listed.toFixed(1)}s, then signed out`;
+  } finally {
+    await browser.close();
+    await forward.stop();
+    await account.remove();
+  }
+}

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { KubeClient, type KubeObject } from '../../kube/client.ts';
 import { assertBundlesFresh, runHcpBinary } from '../../testing/artifacts.ts';
-import { assertConsoleCreatesAndServes } from '../../testing/console-e2e.ts';
+import { assertConsoleCreatesAndServes, assertInstalledConsoleSignsIn } from '../../testing/console-e2e.ts';
 import { assertControlPlaneReady } from '../../testing/control-plane-ready.ts';
 import { runProcess, type ProcessResult } from '../../testing/process.ts';
 import { locateBinaries } from '../binaries/locate.ts';
@@ -418,6 +418,8 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
   });
 
   it('When a cluster is created through the web console, it should become Available on the page, its kubeconfig should reach it, and the page should destroy it', async () => void process.stderr.write(`e2e: ${await assertConsoleCreatesAndServes({ stateDir, layout, kubectl: locateBinaries().kubectl ?? 'kubectl' })}\n`));
+
+  it('When the console is installed beside the operator, a user should reach it through kubectl port-forward and sign in with their own token', async () => void process.stderr.write(`e2e: ${await assertInstalledConsoleSignsIn({ stateDir, layout, kubectl: locateBinaries().kubectl ?? 'kubectl' })}\n`));
 
   it('When a HighlyAvailable hosted cluster on the previous release is upgraded, its API should lose no request and every node end on the new version; when it then loses an etcd member, no write should be lost; a backup should land in the object store, and the cluster, destroyed, should come back from it with every object', async () => {
     const figures = await runUpgrade({ layout, management, hcp, kubeconfigFile: join(stateDir, 'ha-kubeconfig'), name: 'ha', log: (line) => process.stderr.write(`e2e: ${line}\n`) });

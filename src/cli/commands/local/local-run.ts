@@ -107,13 +107,13 @@ export const quietContext = (ctx: CommandContext): CommandContext => ({ ...ctx, 
  * Installs (or re-applies, which changes nothing) the operator from the image the environment just published (or the
  * published release's), trusting the environment's registries, with the TechPreviewNoUpgrade feature set (as
  * upstream's CI installs it): the environment is where gated kinds such as HCPEtcdBackup are tried. Monitoring
- * dashboards are on, so each hosted cluster gets its dashboard ConfigMap.
+ * dashboards are on, so each hosted cluster gets its dashboard ConfigMap, and the web console runs beside the operator.
  */
 export async function installOperator(env: Pick<RunningEnvironment, 'kubeconfig' | 'operatorImage' | 'trustBundle'>, report: Reporter, ctx: CommandContext): Promise<void> {
   await report.step('installing the operator (hcp install)', async () => {
     const { root } = await import('../root.ts');
     const { runCommand } = await import('../../framework/run.ts');
-    const args = ['install', `--kubeconfig=${env.kubeconfig}`, `--hypershift-image=${env.operatorImage}`, `--additional-trust-bundle=${env.trustBundle}`, '--tech-preview-no-upgrade', '--monitoring-dashboards', '--wait-until-available'];
+    const args = ['install', `--kubeconfig=${env.kubeconfig}`, `--hypershift-image=${env.operatorImage}`, `--additional-trust-bundle=${env.trustBundle}`, '--tech-preview-no-upgrade', '--monitoring-dashboards', '--console', '--wait-until-available'];
     await runCommand(root, args, quietContext(ctx));
   });
 }
@@ -209,6 +209,8 @@ function describeUp(layout: EnvironmentLayout, env: RunningEnvironment & { publi
     'The management cluster:',
     `  export KUBECONFIG=${env.kubeconfig}`,
     `  ${kubectl} get pods -A`,
+    'The web console beside the operator: forward its port, then sign in with a token (e.g. of a service account you bind a role to):',
+    `  ${kubectl} port-forward -n hypershift service/hcp-console 7480 & ${kubectl} create token NAME -n NAMESPACE`,
     ...(env.infra === undefined
       ? []
       : ['The infrastructure cluster, as its limited user (for --infra-kubeconfig-file and --infra-namespace):', `  ${kubectl} --kubeconfig ${env.infra.kubeconfig} -n ${env.infra.namespace} get virtualmachines`]),
