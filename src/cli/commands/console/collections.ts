@@ -75,6 +75,8 @@ export function stateOf(failure: unknown, ref: CollectionRef): { state: Collecti
   const where = ref.namespace === undefined ? 'in all namespaces' : `in namespace ${ref.namespace}`;
   if (failure === undefined) return { state: 'ok', message: '' };
   if (failure instanceof KubeApiError && failure.status === 403) return { state: 'forbidden', message: `forbidden: you may not list ${ref.kind} ${where}` };
+  // A token that expired after sign-in (kubectl create token lasts an hour by default): retrying cannot help.
+  if (failure instanceof KubeApiError && failure.status === 401) return { state: 'forbidden', message: 'the API server no longer accepts your credentials (401 Unauthorized): sign in again' };
   if (failure instanceof UnservedKindError) return { state: 'unavailable', message: `this cluster does not serve ${ref.kind}` };
   return { state: 'reconnecting', message: `lost the API server; reconnecting (${reasonOf(failure)})` };
 }

@@ -77,10 +77,11 @@ describe('the console\'s gate', () => {
     assert.throws(() => parseCollection('Pod@../x'), /is not a namespace name/);
   });
 
-  it('When a watch fails, the page should be told forbidden for 403 and reconnecting for anything else', () => {
+  it('When a watch fails, the page should be told forbidden for 403, to sign in again for 401, and reconnecting for anything else', () => {
     const ref = { key: 'HostedCluster', kind: 'HostedCluster' };
     assert.deepEqual(stateOf(new KubeApiError(403, 'Forbidden', 'no'), ref), { state: 'forbidden', message: 'forbidden: you may not list HostedCluster in all namespaces' });
     assert.equal(stateOf(new Error('connect ECONNREFUSED'), ref).state, 'reconnecting');
+    assert.deepEqual(stateOf(new KubeApiError(401, 'Unauthorized', 'Unauthorized'), ref), { state: 'forbidden', message: 'the API server no longer accepts your credentials (401 Unauthorized): sign in again' });
     assert.deepEqual(stateOf(undefined, ref), { state: 'ok', message: '' });
   });
 });
