@@ -6,6 +6,7 @@
  */
 import type { KubeManifest } from '../manifest.ts';
 import type { InstallInput } from './input.ts';
+import { RESTRICTED_CONTAINER } from './operator.ts';
 
 /** Name of the console's Deployment, ServiceAccount and Service. */
 export const CONSOLE_NAME = 'hcp-console';
@@ -37,14 +38,7 @@ function consoleContainer(input: InstallInput): unknown {
       { name: 'sessions', mountPath: CONSOLE_SESSION_DIR },
     ],
     resources: { requests: CONSOLE_REQUESTS },
-    securityContext: {
-      allowPrivilegeEscalation: false,
-      capabilities: { drop: ['ALL'] },
-      privileged: false,
-      readOnlyRootFilesystem: true,
-      runAsNonRoot: true,
-      seccompProfile: { type: 'RuntimeDefault' },
-    },
+    securityContext: RESTRICTED_CONTAINER,
     terminationMessagePolicy: 'FallbackToLogsOnError',
   };
 }

@@ -58,6 +58,16 @@ const probe = (path: string, initialDelaySeconds: number): unknown => ({
   failureThreshold: 3,
 });
 
+/** The container security context of the operator and the console: no privilege, a read-only root, Pod Security "restricted". */
+export const RESTRICTED_CONTAINER = {
+  allowPrivilegeEscalation: false,
+  capabilities: { drop: ['ALL'] },
+  privileged: false,
+  readOnlyRootFilesystem: true,
+  runAsNonRoot: true,
+  seccompProfile: { type: 'RuntimeDefault' },
+} as const;
+
 function operatorContainer(input: InstallInput): unknown {
   return {
     name: OPERATOR_NAME,
@@ -74,14 +84,7 @@ function operatorContainer(input: InstallInput): unknown {
     livenessProbe: probe('/healthz', 15),
     readinessProbe: probe('/readyz', 5),
     resources: { requests: OPERATOR_REQUESTS },
-    securityContext: {
-      allowPrivilegeEscalation: false,
-      capabilities: { drop: ['ALL'] },
-      privileged: false,
-      readOnlyRootFilesystem: true,
-      runAsNonRoot: true,
-      seccompProfile: { type: 'RuntimeDefault' },
-    },
+    securityContext: RESTRICTED_CONTAINER,
     terminationMessagePolicy: 'FallbackToLogsOnError',
   };
 }
