@@ -83,6 +83,12 @@ const monitoringInput = (f: FlagReader, errors: UserError[]): Pick<InstallInput,
   ...(f.bool('monitoring-dashboards') ? { monitoringDashboards: true } : {}),
 });
 
+/** The switches that add to the install: `--tech-preview-no-upgrade` and `--console`. */
+const optionalParts = (f: FlagReader): Pick<InstallInput, 'techPreviewNoUpgrade' | 'console'> => ({
+  ...(f.bool('tech-preview-no-upgrade') ? { techPreviewNoUpgrade: true } : {}),
+  ...(f.bool('console') ? { console: true } : {}),
+});
+
 /** The `--additional-trust-bundle` file's content (see {@link readTrustBundleFile}); undefined without the flag. */
 function trustBundle(f: FlagReader, ctx: Pick<CommandContext, 'readFile'>, errors: UserError[]): string | undefined {
   const path = f.string('additional-trust-bundle');
@@ -115,7 +121,7 @@ export function installInput(f: FlagReader, scopeFlag: 'install-scope' | 'output
   const replicas = f.bool('development') ? 0 : 2;
   const bundle = trustBundle(f, ctx, errors);
   const monitoring = monitoringInput(f, errors);
-  return { input: { namespace, image, imagePullPolicy: policy ?? 'IfNotPresent', replicas, scope, additionalEnv, version: BUILD_INFO.version, ...(bundle === undefined ? {} : { additionalTrustBundle: bundle }), ...(f.bool('tech-preview-no-upgrade') ? { techPreviewNoUpgrade: true } : {}), ...(f.bool('console') ? { console: true } : {}), ...monitoring }, errors };
+  return { input: { namespace, image, imagePullPolicy: policy ?? 'IfNotPresent', replicas, scope, additionalEnv, version: BUILD_INFO.version, ...(bundle === undefined ? {} : { additionalTrustBundle: bundle }), ...optionalParts(f), ...monitoring }, errors };
 }
 
 /** Where and how `render` writes. */
