@@ -69,6 +69,20 @@ describe('the shipped operator, driven by the shipped hcp', () => {
     assert.deepEqual([noFile.code, noFile.stderr.trim()], [2, 'no snapshot at /nonexistent']);
   });
 
+  it('When started as the console (what hcp install --console runs), it should serve the sign-in page from the CLI bundle and hold no credentials', async () => {
+    const console_ = startArtifact(OPERATOR_BIN, ['console', '--authentication-mode=token', `--kubeconfig=${admin}`, '--port=0']);
+    try {
+      await eventually('the console to print its address', () => Promise.resolve(/Console: (http:\S+)/.exec(console_.stdout())?.[1]), 30_000, 100);
+      const url = /Console: (http:\S+)/.exec(console_.stdout())?.[1] ?? '';
+      assert.doesNotMatch(url, /token=/, 'no URL token: users sign in with their own');
+      assert.match(await (await fetch(url)).text(), /<div id="app">/);
+      const session = await fetch(`${url}api/session`);
+      assert.deepEqual([session.status, ((await session.json()) as { signIn: string }).signIn], [401, 'token']);
+    } finally {
+      assert.equal(await console_.stop('SIGINT'), 0, console_.stderr());
+    }
+  });
+
   it('When installed and started, the operator should run as its service account and serve probes and metrics', async () => {
     const install = await hcp(['install', `--namespace=${operatorNamespace}`, '--development', '--wait-until-crds-established']);
     assert.equal(install.code, 0, install.stderr);
