@@ -9,6 +9,7 @@ import { newToken } from './security.ts';
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+const WILDCARD = new Set(['0.0.0.0', '::']);
 
 /**
  * Where the built page is: dist/console beside the CLI's bundle (dist/cli), or, run from source, the repository's
@@ -63,7 +64,8 @@ async function runWithTokens(f: FlagReader, ctx: CommandContext, port: number): 
   if (bad !== undefined) throw invalidFlag('allowed-host', bad, 'a host name, or name:port, as the browser sends it in Host');
   const address = f.string('address');
   const server = await started({ signIn: { apiServer, allowedHosts, sessionMaxAgeMs: SESSION_MAX_AGE_MS }, address, port, assetsDir: consoleAssetsDir(), report: (line) => ctx.stderr(`${line}\n`) }, () => undefined);
-  ctx.stdout(`Console: ${server.url}\n`);
+  // On every address (in a pod) there is no one URL to print: users come through a port-forward or an Ingress.
+  ctx.stdout(WILDCARD.has(address) ? `Console: listening on ${address}:${String(server.port)}\n` : `Console: ${server.url}\n`);
   ctx.stderr(`Users sign in with their own bearer token for ${apiServer.server}; sessions last 8 hours. Ctrl-C stops the console.\n`);
   await untilInterrupted(ctx);
   await server.close();

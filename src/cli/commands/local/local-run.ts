@@ -209,8 +209,9 @@ function describeUp(layout: EnvironmentLayout, env: RunningEnvironment & { publi
     'The management cluster:',
     `  export KUBECONFIG=${env.kubeconfig}`,
     `  ${kubectl} get pods -A`,
-    'The web console beside the operator: forward its port, then sign in with a token (e.g. of a service account you bind a role to):',
-    `  ${kubectl} port-forward -n hypershift service/hcp-console 7480 & ${kubectl} create token NAME -n NAMESPACE`,
+    'The web console beside the operator: forward its port, open http://127.0.0.1:7480/ and sign in with a token (e.g. of a service account you bind a role to):',
+    `  ${kubectl} port-forward -n hypershift service/hcp-console 7480`,
+    `  ${kubectl} create token NAME -n NAMESPACE`,
     ...(env.infra === undefined
       ? []
       : ['The infrastructure cluster, as its limited user (for --infra-kubeconfig-file and --infra-namespace):', `  ${kubectl} --kubeconfig ${env.infra.kubeconfig} -n ${env.infra.namespace} get virtualmachines`]),
