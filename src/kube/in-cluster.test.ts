@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { inClusterAuth } from './in-cluster.ts';
+import { scratchDir } from '../testing/paths.ts';
 
 function serviceAccountDir(token: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'hcp-sa-'));
+  const dir = scratchDir('hcp-sa-');
   writeFileSync(join(dir, 'ca.crt'), 'CA');
   writeFileSync(join(dir, 'token'), `${token}\n`);
   return dir;
