@@ -10,7 +10,7 @@ import { ClustersPage } from './pages/clusters.tsx';
 import { CreatePage } from './pages/create.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { call } from './api.ts';
-import { loadSession, SessionContext, type SessionState } from './session.ts';
+import { initialSession, loadSession, SessionContext, type SessionState } from './session.ts';
 import type { Connection } from './live.ts';
 import { problemsOf, type Collections } from './model/collections.ts';
 
@@ -119,9 +119,10 @@ function Body(props: { session: SessionState; path: string; reload: () => void }
 /** The console. */
 export function App(): preact.JSX.Element {
   const path = usePath();
-  const [session, setSession] = useState<SessionState>({ state: 'loading' });
+  const [session, setSession] = useState<SessionState>(initialSession);
   const reload = useCallback(() => void loadSession().then(setSession), []);
-  useEffect(reload, [reload]);
+  const loading = session.state === 'loading';
+  useEffect(() => (loading ? reload() : undefined), [loading, reload]);
   const signedIn = session.state === 'signed-in';
   return (
     <SessionContext.Provider value={signedIn ? session.info : { signIn: 'kubeconfig', user: null, namespace: null }}>

@@ -15,9 +15,25 @@ export type SessionState = { readonly state: 'loading' } | { readonly state: 'si
 /** The session of the page, for what depends on how it signed in (the banner's words, the sign-out button). */
 export const SessionContext = createContext<SessionInfo>({ signIn: 'kubeconfig', user: null, namespace: null });
 
-type SessionAnswer = Partial<SessionInfo> & { errors?: Array<{ message: string }> };
+type SessionAnswer = Partial<SessionInfo> & { signedIn?: boolean; errors?: Array<{ message: string }> };
 
 const infoOf = (body: SessionAnswer): SessionInfo => ({ signIn: body.signIn ?? 'kubeconfig', user: body.user ?? null, namespace: body.namespace ?? null });
+
+/**
+ * The session the console put in the page (index.html's `hcp-console-session` meta tag), so the page draws the list
+ * or the sign-in form at once; `loading` when it is not there, and the page asks.
+ */
+export function initialSession(): SessionState {
+  const content = document.querySelector('meta[name="hcp-console-session"]')?.getAttribute('content');
+  if (content === null || content === undefined) return { state: 'loading' };
+  try {
+    const body = JSON.parse(content) as SessionAnswer;
+    if (body.signedIn === true) return { state: 'signed-in', info: infoOf(body) };
+    return body.signIn === 'token' ? { state: 'sign-in' } : { state: 'loading' };
+  } catch {
+    return { state: 'loading' };
+  }
+}
 
 /** Asks the console for the page's session. */
 export async function loadSession(): Promise<SessionState> {

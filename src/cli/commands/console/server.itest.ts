@@ -123,7 +123,7 @@ describe('the console server with token sign-in (hcp install --console)', () => 
     assert.equal(answer.status, 200);
     const headers = { ...json, cookie: (answer.headers.get('set-cookie') ?? '').split(';')[0] ?? '' };
     const session = (await (await fetch(`${base}/api/session`, { headers })).json()) as { user: string; namespace: string; signIn: string };
-    assert.deepEqual(session, { namespace, user: user.userName, signIn: 'token' });
+    assert.deepEqual(session, { signIn: 'token', signedIn: true, user: user.userName, namespace });
     const written = sessionFiles().filter((f) => !before.includes(f));
     assert.equal(written.length, 1, 'one kubeconfig for the session');
     assert.equal(statSync(written[0] ?? '').mode & 0o777, 0o600);

@@ -148,12 +148,30 @@ function signOut(s: Served, request: IncomingMessage, response: ServerResponse):
   sendJson(response, 200, { errors: [] }, { 'set-cookie': endedSessionCookie(request) });
 }
 
-async function asset(response: ServerResponse, dir: string, path: string): Promise<void> {
+/** Text safe inside a double-quoted HTML attribute. */
+const attribute = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * A file of the page. index.html carries the page's session in a meta tag, so the page draws the right thing at once
+ * instead of asking first (a round trip before the list: 142 → 270 ms median in ./dev bench console).
+ */
+async function asset(response: ServerResponse, dir: string, path: string, session: SessionAnswer): Promise<void> {
   const file = /^\/assets\/[\w.-]+$/.test(path) ? path.slice('/assets/'.length) : 'index.html';
   const content = await readFile(join(dir, file)).catch(() => undefined);
   if (content === undefined) return send(response, 404, `no ${file} in ${dir}: build the console (./dev setup)`, { 'content-type': 'text/plain; charset=utf-8' });
-  send(response, 200, content, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
+  const body = file === 'index.html' ? content.toString('utf8').replace('</head>', `<meta name="hcp-console-session" content="${attribute(JSON.stringify(session))}" />\n</head>`) : content;
+  send(response, 200, body, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
 }
+
+/** What the page is told of its session (GET /api/session, and index.html's meta tag). */
+interface SessionAnswer {
+  readonly signIn: 'kubeconfig' | 'token';
+  readonly signedIn: boolean;
+  readonly user?: string | null;
+  readonly namespace?: string | null;
+}
+
+const sessionAnswer = (principal: Principal, mode: 'kubeconfig' | 'token'): SessionAnswer => ({ signIn: mode, signedIn: true, user: principal.user ?? null, namespace: principal.identity.namespace ?? null });
 
 /** What a route acts as, and where it reports what fails after it answered. */
 interface Call {
@@ -167,7 +185,7 @@ type Route = (c: Call, match: RegExpMatchArray, request: IncomingMessage, respon
 
 const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
   ['POST', /^\/api\/sign-out$/, (c) => Promise.resolve(c.signOut())],
-  ['GET', /^\/api\/session$/, (c, _m, _req, res) => Promise.resolve(sendJson(res, 200, { namespace: c.principal.identity.namespace ?? null, user: c.principal.user ?? null, signIn: c.mode }))],
+  ['GET', /^\/api\/session$/, (c, _m, _req, res) => Promise.resolve(sendJson(res, 200, sessionAnswer(c.principal, c.mode)))],
   [
     'POST',
     /^\/api\/render$/,
@@ -247,7 +265,7 @@ async function dispatch(s: Served, call: Call, request: IncomingMessage, respons
     const match = url.pathname.match(pattern);
     if (match !== null && method === request.method) return route(call, match, request, response);
   }
-  if (request.method === 'GET' && !url.pathname.startsWith('/api/')) return asset(response, s.o.assetsDir, url.pathname);
+  if (request.method === 'GET' && !url.pathname.startsWith('/api/')) return asset(response, s.o.assetsDir, url.pathname, sessionAnswer(call.principal, call.mode));
   refuse(response, { status: 404, message: `no ${request.method ?? ''} ${url.pathname}` });
 }
 
@@ -260,7 +278,7 @@ function noSession(s: Served): Refusal & { signIn: 'kubeconfig' | 'token' } {
 /** What may be asked without a session: with token sign-in, the page itself and the sign-in. */
 function withoutSession(s: Served, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
   if (s.o.signIn === undefined) return undefined;
-  if (request.method === 'GET' && !url.pathname.startsWith('/api/')) return asset(response, s.o.assetsDir, url.pathname);
+  if (request.method === 'GET' && !url.pathname.startsWith('/api/')) return asset(response, s.o.assetsDir, url.pathname, { signIn: 'token', signedIn: false });
   if (request.method === 'POST' && url.pathname === '/api/sign-in') return tokenSignIn(s, request, response);
   return undefined;
 }
