@@ -17,7 +17,12 @@ export function processContext(stdout: (text: string) => void, stderr: (text: st
     now: () => new Date(),
     terminal: process.stderr.isTTY,
     takeInterrupts: () => {
-      interrupts ??= new AbortController();
+      if (interrupts === undefined) {
+        interrupts = new AbortController();
+        // Stopped by a service manager or the kubelet (in a pod, as PID 1, a SIGTERM is otherwise ignored): clean up
+        // as on Ctrl-C. A second SIGTERM ends the process.
+        process.once('SIGTERM', () => interrupts?.abort());
+      }
       return interrupts.signal;
     },
   };

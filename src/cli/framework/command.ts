@@ -16,8 +16,8 @@ export interface CommandContext {
   /** Reads release payloads and tags (tests give one that reaches no registry); absent: the real registries. */
   readonly releases?: ReleaseLookup;
   /**
-   * Ctrl-C, for a command that cleans up before it ends: taking it returns a signal aborted on the first Ctrl-C
-   * (which then no longer ends the process; a second one does). Absent, or not taken: Ctrl-C ends the command at once.
+   * Ctrl-C, for a command that cleans up before it ends: taking it returns a signal aborted on the first Ctrl-C or
+   * SIGTERM (which then no longer ends the process; a second one does). Absent, or not taken: they end it at once.
    */
   readonly takeInterrupts?: () => AbortSignal;
 }

@@ -2,7 +2,8 @@
  * The web console beside the operator (`hcp install --console`): `hcp console --authentication-mode=token` from the
  * operator's image. It has no rights of its own — its service account carries no token and no binding — and acts only
  * as the users who sign in with their own bearer token; users reach it through the API server with
- * `kubectl port-forward`, which takes their credentials and RBAC (`pods/portforward` in the namespace) first.
+ * `kubectl port-forward`, which takes their credentials and RBAC (`pods/portforward` in the namespace) first, and a
+ * NetworkPolicy keeps other pods out.
  */
 import type { KubeManifest } from '../manifest.ts';
 import type { InstallInput } from './input.ts';
@@ -68,7 +69,19 @@ function consoleDeployment(input: InstallInput): KubeManifest {
   };
 }
 
-/** With `--console`: the console's ServiceAccount (no token, no binding), Service and Deployment. */
+/**
+ * No traffic in from other pods: only `kubectl port-forward` (which the kubelet delivers inside the pod, past any
+ * NetworkPolicy) reaches the console, so every user has passed the API server's authentication and RBAC first.
+ * Anything in the cluster could otherwise sign in with any service account's token again and again.
+ */
+const denyIngress = (input: InstallInput): KubeManifest => ({
+  apiVersion: 'networking.k8s.io/v1',
+  kind: 'NetworkPolicy',
+  metadata: { name: CONSOLE_NAME, namespace: input.namespace, labels },
+  spec: { podSelector: { matchLabels: { name: CONSOLE_NAME } }, policyTypes: ['Ingress'] },
+});
+
+/** With `--console`: the console's ServiceAccount (no token, no binding), Service, NetworkPolicy and Deployment. */
 export function renderConsole(input: InstallInput): KubeManifest[] {
   if (input.console !== true) return [];
   return [
@@ -79,6 +92,7 @@ export function renderConsole(input: InstallInput): KubeManifest[] {
       metadata: { name: CONSOLE_NAME, namespace: input.namespace, labels },
       spec: { type: 'ClusterIP', selector: { name: CONSOLE_NAME }, ports: [{ name: 'http', port: CONSOLE_PORT, targetPort: 'http', protocol: 'TCP' }] },
     },
+    denyIngress(input),
     consoleDeployment(input),
   ];
 }

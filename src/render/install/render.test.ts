@@ -63,16 +63,17 @@ describe('renderInstall', () => {
     }
   });
 
-  it('When --console is given, it should add the console with no token, no binding and no writable place but memory', () => {
+  it('When --console is given, it should add the console with no token, no binding, no traffic in from other pods and no writable place but memory', () => {
     const objects = renderInstall({ ...input, scope: 'resources', console: true });
     const consoleObjects = objects.filter((o) => o.metadata.name === 'hcp-console');
-    assert.deepEqual(kinds(consoleObjects), ['ServiceAccount', 'Service', 'Deployment']);
+    assert.deepEqual(kinds(consoleObjects), ['ServiceAccount', 'Service', 'NetworkPolicy', 'Deployment']);
     assert.deepEqual(objects.length - consoleObjects.length, renderInstall({ ...input, scope: 'resources' }).length, 'nothing else changes');
     const subjects = objects.flatMap((o) => (o['subjects'] as Array<{ name: string }> | undefined) ?? []).map((s) => s.name);
     assert.ok(!subjects.includes('hcp-console'), 'no role is bound to the console');
     type Pod = { automountServiceAccountToken: boolean; volumes: Array<{ name: string; emptyDir?: { medium: string } }>; containers: Array<{ command: string[]; args: string[]; securityContext: { readOnlyRootFilesystem: boolean } }> };
-    const pod = (consoleObjects[2] as unknown as { spec: { template: { spec: Pod } } }).spec.template.spec;
+    const pod = (consoleObjects[3] as unknown as { spec: { template: { spec: Pod } } }).spec.template.spec;
     assert.equal(pod.automountServiceAccountToken, false);
+    assert.deepEqual(consoleObjects[2]?.['spec'], { podSelector: { matchLabels: { name: 'hcp-console' } }, policyTypes: ['Ingress'] }, 'no ingress rule: every pod is refused');
     assert.equal(pod.containers[0]?.securityContext.readOnlyRootFilesystem, true);
     assert.deepEqual([...(pod.containers[0]?.command ?? []), ...(pod.containers[0]?.args.slice(0, 2) ?? [])], ['hcp-operator', 'console', '--authentication-mode=token']);
     assert.equal(pod.volumes.find((v) => v.name === 'sessions')?.emptyDir?.medium, 'Memory');

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
 import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, cookieOf, newToken, sessionIdOf, Sessions, tokenMatches } from './security.ts';
 import { parseCollection, stateOf } from './collections.ts';
+import { sessionMetaTag } from './server.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 
 const requestWith = (headers: Record<string, string>): IncomingMessage => ({ headers }) as unknown as IncomingMessage;
@@ -54,6 +55,31 @@ describe('the console\'s gate', () => {
     assert.equal(sessions.get(old), undefined);
     for (let i = 0; i < 101; i += 1) sessions.open(`user-${String(i)}`);
     assert.deepEqual(ended, ['signing-out', 'expiring', 'user-0']);
+  });
+
+  it('When one user opens many sessions, it should end that user\'s oldest, not anyone else\'s; expired ones end when the next opens', () => {
+    let now = 0;
+    const ended: string[] = [];
+    const sessions = new Sessions<{ user: string; n: number }>({ now: () => now, maxAgeMs: 1000, onEnd: (v) => ended.push(`${v.user}#${String(v.n)}`), ownerOf: (v) => v.user });
+    const alice = sessions.open({ user: 'alice', n: 0 });
+    now = 500;
+    const first = sessions.open({ user: 'mallory', n: 0 });
+    for (let n = 1; n < 9; n += 1) sessions.open({ user: 'mallory', n });
+    assert.deepEqual(ended, ['mallory#0']);
+    assert.equal(sessions.get(first), undefined);
+    assert.equal(sessions.get(alice)?.user, 'alice');
+    now = 1000;
+    sessions.open({ user: 'bob', n: 0 });
+    assert.deepEqual(ended, ['mallory#0', 'alice#0'], 'the expired session ended without its cookie coming back');
+  });
+
+  it('When the page is told its session, a user name with markup, quotes or $ should stay inside the attribute', () => {
+    const tag = sessionMetaTag({ signIn: 'token', signedIn: true, user: `CORP\\PC01$'"<b>$&`, namespace: null });
+    assert.equal(tag.match(/"/g)?.length, 4, tag);
+    assert.doesNotMatch(tag, /[<>](?!meta|\s*$)|'/, tag);
+    const content = /content="([^"]*)"/.exec(tag)?.[1] ?? '';
+    const decoded = content.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    assert.equal((JSON.parse(decoded) as { user: string }).user, `CORP\\PC01$'"<b>$&`);
   });
 
   it('When a page of another origin reads, even another port of this host, it should be refused with 403', () => {

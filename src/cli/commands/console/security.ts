@@ -85,7 +85,12 @@ export interface SessionOptions<T> {
   readonly maxAgeMs?: number;
   /** Called with the value of a session that ends (signed out, expired, or the oldest of too many). */
   readonly onEnd?: (value: T) => void;
+  /** Whose a session is: past {@link MAX_SESSIONS_PER_OWNER} of one owner's, that owner's oldest ends (not everyone's). */
+  readonly ownerOf?: (value: T) => string | undefined;
 }
+
+/** The most sessions one owner (a signed-in user) keeps. */
+const MAX_SESSIONS_PER_OWNER = 8;
 
 /** The most sessions a console keeps: past that, the oldest ends. */
 const MAX_SESSIONS = 100;
@@ -102,12 +107,22 @@ export class Sessions<T> {
     return (this.o.now ?? Date.now)();
   }
 
-  /** A new session for `value`; its id. */
+  /** A new session for `value`; its id. Expired sessions end first, then the oldest of too many. */
   open(value: T): string {
+    this.sweep();
+    const owner = this.o.ownerOf?.(value);
+    const mine = owner === undefined ? [] : this.entries.filter((e) => this.o.ownerOf?.(e.value) === owner);
+    if (mine.length >= MAX_SESSIONS_PER_OWNER && mine[0] !== undefined) this.remove(this.entries.indexOf(mine[0]));
     const id = newToken(this.o.random);
     this.entries.push({ id, value, expiresAt: this.now() + (this.o.maxAgeMs ?? Number.POSITIVE_INFINITY) });
     while (this.entries.length > MAX_SESSIONS) this.remove(0);
     return id;
+  }
+
+  /** Ends every expired session (a closed tab never sends its cookie again to end its own). */
+  sweep(): void {
+    const now = this.now();
+    for (let i = this.entries.length - 1; i >= 0; i -= 1) if ((this.entries[i]?.expiresAt ?? 0) <= now) this.remove(i);
   }
 
   /** What session `id` acts as, compared in constant time against every session; undefined if none or expired. */

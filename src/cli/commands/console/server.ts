@@ -12,7 +12,7 @@ import type { KubeClient } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 import type { ApiServerTarget } from '../../../kube/kubeconfig.ts';
 import { capacityOf, checkPoolSize, createFromForm, destroyCluster, kubeconfigOf, renderForm, scaleNodePool, withPublishedAddress, type CapacityForm, type ConsoleIdentity } from './actions.ts';
-import { parseCollection, type CollectionHub, type CollectionRef, type StreamMessage } from './collections.ts';
+import { parseCollection, type CollectionRef, type StreamMessage } from './collections.ts';
 import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, endedSessionCookie, SECURITY_HEADERS, sessionCookie, sessionIdOf, Sessions, tokenMatches, type HostPolicy, type Refusal } from './security.ts';
 import { kubeconfigPrincipal, SessionFiles, signIn, SignInError, type Principal } from './sign-in.ts';
 import type { ClusterForm } from './wizard.ts';
@@ -100,7 +100,8 @@ const MAX_COLLECTIONS = 16;
 const MAX_UNSENT_BYTES = 8 << 20;
 
 /** Opens the event stream of the collections `?c=` names and keeps it until the page goes. */
-function stream(hub: CollectionHub, url: URL, response: ServerResponse): void {
+function stream(session: Session, url: URL, response: ServerResponse): void {
+  const hub = session.principal.hub;
   let refs: CollectionRef[];
   try {
     refs = [...new Set(url.searchParams.getAll('c'))].map(parseCollection);
@@ -115,7 +116,10 @@ function stream(hub: CollectionHub, url: URL, response: ServerResponse): void {
   const stops = refs.map((ref) => hub.subscribe(ref, (m: StreamMessage) => write(`data: ${JSON.stringify(m)}\n\n`)));
   // A comment now and then: proxies and the browser keep an idle stream open, and a dead page is noticed.
   const heartbeat = setInterval(() => write(': heartbeat\n\n'), 15_000);
+  // Ended with the session (sign-out in another tab, expiry): the page then finds it has none.
+  session.streams.add(response);
   response.on('close', () => {
+    session.streams.delete(response);
     clearInterval(heartbeat);
     for (const stop of stops) stop();
   });
@@ -125,7 +129,7 @@ function stream(hub: CollectionHub, url: URL, response: ServerResponse): void {
 function login(s: Served, request: IncomingMessage, response: ServerResponse, given: string): void {
   const shared = s.shared;
   if (s.o.client === undefined || shared === undefined || !tokenMatches(s.o.token, given)) return send(response, 401, 'This console link has a wrong token: open the URL `hcp console` printed.', { 'content-type': 'text/plain; charset=utf-8' });
-  send(response, 303, '', { 'set-cookie': sessionCookie(request, s.sessions.open(shared)), location: '/' });
+  send(response, 303, '', { 'set-cookie': sessionCookie(request, s.sessions.open(newSession(shared))), location: '/' });
 }
 
 /** POST /api/sign-in (token mode): the user's bearer token, checked by the API server, opens a session as that user. */
@@ -135,7 +139,13 @@ async function tokenSignIn(s: Served, request: IncomingMessage, response: Server
   if (target === undefined || files === undefined) return refuse(response, { status: 404, message: 'this console signs in with the URL `hcp console` printed, not with a token' });
   try {
     const principal = await signIn(target, await bodyOf(request), files, s.hubOptions);
-    sendJson(response, 200, { user: principal.user, errors: [] }, { 'set-cookie': sessionCookie(request, s.sessions.open(principal)) });
+    if (s.closing) {
+      principal.close();
+      return refuse(response, { status: 503, message: 'the console is stopping' });
+    }
+    // A sign-in from a page that had a session replaces it (a fixed or stale id is never carried on).
+    s.sessions.end(sessionIdOf(request));
+    sendJson(response, 200, { user: principal.user, errors: [] }, { 'set-cookie': sessionCookie(request, s.sessions.open(newSession(principal))) });
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
     sendJson(response, error.status, { errors: [{ field: error.field, message: error.message }] });
@@ -149,7 +159,10 @@ function signOut(s: Served, request: IncomingMessage, response: ServerResponse):
 }
 
 /** Text safe inside a double-quoted HTML attribute. */
-const attribute = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const attribute = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The meta tag that tells the page its session (user names may hold any character). */
+export const sessionMetaTag = (session: SessionAnswer): string => `<meta name="hcp-console-session" content="${attribute(JSON.stringify(session))}" />`;
 
 /**
  * A file of the page. index.html carries the page's session in a meta tag, so the page draws the right thing at once
@@ -159,12 +172,12 @@ async function asset(response: ServerResponse, dir: string, path: string, sessio
   const file = /^\/assets\/[\w.-]+$/.test(path) ? path.slice('/assets/'.length) : 'index.html';
   const content = await readFile(join(dir, file)).catch(() => undefined);
   if (content === undefined) return send(response, 404, `no ${file} in ${dir}: build the console (./dev setup)`, { 'content-type': 'text/plain; charset=utf-8' });
-  const body = file === 'index.html' ? content.toString('utf8').replace('</head>', `<meta name="hcp-console-session" content="${attribute(JSON.stringify(session))}" />\n</head>`) : content;
+  const body = file === 'index.html' ? content.toString('utf8').replace('</head>', () => `${sessionMetaTag(session)}\n</head>`) : content;
   send(response, 200, body, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
 }
 
 /** What the page is told of its session (GET /api/session, and index.html's meta tag). */
-interface SessionAnswer {
+export interface SessionAnswer {
   readonly signIn: 'kubeconfig' | 'token';
   readonly signedIn: boolean;
   readonly user?: string | null;
@@ -175,6 +188,7 @@ const sessionAnswer = (principal: Principal, mode: 'kubeconfig' | 'token'): Sess
 
 /** What a route acts as, and where it reports what fails after it answered. */
 interface Call {
+  readonly session: Session;
   readonly principal: Principal;
   readonly report: (line: string) => void;
   readonly mode: 'kubeconfig' | 'token';
@@ -254,13 +268,22 @@ interface Served {
   /** Token mode: where the signed-in users' kubeconfigs are kept. */
   readonly files?: SessionFiles;
   readonly hubOptions: { retryDelayMs?: number };
-  readonly sessions: Sessions<Principal>;
+  readonly sessions: Sessions<Session>;
   hosts: HostPolicy;
+  closing: boolean;
 }
+
+/** One browser session: who it acts as, and its open event streams (ended with it). */
+interface Session {
+  readonly principal: Principal;
+  readonly streams: Set<ServerResponse>;
+}
+
+const newSession = (principal: Principal): Session => ({ principal, streams: new Set() });
 
 async function dispatch(s: Served, call: Call, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://console.invalid');
-  if (request.method === 'GET' && url.pathname === '/api/stream') return stream(call.principal.hub, url, response);
+  if (request.method === 'GET' && url.pathname === '/api/stream') return stream(call.session, url, response);
   for (const [method, pattern, route] of ROUTES) {
     const match = url.pathname.match(pattern);
     if (match !== null && method === request.method) return route(call, match, request, response);
@@ -279,13 +302,23 @@ function noSession(s: Served): Refusal & { signIn: 'kubeconfig' | 'token' } {
 function withoutSession(s: Served, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
   if (s.o.signIn === undefined) return undefined;
   if (request.method === 'GET' && !url.pathname.startsWith('/api/')) return asset(response, s.o.assetsDir, url.pathname, { signIn: 'token', signedIn: false });
-  if (request.method === 'POST' && url.pathname === '/api/sign-in') return tokenSignIn(s, request, response);
   return undefined;
 }
 
 /** Refuses what comes to the wrong Host or from another site; undefined when the request may go on. */
 function gate(s: Served, request: IncomingMessage): Refusal | undefined {
   return checkHost(request, s.hosts) ?? checkFetchSite(request) ?? (request.method === 'GET' ? undefined : checkSameOrigin(request));
+}
+
+/** A request that passed the gate: to its session's routes, else to what needs none, else refused with how to sign in. */
+function afterGate(s: Served, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> | void {
+  if (request.method === 'POST' && url.pathname === '/api/sign-in') return tokenSignIn(s, request, response);
+  const session = s.sessions.get(sessionIdOf(request));
+  if (session !== undefined) return dispatch(s, { session, principal: session.principal, report: s.o.report, mode: s.o.signIn === undefined ? 'kubeconfig' : 'token', signOut: () => signOut(s, request, response) }, request, response);
+  const open = withoutSession(s, url, request, response);
+  if (open !== undefined) return open;
+  const none = noSession(s);
+  sendJson(response, none.status, { signIn: none.signIn, errors: [{ field: 'form', message: none.message }] });
 }
 
 async function handle(s: Served, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -295,12 +328,7 @@ async function handle(s: Served, request: IncomingMessage, response: ServerRespo
   if (checkHost(request, s.hosts) === undefined && request.method === 'GET' && url.pathname === '/' && token !== null) return login(s, request, response, token);
   const refusal = gate(s, request);
   if (refusal !== undefined) return refuse(response, refusal);
-  const principal = s.sessions.get(sessionIdOf(request));
-  if (principal !== undefined) return dispatch(s, { principal, report: s.o.report, mode: s.o.signIn === undefined ? 'kubeconfig' : 'token', signOut: () => signOut(s, request, response) }, request, response);
-  const open = withoutSession(s, url, request, response);
-  if (open !== undefined) return open;
-  const none = noSession(s);
-  sendJson(response, none.status, { signIn: none.signIn, errors: [{ field: 'form', message: none.message }] });
+  return afterGate(s, url, request, response);
 }
 
 function failed(response: ServerResponse, error: unknown): void {
@@ -326,10 +354,18 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
   const files = o.signIn === undefined ? undefined : new SessionFiles();
   const maxAgeMs = o.signIn?.sessionMaxAgeMs;
   // A token session's principal is its own: it ends with the session. The shared one ends with the server.
-  const sessions = new Sessions<Principal>({ ...(maxAgeMs === undefined ? {} : { maxAgeMs }), onEnd: (p) => (p === shared ? undefined : p.close()) });
-  const served: Served = { o, ...(shared === undefined ? {} : { shared }), ...(files === undefined ? {} : { files }), hubOptions, sessions, hosts: { names: new Set(), anyLoopbackPort: false } };
+  // A token session's principal is its own and ends with it; the shared one ends with the server.
+  const endSession = (session: Session): void => {
+    for (const response of session.streams) response.destroy();
+    if (session.principal !== shared) session.principal.close();
+  };
+  const sessions = new Sessions<Session>({ ...(maxAgeMs === undefined ? {} : { maxAgeMs }), onEnd: endSession, ownerOf: (session) => session.principal.user });
+  const served: Served = { o, ...(shared === undefined ? {} : { shared }), ...(files === undefined ? {} : { files }), hubOptions, sessions, hosts: { names: new Set(), anyLoopbackPort: false }, closing: false };
   const server: Server = createServer((request, response) => void handle(served, request, response).catch((error: unknown) => failed(response, error)));
+  const sweep = setInterval(() => sessions.sweep(), 60_000).unref();
   const close = (): void => {
+    served.closing = true;
+    clearInterval(sweep);
     sessions.endAll();
     shared?.close();
     files?.remove();

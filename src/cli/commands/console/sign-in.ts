@@ -77,6 +77,7 @@ async function reviewedUser(client: KubeClient): Promise<string> {
     return review.status?.userInfo?.username ?? '(unknown user)';
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 401) throw new SignInError(401, 'token', 'the API server did not accept this token: it has expired, or it is not a token of this cluster');
+    if (error instanceof KubeApiError && error.status === 403) throw new SignInError(403, 'token', `the API server refused this token a review of itself: ${error.message}`);
     throw new SignInError(502, 'form', `the API server did not answer the sign-in: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
@@ -104,13 +105,14 @@ export async function signIn(target: ApiServerTarget, body: unknown, files: Sess
   const text = tokenKubeconfig(target, token, namespace);
   const client = KubeClient.fromKubeconfigText(text);
   let user: string;
+  let path: string;
   try {
     user = await reviewedUser(client);
+    path = files.write(text);
   } catch (error) {
     client.close();
     throw error;
   }
-  const path = files.write(text);
   const watches = new CollectionHub(client, hub);
   const identity: ConsoleIdentity = { kubeconfig: path, env: {}, ...(namespace === '' ? {} : { namespace }) };
   return {
