@@ -7,7 +7,8 @@
  * namespace of the run still there.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { KubeClient } from '../../kube/client.ts';
 import type { ConformanceSuite } from './suite.ts';
@@ -85,7 +86,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const reader = new ProgressReader(options.onProgress);
   // A process group of its own: Ctrl-C on a terminal reaches only hcp, which hands the suite exactly one SIGINT (a
   // second one would make Ginkgo stop without cleaning up).
-  const child = spawn(options.suite.ginkgo, ginkgoArguments(options), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // A temporary folder of its own, removed after it: the suite's kubectl specs leave test-kuberc* folders behind.
+  const scratch = mkdtempSync(join(tmpdir(), 'hcp-conformance-'));
+  const child = spawn(options.suite.ginkgo, ginkgoArguments(options), { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, TMPDIR: scratch } });
   const signalGroup = (signal: NodeJS.Signals): void => {
     try {
       process.kill(-(child.pid ?? 0), signal);
@@ -110,7 +113,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const exitCode = await new Promise<number>((done, fail) => {
     child.on('error', fail);
     child.on('close', (code) => done(code ?? 1));
-  });
+  }).finally(() => rmSync(scratch, { recursive: true, force: true }));
   options.signal.removeEventListener('abort', interrupt);
   clearTimeout(killer);
   await new Promise((closed) => log.end(closed));
