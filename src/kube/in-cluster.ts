@@ -11,15 +11,20 @@ export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccoun
 /** How long a token read from its file is used before the file is read again (the kubelet renews it well before). */
 const TOKEN_REREAD_MS = 60_000;
 
+/** The URL of the API server of the cluster this pod runs in (`KUBERNETES_SERVICE_HOST`/`_PORT`); undefined outside one. */
+export function inClusterServer(env: NodeJS.ProcessEnv): string | undefined {
+  const host = env['KUBERNETES_SERVICE_HOST'] ?? '';
+  if (host === '') return undefined;
+  return `https://${isIPv6(host) ? `[${host}]` : host}:${env['KUBERNETES_SERVICE_PORT'] ?? '443'}`;
+}
+
 /**
  * The API server of the cluster this pod runs in (`KUBERNETES_SERVICE_HOST`/`_PORT`), verified with the mounted CA and
  * authenticated with the service-account token, read again every minute so a token the kubelet renewed is used.
  */
 export function inClusterAuth(env: NodeJS.ProcessEnv, dir = SERVICE_ACCOUNT_DIR, now: () => number = Date.now): ClusterAuth {
-  const host = env['KUBERNETES_SERVICE_HOST'] ?? '';
-  const port = env['KUBERNETES_SERVICE_PORT'] ?? '443';
-  if (host === '') throw new Error('not in a cluster: KUBERNETES_SERVICE_HOST is not set');
-  const server = `https://${isIPv6(host) ? `[${host}]` : host}:${port}`;
+  const server = inClusterServer(env);
+  if (server === undefined) throw new Error('not in a cluster: KUBERNETES_SERVICE_HOST is not set');
   const ca = readFileSync(join(dir, 'ca.crt'));
   let token = { value: '', readAt: -Infinity };
   const currentToken = (): string => {

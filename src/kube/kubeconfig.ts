@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterAuth } from './auth.ts';
-import { inClusterAuth } from './in-cluster.ts';
+import { inClusterAuth, inClusterServer } from './in-cluster.ts';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -74,16 +74,23 @@ export interface ApiServerTarget {
   readonly caPem: string;
 }
 
+/** Where {@link apiServerTarget} reads CA files, and the CA of the cluster a pod runs in. */
+export interface CaFiles {
+  readonly read: (path: string) => string;
+  readonly inCluster: string;
+}
+
 /**
  * The API server of `--kubeconfig` (or `KUBECONFIG`, `~/.kube/config`): its current cluster only, never its user.
- * In a pod without a kubeconfig: the cluster's own API server (`KUBERNETES_SERVICE_HOST`), verified with `caFile`.
+ * In a pod without a kubeconfig: the cluster's own API server (`KUBERNETES_SERVICE_HOST`), verified with the CA in
+ * `ca.inCluster`.
  */
-export function apiServerTarget(kubeconfigFlag: string, env: NodeJS.ProcessEnv, caPemOfFile: (path: string) => string): ApiServerTarget {
+export function apiServerTarget(kubeconfigFlag: string, env: NodeJS.ProcessEnv, ca: CaFiles): ApiServerTarget {
   const path = kubeconfigPath(kubeconfigFlag, env);
   if (path === undefined) {
-    const [host, port] = [env['KUBERNETES_SERVICE_HOST'], env['KUBERNETES_SERVICE_PORT'] ?? '443'];
-    if (host === undefined) throw new KubeconfigError('no API server to sign users in to: pass --kubeconfig (its cluster is used, not its user), or run in a pod');
-    return { server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`, caPem: caPemOfFile('') };
+    const server = inClusterServer(env);
+    if (server === undefined) throw new KubeconfigError('no API server to sign users in to: pass --kubeconfig (its cluster is used, not its user), or run in a pod');
+    return { server, caPem: ca.read(ca.inCluster) };
   }
   let cluster;
   try {
@@ -92,6 +99,6 @@ export function apiServerTarget(kubeconfigFlag: string, env: NodeJS.ProcessEnv, 
     throw new KubeconfigError(`cannot load the kubeconfig ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (cluster === null) throw new KubeconfigError(`the kubeconfig ${path} names no current cluster`);
-  const caPem = cluster.caData !== undefined ? Buffer.from(cluster.caData, 'base64').toString('utf8') : cluster.caFile !== undefined ? caPemOfFile(cluster.caFile) : '';
+  const caPem = cluster.caData !== undefined ? Buffer.from(cluster.caData, 'base64').toString('utf8') : cluster.caFile !== undefined ? ca.read(cluster.caFile) : '';
   return { server: cluster.server, caPem };
 }

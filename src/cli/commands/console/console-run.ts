@@ -56,9 +56,8 @@ async function runWithKubeconfig(f: FlagReader, ctx: CommandContext, port: numbe
 
 /** `--authentication-mode=token`: no credentials of its own; each user signs in with a bearer token. */
 async function runWithTokens(f: FlagReader, ctx: CommandContext, port: number): Promise<void> {
-  const caFile = f.string('certificate-authority');
-  const readCa = (path: string): string => Buffer.from(ctx.readFile(path === '' ? caFile : path)).toString('utf8');
-  const apiServer = asUserError(() => apiServerTarget(f.string('kubeconfig'), ctx.env, readCa));
+  const ca = { read: (path: string): string => Buffer.from(ctx.readFile(path)).toString('utf8'), inCluster: f.string('certificate-authority') };
+  const apiServer = asUserError(() => apiServerTarget(f.string('kubeconfig'), ctx.env, ca));
   const allowedHosts = f.strings('allowed-host');
   const bad = allowedHosts.find((h) => !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:\d{1,5})?$/i.test(h));
   if (bad !== undefined) throw invalidFlag('allowed-host', bad, 'a host name, or name:port, as the browser sends it in Host');

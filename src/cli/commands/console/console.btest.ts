@@ -284,7 +284,7 @@ describe('the web console', { skip }, () => {
   });
 
   it('When the console holds no credentials (hcp install --console), a user should sign in with their own token, act as themselves, and sign out', async () => {
-    const apiServer = apiServerTarget(management.adminKubeconfig, {}, (path) => readFileSync(path, 'utf8'));
+    const apiServer = apiServerTarget(management.adminKubeconfig, {}, { read: (path) => readFileSync(path, 'utf8'), inCluster: '' });
     const server = await startConsoleServer({ signIn: { apiServer, allowedHosts: [] }, address: '127.0.0.1', port: 0, assetsDir: assets, report: () => undefined });
     closers.push(() => server.close());
     const viewer = await createServiceAccountUser(management, { namespace: ns, name: 'console-viewer' });

@@ -89,7 +89,7 @@ describe('the console server with token sign-in (hcp install --console)', () => 
 
   before(async () => {
     writeFileSync(join(assets, 'index.html'), '<!doctype html><title>t</title>');
-    const apiServer = apiServerTarget(management.adminKubeconfig, {}, (path) => readFileSync(path, 'utf8'));
+    const apiServer = apiServerTarget(management.adminKubeconfig, {}, { read: (path) => readFileSync(path, 'utf8'), inCluster: '' });
     server = await startConsoleServer({ signIn: { apiServer, allowedHosts: ['console.example.com'] }, address: '127.0.0.1', port: 0, assetsDir: assets, report: () => undefined });
     base = `http://127.0.0.1:${String(server.port)}`;
   });

@@ -189,7 +189,6 @@ const sessionAnswer = (principal: Principal, mode: 'kubeconfig' | 'token'): Sess
 /** What a route acts as, and where it reports what fails after it answered. */
 interface Call {
   readonly session: Session;
-  readonly principal: Principal;
   readonly report: (line: string) => void;
   readonly mode: 'kubeconfig' | 'token';
   readonly signOut: () => void;
@@ -199,12 +198,12 @@ type Route = (c: Call, match: RegExpMatchArray, request: IncomingMessage, respon
 
 const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
   ['POST', /^\/api\/sign-out$/, (c) => Promise.resolve(c.signOut())],
-  ['GET', /^\/api\/session$/, (c, _m, _req, res) => Promise.resolve(sendJson(res, 200, sessionAnswer(c.principal, c.mode)))],
+  ['GET', /^\/api\/session$/, (c, _m, _req, res) => Promise.resolve(sendJson(res, 200, sessionAnswer(c.session.principal, c.mode)))],
   [
     'POST',
     /^\/api\/render$/,
     async (c, _m, req, res) => {
-      const form = await withPublishedAddress(c.principal.client, (await bodyOf(req)) as ClusterForm);
+      const form = await withPublishedAddress(c.session.principal.client, (await bodyOf(req)) as ClusterForm);
       sendJson(res, 200, 'ok' in form ? form : await renderForm(form));
     },
   ],
@@ -212,8 +211,8 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
     'POST',
     /^\/api\/clusters$/,
     async (c, _m, req, res) => {
-      const form = await withPublishedAddress(c.principal.client, (await bodyOf(req)) as ClusterForm);
-      const result = 'ok' in form ? form : await createFromForm(form, c.principal.identity);
+      const form = await withPublishedAddress(c.session.principal.client, (await bodyOf(req)) as ClusterForm);
+      const result = 'ok' in form ? form : await createFromForm(form, c.session.principal.identity);
       sendJson(res, result.ok ? 201 : 422, result);
     },
   ],
@@ -221,7 +220,7 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
     'POST',
     /^\/api\/capacity$/,
     async (c, _m, req, res) => {
-      const result = await capacityOf((await bodyOf(req)) as CapacityForm, c.principal.identity);
+      const result = await capacityOf((await bodyOf(req)) as CapacityForm, c.session.principal.identity);
       sendJson(res, result.ok ? 200 : 422, result);
     },
   ],
@@ -231,7 +230,7 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
     async (c, m, req, res) => {
       const { size, errors } = checkPoolSize(await bodyOf(req));
       if (size === undefined) return sendJson(res, 422, { errors });
-      await scaleNodePool(c.principal.client, { namespace: m[1] ?? '', name: m[3] ?? '' }, size);
+      await scaleNodePool(c.session.principal.client, { namespace: m[1] ?? '', name: m[3] ?? '' }, size);
       sendJson(res, 200, { errors: [] });
     },
   ],
@@ -243,7 +242,7 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
       const { confirm } = ((await bodyOf(req)) ?? {}) as { confirm?: unknown };
       if (confirm !== name) return sendJson(res, 422, { errors: [{ field: 'confirm', message: `type the cluster's name, ${name}, to destroy it` }] });
       // The destroy waits for the cluster to go; the page sees that through its watch.
-      void destroyCluster(namespace, name, c.principal.identity)
+      void destroyCluster(namespace, name, c.session.principal.identity)
         .then((r) => r.errors.forEach((e) => c.report(`destroy ${namespace}/${name}: ${e.message}`)))
         .catch((error: unknown) => c.report(`destroy ${namespace}/${name}: ${error instanceof Error ? error.message : String(error)}`));
       sendJson(res, 202, { errors: [] });
@@ -253,7 +252,7 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
     'GET',
     new RegExp(`^/api/kubeconfig/(${NAME})/(${NAME})$`),
     async (c, m, _req, res) => {
-      const result = await kubeconfigOf(m[1] ?? '', m[3] ?? '', c.principal.identity);
+      const result = await kubeconfigOf(m[1] ?? '', m[3] ?? '', c.session.principal.identity);
       if (!result.ok) return sendJson(res, 404, result);
       send(res, 200, result.stdout, { 'content-type': 'application/yaml', 'content-disposition': `attachment; filename="${m[3] ?? 'cluster'}-kubeconfig.yaml"` });
     },
@@ -288,7 +287,7 @@ async function dispatch(s: Served, call: Call, request: IncomingMessage, respons
     const match = url.pathname.match(pattern);
     if (match !== null && method === request.method) return route(call, match, request, response);
   }
-  if (request.method === 'GET' && !url.pathname.startsWith('/api/')) return asset(response, s.o.assetsDir, url.pathname, sessionAnswer(call.principal, call.mode));
+  if (request.method === 'GET' && !url.pathname.startsWith('/api/')) return asset(response, s.o.assetsDir, url.pathname, sessionAnswer(call.session.principal, call.mode));
   refuse(response, { status: 404, message: `no ${request.method ?? ''} ${url.pathname}` });
 }
 
@@ -305,16 +304,14 @@ function withoutSession(s: Served, url: URL, request: IncomingMessage, response:
   return undefined;
 }
 
-/** Refuses what comes to the wrong Host or from another site; undefined when the request may go on. */
-function gate(s: Served, request: IncomingMessage): Refusal | undefined {
-  return checkHost(request, s.hosts) ?? checkFetchSite(request) ?? (request.method === 'GET' ? undefined : checkSameOrigin(request));
-}
+/** Refuses what another site sent (a write without the console's header included); undefined when it may go on. */
+const crossSite = (request: IncomingMessage): Refusal | undefined => checkFetchSite(request) ?? (request.method === 'GET' ? undefined : checkSameOrigin(request));
 
 /** A request that passed the gate: to its session's routes, else to what needs none, else refused with how to sign in. */
 function afterGate(s: Served, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> | void {
   if (request.method === 'POST' && url.pathname === '/api/sign-in') return tokenSignIn(s, request, response);
   const session = s.sessions.get(sessionIdOf(request));
-  if (session !== undefined) return dispatch(s, { session, principal: session.principal, report: s.o.report, mode: s.o.signIn === undefined ? 'kubeconfig' : 'token', signOut: () => signOut(s, request, response) }, request, response);
+  if (session !== undefined) return dispatch(s, { session, report: s.o.report, mode: s.o.signIn === undefined ? 'kubeconfig' : 'token', signOut: () => signOut(s, request, response) }, request, response);
   const open = withoutSession(s, url, request, response);
   if (open !== undefined) return open;
   const none = noSession(s);
@@ -323,10 +320,12 @@ function afterGate(s: Served, url: URL, request: IncomingMessage, response: Serv
 
 async function handle(s: Served, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://console.invalid');
+  const host = checkHost(request, s.hosts);
+  if (host !== undefined) return refuse(response, host);
   const token = url.searchParams.get('token');
   // The link's token is checked before Sec-Fetch-Site: the user opening the printed URL may come from another page.
-  if (checkHost(request, s.hosts) === undefined && request.method === 'GET' && url.pathname === '/' && token !== null) return login(s, request, response, token);
-  const refusal = gate(s, request);
+  if (request.method === 'GET' && url.pathname === '/' && token !== null) return login(s, request, response, token);
+  const refusal = crossSite(request);
   if (refusal !== undefined) return refuse(response, refusal);
   return afterGate(s, url, request, response);
 }
@@ -353,7 +352,6 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
   const shared = o.client === undefined ? undefined : kubeconfigPrincipal(o.client, o.identity, hubOptions);
   const files = o.signIn === undefined ? undefined : new SessionFiles();
   const maxAgeMs = o.signIn?.sessionMaxAgeMs;
-  // A token session's principal is its own: it ends with the session. The shared one ends with the server.
   // A token session's principal is its own and ends with it; the shared one ends with the server.
   const endSession = (session: Session): void => {
     for (const response of session.streams) response.destroy();
