@@ -10,6 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ImageFile, ImageSpec } from '../environment/images.ts';
+import { localRelease } from '../environment/local-images.ts';
+import { PAUSE_IMAGE } from '../environment/node-config.ts';
 import type { ConformanceSuite } from './suite.ts';
 import { debianRoot, type DebianSelection } from './debian.ts';
 
@@ -28,6 +30,21 @@ export const CONFORMANCE_IMAGES = {
   nonewprivs: `${E2E}/nonewprivs:1.4`,
   sampleAPIServer: `${E2E}/sample-apiserver:1.29.2`,
 } as const;
+
+/**
+ * The images the specs run that are the environment's own, published under upstream's names: the release's etcd (the
+ * Aggregator spec runs it bare beside the sample API server) and the nodes' pause image (every pod's sandbox).
+ */
+export const ENVIRONMENT_IMAGES_THE_SUITE_RUNS = {
+  etcd: localRelease().images.etcd,
+  pause: PAUSE_IMAGE,
+} as const;
+
+/** Every image a conformance spec runs that the local environment publishes under its upstream name. */
+export type SuiteImage = keyof typeof CONFORMANCE_IMAGES | keyof typeof ENVIRONMENT_IMAGES_THE_SUITE_RUNS;
+
+/** The name the suite pulls `image` by. */
+export const suiteImageName = (image: SuiteImage): string => ({ ...CONFORMANCE_IMAGES, ...ENVIRONMENT_IMAGES_THE_SUITE_RUNS })[image];
 
 /**
  * The userlands besides busybox (`busybox.ts`: upstream's, as every upstream test image built on it carries), as

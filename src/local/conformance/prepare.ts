@@ -12,7 +12,7 @@ import { nodePaths } from '../environment/node-config.ts';
 import { run } from '../environment/host.ts';
 import { recordedMachines } from '../kubevirt/machine-backend.ts';
 import { ensureBusybox } from './busybox.ts';
-import { CONFORMANCE_IMAGES, conformanceImages } from './images.ts';
+import { CONFORMANCE_IMAGES, conformanceImages, ENVIRONMENT_IMAGES_THE_SUITE_RUNS } from './images.ts';
 import { ensureConformanceSuite, kubernetesSource, type ConformanceSuite } from './suite.ts';
 
 /** Raised when the suite no longer names an image as this project assembles it (a new Kubernetes version moved a tag). */
@@ -23,10 +23,10 @@ export class UnknownTestImageError extends Error {
   }
 }
 
-/** Fails unless the suite names every image assembled here. */
+/** Fails unless the suite names every image assembled here, and the environment's own images it runs, as published. */
 function checkImageNames(suite: ConformanceSuite): void {
   const listed = new Set(execFileSync(suite.e2e, ['--list-images'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }).split('\n').map((l) => l.trim()));
-  const unknown = Object.values(CONFORMANCE_IMAGES).filter((image) => !listed.has(image));
+  const unknown = [...Object.values(CONFORMANCE_IMAGES), ...Object.values(ENVIRONMENT_IMAGES_THE_SUITE_RUNS)].filter((image) => !listed.has(image));
   if (unknown.length > 0) throw new UnknownTestImageError(unknown);
 }
 
@@ -36,11 +36,24 @@ async function pulledImages(ctr: string, socket: string): Promise<Array<{ ref: s
   return out.split('\n').slice(1).map((line) => line.split(/\s+/)).map(([ref = '', , digest = '']) => ({ ref, digest })).filter((r) => r.ref !== '');
 }
 
+/** The containerd socket of every running process machine of the environment. */
+const processMachineSockets = (layout: EnvironmentLayout): string[] =>
+  recordedMachines(layout)
+    .filter((m) => m.backend === 'process' && m.running)
+    .map((m) => nodePaths(nodeLayout(layout.stateDir, m.slot)).containerdSocket);
+
+/** The references of the images the environment's running process machines hold (pulled by any of their pods). */
+export async function imagesOnProcessMachines(layout: EnvironmentLayout): Promise<Set<string>> {
+  const ctr = join(toolDir(CONTAINERD), 'ctr');
+  const refs = new Set<string>();
+  for (const socket of processMachineSockets(layout)) for (const image of await pulledImages(ctr, socket)) refs.add(image.ref);
+  return refs;
+}
+
 /** Removes, from every running process machine, a test image whose pulled copy is not the one published now. */
 async function dropStaleCopies(layout: EnvironmentLayout, published: ReadonlyMap<string, string>): Promise<void> {
   const ctr = join(toolDir(CONTAINERD), 'ctr');
-  for (const machine of recordedMachines(layout).filter((m) => m.backend === 'process' && m.running)) {
-    const socket = nodePaths(nodeLayout(layout.stateDir, machine.slot)).containerdSocket;
+  for (const socket of processMachineSockets(layout)) {
     for (const image of await pulledImages(ctr, socket)) {
       const digest = published.get(image.ref);
       if (digest !== undefined && digest !== image.digest) await run([ctr, '--address', socket, '--namespace', 'k8s.io', 'images', 'rm', image.ref]);

@@ -52,4 +52,9 @@ describe('the etcd image', () => {
     assert.deepEqual(spec.files.map((f) => f.target).sort(), ['/bin/busybox', '/usr/bin/bash', '/usr/bin/etcdctl', '/usr/bin/etcdutl', '/usr/libexec/etcd/etcdctl', '/usr/local/bin/etcd']);
     for (const link of ['/bin/sh', '/usr/bin/env', '/usr/bin/tar', '/usr/bin/awk']) assert.equal(spec.links?.[link], '/bin/busybox', link);
   });
+
+  it('When run with no user, it should run as root as upstream\'s image does (the pods that need etcd\'s user set it)', () => {
+    const spec = etcdImage('registry.k8s.io/etcd:3.6.8-0', { etcd: '/b/etcd', etcdctl: '/b/etcdctl', etcdutl: '/b/etcdutl', busybox: '/b/busybox' });
+    assert.equal(spec.user, undefined);
+  });
 });
