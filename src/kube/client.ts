@@ -3,7 +3,7 @@ import type { ClusterAuth } from './auth.ts';
 import type { ObjectMeta } from '../api/meta.ts';
 import { collectionPath, Discovery } from './discovery.ts';
 import { isNotFound, UnservedKindError } from './errors.ts';
-import { RestClient } from './rest.ts';
+import { DEFAULT_DEADLINES, RestClient, TRUSTED_SERVER, type ResponseLimits } from './rest.ts';
 
 /** The field manager of every server-side apply this project makes unless a caller names another. */
 export const DEFAULT_FIELD_MANAGER = 'hcp-kubevirt';
@@ -64,8 +64,8 @@ export class KubeClient {
   readonly rest: RestClient;
   private readonly discovery: Discovery;
 
-  private constructor(config: ClusterAuth) {
-    this.rest = new RestClient(config);
+  private constructor(config: ClusterAuth, limits: ResponseLimits = TRUSTED_SERVER) {
+    this.rest = new RestClient(config, DEFAULT_DEADLINES, limits);
     this.discovery = new Discovery(this.rest);
   }
 
@@ -76,12 +76,12 @@ export class KubeClient {
     return new KubeClient(config);
   }
 
-  /** A client from a loaded KubeConfig, or from {@link inClusterAuth}. */
-  static fromConfig(config: ClusterAuth): KubeClient {
-    return new KubeClient(config);
+  /** A client from a loaded KubeConfig, or from {@link inClusterAuth}; `limits` for a server a tenant names. */
+  static fromConfig(config: ClusterAuth, limits: ResponseLimits = TRUSTED_SERVER): KubeClient {
+    return new KubeClient(config, limits);
   }
 
-  /** A client from kubeconfig YAML text. */
+  /** A client from kubeconfig YAML text the process may trust (its user's own, or one it wrote). */
   static fromKubeconfigText(text: string): KubeClient {
     const config = new KubeConfig();
     config.loadFromString(text);

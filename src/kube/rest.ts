@@ -21,6 +21,37 @@ export interface RestDeadlines {
 /** The deadlines every client gets unless told otherwise. */
 export const DEFAULT_DEADLINES: RestDeadlines = { connectMs: 10_000, answerIdleMs: 75_000, watchGraceMs: 30_000 };
 
+/**
+ * What a client takes from its server. A server a tenant names (an infrastructure kubeconfig's) may be no API server
+ * at all: an internal service the operator can reach, or a fake that answers without end. Its answers are bounded, and
+ * an answer that is not a Kubernetes Status is never quoted in an error, which would carry it into a condition.
+ */
+export interface ResponseLimits {
+  /** The largest answer read; a longer one is abandoned with {@link ResponseTooLargeError}. */
+  readonly maxBodyBytes: number;
+  /** The largest event of a watch. */
+  readonly maxWatchEventBytes: number;
+  /** Whether an error may quote an answer that is not a Kubernetes Status. */
+  readonly quoteBodies: boolean;
+}
+
+/** Limits of a server the process was configured with (its own cluster, an admin's kubeconfig): none. */
+export const TRUSTED_SERVER: ResponseLimits = { maxBodyBytes: Infinity, maxWatchEventBytes: Infinity, quoteBodies: true };
+
+/**
+ * Limits of a server a tenant names: 16 MiB an answer (a list of 1,000 VirtualMachines is about 8 MiB), 2 MiB an event
+ * (an object's largest size in etcd is 1.5 MiB).
+ */
+export const TENANT_SERVER: ResponseLimits = { maxBodyBytes: 16 * 1024 * 1024, maxWatchEventBytes: 2 * 1024 * 1024, quoteBodies: false };
+
+/** An answer longer than its client's {@link ResponseLimits} allow. */
+export class ResponseTooLargeError extends Error {
+  constructor(host: string, limit: number) {
+    super(`the answer of ${host} is larger than ${String(Math.round(limit / 1024 / 1024))} MiB: abandoned`);
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
 /** A request abandoned at one of its {@link RestDeadlines}. */
 export class RequestTimeoutError extends Error {
   constructor(what: string, host: string, ms: number) {
@@ -48,18 +79,20 @@ export class RestClient {
   private readonly server: URL;
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
   private readonly deadlines: RestDeadlines;
+  private readonly limits: ResponseLimits;
   /**
    * Called once per request when its answer's status arrives (`<error>` when none did), with its HTTP method (watches
    * as `WATCH`), path and the server's host, for request metrics labelled as client-go labels them.
    */
   onRequest: (request: RequestRecord) => void = () => undefined;
 
-  constructor(config: ClusterAuth, deadlines: RestDeadlines = DEFAULT_DEADLINES) {
+  constructor(config: ClusterAuth, deadlines: RestDeadlines = DEFAULT_DEADLINES, limits: ResponseLimits = TRUSTED_SERVER) {
     const cluster = config.getCurrentCluster();
     if (cluster === null) throw new Error('the kubeconfig has no current cluster');
     this.config = config;
     this.server = new URL(cluster.server);
     this.deadlines = deadlines;
+    this.limits = limits;
   }
 
   /** The API server URL. */
@@ -95,14 +128,14 @@ export class RestClient {
     };
     await this.config.applyToHTTPSOptions(options);
     for (let attempt = 1; ; attempt++) {
-      const answer = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body), this.guard(this.deadlines.answerIdleMs)).catch((error: unknown) => {
+      const answer = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body), this.guard(this.deadlines.answerIdleMs), this.limits.maxBodyBytes).catch((error: unknown) => {
         this.record(req.method, req.path, NO_ANSWER);
         throw error;
       });
       this.record(req.method, req.path, String(answer.status));
       if (answer.status >= 200 && answer.status < 300) return answer.text;
       const delayMs = retryDelayMs(req, answer, attempt);
-      if (delayMs === undefined) throw errorFrom(answer.status, answer.text, req);
+      if (delayMs === undefined) throw errorFrom(answer.status, answer.text, req, this.limits.quoteBodies);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }
@@ -126,7 +159,7 @@ export class RestClient {
     };
     await this.config.applyToHTTPSOptions(options);
     const guard = this.guard(timeoutSeconds * 1000 + this.deadlines.watchGraceMs);
-    await streamLines(options, { onLine, onStatus: (status) => this.record('WATCH', path, status), guard }, path);
+    await streamLines(options, { onLine, onStatus: (status) => this.record('WATCH', path, status), guard }, { path, limits: this.limits });
   }
 
   /** Puts this client's deadlines on a request: the connect deadline on a new connection, then `idleMs` of silence. */
@@ -181,14 +214,19 @@ function retryDelayMs(req: RestRequest, answer: { status: number; retryAfterSeco
   return Math.min(answer.retryAfterSeconds, 2) * 1000;
 }
 
-function send(options: RequestOptions, body: string | undefined, guard: (req: ClientRequest) => void): Promise<{ status: number; text: string; retryAfterSeconds: number | undefined }> {
+function send(options: RequestOptions, body: string | undefined, guard: (req: ClientRequest) => void, maxBytes: number): Promise<{ status: number; text: string; retryAfterSeconds: number | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request(options, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > maxBytes) return req.destroy(new ResponseTooLargeError(String(options.hostname), maxBytes));
+        chunks.push(chunk);
+      });
       const retryAfter = Number(res.headers['retry-after']);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined }));
+      res.on('error', reject);
     });
     guard(req);
     req.on('error', reject);
@@ -210,27 +248,41 @@ export function resourceOfPath(path: string): string {
   return [rest[0], rest[2]].filter((p) => p !== undefined).join('/');
 }
 
-function streamLines(options: RequestOptions, handlers: { onLine: (value: unknown) => void; onStatus: (code: string) => void; guard: (req: ClientRequest) => void }, path: string): Promise<void> {
+function streamLines(options: RequestOptions, handlers: { onLine: (value: unknown) => void; onStatus: (code: string) => void; guard: (req: ClientRequest) => void }, stream: { path: string; limits: ResponseLimits }): Promise<void> {
   const { onLine } = handlers;
+  const { path, limits } = stream;
   let answered = false;
   return new Promise((resolve, reject) => {
+    const deliver = (line: string): boolean => {
+      try {
+        onLine(JSON.parse(line));
+        return true;
+      } catch (error) {
+        req.destroy(error instanceof SyntaxError ? new Error(`the watch of ${path} sent a line that is not JSON`) : (error as Error));
+        return false;
+      }
+    };
     const req = request(options, (res) => {
       const status = res.statusCode ?? 0;
       answered = true;
       handlers.onStatus(String(status));
+      const ok = status >= 200 && status < 300;
       let buffer = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         buffer += chunk;
-        let newline = buffer.indexOf('\n');
+        // An error answer is read whole (up to one event's size), to be told as a Status.
+        let newline = ok ? buffer.indexOf('\n') : -1;
         while (newline >= 0) {
           const line = buffer.slice(0, newline).trim();
           buffer = buffer.slice(newline + 1);
-          if (line !== '' && status >= 200 && status < 300) onLine(JSON.parse(line));
+          // Thrown here, an error would escape the stream as an uncaught exception: the watch ends with it instead.
+          if (line !== '' && !deliver(line)) return;
           newline = buffer.indexOf('\n');
         }
+        if (buffer.length > limits.maxWatchEventBytes) req.destroy(new ResponseTooLargeError(String(options.hostname), limits.maxWatchEventBytes));
       });
-      res.on('end', () => (status >= 200 && status < 300 ? resolve() : reject(errorFrom(status, buffer, { method: 'GET', path }))));
+      res.on('end', () => (status >= 200 && status < 300 ? resolve() : reject(errorFrom(status, buffer, { method: 'GET', path }, limits.quoteBodies))));
       res.on('error', reject);
     });
     handlers.guard(req);
@@ -243,11 +295,32 @@ function streamLines(options: RequestOptions, handlers: { onLine: (value: unknow
   });
 }
 
-function errorFrom(status: number, text: string, req: RestRequest): KubeApiError {
+/** The longest message of a Status from a server whose answers are not quoted (a real API server's fit easily). */
+const UNQUOTED_STATUS_MESSAGE = 300;
+
+/** A Kubernetes Status, or undefined when `text` is none. */
+function statusOf(text: string): { reason: string; message: string } | undefined {
+  let parsed: unknown;
   try {
-    const s = JSON.parse(text) as { reason?: string; message?: string };
-    return new KubeApiError(status, s.reason ?? 'Unknown', s.message ?? text);
+    parsed = JSON.parse(text);
   } catch {
-    return new KubeApiError(status, 'Unknown', `${req.method} ${req.path}: HTTP ${status}: ${text.slice(0, 300)}`);
+    return undefined;
   }
+  const s = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { kind?: unknown; reason?: unknown; message?: unknown };
+  if (s.kind !== 'Status' || typeof s.message !== 'string') return undefined;
+  return { reason: typeof s.reason === 'string' ? s.reason : 'Unknown', message: s.message };
+}
+
+/** `text` without control characters (a message from an untrusted server goes into conditions and logs). */
+const printable = (text: string): string => [...text].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('');
+
+/**
+ * The error of a non-2xx answer: a Kubernetes Status gives its reason and message; any other answer is quoted (its
+ * first 300 characters) only when `quoteBodies`, else only its HTTP status is said.
+ */
+function errorFrom(status: number, text: string, req: RestRequest, quoteBodies: boolean): KubeApiError {
+  const s = statusOf(text);
+  if (s !== undefined) return new KubeApiError(status, s.reason, quoteBodies ? s.message : printable(s.message).slice(0, UNQUOTED_STATUS_MESSAGE));
+  const body = quoteBodies ? `: ${text.slice(0, 300)}` : ' (not a Kubernetes API answer)';
+  return new KubeApiError(status, 'Unknown', `${req.method} ${req.path}: HTTP ${String(status)}${body}`);
 }

@@ -128,7 +128,7 @@ async function publishSupportedVersions(client: KubeClient, namespace: string, v
 /** Every controller, on shared informers; the etcd backup ones only with the TechPreviewNoUpgrade feature set. */
 function addControllers(manager: Manager, o: OperatorOptions, events: EventRecorder, metrics: Metrics): void {
   // One client per external infrastructure cluster, shared: the HostedCluster controller validates it, NodePools use it.
-  const infraClients = new KubeconfigClients('infra');
+  const infraClients = new KubeconfigClients();
   const releases = releaseProvider(o);
   const dashboards = o.monitoringDashboards === true ? { dashboardTemplateNamespace: o.namespace } : {};
   const hostedApiAccess = o.hostedApiAccess ?? 'published';

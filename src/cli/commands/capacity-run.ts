@@ -4,7 +4,8 @@ import { averageQPS, type Workers } from '../../capacity/model.ts';
 import { CONTROL_PLANE_NODE_SELECTOR, workersOfNodes, type SizedNode } from '../../capacity/nodes.ts';
 import { ratePerSecond, requestTotal } from '../../capacity/qps.ts';
 import { capacityReport, formatCapacityReport, type NamedBaseline } from '../../capacity/report.ts';
-import { KubeClient } from '../../kube/client.ts';
+import type { KubeClient } from '../../kube/client.ts';
+import { untrustedClient } from '../../kube/untrusted-kubeconfig.ts';
 import { GIB, parseQuantity } from '../../lib/quantity.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { parseYaml } from '../../lib/yaml-read.ts';
@@ -82,7 +83,7 @@ async function measureHostedQPS(client: KubeClient, windowMs: number, ctx: Comma
 }
 
 async function measureOne(client: KubeClient, hc: HostedCluster, windowMs: number): Promise<number> {
-  const hosted = KubeClient.fromKubeconfigText(await adminKubeconfig(client, hc));
+  const hosted = untrustedClient(await adminKubeconfig(client, hc));
   try {
     const before = requestTotal(await hosted.rest.getText('/metrics', { timeoutMs: READ_TIMEOUT_MS }));
     const started = Date.now();

@@ -8,7 +8,7 @@ import type { KubeClient } from '../../../kube/client.ts';
 import { isUserError, UserErrors } from '../../framework/errors.ts';
 import { memoryContext } from '../../framework/memory-context.ts';
 import { runCommand } from '../../framework/run.ts';
-import { fieldOfMessage, formToArgs, machineFieldsOf, type ClusterForm } from './wizard.ts';
+import { fieldOfMessage, formToArgs, type ClusterForm } from './wizard.ts';
 
 /** A refusal the page shows: at a field of the form, or for the action as a whole. */
 export interface FieldError {
@@ -73,16 +73,10 @@ export async function withPublishedAddress(client: KubeClient, form: ClusterForm
 /** The refusal of an uploaded infrastructure kubeconfig that would run a program or read a file here, if it would. */
 async function unsafeUpload(form: ClusterForm): Promise<ActionResult | undefined> {
   if (typeof form.infraKubeconfig !== 'string' || form.infraKubeconfig.trim() === '') return undefined;
-  const { parseYaml } = await import('../../../lib/yaml-read.ts');
-  let parsed: unknown;
-  try {
-    parsed = parseYaml(form.infraKubeconfig);
-  } catch {
-    return undefined; // The command says it is not YAML, in its words.
-  }
-  const fields = machineFieldsOf(typeof parsed === 'object' ? (parsed as Record<string, unknown> | null) : null);
-  if (fields.length === 0) return undefined;
-  const message = `the infrastructure kubeconfig may carry its credentials inline only (certificate-authority-data, client-certificate-data, client-key-data, token): the console does not run programs or read files of this machine for it (${fields.join(', ')})`;
+  const { untrustedKubeconfigProblem } = await import('../../../kube/untrusted-kubeconfig.ts');
+  const problem = untrustedKubeconfigProblem(form.infraKubeconfig);
+  if (problem === undefined) return undefined;
+  const message = `the infrastructure kubeconfig may carry its credentials inline only (certificate-authority-data, client-certificate-data, client-key-data, token): the console does not run programs or read files of this machine for it: ${problem}`;
   return { ok: false, stdout: '', stderr: '', errors: [{ field: 'infraKubeconfig', message }] };
 }
 

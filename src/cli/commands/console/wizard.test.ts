@@ -96,7 +96,12 @@ describe('the create wizard', () => {
     const result = await renderForm({ name: 'x', releaseImage: RELEASE, pullSecret: PULL_SECRET, infraKubeconfig: files, infraNamespace: 'guests' }, FIXED);
     assert.equal(result.ok, false);
     assert.deepEqual(result.errors.map((e) => e.field), ['infraKubeconfig']);
-    assert.match(result.errors[0]?.message ?? '', /\(users\[infra\]\.user\.exec, clusters\[infra\]\.cluster\.certificate-authority\)$/);
+    assert.match(result.errors[0]?.message ?? '', /: cluster "infra" names a file \("certificate-authority"\)$/);
+    const execOnly = await renderForm({ name: 'x', releaseImage: RELEASE, pullSecret: PULL_SECRET, infraKubeconfig: exec, infraNamespace: 'guests' }, FIXED);
+    assert.match(execOnly.errors[0]?.message ?? '', /: user "infra" runs a program \("exec"\)$/);
+    const tokenFile = INFRA_KUBECONFIG.replace('    token: abc\n', '    token-file: /var/run/secrets/kubernetes.io/serviceaccount/token\n');
+    const tokenFileResult = await renderForm({ name: 'x', releaseImage: RELEASE, pullSecret: PULL_SECRET, infraKubeconfig: tokenFile, infraNamespace: 'guests' }, FIXED);
+    assert.match(tokenFileResult.errors[0]?.message ?? '', /: user "infra" names a file \("token-file"\)$/);
   });
 
   it('When a message names a flag, it should be placed at that flag\'s field, else at the form', () => {

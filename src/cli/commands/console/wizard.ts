@@ -153,21 +153,3 @@ export function fieldOfMessage(message: string): keyof ClusterForm | 'form' {
   if (/compute\.memory/.test(message)) return 'memory';
   return 'form';
 }
-
-/** Fields of a kubeconfig that read files or run programs on the machine that loads it. */
-const USER_FIELDS_OF_THE_MACHINE = ['exec', 'auth-provider', 'tokenFile', 'client-certificate', 'client-key'];
-const CLUSTER_FIELDS_OF_THE_MACHINE = ['certificate-authority'];
-
-/**
- * Why an uploaded infrastructure kubeconfig may not be used by the console: the fields that would make it run a
- * program or read a file of the console's machine when loaded. The CLI trusts the user's own file; a console takes
- * uploads, so only inline credentials (`*-data`, `token`) are accepted.
- */
-export function machineFieldsOf(kubeconfig: Record<string, unknown> | null | undefined): string[] {
-  const named = (list: unknown, key: string): Array<{ name: string; entry: Record<string, unknown> }> =>
-    (Array.isArray(list) ? (list as Array<Record<string, unknown> | null>) : []).map((e) => ({ name: typeof e?.['name'] === 'string' ? e['name'] : '', entry: (e?.[key] ?? {}) as Record<string, unknown> }));
-  return [
-    ...named(kubeconfig?.['users'], 'user').flatMap(({ name, entry }) => USER_FIELDS_OF_THE_MACHINE.filter((f) => entry[f] !== undefined).map((f) => `users[${name}].user.${f}`)),
-    ...named(kubeconfig?.['clusters'], 'cluster').flatMap(({ name, entry }) => CLUSTER_FIELDS_OF_THE_MACHINE.filter((f) => entry[f] !== undefined).map((f) => `clusters[${name}].cluster.${f}`)),
-  ];
-}

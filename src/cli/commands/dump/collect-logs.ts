@@ -1,6 +1,7 @@
 import type { ContainerStatus, PodState } from './facts.ts';
 import { podLogPath, type LogKind } from './layout.ts';
 import type { DumpSource } from './collect-objects.ts';
+import { scrubString } from './redact.ts';
 
 /**
  * How long one log may take: the API server fetches it from the node's kubelet (through konnectivity for a hosted
@@ -47,7 +48,7 @@ async function collectLog(source: DumpSource, log: { namespace: string; pod: str
   const { namespace, pod, container, which } = log;
   try {
     const text = await source.client.rest.getText(logRequestPath(namespace, pod, container, which), { timeoutMs: LOG_TIMEOUT_MS });
-    source.out.write(podLogPath(namespace, pod, container, which), text);
+    source.out.write(podLogPath(namespace, pod, container, which), scrubString(text));
   } catch (error) {
     if (which === 'current') source.out.problem(`log of container ${container} of pod ${namespace}/${pod}`, error);
   }

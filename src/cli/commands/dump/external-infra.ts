@@ -1,5 +1,6 @@
 import type { NodePool } from '../../../api/index.ts';
-import { KubeClient, type KubeDocument } from '../../../kube/client.ts';
+import type { KubeClient, KubeDocument } from '../../../kube/client.ts';
+import { untrustedClient } from '../../../kube/untrusted-kubeconfig.ts';
 import { fromBase64 } from '../../../lib/base64.ts';
 import { collectKinds, collectSecretNames, listedOf, type DumpSource } from './collect-objects.ts';
 import { collectPodLogs } from './collect-logs.ts';
@@ -49,7 +50,7 @@ export async function dumpExternalInfra(management: KubeClient, np: NodePool, in
   const infraOut = out.under(externalInfraFolder(np.metadata.uid ?? ''), 'infrastructure');
   let client: KubeClient;
   try {
-    client = KubeClient.fromKubeconfigText(await infraKubeconfig(management, np, infra));
+    client = untrustedClient(await infraKubeconfig(management, np, infra));
   } catch (error) {
     infraOut.problem(`read the infrastructure kubeconfig of NodePool ${np.metadata.name ?? ''}`, error);
     return NO_MACHINES;

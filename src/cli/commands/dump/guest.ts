@@ -1,5 +1,6 @@
 import type { HostedCluster } from '../../../api/index.ts';
-import { KubeClient } from '../../../kube/client.ts';
+import type { KubeClient } from '../../../kube/client.ts';
+import { untrustedClient } from '../../../kube/untrusted-kubeconfig.ts';
 import { reasonOf } from '../../../operator/runtime/errors.ts';
 import { adminKubeconfig } from '../create/kubeconfig-run.ts';
 import { collectKinds, collectSecretNames, listedOf, type DumpSource } from './collect-objects.ts';
@@ -18,7 +19,7 @@ function unreachable(out: DumpWriter, failed: { what: string; why: string }, err
 
 /** A client of the hosted cluster from the admin kubeconfig the HostedCluster publishes (as `hcp create kubeconfig` prints it). */
 async function guestClient(management: KubeClient, hc: HostedCluster): Promise<KubeClient> {
-  return KubeClient.fromKubeconfigText(await adminKubeconfig(management, hc));
+  return untrustedClient(await adminKubeconfig(management, hc));
 }
 
 /** Everything of the hosted cluster: cluster-scoped kinds, namespaced kinds in every namespace, Secret names, guest components' logs. */

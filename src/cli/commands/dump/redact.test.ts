@@ -58,4 +58,15 @@ describe('secretEntry', () => {
   it('When a Secret has no type or data, it should be Opaque with no keys', () => {
     assert.deepEqual(secretEntry({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'n' } }), { name: 's', namespace: 'n', type: 'Opaque', keys: [] });
   });
+
+  it('When a spec or a pod argument holds a pre-signed URL, it should keep the address and drop the query that grants access', () => {
+    const url = 'https://store.example:7070/backups/demo/1.db?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F20261127&X-Amz-Signature=abc123';
+    const hc = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', metadata: { name: 'demo' }, spec: { etcd: { managed: { storage: { restoreSnapshotURL: [url, 's3://backups/demo/1.db'] } } } } };
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'etcd-0' }, spec: { initContainers: [{ args: [`--url=${url}`, '--data-dir=/var/lib/data'] }] } };
+    const text = JSON.stringify([scrubObject(hc), scrubObject(pod)]);
+    assert.doesNotMatch(text, /X-Amz-Signature|abc123|AKIA/);
+    assert.match(text, /"https:\/\/store.example:7070\/backups\/demo\/1.db\?<redacted: pre-signed query>"/);
+    assert.match(text, /"--url=https:\/\/store.example:7070\/backups\/demo\/1.db\?<redacted: pre-signed query>"/);
+    assert.match(text, /"s3:\/\/backups\/demo\/1.db"/);
+  });
 });

@@ -36,7 +36,18 @@ export class SecretInDumpError extends Error {
   }
 }
 
+/**
+ * The query of a pre-signed URL (S3's `X-Amz-Signature`, the older `Signature=`, Azure's `sig=`): whoever holds it
+ * reads the object until it expires (up to 7 days), so a `restoreSnapshotURL` in a HostedCluster's spec, the member
+ * pods' `--url=` argument or anywhere else keeps its address and loses its query.
+ */
+const PRESIGNED_QUERY = /(https?:\/\/[^\s"'?]+)\?[^\s"']*(?:X-Amz-Signature|X-Amz-Credential|Signature=|sig=)[^\s"']*/gi;
+
+/** `text` with the query of every pre-signed URL in it redacted (pod logs go through it too). */
+export const scrubString = (text: string): string => text.replace(PRESIGNED_QUERY, '$1?<redacted: pre-signed query>');
+
 function scrubValue(value: unknown): unknown {
+  if (typeof value === 'string') return scrubString(value);
   if (Array.isArray(value)) return value.map(scrubValue);
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
@@ -46,7 +57,7 @@ function scrubValue(value: unknown): unknown {
 
 /**
  * The object as written into the dump: without managed fields (noise, and large), without the annotations that can
- * carry secret material, and with inline user data replaced by its length. Throws {@link SecretInDumpError} for a
+ * carry secret material, with inline user data replaced by its length and pre-signed URLs without their query. Throws {@link SecretInDumpError} for a
  * Secret.
  */
 export function scrubObject<T extends KubeDocument>(object: T): T {

@@ -27,7 +27,7 @@ interface Reading {
 
 /** Samples the request rates of the API servers `servers` lists, at most once per scrape. */
 export class LoadSampler {
-  private readonly clients = new KubeconfigClients('guest');
+  private readonly clients = new KubeconfigClients();
   private readonly readings = new Map<string, Reading>();
   private readonly rates = new Map<string, number>();
   /** Every control plane asked about since it appeared (its client lives until it goes). */

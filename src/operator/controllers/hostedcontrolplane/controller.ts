@@ -89,7 +89,7 @@ export function addHostedControlPlaneController(manager: Manager, deps: HostedCo
   }));
   const monitoring = monitoringSettings(manager, deps, logger);
   const reconcile = reconcileHostedControlPlane(
-    { ...deps, ...(monitoring === undefined ? {} : { monitoring: monitoring.settings }), guestClients: new KubeconfigClients('guest'), guestSynced: new Map(), secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map(), assignsPodUsers: askOnce },
+    { ...deps, ...(monitoring === undefined ? {} : { monitoring: monitoring.settings }), guestClients: new KubeconfigClients(), guestSynced: new Map(), secret: (k) => secrets.get(k), deployment: (k) => deployments.get(k), statefulSet: (k) => statefulSets.get(k), service: (k) => services.get(k), lastApplied: new Map(), assignsPodUsers: askOnce },
     (key) => inScope(planes.get(key), deps.watchNamespace),
   );
   const controller = new Controller({ name: 'hostedcontrolplane', clock: deps.clock, logger, metrics, workers: CONTROL_PLANE_WORKERS, reconcile });

@@ -71,7 +71,7 @@ function accessOf(hcp: HostedControlPlane, owner: string, deps: LoadBalancerCont
 export function addLoadBalancerController(manager: Manager, deps: LoadBalancerControllerDeps, logger: Logger, metrics: Metrics): Controller {
   const planes = manager.informer<HostedControlPlane>({ apiVersion: API_VERSION, kind: 'HostedControlPlane' });
   const secrets = manager.informer<CachedSecret>(controlPlaneSecretsSelector);
-  const guestClients = new KubeconfigClients('guest');
+  const guestClients = new KubeconfigClients();
   // Events arrive once informers run, which reconciles start: the controller exists by then.
   const clusters = new BalancedClusters({ clock: deps.clock, logger, onService: (cluster, service) => controller.queue.add(`${cluster}${SEPARATOR}${service}`) });
   const reconcilePlane = (key: string): ReconcileResult => {

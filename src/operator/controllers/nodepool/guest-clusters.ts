@@ -98,7 +98,7 @@ const stopInformers = (guest: GuestCluster): void => {
  */
 export class GuestClusters {
   private readonly guests = new Map<string, GuestCluster>();
-  private readonly clients = new KubeconfigClients('guest');
+  private readonly clients = new KubeconfigClients();
   private readonly o: GuestClustersOptions;
 
   constructor(options: GuestClustersOptions) {

@@ -4,6 +4,7 @@ import { infraKubeconfigKey } from '../../../../controlplane/common/infra.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
 import { checkInfraAccess, type InfraAccessProblem } from '../../../../kube/infra-access.ts';
+import { untrustedKubeconfigProblem } from '../../../../kube/untrusted-kubeconfig.ts';
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
 import { ETCD_RESTORE_CREDENTIALS_ANNOTATION } from '../../../../render/hostedcluster/names.ts';
 import { findCondition } from '../../../../lib/conditions.ts';
@@ -125,22 +126,45 @@ async function checkInfraAccessible(scope: Scope, kubeconfig: string, namespace:
 const credentialsProblem = (scope: Scope, name: string, key: string, secret: SourceSecret | undefined): string =>
   `infra kubeconfig secret ${scope.hc.metadata.namespace ?? ''}/${name} ${secret === undefined ? 'not found' : `has no '${key}' key`}`;
 
-async function checkInfraCredentials(scope: Scope): Promise<boolean> {
-  const credentials = scope.hc.spec.platform.kubevirt?.credentials;
-  if (credentials === undefined) {
-    setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'True', reason: Reason.AsExpected.value, message: 'Worker VMs run on the management cluster; no credentials needed' });
-    setCondition(scope, { type: Type.InfrastructureReady.value, status: 'True', reason: Reason.AsExpected.value, message: 'Worker VMs run on the management cluster' });
-    return true;
-  }
+/**
+ * Whether the infra kubeconfig carries only inline credentials, as the operator takes a tenant's; else it is refused
+ * in PlatformCredentialsFound and not copied into the control plane, whose CSI controller and cloud provider would
+ * honour it.
+ */
+function inlineOnly(scope: Scope, name: string, kubeconfig: string): boolean {
+  const problem = untrustedKubeconfigProblem(fromBase64(kubeconfig));
+  if (problem === undefined) return true;
+  const message = `infra kubeconfig secret ${scope.hc.metadata.namespace ?? ''}/${name}: ${problem}; a HostedCluster's kubeconfig may carry only inline credentials (token, client-certificate-data and client-key-data, certificate-authority-data)`;
+  setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'False', reason: Reason.PlatformCredentialsNotFound.value, message });
+  return false;
+}
+
+/** Worker VMs on the management cluster: no credentials to check. */
+function managementInfra(scope: Scope): true {
+  setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'True', reason: Reason.AsExpected.value, message: 'Worker VMs run on the management cluster; no credentials needed' });
+  setCondition(scope, { type: Type.InfrastructureReady.value, status: 'True', reason: Reason.AsExpected.value, message: 'Worker VMs run on the management cluster' });
+  return true;
+}
+
+type Credentials = NonNullable<NonNullable<HostedCluster['spec']['platform']['kubevirt']>['credentials']>;
+
+/** The infra kubeconfig Secret and its value, under the key every reader of the copy uses (VMs, CSI, cloud provider). */
+async function infraSecret(scope: Scope, credentials: Credentials): Promise<{ name: string; key: string; secret: SourceSecret | undefined; kubeconfig: string | undefined }> {
   const name = credentials.infraKubeConfigSecret?.name ?? '';
-  // The key every reader of the copy uses (the NodePool's VMs, the CSI controller, the cloud provider).
   const key = infraKubeconfigKey(credentials) ?? 'kubeconfig';
   const secret = await readSecret(scope, name);
-  const kubeconfig = secret?.data?.[key];
+  return { name, key, secret, kubeconfig: secret?.data?.[key] };
+}
+
+async function checkInfraCredentials(scope: Scope): Promise<boolean> {
+  const credentials = scope.hc.spec.platform.kubevirt?.credentials;
+  if (credentials === undefined) return managementInfra(scope);
+  const { name, key, secret, kubeconfig } = await infraSecret(scope, credentials);
   if (secret === undefined || kubeconfig === undefined) {
     setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'False', reason: Reason.PlatformCredentialsNotFound.value, message: credentialsProblem(scope, name, key, secret) });
     return false;
   }
+  if (!inlineOnly(scope, name, kubeconfig)) return false;
   scope.secrets.set('infraCredentials', secret);
   setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'True', reason: Reason.AsExpected.value, message: 'Infra kubeconfig secret found' });
   return checkInfraAccessible(scope, kubeconfig, credentials.infraNamespace);
