@@ -18,7 +18,10 @@ import { S3Client } from '../objectstore/s3.ts';
 import { runProcess } from './process.ts';
 
 const API = 'hypershift.openshift.io/v1beta1';
-/** The Secret the docs tell users of the local environment to make, in the operator's namespace. */
+/**
+ * The Secret the docs tell users of the local environment to make: in the operator's namespace for backups made by
+ * hand, in the HostedCluster's for scheduled ones.
+ */
 export const BACKUP_CREDENTIALS_SECRET = 'etcd-backup-credentials';
 
 /** What the backup measured. */
@@ -29,10 +32,10 @@ export interface BackupFigures {
   readonly keys: number;
 }
 
-async function ensureCredentialsSecret(management: KubeClient, layout: EnvironmentLayout): Promise<void> {
+async function ensureCredentialsSecret(management: KubeClient, layout: EnvironmentLayout, namespace = 'hypershift'): Promise<void> {
   const access = objectStoreAccess(layout);
   const data = { credentials: readFileSync(access.credentialsFile, 'utf8'), 'ca-bundle.pem': readFileSync(access.caFile, 'utf8') };
-  await management.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: BACKUP_CREDENTIALS_SECRET, namespace: 'hypershift' }, stringData: data } as KubeObject, { fieldManager: 'e2e', force: true });
+  await management.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: BACKUP_CREDENTIALS_SECRET, namespace }, stringData: data } as KubeObject, { fieldManager: 'e2e', force: true });
 }
 
 /** Downloads a stored object of the environment's bucket to `file`. */
@@ -105,7 +108,8 @@ export async function assertEtcdBackupLands(management: KubeClient, layout: Envi
  * from the schedule's setting (a cluster older than the last tick is backed up at once).
  */
 export async function assertScheduledBackupLands(management: KubeClient, layout: EnvironmentLayout, name: string): Promise<BackupFigures> {
-  await ensureCredentialsSecret(management, layout);
+  // A schedule is its tenant's: its credentials are beside the HostedCluster.
+  await ensureCredentialsSecret(management, layout, 'clusters');
   const namespace = `clusters-${name}`;
   const hcRef = { apiVersion: API, kind: 'HostedCluster', name, namespace: 'clusters' };
   const backup = (value: unknown): object => ({ spec: { etcd: { managed: { backup: value } } } });

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { changes, type InformerEvent } from './informer.ts';
+import type { KubeObject, ListSelector, WatchEvent, WatchFrom } from '../../kube/client.ts';
+import { FakeClock } from '../../testing/fake-clock.ts';
+import { changes, Informer, TooManyObjectsError, type InformerEvent, type ListWatcher } from './informer.ts';
+import { silentLogger } from './logger.ts';
 
 type Doc = { data?: Record<string, string>; other?: string };
 const event = (type: InformerEvent<Doc>['type'], object: Doc, old?: Doc): InformerEvent<Doc> => ({ type, object, ...(old === undefined ? {} : { old }) });
@@ -15,5 +18,65 @@ describe('changes', () => {
   it('When an object is added or deleted, it should count even though nothing was picked differently (a deleted ConfigMap once went unheard)', () => {
     assert.equal(changes(event('ADDED', { data: { a: '1' } }), data), true);
     assert.equal(changes(event('DELETED', { data: { a: '1' } }, { data: { a: '1' } }), data), true);
+  });
+});
+
+const vm = (name: string, namespace = 'guests'): KubeObject => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name, namespace, resourceVersion: name } });
+
+/** A server that lists `listed` and then sends `events` on the first watch, as a server a tenant names might. */
+function fakeServer(listed: KubeObject[], events: Array<WatchEvent<KubeObject>> = []): ListWatcher {
+  let watches = 0;
+  return {
+    listWithVersion: <T extends KubeObject>() => Promise.resolve({ items: listed as T[], resourceVersion: '1' }),
+    watch: <T extends KubeObject>(_selector: ListSelector, from: WatchFrom, onEvent: (event: WatchEvent<T>) => void) => {
+      if (watches++ === 0) for (const e of events) onEvent(e as WatchEvent<T>);
+      return new Promise<void>((resolve) => from.signal.addEventListener('abort', () => resolve()));
+    },
+  };
+}
+
+const selector: ListSelector = { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', namespace: 'guests' };
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('Informer bounds', () => {
+  it('When a list holds more objects than maxObjects, it should cache none of them and report the failure', async () => {
+    const informer = new Informer(fakeServer([vm('a'), vm('b'), vm('c')]), selector, { clock: new FakeClock(), logger: silentLogger, limits: { maxObjects: 2, maxBytes: Infinity } });
+    informer.start();
+    await settle();
+    assert.equal(informer.hasSynced, false);
+    assert.ok(informer.lastError instanceof TooManyObjectsError);
+    assert.deepEqual(informer.list(), []);
+    informer.stop();
+  });
+
+  it('When a watch would grow the cache past maxObjects, it should stop the watch with the failure instead', async () => {
+    const added = (name: string): WatchEvent<KubeObject> => ({ type: 'ADDED', object: vm(name) });
+    const informer = new Informer(fakeServer([vm('a')], [added('b'), added('c'), added('d')]), selector, { clock: new FakeClock(), logger: silentLogger, limits: { maxObjects: 2, maxBytes: Infinity } });
+    informer.start();
+    await settle();
+    await settle();
+    assert.ok(informer.lastError instanceof TooManyObjectsError);
+    assert.deepEqual(informer.list().map((o) => o.metadata?.name).sort(), ['a', 'b']);
+    informer.stop();
+  });
+
+  it('When objects grow past maxBytes, it should refuse the one that would cross it', async () => {
+    const big = (name: string): KubeObject => ({ ...vm(name), data: { blob: 'x'.repeat(1000) } } as KubeObject);
+    const informer = new Informer(fakeServer([big('a')], [{ type: 'ADDED', object: big('b') }, { type: 'ADDED', object: big('c') }]), selector, { clock: new FakeClock(), logger: silentLogger, limits: { maxObjects: 100, maxBytes: 2500 } });
+    informer.start();
+    await settle();
+    await settle();
+    assert.ok(informer.lastError instanceof TooManyObjectsError);
+    assert.deepEqual(informer.list().map((o) => o.metadata?.name).sort(), ['a', 'b']);
+    informer.stop();
+  });
+
+  it('When a server sends objects of another namespace than the one watched, it should ignore them', async () => {
+    const informer = new Informer(fakeServer([vm('a'), vm('victim', 'clusters-other')], [{ type: 'ADDED', object: vm('b', 'kube-system') }]), selector, { clock: new FakeClock(), logger: silentLogger });
+    informer.start();
+    await informer.waitForSync();
+    await settle();
+    assert.deepEqual(informer.list().map((o) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`), ['guests/a']);
+    informer.stop();
   });
 });

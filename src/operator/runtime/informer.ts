@@ -26,6 +26,34 @@ export interface InformerOptions {
   readonly retryDelayMs?: number;
   /** Hears each failure of list or watch (not an expired version), and `undefined` whenever a list succeeds (e.g. to show "reconnecting"). */
   readonly onHealth?: (failure: unknown) => void;
+  /**
+   * The most objects, and bytes of them as JSON, cached: more is a failure ({@link TooManyObjectsError}), retried as
+   * any other. For what a tenant controls (a server it names, its hosted cluster's objects), which could otherwise
+   * fill the operator's memory ({@link TENANT_CACHE_LIMITS}). @default unbounded
+   */
+  readonly limits?: CacheLimits;
+}
+
+/** How much one informer may cache. */
+export interface CacheLimits {
+  readonly maxObjects: number;
+  readonly maxBytes: number;
+}
+
+/**
+ * The limits of an informer over what a tenant controls: 10,000 objects and 32 MiB (as JSON, managed fields left out)
+ * of one kind. A hosted cluster of 1,000 Nodes caches about 6 MiB of them.
+ */
+export const TENANT_CACHE_LIMITS: CacheLimits = { maxObjects: 10_000, maxBytes: 32 * 1024 * 1024 };
+
+const UNLIMITED: CacheLimits = { maxObjects: Infinity, maxBytes: Infinity };
+
+/** A list or watch that would cache more than the informer's {@link CacheLimits}. */
+export class TooManyObjectsError extends Error {
+  constructor(kind: string, limits: CacheLimits) {
+    super(`more than ${String(limits.maxObjects)} ${kind} objects or ${String(Math.round(limits.maxBytes / 1024 / 1024))} MiB of them: not cached`);
+    this.name = 'TooManyObjectsError';
+  }
 }
 
 /** `namespace/name` (or `name` for cluster-scoped objects): the key of the cache and of work queues. */
@@ -60,6 +88,9 @@ class WatchExpired extends Error {}
  */
 export class Informer<T extends KubeObject> {
   private readonly store = new Map<string, T>();
+  /** Each cached object's size, and their sum, when a byte limit is set. */
+  private readonly sizes = new Map<string, number>();
+  private bytes = 0;
   private readonly handlers: Array<(event: InformerEvent<T>) => void> = [];
   private readonly abort = new AbortController();
   private synced = false;
@@ -153,18 +184,17 @@ export class Informer<T extends KubeObject> {
   /** Replaces the cache with a fresh list, emitting what changed since the previous one. */
   private async relist(): Promise<string> {
     const { items, resourceVersion } = await this.client.listWithVersion<T>(this.selector);
-    const seen = new Set<string>();
-    for (const listed of items) {
-      const item = cached(listed, this.selector);
-      const key = keyOf(item);
-      seen.add(key);
-      this.upsert(key, item);
-    }
+    const listed = items.filter((item) => this.inScope(item));
+    if (listed.length > this.limits.maxObjects) throw new TooManyObjectsError(this.selector.kind, this.limits);
+    const fresh = listed.map((each) => cached(each, this.selector));
+    const seen = new Set(fresh.map(keyOf));
+    // Gone ones first, so that the cache never holds more than the list at any point.
     for (const [key, old] of [...this.store]) {
       if (seen.has(key)) continue;
-      this.store.delete(key);
+      this.remove(key);
       this.emit({ type: 'DELETED', object: old, old });
     }
+    for (const item of fresh) this.upsert(keyOf(item), item);
     this.failure = undefined;
     this.options.onHealth?.(undefined);
     if (!this.synced) {
@@ -174,9 +204,35 @@ export class Informer<T extends KubeObject> {
     return resourceVersion;
   }
 
+  private get limits(): CacheLimits {
+    return this.options.limits ?? UNLIMITED;
+  }
+
+  /** What an object costs against `maxBytes`: measured only when there is a limit. */
+  private sizeOf(object: T): number {
+    return this.limits.maxBytes === Infinity ? 0 : JSON.stringify(object).length;
+  }
+
+  private remove(key: string): void {
+    this.bytes -= this.sizes.get(key) ?? 0;
+    this.sizes.delete(key);
+    this.store.delete(key);
+  }
+
+  /** Whether an object is in the namespace watched: a real server sends no other, a server a tenant names might. */
+  private inScope(object: KubeObject): boolean {
+    const namespace = this.selector.namespace;
+    return namespace === undefined || namespace === '' || object.metadata?.namespace === namespace;
+  }
+
   private upsert(key: string, object: T): void {
     const old = this.store.get(key);
     if (old !== undefined && versionOf(old) === versionOf(object)) return;
+    const size = this.sizeOf(object);
+    const bytes = this.bytes - (this.sizes.get(key) ?? 0) + size;
+    if ((old === undefined && this.store.size >= this.limits.maxObjects) || bytes > this.limits.maxBytes) throw new TooManyObjectsError(this.selector.kind, this.limits);
+    this.bytes = bytes;
+    this.sizes.set(key, size);
     this.store.set(key, object);
     this.emit(old === undefined ? { type: 'ADDED', object } : { type: 'MODIFIED', object, old });
   }
@@ -192,12 +248,12 @@ export class Informer<T extends KubeObject> {
         return;
       }
       latest = versionOf(event.object) ?? latest;
-      if (event.type === 'BOOKMARK') return;
+      if (event.type === 'BOOKMARK' || !this.inScope(event.object)) return;
       const object = cached(event.object, this.selector);
       const key = keyOf(object);
       if (event.type !== 'DELETED') return this.upsert(key, object);
       const old = this.store.get(key);
-      this.store.delete(key);
+      this.remove(key);
       this.emit({ type: 'DELETED', object, old });
     });
     if (expired) throw new WatchExpired(`resourceVersion ${version} is too old`);

@@ -150,17 +150,43 @@ describe('HCPEtcdBackup', () => {
     await assert.rejects(request('bad', { storageType: 'S3', s3: { ...s3, keyPrefix: 'a b' } }), /keyPrefix must consist of safe S3 key characters/);
   });
 
+  it('When a scheduled backup names credentials of the operator\'s namespace, it should use them only when shared with its namespace, and then only under its own prefix', async () => {
+    // What the schedule makes, made here at once: the label is what marks a backup as the tenant's.
+    const scheduledRequest = (name: string, keyPrefix: string, credentials: string): Promise<Backup> =>
+      client.create<Backup>({ apiVersion: API, kind: 'HCPEtcdBackup', metadata: { name, namespace: cpns, labels: { 'hcp-kubevirt.io/etcd-backup-scheduled': 'true' } }, spec: { storage: { storageType: 'S3', s3: { ...s3, keyPrefix, credentials: { name: credentials } } } } });
+    await scheduledRequest('tenant-names-admins', `${cpns}/scheduled`, s3.credentials.name);
+    const failed = await reaches('tenant-names-admins', 'BackupFailed');
+    assert.match(conditionOf(failed)?.message ?? '', new RegExp(`credentials Secret ${ns}/etcd-backup-s3 not found: a scheduled backup reads its credentials from the HostedCluster's namespace`));
+    const shared = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'shared-bucket', namespace: op.namespace, annotations: { 'hcp-kubevirt.io/etcd-backup-shared-with': ns } }, stringData: { credentials: '[default]\naws_access_key_id = AKIDSHARED\naws_secret_access_key = x\n' } };
+    await client.create(shared as KubeObject);
+    await scheduledRequest('into-another-prefix', 'clusters-victim/scheduled', 'shared-bucket');
+    assert.match(conditionOf(await reaches('into-another-prefix', 'BackupRejected'))?.message ?? '', new RegExp(`set keyPrefix to ${cpns} \\(or a path below it\\), not clusters-victim`));
+    await scheduledRequest('own-prefix', `${cpns}/scheduled`, 'shared-bucket');
+    const pod = (await podOf('own-prefix')) as Pod & { spec?: { volumes?: Array<{ name: string; secret?: { secretName?: string } }> } };
+    assert.equal(pod.spec?.volumes?.find((v) => v.name === 'credentials')?.secret?.secretName, 'shared-bucket');
+    await endPod(pod, { snapshot: [0, 'ok'], upload: [0, report(`${cpns}/scheduled/1.db`)] });
+    await reaches('own-prefix', 'BackupSucceeded');
+  });
+
   it('When the HostedCluster asks for backups on a schedule with a retention, the operator should ask for one at the next tick, its upload keeping that many snapshots', async () => {
     const hcRef = { apiVersion: API, kind: 'HostedCluster', name: 'bk', namespace: ns };
     const managed = (backup: unknown): object => ({ spec: { etcd: { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume' }, backup } } } });
     await assert.rejects(client.mergePatch(hcRef, managed({ schedule: '*/5 * * * *' })), /schedule and storage go together/);
     await assert.rejects(client.mergePatch(hcRef, managed({ schedule: 'hourly', storage: { storageType: 'S3', s3 } })), /schedule must be a cron expression of five fields/);
+    // The tenant's own bucket credentials, beside its HostedCluster.
+    await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: s3.credentials.name, namespace: ns }, stringData: { credentials: '[default]\naws_access_key_id = AKIDTENANT\naws_secret_access_key = y\n' } } as KubeObject);
     await client.mergePatch(hcRef, managed({ schedule: '* * * * *', storage: { storageType: 'S3', s3 }, retention: { maxSnapshots: 3 } }));
     // The next minute's tick, at most a minute away.
     const scheduled = await eventually('a scheduled backup', async () => (await client.list<Backup>(API, 'HCPEtcdBackup', { namespace: cpns, labelSelector: 'hcp-kubevirt.io/etcd-backup-scheduled=true' }))[0], 75_000);
     assert.match(scheduled.metadata?.name ?? '', /^bk-scheduled-\d+$/);
     const args = await uploadArgs(scheduled.metadata?.name ?? '');
     assert.ok(args.includes('--keep=3'), 'the upload keeps 3 snapshots');
+    // The Job mounts a copy of the tenant's Secret, made for it in the operator's namespace.
+    const pod = (await podOf(scheduled.metadata?.name ?? '')) as Pod & { spec?: { volumes?: Array<{ name: string; secret?: { secretName?: string } }> } };
+    const copy = pod.spec?.volumes?.find((v) => v.name === 'credentials')?.secret?.secretName ?? '';
+    assert.match(copy, /^etcd-backup-[0-9a-f]{12}-credentials$/);
+    const copied = await client.get<KubeDocument & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: copy, namespace: op.namespace });
+    assert.match(Buffer.from(copied.data?.['credentials'] ?? '', 'base64').toString(), /AKIDTENANT/);
     assert.ok(args.some((a) => /^--key=clusters\/bk\/scheduled\/\d+\.db$/.test(a)), `scheduled snapshots go to a folder of their own: ${args.join(' ')}`);
     const tick = (scheduled.metadata?.name ?? '').replace(/^bk-scheduled-/, '');
     await eventually('the tick remembered', async () => ((await client.get<KubeDocument>({ apiVersion: API, kind: 'HostedControlPlane', name: 'bk', namespace: cpns })).metadata?.annotations?.['hcp-kubevirt.io/etcd-backup-last-scheduled-tick'] === tick ? true : undefined), 20_000);

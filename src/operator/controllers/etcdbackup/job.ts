@@ -46,6 +46,8 @@ export interface BackupJobInput {
    * `defaultSecurityContextUid`); the group also owns the mounted Secrets so the user can read them.
    */
   readonly defaultUid?: number;
+  /** The credentials Secret the Job mounts, when not the one the storage names (a copy of a tenant's). */
+  readonly credentialsSecret?: string;
 }
 
 /** The name of a backup's Job and certificate copy: from its uid, so a backup recreated under the same name gets new ones. */
@@ -76,6 +78,16 @@ etcdutl snapshot status /backup/snapshot.db -w table
 export function renderClientCertificateCopy(input: BackupJobInput, data: Readonly<Record<string, string>>): KubeManifest {
   const metadata = { name: backupJobName(input.backup), namespace: input.operatorNamespace, labels: labelsOf(input.backup) };
   return { apiVersion: 'v1', kind: 'Secret', metadata, type: 'kubernetes.io/tls', data: { 'tls.crt': data['tls.crt'] ?? '', 'tls.key': data['tls.key'] ?? '', 'ca.crt': data['ca.crt'] ?? '' } };
+}
+
+/** The name of the copy of a tenant's credentials Secret a scheduled backup's Job mounts. */
+export const credentialsCopyName = (backup: HCPEtcdBackup): string => `${backupJobName(backup)}-credentials`;
+
+/** The copy of a tenant's credentials Secret (its `credentials` and, if any, the store's CA), for this backup only. */
+export function renderCredentialsCopy(input: BackupJobInput, data: Readonly<Record<string, string>>): KubeManifest {
+  const metadata = { name: credentialsCopyName(input.backup), namespace: input.operatorNamespace, labels: labelsOf(input.backup) };
+  const ca = data[CA_BUNDLE_KEY];
+  return { apiVersion: 'v1', kind: 'Secret', metadata, type: 'Opaque', data: { credentials: data['credentials'] ?? '', ...(ca === undefined ? {} : { [CA_BUNDLE_KEY]: ca }) } };
 }
 
 const SECURITY = { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true, runAsNonRoot: true } as const;
@@ -124,7 +136,7 @@ const podSecurity = (uid: number | undefined): Record<string, unknown> => ({
 export function renderBackupJob(input: BackupJobInput): KubeManifest {
   const labels = labelsOf(input.backup);
   const annotations = { [BackupLabel.name]: `${input.backup.metadata.namespace ?? ''}/${input.backup.metadata.name ?? ''}` };
-  const credentials = input.backup.spec.storage.s3?.credentials.name ?? '';
+  const credentials = input.credentialsSecret ?? input.backup.spec.storage.s3?.credentials.name ?? '';
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',

@@ -50,9 +50,9 @@ describe('the etcd backup plan', () => {
     assert.match(rejected(view({ othersAhead: ['nightly'] })), /another backup of this control plane is in progress \(nightly\)/);
   });
 
-  it('When the credentials Secret is missing or has no credentials key, it should fail naming the Secret', () => {
-    assert.deepEqual(planBackup(view({ credentials: 'absent' })), { kind: 'finish', status: 'False', reason: 'BackupFailed', message: 'credentials Secret hypershift/etcd-backup-s3 not found: create it in the operator\'s namespace with the key "credentials"' });
-    assert.match(JSON.stringify(planBackup(view({ credentials: 'no-key' }))), /has no key \\"credentials\\"/);
+  it('When the credentials cannot be used, it should fail (or reject, when they may not be used) with the reason', () => {
+    assert.deepEqual(planBackup(view({ credentials: { refusal: 'failed', message: 'credentials Secret hypershift/etcd-backup-s3 not found' } })), { kind: 'finish', status: 'False', reason: 'BackupFailed', message: 'credentials Secret hypershift/etcd-backup-s3 not found' });
+    assert.equal((planBackup(view({ credentials: { refusal: 'rejected', message: 'shared credentials write only under the control plane\'s own prefix' } })) as { reason: string }).reason, 'BackupRejected');
   });
 
   it('When the Job runs, succeeds or fails, it should say so, with the upload\'s report on success', () => {

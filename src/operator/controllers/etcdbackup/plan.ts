@@ -41,8 +41,8 @@ export interface BackupView {
   readonly controlPlane: 'absent' | 'unmanaged-etcd' | 'present';
   /** The etcd StatefulSet's desired and ready members; undefined when it does not exist. */
   readonly etcd: { readonly replicas: number; readonly ready: number } | undefined;
-  /** Whether the credentials Secret exists in the operator's namespace with the key `credentials`. */
-  readonly credentials: 'present' | 'absent' | 'no-key';
+  /** Whether usable bucket credentials were found (`credentials.ts` says where), or why not. */
+  readonly credentials: 'present' | { readonly refusal: 'failed' | 'rejected'; readonly message: string };
   /**
    * Other backups of the namespace that go first: those whose Job runs, and those not finished that were asked for
    * earlier (so that of two asked for at once, exactly one starts, whatever the caches show).
@@ -116,10 +116,8 @@ function etcdWait(etcd: BackupView['etcd']): BackupStep | undefined {
 }
 
 function credentialsFailure(view: BackupView): BackupStep | undefined {
-  const where = `${view.operatorNamespace}/${view.backup.spec.storage.s3?.credentials.name ?? ''}`;
-  if (view.credentials === 'absent') return final(BackupReason.failed, `credentials Secret ${where} not found: create it in the operator's namespace with the key "credentials"`);
-  if (view.credentials === 'no-key') return final(BackupReason.failed, `credentials Secret ${where} has no key "credentials" (an AWS credentials file)`);
-  return undefined;
+  if (view.credentials === 'present') return undefined;
+  return final(view.credentials.refusal === 'rejected' ? BackupReason.rejected : BackupReason.failed, view.credentials.message);
 }
 
 /** The next step for the backup. */

@@ -16,9 +16,11 @@ import type { EventRecorder } from '../../runtime/events.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { applyStatusIfChanged } from '../../runtime/status.ts';
 import { DEFAULT_SECURITY_CONTEXT_UID } from '../../../controlplane/render.ts';
-import { backupJobName, CLIENT_CERTIFICATE_SECRET, renderBackupJob, renderClientCertificateCopy, snapshotKey, type BackupJobInput } from './job.ts';
+import type { KubeManifest } from '../../../render/manifest.ts';
+import { manualCredentials, scheduledCredentials, type BackupCredentials } from './credentials.ts';
+import { backupJobName, CLIENT_CERTIFICATE_SECRET, credentialsCopyName, renderBackupJob, renderClientCertificateCopy, renderCredentialsCopy, snapshotKey, type BackupJobInput } from './job.ts';
 import { BACKUP_COMPLETED, BackupReason, finished, planBackup, type BackupStep, type BackupView, type JobState } from './plan.ts';
-import { SCHEDULED_LABEL } from './schedule.ts';
+import { SCHEDULED_FOLDER, SCHEDULED_LABEL } from './schedule.ts';
 
 /** A Job as cached: its conditions. */
 export interface CachedJob extends KubeObject {
@@ -104,13 +106,30 @@ function jobState(deps: EtcdBackupDeps, backup: HCPEtcdBackup): JobState | undef
   return upload === undefined ? { phase: 'running' } : { phase: 'succeeded', report: upload.message };
 }
 
-async function credentialsState(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupView['credentials']> {
-  const name = backup.spec.storage.s3?.credentials.name;
-  if (name === undefined) return 'absent';
-  const secret = await deps.client.tryGet<KubeObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name, namespace: deps.operatorNamespace });
-  if (secret === undefined) return 'absent';
-  return secret.data?.['credentials'] === undefined ? 'no-key' : 'present';
+type Secret = KubeObject & { data?: Record<string, string> };
+
+const secretIn = (deps: EtcdBackupDeps, namespace: string, name: string): Promise<Secret | undefined> => deps.client.tryGet<Secret>({ apiVersion: 'v1', kind: 'Secret', name, namespace });
+
+/** The namespace of the HostedCluster a control-plane namespace serves, from its plane's annotation. */
+const hostedClusterNamespaceOf = (deps: EtcdBackupDeps, controlPlaneNamespace: string): string | undefined =>
+  deps.controlPlanes(controlPlaneNamespace)[0]?.metadata.annotations?.[CLUSTER_ANNOTATION]?.split('/')[0];
+
+/** The keyPrefix a schedule asked for: the scheduled backup's, without the folder the schedule adds. */
+const askedPrefix = (backup: HCPEtcdBackup): string => (backup.spec.storage.s3?.keyPrefix ?? '').replace(/\/+$/, '').replace(new RegExp(`/${SCHEDULED_FOLDER}$`), '');
+
+/** The credentials the backup may use (`credentials.ts`): a scheduled one's are its tenant's, or shared with it. */
+async function credentialsOf(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupCredentials> {
+  const name = backup.spec.storage.s3?.credentials.name ?? '';
+  const cpNamespace = backup.metadata.namespace ?? '';
+  const hcNamespace = hostedClusterNamespaceOf(deps, cpNamespace);
+  if (backup.metadata.labels?.[SCHEDULED_LABEL] !== 'true' || hcNamespace === undefined) return manualCredentials(await secretIn(deps, deps.operatorNamespace, name), `${deps.operatorNamespace}/${name}`);
+  const [tenant, operator] = await Promise.all([secretIn(deps, hcNamespace, name), secretIn(deps, deps.operatorNamespace, name)]);
+  return scheduledCredentials({ tenant, operator, name, hostedClusterNamespace: hcNamespace, controlPlaneNamespace: cpNamespace, keyPrefix: askedPrefix(backup) });
 }
+
+/** The credentials as the plan reads them. */
+const credentialsView = (credentials: BackupCredentials): BackupView['credentials'] =>
+  credentials.kind === 'unusable' ? { refusal: credentials.state === 'refused' ? 'rejected' : 'failed', message: credentials.message } : 'present';
 
 /** Whether `a` was asked for before `b` (by creation time, then name): a total order every reconcile agrees on. */
 const askedEarlier = (a: HCPEtcdBackup, b: HCPEtcdBackup): boolean => {
@@ -127,31 +146,30 @@ const controlPlaneState = (hcp: HostedControlPlane | undefined): BackupView['con
 
 const etcdState = (sts: CachedStatefulSet | undefined): BackupView['etcd'] => (sts === undefined ? undefined : { replicas: sts.spec?.replicas ?? 0, ready: sts.status?.readyReplicas ?? 0 });
 
-async function viewOf(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupView> {
+async function viewOf(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<{ view: BackupView; credentials: BackupCredentials | undefined }> {
   const ns = backup.metadata.namespace ?? '';
   const job = jobState(deps, backup);
   const others = deps.backups(ns).filter((b) => b.metadata.uid !== backup.metadata.uid && (running(deps, b) || (!finished(b) && askedEarlier(b, backup))));
   // Read only when the plan may start the Job: a steady backup costs no request.
-  const mayStart = job === undefined && !finished(backup);
-  return {
+  const credentials = job === undefined && !finished(backup) ? await credentialsOf(deps, backup) : undefined;
+  const view: BackupView = {
     backup,
     job,
     controlPlane: controlPlaneState(deps.controlPlanes(ns)[0]),
     etcd: etcdState(deps.statefulSet(`${ns}/${ControlPlaneNames.etcd}`)),
-    credentials: mayStart ? await credentialsState(deps, backup) : 'present',
+    credentials: credentials === undefined ? 'present' : credentialsView(credentials),
     othersAhead: others.map((b) => b.metadata.name ?? ''),
     operatorNamespace: deps.operatorNamespace,
     now: new Date(deps.clock.now()),
   };
+  return { view, credentials };
 }
-
-type Secret = KubeObject & { data?: Record<string, string> };
 
 /** The Job's input, or why it cannot be made yet. */
 const etcdImageOf = (deps: EtcdBackupDeps, backup: HCPEtcdBackup): string | undefined =>
   deps.statefulSet(`${backup.metadata.namespace ?? ''}/${ControlPlaneNames.etcd}`)?.spec?.template?.spec?.containers?.[0]?.image;
 
-async function jobInput(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupJobInput | BackupStep> {
+async function jobInput(deps: EtcdBackupDeps, backup: HCPEtcdBackup, credentials: BackupCredentials | undefined): Promise<BackupJobInput | BackupStep> {
   const etcdImage = etcdImageOf(deps, backup);
   if (deps.operatorImage === undefined) {
     return { kind: 'finish', status: 'False', reason: BackupReason.failed, message: 'the operator runs without OPERATOR_IMAGE (its own image, which runs the upload step): install it with hcp install' };
@@ -159,27 +177,29 @@ async function jobInput(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<Ba
   if (etcdImage === undefined) return { kind: 'wait', reason: BackupReason.etcdUnhealthy, message: 'the etcd StatefulSet names no image yet', final: false };
   const defaultUid = (await deps.assignsPodUsers()) ? {} : { defaultUid: DEFAULT_SECURITY_CONTEXT_UID };
   const key = snapshotKey(backup.spec.storage.s3?.keyPrefix ?? '', new Date(deps.clock.now()));
-  return { backup, operatorNamespace: deps.operatorNamespace, operatorImage: deps.operatorImage, etcdImage, key, ...defaultUid };
+  // A tenant's Secret is mounted as a copy in the operator's namespace, made for this backup (credentialsCopyName).
+  const copied = credentials?.kind === 'tenant' ? { credentialsSecret: credentialsCopyName(backup) } : {};
+  return { backup, operatorNamespace: deps.operatorNamespace, operatorImage: deps.operatorImage, etcdImage, key, ...defaultUid, ...copied };
 }
 
-/** The client certificate's copy, owned by the Job. */
-async function copyCertificate(deps: EtcdBackupDeps, input: BackupJobInput, job: KubeObject | undefined, data: Record<string, string>): Promise<void> {
-  const copy = renderClientCertificateCopy(input, data);
+/** The copies the Job mounts (the client certificate, a tenant's credentials), owned by the Job once it exists. */
+async function applyCopies(deps: EtcdBackupDeps, copies: readonly KubeManifest[], job: KubeObject | undefined): Promise<void> {
   const owner = job === undefined ? [] : [{ apiVersion: 'batch/v1', kind: 'Job', name: job.metadata?.name ?? '', uid: job.metadata?.uid ?? '', controller: true }];
-  await deps.client.apply({ ...copy, metadata: { ...copy.metadata, ownerReferences: owner } }, { fieldManager: OPERATOR_FIELD_MANAGER });
+  for (const copy of copies) await deps.client.apply({ ...copy, metadata: { ...copy.metadata, ownerReferences: owner } }, { fieldManager: OPERATOR_FIELD_MANAGER });
 }
 
 /** Creates the Job, then the certificate copy it mounts (owned by the Job, so it goes with it). */
-async function startJob(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupStep> {
+async function startJob(deps: EtcdBackupDeps, backup: HCPEtcdBackup, credentials: BackupCredentials | undefined): Promise<BackupStep> {
   const ns = backup.metadata.namespace ?? '';
-  const input = await jobInput(deps, backup);
+  const input = await jobInput(deps, backup, credentials);
   if ('kind' in input) return input;
-  const certificate = await deps.client.tryGet<Secret>({ apiVersion: 'v1', kind: 'Secret', name: CLIENT_CERTIFICATE_SECRET, namespace: ns });
+  const certificate = await secretIn(deps, ns, CLIENT_CERTIFICATE_SECRET);
   if (certificate?.data === undefined) return { kind: 'wait', reason: BackupReason.etcdUnhealthy, message: `the etcd client certificate ${ns}/${CLIENT_CERTIFICATE_SECRET} is not issued yet`, final: false };
-  // The copy first: a Job whose Secret never came would wait for it until its deadline. Owned by the Job once it exists.
-  await copyCertificate(deps, input, undefined, certificate.data);
+  const copies = [renderClientCertificateCopy(input, certificate.data), ...(credentials?.kind === 'tenant' ? [renderCredentialsCopy(input, credentials.secret.data ?? {})] : [])];
+  // The copies first: a Job whose Secret never came would wait for it until its deadline. Owned by the Job once it exists.
+  await applyCopies(deps, copies, undefined);
   const job = await deps.client.apply(renderBackupJob(input), { fieldManager: OPERATOR_FIELD_MANAGER });
-  await copyCertificate(deps, input, job, certificate.data);
+  await applyCopies(deps, copies, job);
   deps.events.record(backup, 'Normal', BackupReason.inProgress, `Backup Job ${deps.operatorNamespace}/${backupJobName(backup)} created`);
   return { kind: 'wait', reason: BackupReason.inProgress, message: 'Backup Job created, waiting for completion', final: false };
 }
@@ -209,8 +229,7 @@ async function enforceRetention(deps: EtcdBackupDeps, namespace: string): Promis
 }
 
 async function finish(deps: EtcdBackupDeps, backup: HCPEtcdBackup, step: Extract<BackupStep, { kind: 'finish' }>): Promise<void> {
-  const copy = { apiVersion: 'v1', kind: 'Secret', name: backupJobName(backup), namespace: deps.operatorNamespace };
-  await deps.client.delete(copy);
+  for (const name of [backupJobName(backup), credentialsCopyName(backup)]) await deps.client.delete({ apiVersion: 'v1', kind: 'Secret', name, namespace: deps.operatorNamespace });
   deps.events.record(backup, step.status === 'True' ? 'Normal' : 'Warning', step.reason, step.report === undefined ? step.message : `${step.message}: ${step.report.snapshotURL} (${String(step.report.size)} bytes)`);
   if (step.report !== undefined) await recordOnHostedCluster(deps, backup, step.report.snapshotURL);
 }
@@ -231,8 +250,9 @@ export function reconcileEtcdBackup(deps: EtcdBackupDeps, lookup: (key: string) 
   return async (key: string, logger: Logger): Promise<ReconcileResult> => {
     const backup = lookup(key);
     if (backup === undefined || backup.metadata.deletionTimestamp !== undefined) return {};
-    let step = planBackup(await viewOf(deps, backup));
-    if (step.kind === 'start') step = await startJob(deps, backup);
+    const { view, credentials } = await viewOf(deps, backup);
+    let step = planBackup(view);
+    if (step.kind === 'start') step = await startJob(deps, backup, credentials);
     // The outcome first: what follows it (the copy's deletion, the Event, the HostedCluster) must not keep it unsaid.
     await writeStatus(deps, backup, step, logger);
     if (step.kind === 'finish') await finish(deps, backup, step).catch((error: unknown) => logger.error('recording the backup\'s outcome beyond its status failed', { reason: String(error) }));

@@ -3,7 +3,7 @@ import { CLUSTER_NAME_LABEL, TENANT_SERVICE_LABEL } from '../../../platform/kube
 import { TENANT_SERVICE_NAMESPACE_LABEL, type LoadBalancedService } from '../../../platform/kubevirt/load-balancer.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { KubeEventRecorder, type EventRecorder } from '../../runtime/events.ts';
-import { Informer, keyOf } from '../../runtime/informer.ts';
+import { Informer, keyOf, TENANT_CACHE_LIMITS } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 
 /** A Service as cached (guest or infrastructure). */
@@ -73,7 +73,7 @@ export class BalancedClusters {
     const same = existing !== undefined && existing.guest === access.guest && existing.infra === access.infra && existing.infraNamespace === access.infraNamespace && existing.infraID === access.infraID;
     if (same) return existing;
     if (existing !== undefined) stop(existing);
-    const options = { clock: this.o.clock, logger: this.o.logger.with({ cluster }) };
+    const options = { clock: this.o.clock, logger: this.o.logger.with({ cluster }), limits: TENANT_CACHE_LIMITS };
     const services = new Informer<CachedService>(access.guest, { apiVersion: 'v1', kind: 'Service' }, options);
     services.onEvent((event) => this.o.onService(cluster, keyOf(event.object)));
     const selector = { apiVersion: 'v1', kind: 'Service', namespace: access.infraNamespace, labelSelector: `${TENANT_SERVICE_LABEL},${CLUSTER_NAME_LABEL}=${access.infraID}` };

@@ -1,13 +1,13 @@
 import { Label } from '../../../api/v1beta1/well-known.ts';
 import { CLUSTER_NAME_LABEL } from '../../../platform/kubevirt/passthrough.ts';
-import type { HostedCluster, NodePool } from '../../../api/index.ts';
+import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import type { KubeObject } from '../../../kube/client.ts';
 import { providerIDOf, VM_NODEPOOL_ANNOTATION } from '../../../platform/kubevirt/virtual-machine.ts';
 import { BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
 import type { ReleaseProvider } from '../../../release/provider.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
-import { controlPlaneSecretsSelector, HostedClusterNames } from '../../../render/hostedcluster/names.ts';
+import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector, HostedClusterNames } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import { IGNITION_CA_SECRET, TokenSecretAnnotation } from '../../../render/nodepool/bootstrap.ts';
 import type { Clock } from '../../runtime/clock.ts';
@@ -112,6 +112,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   const namespace = o.watchNamespace === undefined || o.watchNamespace === '' ? undefined : o.watchNamespace;
   const pools = manager.informer<NodePool>({ apiVersion: API_VERSION, kind: 'NodePool', namespace });
   const clusters = manager.informer<HostedCluster>({ apiVersion: API_VERSION, kind: 'HostedCluster', namespace });
+  const planes = manager.informer<HostedControlPlane>({ apiVersion: API_VERSION, kind: 'HostedControlPlane' });
   const secrets = manager.informer<KubeObject & SourceSecret>(controlPlaneSecretsSelector);
   // Users' ConfigMaps carry no label to select them by: the whole namespace (all of them, as upstream, when unscoped).
   const configMaps = manager.informer<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', namespace });
@@ -127,6 +128,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   const deps: NodePoolDeps = {
     client: o.client, clock: o.clock, random: o.random, events: o.events, releases: o.releases, infraClients: o.infraClients, infraCaches,
     hostedCluster: (key) => clusters.get(key),
+    hostedControlPlane: (key) => planes.get(key),
     controlPlaneSecret: (key) => secrets.get(key),
     configMap: (key) => configMaps.get(key),
     controlPlaneSecrets: () => secrets.list(),
@@ -151,6 +153,11 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
       guestClusters.forget(owner);
     }
     return poolsOfCluster(event.object);
+  });
+  // A pool waits for its cluster's control plane to be made (its namespace claimed): it goes on when it appears.
+  controller.watch(planes, (event) => {
+    const owner = clusters.get(event.object.metadata.annotations?.[CLUSTER_ANNOTATION] ?? '');
+    return event.type === 'ADDED' && owner !== undefined ? poolsOfCluster(owner) : [];
   });
   controller.watch(secrets, (event) => {
     const pool = event.object.metadata?.annotations?.[TokenSecretAnnotation.NodePool];

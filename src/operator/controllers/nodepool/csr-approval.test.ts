@@ -71,6 +71,13 @@ describe('kubelet certificate approval', () => {
     });
   }
 
+  it('When another machine\'s guest agent also reports the address asked for, it should stay pending, naming both', () => {
+    const squatted: ApprovalFacts = { ...facts, machines: new Map([...facts.machines, ['gpu-q9z8m', { pool: 'clusters/gpu', addresses: ['10.0.2.16', '10.0.2.15'] }]]) };
+    const verdict = judgeKubeletRequest(servingCSR(serving), squatted);
+    assert.equal(verdict?.approve, false);
+    assert.match(verdict?.reason ?? '', /addresses 10.0.2.15 are also reported by another machine of the cluster \(gpu-q9z8m\)/);
+  });
+
   it('When the request is for another signer, it should not be judged at all', () => {
     assert.equal(judgeKubeletRequest({ ...clientCSR(client), signerName: 'example.com/custom' }, facts), undefined);
   });

@@ -63,7 +63,13 @@ function judgeClient(csr: KubeletRequest, request: CertificateRequestNames, node
   return { approve: true, reason: `machine ${node} of NodePool ${pool} joining with its bootstrap token` };
 }
 
-/** A serving certificate: asked by the node itself, for its own name and addresses only. */
+/** The machines of the cluster whose instances report `ip`. */
+const claimants = (facts: ApprovalFacts, ip: string): string[] => [...facts.machines].filter(([, m]) => m.addresses.includes(ip)).map(([name]) => name);
+
+/**
+ * A serving certificate: asked by the node itself, for its own name and addresses only. An instance's addresses may
+ * come from its guest agent, that is from the VM itself: an address two machines report is nobody's.
+ */
 function judgeServing(csr: KubeletRequest, request: CertificateRequestNames, node: string, facts: ApprovalFacts): Verdict {
   if (!sameSet(csr.usages.filter((u) => u !== 'key encipherment'), ['digital signature', 'server auth'])) return refuse(`usages ${csr.usages.join(', ')} are not a kubelet serving certificate's`);
   if (csr.username !== `${NODE_PREFIX}${node}`) return refuse(`it was requested by ${csr.username}, not by node ${node} itself`);
@@ -74,6 +80,8 @@ function judgeServing(csr: KubeletRequest, request: CertificateRequestNames, nod
   if (foreignNames.length > 0) return refuse(`DNS names ${foreignNames.join(', ')} are not machine ${node}'s`);
   const foreignIPs = request.ipAddresses.filter((ip) => !machine.addresses.includes(ip));
   if (foreignIPs.length > 0) return refuse(`addresses ${foreignIPs.join(', ')} are not among machine ${node}'s (${machine.addresses.join(', ') || 'none reported yet'})`);
+  const shared = request.ipAddresses.filter((ip) => claimants(facts, ip).some((other) => other !== node));
+  if (shared.length > 0) return refuse(`addresses ${shared.join(', ')} are also reported by another machine of the cluster (${shared.flatMap((ip) => claimants(facts, ip)).filter((m) => m !== node).join(', ')}): no machine gets a certificate for an address another one claims`);
   return { approve: true, reason: `serving certificate of machine ${node} of NodePool ${machine.pool}` };
 }
 

@@ -51,13 +51,20 @@ function bootstrapTokensOf(deps: CSRApproverDeps, hc: HostedCluster, pools: Read
   return new Map(secrets.flatMap((secret) => validTokensOf(secret, now).map((id) => [id, secret.metadata?.annotations?.[TokenSecretAnnotation.NodePool] ?? ''] as const)));
 }
 
-/** The VMs of a cluster's live pools, in its infrastructure namespace, with their instances' addresses. */
+/**
+ * The VMs of a cluster's live pools, in its infrastructure namespace, with their instances' addresses: from the caches
+ * of that cluster's own infrastructure only. An external infrastructure is whatever server its tenant names, so the
+ * VMs another cluster's server reports never count (they could claim this cluster's machine names and addresses).
+ */
 function machinesOf(deps: CSRApproverDeps, hc: HostedCluster, pools: ReadonlySet<string>): Map<string, KnownMachine> {
-  const namespace = hc.spec.platform.kubevirt?.credentials?.infraNamespace ?? HostedClusterNames.controlPlaneNamespace(hc);
+  const credentials = hc.spec.platform.kubevirt?.credentials;
+  const namespace = credentials?.infraNamespace ?? HostedClusterNames.controlPlaneNamespace(hc);
+  const cache = deps.infraCaches.ofCluster(hc.metadata.uid ?? '', credentials !== undefined);
+  if (cache === undefined) return new Map();
   const poolOf = (vm: KubeObject): string => vm.metadata?.annotations?.[VM_NODEPOOL_ANNOTATION] ?? '';
-  const entries = deps.infraCaches.all().flatMap((cache) => cache.vms.list()
+  const entries = cache.vms.list()
     .filter((vm) => vm.metadata?.namespace === namespace && pools.has(poolOf(vm)) && vm.metadata.deletionTimestamp === undefined)
-    .map((vm) => [vm.metadata?.name ?? '', { pool: poolOf(vm), addresses: addressesOf(cache.vmis.get(keyOf(vm))) }] as const));
+    .map((vm) => [vm.metadata?.name ?? '', { pool: poolOf(vm), addresses: addressesOf(cache.vmis.get(keyOf(vm))) }] as const);
   return new Map(entries);
 }
 

@@ -2,7 +2,7 @@ import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { Passthrough } from '../../../platform/kubevirt/passthrough.ts';
 import { providerIDOf } from '../../../platform/kubevirt/virtual-machine.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import { Informer, type InformerEvent } from '../../runtime/informer.ts';
+import { Informer, TENANT_CACHE_LIMITS, type InformerEvent } from '../../runtime/informer.ts';
 import { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import type { Logger } from '../../runtime/logger.ts';
 
@@ -116,7 +116,8 @@ export class GuestClusters {
     const existing = this.guests.get(owner);
     if (existing?.client === client) return existing;
     if (existing !== undefined) stopInformers(existing);
-    const options = { clock: this.o.clock, logger: this.o.logger };
+    // A hosted cluster's objects are its admin's to make, as many and as large as they like: bounded here.
+    const options = { clock: this.o.clock, logger: this.o.logger, limits: TENANT_CACHE_LIMITS };
     const nodes = new Informer<GuestNode>(client, { apiVersion: 'v1', kind: 'Node' }, options);
     nodes.onEvent((event) => this.o.onEvent(owner, event));
     const csrs = new Informer<GuestCSR>(client, { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest' }, options);

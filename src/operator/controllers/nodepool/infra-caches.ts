@@ -5,7 +5,7 @@ import { isForbidden } from '../../../kube/errors.ts';
 import { BOOT_IMAGE_CACHE_ROLE, BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
 import type { VirtualMachine } from '../../../platform/kubevirt/virtual-machine-types.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import { Informer, type InformerEvent } from '../../runtime/informer.ts';
+import { Informer, TENANT_CACHE_LIMITS, TooManyObjectsError, type InformerEvent } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 
 /** A VirtualMachine as cached (with the status fields read). */
@@ -41,8 +41,11 @@ export interface InfraCache {
   readonly tenantServices: Informer<CachedService>;
   /** Whether every informer has loaded its first list. */
   synced(): boolean;
-  /** What the credentials may not list (a 403 from the server), in words for a condition; undefined when all is readable. */
-  forbidden(): string | undefined;
+  /**
+   * Why a cache cannot load, in words for a condition: what the credentials may not list (a 403 from the server), or
+   * what the server sent beyond the tenant limits; undefined when all is readable.
+   */
+  problem(): string | undefined;
 }
 
 /** Which kind of object an infra event concerns (routed to NodePool keys by the controller). */
@@ -91,6 +94,14 @@ export class InfraCaches {
     for (const key of [...this.caches.keys()]) this.stop(key);
   }
 
+  /**
+   * The caches a HostedCluster's machines are in, if started: its external infrastructure's (`owner` is its uid), or
+   * the management cluster's.
+   */
+  ofCluster(owner: string, external: boolean): InfraCache | undefined {
+    return this.caches.get(external ? `external/${owner}` : 'management');
+  }
+
   /** Every cache, for routing an event back to NodePools. */
   all(): InfraCache[] {
     return [...this.caches.values()];
@@ -107,7 +118,8 @@ export class InfraCaches {
 
   private start(client: KubeClient, namespace: string | undefined): InfraCache {
     const s = selectors(namespace);
-    const options = { clock: this.o.clock, logger: this.o.logger };
+    // An external infrastructure cluster is whatever server the tenant's kubeconfig names: its answers are bounded.
+    const options = { clock: this.o.clock, logger: this.o.logger, ...(namespace === undefined ? {} : { limits: TENANT_CACHE_LIMITS }) };
     const informers = {
       vms: new Informer<CachedVM>(client, s.vms, options),
       vmis: new Informer<CachedVMI>(client, s.vmis, options),
@@ -115,11 +127,13 @@ export class InfraCaches {
       passthroughServices: new Informer<CachedService>(client, s.passthroughServices, options),
       tenantServices: new Informer<CachedService>(client, s.tenantServices, options),
     };
-    const forbidden = (): string | undefined => {
+    const problem = (): string | undefined => {
       const denied = Object.values(informers).filter((i) => isForbidden(i.lastError)).map((i) => i.selector.kind);
-      return denied.length === 0 ? undefined : `the infrastructure credentials may not list ${denied.join(', ')} in namespace ${namespace ?? '(all)'}; grant the documented Role`;
+      if (denied.length > 0) return `the infrastructure credentials may not list ${denied.join(', ')} in namespace ${namespace ?? '(all)'}; grant the documented Role`;
+      const tooMany = Object.values(informers).find((i) => i.lastError instanceof TooManyObjectsError)?.lastError as Error | undefined;
+      return tooMany === undefined ? undefined : `the infrastructure cluster sent ${tooMany.message}`;
     };
-    const cache: InfraCache = { client, namespace, ...informers, synced: () => Object.values(informers).every((i) => i.hasSynced), forbidden };
+    const cache: InfraCache = { client, namespace, ...informers, synced: () => Object.values(informers).every((i) => i.hasSynced), problem };
     for (const informer of Object.values(informers)) {
       (informer as Informer<KubeObject>).onEvent((event) => this.o.onEvent({ cache, event }));
       informer.start();

@@ -1,4 +1,4 @@
-import type { HostedCluster, NodePool } from '../../../api/index.ts';
+import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import type { BootImage } from '../../../platform/kubevirt/boot-image.ts';
@@ -30,6 +30,8 @@ export interface NodePoolDeps {
   readonly releases: ReleaseProvider;
   /** The HostedCluster cache, by `namespace/name`. */
   readonly hostedCluster: (key: string) => HostedCluster | undefined;
+  /** The HostedControlPlane cache, by `namespace/name`: a pool works in a control-plane namespace only once its plane is there. */
+  readonly hostedControlPlane: (key: string) => HostedControlPlane | undefined;
   /** The shared cache of the operator's Secrets in control-plane namespaces, by `namespace/name`. */
   readonly controlPlaneSecret: (key: string) => SourceSecret | undefined;
   /** The ConfigMaps cache (`spec.config` payloads, the trust bundle), by `namespace/name`. */

@@ -12,6 +12,7 @@ import { removeFinalizer } from '../../../runtime/finalizers.ts';
 import { VIRT_LAUNCHER_NETWORK_POLICY } from '../../../../platform/kubevirt/network-policy.ts';
 import { deleteMonitoringDashboard } from './monitoring-dashboard.ts';
 import { controlPlaneStopped } from './control-plane-teardown.ts';
+import { controlPlaneNamespaceClaim } from './control-plane-namespace.ts';
 
 /** How often deletion looks again while something it waits for is still there (pods stop in about 2 s). */
 const POLL_MS = 500;
@@ -57,6 +58,15 @@ async function namespaceGone(scope: Scope, cpNamespace: string): Promise<boolean
   if (namespace.metadata?.deletionTimestamp !== undefined) return false;
   if ((await controlPlaneStopped(scope, cpNamespace)) || elapsedSinceDeletion(scope) >= TEARDOWN_LIMIT_MS) await scope.deps.client.delete(ref);
   return false;
+}
+
+/**
+ * The HostedControlPlane and the namespace are gone; true at once when the namespace is another's (a HostedCluster
+ * whose namespace name collided, refused at creation, owns nothing there and deletes nothing there).
+ */
+async function controlPlaneGone(scope: Scope, cpNamespace: string): Promise<boolean> {
+  if ((await controlPlaneNamespaceClaim(scope)).kind === 'taken') return true;
+  return (await hostedControlPlaneGone(scope, cpNamespace)) && (await namespaceGone(scope, cpNamespace));
 }
 
 /** The `hypershift.openshift.io/destroy-grace-period` annotation (a Go duration), 0 when absent or unreadable. */
@@ -135,7 +145,8 @@ async function release(scope: Scope, cpNamespace: string): Promise<PhaseOutcome>
 
 /**
  * Deletion: the NodePools, the HostedControlPlane, the control plane's workloads, pods and volume claims, then the
- * control-plane namespace (the namespace controller removes what is left in it), then the destroy grace period if
+ * control-plane namespace (the namespace controller removes what is left in it) — only when the namespace is this
+ * HostedCluster's, then the destroy grace period if
  * the annotation asks for one, then the finalizer. It cannot stay stuck: past {@link NAMESPACE_DELETION_LIMIT_MS} it
  * records a Warning event and lets the HostedCluster go, leaving the namespace to finish on its own.
  */
@@ -143,7 +154,7 @@ export async function deleteHostedCluster(scope: Scope): Promise<PhaseOutcome> {
   const { hc } = scope;
   if (hc.metadata.finalizers?.includes(HostedClusterNames.finalizer) !== true) return { stop: true };
   const cpNamespace = HostedClusterNames.controlPlaneNamespace(hc);
-  const done = (await nodePoolsGone(scope)) && (await hostedControlPlaneGone(scope, cpNamespace)) && (await namespaceGone(scope, cpNamespace));
+  const done = (await nodePoolsGone(scope)) && (await controlPlaneGone(scope, cpNamespace));
   const elapsed = elapsedSinceDeletion(scope);
   if (!done && elapsed < NAMESPACE_DELETION_LIMIT_MS) {
     setCondition(scope, { type: Type.HostedClusterDestroyed.value, status: 'False', reason: Reason.Blocked.value, message: `waiting for the NodePools and namespace ${cpNamespace} to be removed` });

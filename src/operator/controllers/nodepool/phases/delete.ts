@@ -9,7 +9,7 @@ import { cachedStateOf, poolMachines } from '../pool-machines.ts';
 import { AT_ONCE, retireBoundsOf, retireMachine, type RetireBounds } from '../retire.ts';
 import { NODEPOOL_FINALIZER, nodePoolKeyOf, setCondition, type InfraTarget, type PhaseOutcome, type Scope } from '../scope.ts';
 import { cachesOf, deleteCaches } from './boot-image-cache.ts';
-import { clusterPhase } from './cluster.ts';
+import { clusterPhase, ownControlPlane } from './cluster.ts';
 import { guestPhase } from './guest.ts';
 import { resolveInfra } from './infra.ts';
 
@@ -49,9 +49,11 @@ async function deleteInfraObjects(scope: Scope, infra: InfraTarget): Promise<{ r
 }
 
 async function deleteEverything(scope: Scope): Promise<{ remaining: number; draining: string[] }> {
-  // Without its HostedCluster a pool has no control-plane namespace and no infrastructure credentials: nothing it
-  // could have made is reachable (a pool that never found its cluster made nothing), so it goes at once.
-  if (scope.deps.hostedCluster(`${scope.np.metadata.namespace ?? ''}/${scope.np.spec.clusterName}`) === undefined) return NOTHING_LEFT;
+  // Without its HostedCluster and that cluster's control plane a pool has no control-plane namespace and no
+  // infrastructure credentials: nothing it could have made is reachable (a pool that never found them made nothing,
+  // and must touch nothing in a namespace another cluster holds), so it goes at once.
+  const hc = scope.deps.hostedCluster(`${scope.np.metadata.namespace ?? ''}/${scope.np.spec.clusterName}`);
+  if (hc === undefined || !ownControlPlane(scope.deps, hc)) return NOTHING_LEFT;
   const infraReached = (await clusterPhase.run(scope))?.stop !== true && (await resolveInfra(scope, true))?.stop !== true;
   if (!infraReached) throw new Error(`the infrastructure cluster of ${nodePoolKeyOf(scope.np)} cannot be reached or its HostedCluster is gone`);
   const infra = scope.infra as InfraTarget;

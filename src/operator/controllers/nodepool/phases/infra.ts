@@ -45,7 +45,7 @@ export async function resolveInfra(scope: Scope, vmsOnly = false): Promise<Phase
   const { cache } = found;
   const ready = (): boolean => (vmsOnly ? cache.vms.hasSynced : cache.synced());
   if (!ready()) await Promise.race([Promise.all([cache.vms.waitForSync(), cache.vmis.waitForSync(), cache.bootImageCaches.waitForSync()]), new Promise((resolve) => scope.deps.clock.after(CACHE_WAIT_MS, () => resolve(undefined)))]);
-  if (!ready()) return waitingFor(scope, cache.forbidden() ?? `waiting to list VirtualMachines in namespace ${found.namespace} of the infrastructure cluster (is KubeVirt installed and the namespace readable?)`);
+  if (!ready()) return waitingFor(scope, cache.problem() ?? `waiting to list VirtualMachines in namespace ${found.namespace} of the infrastructure cluster (is KubeVirt installed and the namespace readable?)`);
   scope.infra = found;
   return undefined;
 }
