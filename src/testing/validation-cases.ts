@@ -47,6 +47,20 @@ export const createCases: readonly ValidationCase[] = [
     expect: ['spec.platform.kubevirt.attachDefaultNetwork: attachDefaultNetwork can be false only when additionalNetworks are set, got false'],
   },
   {
+    name: 'a node label value with a newline (it would reach the kubelet unit\'s ExecStart line)',
+    ourExtension: 'upstream takes any text as a node label',
+    base: np,
+    mutate: (o) => (o['spec'].nodeLabels = { team: 'a\nExecStartPre=/bin/sh -c id' }),
+    expect: ['spec.nodeLabels: nodeLabels values must be label values: up to 63 characters of letters, digits, "-", "_" and ".", beginning and ending with a letter or digit, or empty, got {"team":"a\\nExecStartPre=/bin/sh -c id"}'],
+  },
+  {
+    name: 'a node label key that is no label key',
+    ourExtension: 'upstream takes any text as a node label',
+    base: np,
+    mutate: (o) => (o['spec'].nodeLabels = { 'a b=c,d': 'x' }),
+    expect: ['spec.nodeLabels: nodeLabels keys must be label keys: an optional DNS subdomain prefix and "/", then up to 63 characters of letters, digits, "-", "_" and ".", beginning and ending with a letter or digit, got {"a b=c,d":"x"}'],
+  },
+  {
     name: 'both replicas and autoScaling',
     base: np,
     mutate: (o) => (o['spec'].autoScaling = { min: 1, max: 3 }),

@@ -19,3 +19,12 @@ export const CIDR_RULE =
 
 /** A Go `time.Duration` string such as `30s` or `1h30m`. */
 export const DURATION_PATTERN = '^(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|ms|s|m|h))+)$';
+
+/** A label key: an optional DNS-subdomain prefix and `/`, then a name of up to 63 characters (Kubernetes' qualified name). */
+export const LABEL_KEY = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$';
+
+/** A label value: empty, or up to 63 characters beginning and ending with a letter or digit. */
+export const LABEL_VALUE = '^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$';
+
+/** A pattern written into a CEL string literal, whose backslashes are escapes of their own. */
+export const inCelString = (pattern: string): string => pattern.replaceAll('\\', '\\\\');

@@ -40,6 +40,13 @@ describe('node Ignition config', () => {
     }
   });
 
+  it('When a stored label would break the kubelet\'s unit (a newline, a space), it should be left out, the unit one ExecStart line', () => {
+    const hostile = { ...input, nodeLabels: { team: 'a\nExecStartPre=/bin/sh -c id', 'a b': 'x', tier: 'gold' } };
+    const unit = materialiseIgnition(renderNodeIgnition(hostile)).units.find((u) => u.name === 'kubelet.service')?.contents ?? '';
+    assert.match(unit, /--node-labels=tier=gold\n/);
+    assert.doesNotMatch(unit, /ExecStartPre|a b/);
+  });
+
   it('When there are no labels, keys or trust bundle, the config should leave those parts out', () => {
     const materialised = materialiseIgnition(renderNodeIgnition({ ...input, nodeLabels: {}, sshAuthorizedKeys: [], additionalTrustBundle: undefined, taints: [] }));
     assert.deepEqual(materialised.sshAuthorizedKeys, {});

@@ -5,6 +5,7 @@ import { ImageReferenceError, parseImageReference, registryApiHost } from '../..
 import { credentialsFor, PullSecretError, type RegistryCredentials } from '../../release/registry-auth.ts';
 import { NODE_AGENT_PATH, NODE_AGENT_SCRIPT, NODE_AGENT_UNIT, nodeAgentUnit } from './node-agent.ts';
 import { NodePaths } from './node-paths.ts';
+import { LABEL_KEY, LABEL_VALUE } from '../../api/schema/patterns.ts';
 
 /**
  * The Ignition spec version of the configuration the ignition endpoint serves. 3.2.0 is what upstream's pointer
@@ -54,9 +55,20 @@ export function kubeletSettableLabel(key: string): boolean {
   return KUBELET_LABEL_KEYS.has(key) || KUBELET_LABEL_DOMAINS.some((allowed) => domain === allowed || domain.endsWith(`.${allowed}`));
 }
 
-/** The labels of `labels` a kubelet may register with. */
+const LABEL_KEY_RE = new RegExp(LABEL_KEY);
+const LABEL_VALUE_RE = new RegExp(LABEL_VALUE);
+
+/**
+ * The labels of `labels` a kubelet may register with. Only well-formed ones: they go on the kubelet's command line in
+ * its unit, where a newline would start a directive of its own. The API refuses others; one stored before it did is
+ * left out rather than written.
+ */
 export const kubeletSettableLabels = (labels: Readonly<Record<string, string>>): Record<string, string> =>
-  Object.fromEntries(Object.entries(labels).filter(([key]) => kubeletSettableLabel(key)).sort(([a], [b]) => a.localeCompare(b)));
+  Object.fromEntries(
+    Object.entries(labels)
+      .filter(([key, value]) => kubeletSettableLabel(key) && key.length <= 317 && LABEL_KEY_RE.test(key) && LABEL_VALUE_RE.test(value))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 
 const dataURL = (text: string): string => `data:;base64,${toBase64(text)}`;
 const file = (path: string, mode: number, contents: string): Record<string, unknown> => ({ path, mode, overwrite: true, contents: { source: dataURL(contents) } });

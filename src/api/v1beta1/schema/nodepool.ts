@@ -1,6 +1,6 @@
 import { immutable, s } from '../../schema/build.ts';
 import type { ObjectSchema } from '../../schema/model.ts';
-import { DNS1123_LABEL } from '../../schema/patterns.ts';
+import { DNS1123_LABEL, inCelString, LABEL_KEY, LABEL_VALUE } from '../../schema/patterns.ts';
 import { duration, localObjectReference, pausedUntil, release } from './common.ts';
 import { kubevirtNodePoolPlatform, kubevirtNodePoolStatus } from './kubevirt.ts';
 import { platformSpec } from './platform.ts';
@@ -111,7 +111,14 @@ export const nodePoolSpec: ObjectSchema = s.object(
     config: s.array('ConfigMaps with MachineConfig-style node configuration.', configRef('A ConfigMap.'), { maxItems: 10 }),
     nodeDrainTimeout: duration('How long to drain a node before deleting its machine anyway; 0s waits forever.'),
     nodeVolumeDetachTimeout: duration('How long to wait for volumes to detach before deleting a machine; 0s waits forever.'),
-    nodeLabels: s.map('Labels put on every node of the pool.', s.string('A label value.')),
+    nodeLabels: s.map('Labels put on every node of the pool.', s.string('A label value.', { maxLength: 63 }), {
+      // Ours: upstream takes any text here, which the kubelet's command line then carries (a newline, a new directive).
+      maxProperties: 100,
+      rules: [
+        { rule: `self.all(k, size(k) <= 317 && k.matches('${inCelString(LABEL_KEY)}'))`, message: 'nodeLabels keys must be label keys: an optional DNS subdomain prefix and "/", then up to 63 characters of letters, digits, "-", "_" and ".", beginning and ending with a letter or digit' },
+        { rule: `self.all(k, self[k].matches('${inCelString(LABEL_VALUE)}'))`, message: 'nodeLabels values must be label values: up to 63 characters of letters, digits, "-", "_" and ".", beginning and ending with a letter or digit, or empty' },
+      ],
+    }),
     taints: s.array('Taints put on every node of the pool.', taint, { maxItems: 50 }),
     pausedUntil: pausedUntil(1),
     tuningConfig: s.array('ConfigMaps with node tuning profiles.', configRef('A ConfigMap.'), { maxItems: 10 }),

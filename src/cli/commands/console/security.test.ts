@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
-import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, cookieOf, newToken, sessionIdOf, Sessions, tokenMatches } from './security.ts';
+import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, cookieOf, endedSessionCookie, newToken, sessionCookie, sessionIdOf, Sessions, tokenMatches } from './security.ts';
 import { parseCollection, stateOf } from './collections.ts';
 import { sessionMetaTag } from './server.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 
-const requestWith = (headers: Record<string, string>): IncomingMessage => ({ headers }) as unknown as IncomingMessage;
+const requestWith = (headers: Record<string, string>, encrypted = false): IncomingMessage => ({ headers, socket: { encrypted } }) as unknown as IncomingMessage;
 
 describe('the console\'s gate', () => {
   it('When a token is made, it should be 32 random bytes, URL-safe, and match only itself', () => {
@@ -30,6 +30,14 @@ describe('the console\'s gate', () => {
     const hosts = { names: new Set(['console.example.com']), anyLoopbackPort: true };
     for (const host of ['127.0.0.1:39001', 'localhost:8080', '[::1]:7480', 'console.example.com']) assert.equal(checkHost(requestWith({ host }), hosts), undefined, host);
     for (const host of ['attacker.example:7480', '127.0.0.1.attacker.example', 'localhost:80:80', 'console.example.com:444']) assert.equal(checkHost(requestWith({ host }), hosts)?.status, 421, host);
+  });
+
+  it('When the browser came over TLS (a TLS socket, or a proxy that ended TLS), the session cookie should be Secure; over plain HTTP not', () => {
+    const host = { host: '127.0.0.1:7480' };
+    assert.equal(sessionCookie(requestWith(host), 'id'), 'hcp-console-7480=id; HttpOnly; SameSite=Strict; Path=/');
+    assert.match(sessionCookie(requestWith(host, true), 'id'), /; Secure$/);
+    assert.match(sessionCookie(requestWith({ ...host, 'x-forwarded-proto': 'https, http' }), 'id'), /; Secure$/);
+    assert.match(endedSessionCookie(requestWith({ ...host, 'x-forwarded-proto': 'HTTPS' })), /; Secure; Max-Age=0$/);
   });
 
   it('When the session cookie is missing, wrong or of another port, it should find no session', () => {

@@ -3,7 +3,8 @@
  * - a session is opened by the random token printed in the URL (`--authentication-mode=kubeconfig`: the console acts
  *   with the kubeconfig), or by the user's own bearer token, which the API server must accept (`token`: the console
  *   has none of its own); either way its id is a new random value in an HttpOnly, SameSite=Strict cookie named after
- *   the port (after the URL token, the page goes to its address without it, so the token is not sent on);
+ *   the port, `Secure` behind TLS (after the URL token, the page goes to its address without it, so the token is not
+ *   sent on);
  * - the Host header must name the address the server listens on (a page on another name that resolves to 127.0.0.1,
  *   DNS rebinding, is refused);
  * - a browser's Sec-Fetch-Site, when sent, must say same-origin (or none: the user typed the address), so a page of
@@ -51,11 +52,23 @@ export function cookieOf(request: IncomingMessage, name: string): string | undef
 /** The port of the request's Host header ("default" without one): what names the session cookie. */
 export const hostPort = (request: IncomingMessage): string => /:(\d+)$/.exec(request.headers.host ?? '')?.[1] ?? 'default';
 
-/** The Set-Cookie value that starts a session. */
-export const sessionCookie = (request: IncomingMessage, sessionId: string): string => `${sessionCookieName(hostPort(request))}=${sessionId}; HttpOnly; SameSite=Strict; Path=/`;
+/**
+ * Whether the browser reached the console over TLS: on a TLS socket, or through a proxy that ended TLS and says so
+ * (`X-Forwarded-Proto: https`, its first value). Believing the header can only add `Secure`, which keeps the cookie
+ * off plain connections: a forged header breaks no one's session but the forger's.
+ */
+function overTLS(request: IncomingMessage): boolean {
+  const forwarded = String(request.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase();
+  return (request.socket as { encrypted?: boolean }).encrypted === true || forwarded === 'https';
+}
+
+const cookieAttributes = (request: IncomingMessage): string => `HttpOnly; SameSite=Strict; Path=/${overTLS(request) ? '; Secure' : ''}`;
+
+/** The Set-Cookie value that starts a session (`Secure` when the browser came over TLS). */
+export const sessionCookie = (request: IncomingMessage, sessionId: string): string => `${sessionCookieName(hostPort(request))}=${sessionId}; ${cookieAttributes(request)}`;
 
 /** The Set-Cookie value that ends a session. */
-export const endedSessionCookie = (request: IncomingMessage): string => `${sessionCookieName(hostPort(request))}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
+export const endedSessionCookie = (request: IncomingMessage): string => `${sessionCookieName(hostPort(request))}=; ${cookieAttributes(request)}; Max-Age=0`;
 
 /**
  * The Host names a console answers to: exact `host:port` names, and with `anyLoopbackPort` also 127.0.0.1, [::1] and

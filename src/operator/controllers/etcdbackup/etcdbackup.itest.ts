@@ -55,6 +55,15 @@ describe('HCPEtcdBackup', () => {
     return pod.spec?.containers?.find((c) => c.name === 'upload')?.args ?? [];
   };
 
+  /** The credentials file the Job of a backup mounts: the copy the operator made in its namespace for it. */
+  const mountedCredentials = async (name: string): Promise<string> => {
+    const pod = (await podOf(name)) as Pod & { spec?: { volumes?: Array<{ name: string; secret?: { secretName?: string } }> } };
+    const copy = pod.spec?.volumes?.find((v) => v.name === 'credentials')?.secret?.secretName ?? '';
+    assert.match(copy, /^etcd-backup-[0-9a-f]{12}-credentials$/);
+    const copied = await client.get<KubeDocument & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: copy, namespace: op.namespace });
+    return Buffer.from(copied.data?.['credentials'] ?? '', 'base64').toString();
+  };
+
   before(async () => {
     ns = await management.namespace('etcd-backup');
     cpns = `${ns}-bk`;
@@ -158,7 +167,7 @@ describe('HCPEtcdBackup', () => {
     const failed = await reaches('tenant-names-admins', 'BackupFailed');
     assert.match(conditionOf(failed)?.message ?? '', new RegExp(`credentials Secret ${ns}/etcd-backup-s3 not found: a scheduled backup reads its credentials from the HostedCluster's namespace`));
     const shared = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'shared-bucket', namespace: op.namespace, annotations: { 'hcp-kubevirt.io/etcd-backup-shared-with': ns } }, stringData: { credentials: '[default]\naws_access_key_id = AKIDSHARED\naws_secret_access_key = x\n' } };
-    await client.create(shared as KubeObject);
+    await client.create(shared);
     await scheduledRequest('into-another-prefix', 'clusters-victim/scheduled', 'shared-bucket');
     assert.match(conditionOf(await reaches('into-another-prefix', 'BackupRejected'))?.message ?? '', new RegExp(`set keyPrefix to ${cpns} \\(or a path below it\\), not clusters-victim`));
     await scheduledRequest('own-prefix', `${cpns}/scheduled`, 'shared-bucket');
@@ -182,11 +191,7 @@ describe('HCPEtcdBackup', () => {
     const args = await uploadArgs(scheduled.metadata?.name ?? '');
     assert.ok(args.includes('--keep=3'), 'the upload keeps 3 snapshots');
     // The Job mounts a copy of the tenant's Secret, made for it in the operator's namespace.
-    const pod = (await podOf(scheduled.metadata?.name ?? '')) as Pod & { spec?: { volumes?: Array<{ name: string; secret?: { secretName?: string } }> } };
-    const copy = pod.spec?.volumes?.find((v) => v.name === 'credentials')?.secret?.secretName ?? '';
-    assert.match(copy, /^etcd-backup-[0-9a-f]{12}-credentials$/);
-    const copied = await client.get<KubeDocument & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: copy, namespace: op.namespace });
-    assert.match(Buffer.from(copied.data?.['credentials'] ?? '', 'base64').toString(), /AKIDTENANT/);
+    assert.match(await mountedCredentials(scheduled.metadata?.name ?? ''), /AKIDTENANT/);
     assert.ok(args.some((a) => /^--key=clusters\/bk\/scheduled\/\d+\.db$/.test(a)), `scheduled snapshots go to a folder of their own: ${args.join(' ')}`);
     const tick = (scheduled.metadata?.name ?? '').replace(/^bk-scheduled-/, '');
     await eventually('the tick remembered', async () => ((await client.get<KubeDocument>({ apiVersion: API, kind: 'HostedControlPlane', name: 'bk', namespace: cpns })).metadata?.annotations?.['hcp-kubevirt.io/etcd-backup-last-scheduled-tick'] === tick ? true : undefined), 20_000);

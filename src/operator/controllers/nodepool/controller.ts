@@ -13,7 +13,7 @@ import { IGNITION_CA_SECRET, TokenSecretAnnotation } from '../../../render/nodep
 import type { Clock } from '../../runtime/clock.ts';
 import { Controller, keysInNamespace } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
-import { changes, keyOf } from '../../runtime/informer.ts';
+import { changes, keyOf, type InformerEvent } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
@@ -102,6 +102,12 @@ function clusterRouting(clusters: () => HostedCluster[], poolsOfCluster: (hc: Ho
   };
 }
 
+/** A pool waits for its cluster's control plane to be made (its namespace claimed): it goes on when the plane appears. */
+function poolsOfNewPlane(event: InformerEvent<HostedControlPlane>, cluster: (key: string) => HostedCluster | undefined, poolsOfCluster: (hc: KubeObject) => string[]): string[] {
+  const owner = cluster(event.object.metadata.annotations?.[CLUSTER_ANNOTATION] ?? '');
+  return event.type === 'ADDED' && owner !== undefined ? poolsOfCluster(owner) : [];
+}
+
 /**
  * Registers the NodePool controller: it reconciles on NodePool changes, on changes of their HostedCluster (found by
  * `spec.clusterName`), of the bootstrap and infrastructure-credential Secrets, of the ConfigMaps their bootstrap data
@@ -127,11 +133,8 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   const override = o.hostedClusterKubeconfig;
   const deps: NodePoolDeps = {
     client: o.client, clock: o.clock, random: o.random, events: o.events, releases: o.releases, infraClients: o.infraClients, infraCaches,
-    hostedCluster: (key) => clusters.get(key),
-    hostedControlPlane: (key) => planes.get(key),
-    controlPlaneSecret: (key) => secrets.get(key),
-    configMap: (key) => configMaps.get(key),
-    controlPlaneSecrets: () => secrets.list(),
+    hostedCluster: (key) => clusters.get(key), hostedControlPlane: (key) => planes.get(key),
+    controlPlaneSecret: (key) => secrets.get(key), configMap: (key) => configMaps.get(key), controlPlaneSecrets: () => secrets.list(),
     guestClusters,
     guestKubeconfig: override === undefined || override === '' ? (scope) => controlPlaneAdminKubeconfig(scope, o.hostedApiAccess) : () => override,
     guestOverridden: override !== undefined && override !== '',
@@ -154,11 +157,7 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     }
     return poolsOfCluster(event.object);
   });
-  // A pool waits for its cluster's control plane to be made (its namespace claimed): it goes on when it appears.
-  controller.watch(planes, (event) => {
-    const owner = clusters.get(event.object.metadata.annotations?.[CLUSTER_ANNOTATION] ?? '');
-    return event.type === 'ADDED' && owner !== undefined ? poolsOfCluster(owner) : [];
-  });
+  controller.watch(planes, (event) => poolsOfNewPlane(event, (key) => clusters.get(key), poolsOfCluster));
   controller.watch(secrets, (event) => {
     const pool = event.object.metadata?.annotations?.[TokenSecretAnnotation.NodePool];
     if (pool !== undefined) return [pool];
