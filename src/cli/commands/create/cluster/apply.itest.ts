@@ -4,6 +4,8 @@ import type { KubeDocument } from '../../../../kube/client.ts';
 import { runHcp } from '../../../../testing/cli.ts';
 import { infraServiceAccount } from '../../../../testing/infra.ts';
 import { testClusters } from '../../../../testing/envtest/clusters.ts';
+import { createServiceAccountUser } from '../../../../local/cluster/users.ts';
+import { tenantClusterRole, tenantRoleBinding } from '../../../../render/install/tenant-rbac.ts';
 
 const { management, infra } = testClusters();
 const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster' } as const;
@@ -47,6 +49,18 @@ describe('hcp create cluster kubevirt (apply)', () => {
     assert.match(again.stderr, new RegExp(`hostedcluster ${ns}/example already exists`));
     assert.deepEqual(await snapshot(ns), before);
     await management.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+  });
+
+  it('When a tenant with only the documented rights in its namespace creates a cluster, hcp should create it without touching the namespace', async () => {
+    const ns = await management.namespace('tenant');
+    await management.client.apply(tenantClusterRole(), { fieldManager: 'test' });
+    await management.client.apply(tenantRoleBinding(ns, { kind: 'ServiceAccount', name: 'alice' }), { fieldManager: 'test' });
+    const alice = await createServiceAccountUser(management, { namespace: ns, name: 'alice' });
+    const before = await management.client.get<KubeDocument>({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+    const out = await runHcp(['create', 'cluster', 'kubevirt', `--kubeconfig=${alice.kubeconfig}`, `--namespace=${ns}`, '--name=mine', '--pull-secret=/ps', '--api-server-address=10.0.0.1', '--service-publishing-strategy=NodePort'], { files: { '/ps': PULL_SECRET }, randomByte: 3 });
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal((await management.client.get<KubeDocument>({ apiVersion: 'v1', kind: 'Namespace', name: ns })).metadata?.resourceVersion, before.metadata?.resourceVersion, 'the namespace is left as it was');
+    assert.ok(await management.client.tryGet({ ...HC, name: 'mine', namespace: ns }));
   });
 
   it('When the input is invalid, it should change nothing on the cluster', async () => {

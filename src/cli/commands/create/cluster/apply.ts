@@ -1,5 +1,6 @@
 import { Label } from '../../../../api/v1beta1/well-known.ts';
 import { KubeClient, type KubeObject } from '../../../../kube/client.ts';
+import { isForbidden } from '../../../../kube/errors.ts';
 import { checkInfraAccess, type InfraAccessProblem } from '../../../../kube/infra-access.ts';
 import type { ClusterInput } from '../../../../render/cluster/input.ts';
 import type { KubeManifest } from '../../../../render/manifest.ts';
@@ -41,9 +42,22 @@ function labelled(object: KubeManifest, infraID: string): KubeObject {
   return { ...object, metadata: { ...object.metadata, labels: { ...object.metadata.labels, [Label.AutoCreatedForInfra]: infraID } } };
 }
 
+/**
+ * Whether the cluster's namespace exists. A tenant, whose rights end at its namespace, may not read Namespaces (403):
+ * it works in one a platform admin made, so the namespace is taken to exist.
+ */
+async function namespaceExists(client: KubeClient, namespace: string): Promise<boolean> {
+  try {
+    return (await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: namespace })) !== undefined;
+  } catch (error) {
+    if (isForbidden(error)) return true;
+    throw error;
+  }
+}
+
 /** Asks the server to validate every write first (when the namespace exists), so a refusal leaves nothing behind. */
 async function dryRun(client: KubeClient, input: ClusterInput, objects: readonly KubeObject[]): Promise<void> {
-  if ((await client.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: input.namespace })) === undefined) return;
+  if (!(await namespaceExists(client, input.namespace))) return;
   for (const object of objects) {
     if (object.kind === 'HostedCluster') await client.create(object, { dryRun: true });
     else await client.apply(object, { fieldManager: CLI_FIELD_MANAGER, force: true, dryRun: true });
@@ -86,7 +100,9 @@ export async function firstNodeAddress(client: KubeClient): Promise<string> {
 export async function applyCluster(client: KubeClient, input: ClusterInput, objects: readonly KubeManifest[], ctx: CommandContext): Promise<void> {
   await refuseExisting(client, input);
   await checkInfra(input);
-  const labelledObjects = objects.map((o) => labelled(o, input.infraID));
+  // An existing namespace is left as it is: a tenant may not change it, and its labels are its owner's.
+  const existing = await namespaceExists(client, input.namespace);
+  const labelledObjects = objects.filter((o) => !(existing && o.kind === 'Namespace')).map((o) => labelled(o, input.infraID));
   await dryRun(client, input, labelledObjects);
   for (const object of labelledObjects) {
     if (object.kind === 'HostedCluster') await client.create(object);
