@@ -44,6 +44,7 @@ import { assertMetricsSets } from '../../testing/control-plane-metrics.ts';
 import { containersOf, taskPid } from '../../testing/node-containers.ts';
 import { assertDumpNamesBrokenBootImage } from '../../testing/dump-check.ts';
 import { containerRestarts } from '../../testing/restarts.ts';
+import { assertTenantsIsolated } from '../../testing/tenant-isolation.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hcp-e2e-'));
@@ -420,6 +421,13 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
   it('When a cluster is created through the web console, it should become Available on the page, its kubeconfig should reach it, and the page should destroy it', async () => void process.stderr.write(`e2e: ${await assertConsoleCreatesAndServes({ stateDir, layout, kubectl: locateBinaries().kubectl ?? 'kubectl' })}\n`));
 
   it('When the console is installed beside the operator, a user should reach it through kubectl port-forward and sign in with their own token', async () => void process.stderr.write(`e2e: ${await assertInstalledConsoleSignsIn({ stateDir, layout, kubectl: locateBinaries().kubectl ?? 'kubectl' })}\n`));
+
+  it('When two tenants share the management cluster, neither should reach the operator\'s credentials, the other\'s clusters or backups, or the admin\'s machine', async () => {
+    const started = Date.now();
+    const lines = await assertTenantsIsolated({ management, stateDir, layout, adminKubeconfig: join(stateDir, 'kubeconfig'), kubectl: locateBinaries().kubectl ?? 'kubectl' });
+    for (const line of lines) process.stderr.write(`e2e: tenants: ${line}\n`);
+    process.stderr.write(`e2e: tenants: the adversarial suite took ${seconds(started)}s\n`);
+  });
 
   it('When a HighlyAvailable hosted cluster on the previous release is upgraded, its API should lose no request and every node end on the new version; when it then loses an etcd member, no write should be lost; a backup should land in the object store, and the cluster, destroyed, should come back from it with every object', async () => {
     const figures = await runUpgrade({ layout, management, hcp, kubeconfigFile: join(stateDir, 'ha-kubeconfig'), name: 'ha', log: (line) => process.stderr.write(`e2e: ${line}\n`) });

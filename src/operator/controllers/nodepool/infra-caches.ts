@@ -2,6 +2,7 @@ import { TENANT_SERVICE_LABEL } from '../../../platform/kubevirt/passthrough.ts'
 import { Label } from '../../../api/v1beta1/well-known.ts';
 import type { KubeClient, KubeObject, ListSelector } from '../../../kube/client.ts';
 import { isForbidden } from '../../../kube/errors.ts';
+import { ResponseTooLargeError } from '../../../kube/rest.ts';
 import { BOOT_IMAGE_CACHE_ROLE, BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
 import type { VirtualMachine } from '../../../platform/kubevirt/virtual-machine-types.ts';
 import type { Clock } from '../../runtime/clock.ts';
@@ -130,8 +131,8 @@ export class InfraCaches {
     const problem = (): string | undefined => {
       const denied = Object.values(informers).filter((i) => isForbidden(i.lastError)).map((i) => i.selector.kind);
       if (denied.length > 0) return `the infrastructure credentials may not list ${denied.join(', ')} in namespace ${namespace ?? '(all)'}; grant the documented Role`;
-      const tooMany = Object.values(informers).find((i) => i.lastError instanceof TooManyObjectsError)?.lastError as Error | undefined;
-      return tooMany === undefined ? undefined : `the infrastructure cluster sent ${tooMany.message}`;
+      const beyond = Object.values(informers).find((i) => i.lastError instanceof TooManyObjectsError || i.lastError instanceof ResponseTooLargeError)?.lastError as Error | undefined;
+      return beyond === undefined ? undefined : `the infrastructure cluster's answer is beyond what the operator takes: ${beyond.message}`;
     };
     const cache: InfraCache = { client, namespace, ...informers, synced: () => Object.values(informers).every((i) => i.hasSynced), problem };
     for (const informer of Object.values(informers)) {
