@@ -6,7 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { certificatePem, issueCertificate } from '../pki/certificate.ts';
 import { generateKeyPair, privateKeyPem } from '../pki/keys.ts';
 import { KubeApiError } from './errors.ts';
-import { RequestTimeoutError, resourceOfPath, RestClient, type RequestRecord, type RestDeadlines } from './rest.ts';
+import { RequestTimeoutError, resourceOfPath, ResponseTooLargeError, RestClient, TENANT_SERVER, type RequestRecord, type RestDeadlines } from './rest.ts';
 
 /** A client of `https://127.0.0.1:<port>` trusting `caPem`, with the given deadlines. */
 function clientOf(port: number, caPem: string, deadlines?: RestDeadlines): RestClient {
@@ -160,6 +160,60 @@ describe('RestClient deadlines', () => {
     } finally {
       client.close();
       server.close();
+    }
+  });
+});
+
+describe('RestClient limits for a server a tenant names', () => {
+  /** A client with the tenant limits of a server answering with `handler`. */
+  async function tenantServer(handler: Parameters<typeof createServer>[1]): Promise<{ client: RestClient; close: () => void }> {
+    const { server, port, caPem } = await httpsServer(handler);
+    const base = clientOf(port, caPem);
+    const client = new RestClient({ getCurrentCluster: () => ({ server: base.serverUrl }), applyToHTTPSOptions: (o) => ((o.ca = caPem), Promise.resolve()) }, undefined, TENANT_SERVER);
+    base.close();
+    return { client, close: () => { client.close(); server.closeAllConnections(); server.close(); } };
+  }
+
+  it('When the server answers with a page that is no API answer, the error should say its status and never quote it', async () => {
+    const s = await tenantServer((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>internal-secret-9f2c</html>'));
+    try {
+      await assert.rejects(s.client.call({ method: 'GET', path: '/version' }), (e: unknown) => e instanceof KubeApiError && e.message === 'GET /version: HTTP 502 (not a Kubernetes API answer)');
+    } finally {
+      s.close();
+    }
+  });
+
+  it('When the server answers with a Status, its message should be kept, without control characters and at most 300 long', async () => {
+    const s = await tenantServer((_req, res) => res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'Status', reason: 'Forbidden', message: `forbidden\nline two ${'x'.repeat(500)}` })));
+    try {
+      await assert.rejects(s.client.call({ method: 'GET', path: '/api/v1/pods' }), (e: unknown) => e instanceof KubeApiError && e.reason === 'Forbidden' && e.message.startsWith('forbidden line two x') && e.message.length === 300);
+    } finally {
+      s.close();
+    }
+  });
+
+  it('When an answer grows past 16 MiB, it should be abandoned with ResponseTooLargeError', async () => {
+    const s = await tenantServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = 'x'.repeat(1024 * 1024);
+      const write = (n: number): void => void (n > 0 && res.write(chunk, () => write(n - 1)));
+      write(20);
+    });
+    try {
+      await assert.rejects(s.client.call({ method: 'GET', path: '/apis/kubevirt.io/v1/virtualmachines' }), ResponseTooLargeError);
+    } finally {
+      s.close();
+    }
+  });
+
+  it('When a watch sends a line that is not JSON, the watch should end with an error instead of the process', async () => {
+    const s = await tenantServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"type":"ADDED","object":{}}\n<html>\n'));
+    const seen: unknown[] = [];
+    try {
+      await assert.rejects(s.client.stream('/api/v1/pods?watch=true', (v) => seen.push(v), new AbortController().signal, 5), /sent a line that is not JSON/);
+      assert.equal(seen.length, 1);
+    } finally {
+      s.close();
     }
   });
 });

@@ -221,7 +221,11 @@ function send(options: RequestOptions, body: string | undefined, guard: (req: Cl
       let bytes = 0;
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
-        if (bytes > maxBytes) return req.destroy(new ResponseTooLargeError(String(options.hostname), maxBytes));
+        if (bytes > maxBytes) {
+          reject(new ResponseTooLargeError(String(options.hostname), maxBytes));
+          req.destroy();
+          return;
+        }
         chunks.push(chunk);
       });
       const retryAfter = Number(res.headers['retry-after']);
@@ -258,7 +262,9 @@ function streamLines(options: RequestOptions, handlers: { onLine: (value: unknow
         onLine(JSON.parse(line));
         return true;
       } catch (error) {
-        req.destroy(error instanceof SyntaxError ? new Error(`the watch of ${path} sent a line that is not JSON`) : (error as Error));
+        // Settled here: the stream's end may already be on its way, and must not be taken for a watch that ended well.
+        reject(error instanceof SyntaxError ? new Error(`the watch of ${path} sent a line that is not JSON`) : (error as Error));
+        req.destroy();
         return false;
       }
     };
@@ -280,7 +286,10 @@ function streamLines(options: RequestOptions, handlers: { onLine: (value: unknow
           if (line !== '' && !deliver(line)) return;
           newline = buffer.indexOf('\n');
         }
-        if (buffer.length > limits.maxWatchEventBytes) req.destroy(new ResponseTooLargeError(String(options.hostname), limits.maxWatchEventBytes));
+        if (buffer.length > limits.maxWatchEventBytes) {
+          reject(new ResponseTooLargeError(String(options.hostname), limits.maxWatchEventBytes));
+          req.destroy();
+        }
       });
       res.on('end', () => (status >= 200 && status < 300 ? resolve() : reject(errorFrom(status, buffer, { method: 'GET', path }, limits.quoteBodies))));
       res.on('error', reject);
