@@ -32,3 +32,12 @@ describe('RegistryClient credentials', () => {
     assert.ok(sent.some((e) => e.url.host === 'registry.example' && e.headers['authorization']?.startsWith('Basic ') === true), 'the registry itself does');
   });
 });
+
+describe('registry error text', () => {
+  it('When an answer is a registry error, it should give its codes and messages; any other body, nothing of it', async () => {
+    const { registryErrorText } = await import('./errors.ts');
+    assert.equal(registryErrorText(JSON.stringify({ errors: [{ code: 'DENIED', message: 'requested access\nto the resource is denied' }] })), 'DENIED: requested access to the resource is denied');
+    assert.equal(registryErrorText('<html><body>internal dashboard: secret-42</body></html>'), '');
+    assert.equal(registryErrorText(JSON.stringify({ errors: [{ code: 'X', message: 'y'.repeat(1000) }] })).length, 300);
+  });
+});

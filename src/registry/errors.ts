@@ -18,15 +18,21 @@ export class RegistryError extends Error {
   }
 }
 
-/** The registry's own error codes and messages from an error body (`{"errors":[{"code":…,"message":…}]}`). */
+/**
+ * The registry's own error codes and messages from an error body (`{"errors":[{"code":…,"message":…}]}`), at most 300
+ * printable characters. Any other body is not quoted: the release image is a tenant's to name, and whatever answers
+ * at that address (an internal service of the management network) would otherwise be read into a condition.
+ */
 export function registryErrorText(body: string): string {
+  let parsed: { errors?: unknown };
   try {
-    const parsed = JSON.parse(body) as { errors?: Array<{ code?: unknown; message?: unknown }> };
-    const texts = (parsed.errors ?? []).map((e) => [e.code, e.message].filter((p) => typeof p === 'string' && p !== '').join(': '));
-    return texts.filter((t) => t !== '').join('; ');
+    parsed = JSON.parse(body) as { errors?: unknown };
   } catch {
-    return body.trim().slice(0, 200);
+    return '';
   }
+  const errors = Array.isArray(parsed.errors) ? (parsed.errors as Array<{ code?: unknown; message?: unknown }>) : [];
+  const texts = errors.map((e) => [e.code, e.message].filter((p) => typeof p === 'string' && p !== '').join(': '));
+  return [...texts.filter((t) => t !== '').join('; ')].map((c) => (c < ' ' || c === '\x7f' ? ' ' : c)).join('').slice(0, 300);
 }
 
 /** The same failure, as one that came after the registry had answered: no longer "unreachable". */
