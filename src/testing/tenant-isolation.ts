@@ -118,22 +118,24 @@ async function collidingNames(ctx: IsolationContext, bob: Tenant, address: strin
 async function hostileKubeconfigs(ctx: IsolationContext, bob: Tenant, made: Made, address: string): Promise<string> {
   const probe = await startFakeInfraApi(ctx.layout.hostAddress);
   made.fakes.push(probe);
-  const secretWith = (kubeconfig: string): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'probe-infra-credentials', namespace: 'team-east' }, stringData: { kubeconfig } } as KubeObject);
   const fileFlag = join(made.dirs[0] ?? tmpdir(), 'probe.kubeconfig');
   writeFileSync(fileFlag, probe.kubeconfig({ token: 'probe-inline-token' }, 'probe-vms'));
-  const out = await bob.hcp(['create', 'cluster', 'kubevirt', ...tenantClusterFlags(ctx, address, { name: 'probe', namespace: 'team-east' }), `--infra-kubeconfig-file=${fileFlag}`, '--infra-namespace=probe-vms']);
-  assert.equal(out.code, 0, out.stderr);
+  // The operator's own service-account token, sent to bob's server: what client-node would do with this kubeconfig.
+  const tokenFile = probe.kubeconfig({ 'token-file': '/var/run/secrets/kubernetes.io/serviceaccount/token' });
+  const asRendered = (kubeconfig: string) => (object: RenderedObject): void => {
+    if (object.kind === 'Secret' && object.metadata?.name === 'probe-infra-credentials') object.data = { kubeconfig: Buffer.from(kubeconfig).toString('base64') };
+  };
+  await applyRendered(ctx, bob, { address, name: 'probe', flags: [`--infra-kubeconfig-file=${fileFlag}`, '--infra-namespace=probe-vms'], edit: asRendered(tokenFile) });
   const ref = hcRef('team-east', 'probe');
-  await bob.client.apply(secretWith(probe.kubeconfig({ 'token-file': '/var/run/secrets/kubernetes.io/serviceaccount/token' })), { fieldManager: 'bob', force: true });
   await conditionMatches(bob.client, ref, 'PlatformCredentialsFound', { status: 'False', message: /user "infra" names a file \("token-file"\)/ });
-  await bob.client.apply(secretWith(probe.kubeconfig({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/sh', args: ['-c', 'id'] } })), { fieldManager: 'bob', force: true });
+  const secret = (kubeconfig: string): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'probe-infra-credentials', namespace: 'team-east' }, data: { kubeconfig: Buffer.from(kubeconfig).toString('base64') } } as KubeObject);
+  await bob.client.apply(secret(probe.kubeconfig({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/sh', args: ['-c', 'id'] } })), { fieldManager: 'bob', force: true });
   await conditionMatches(bob.client, ref, 'PlatformCredentialsFound', { status: 'False', message: /user "infra" runs a program \("exec"\)/ });
   const marker = `SECRET-OF-THE-MANAGEMENT-NETWORK-${String(Date.now())}`;
   probe.script.htmlError = marker;
-  await bob.client.apply(secretWith(probe.kubeconfig({ token: 'probe-inline-token' })), { fieldManager: 'bob', force: true });
+  await bob.client.apply(secret(probe.kubeconfig({ token: 'probe-inline-token' })), { fieldManager: 'bob', force: true });
   await conditionMatches(bob.client, ref, 'InfrastructureReady', { status: 'False', message: /HTTP 500 \(not a Kubernetes API answer\)/ });
-  const seen = JSON.stringify(await bob.client.get(ref));
-  assert.ok(!seen.includes(marker), 'the answer\'s text is in no condition');
+  assert.ok(!JSON.stringify(await bob.client.get(ref)).includes(marker), 'the answer\'s text is in no condition');
   const tokens = new Set(probe.requests.map((r) => r.authorization));
   assert.deepEqual([...tokens].filter((t) => t !== 'Bearer probe-inline-token'), [], 'only the inline token ever reached bob\'s server');
   assert.equal((await bob.hcp(['destroy', 'cluster', 'kubevirt', '--namespace=team-east', '--name=probe'])).code, 0);
@@ -219,18 +221,22 @@ async function plantExec(bob: Tenant, marker: string): Promise<void> {
   await bob.client.mergePatch(ref, { data: { kubeconfig: Buffer.from(stringify(kubeconfig)).toString('base64') } });
 }
 
-/** Bob's HostedCluster `presigned`, made as `hcp create cluster` renders it but restoring from `url`. */
-async function createWithRestoreURL(ctx: IsolationContext, bob: Tenant, address: string, url: string): Promise<void> {
-  const rendered = await bob.hcp(['create', 'cluster', 'kubevirt', ...tenantClusterFlags(ctx, address, { name: 'presigned', namespace: 'team-east' }), '--render', '--render-sensitive']);
+/**
+ * What `hcp create cluster` renders for bob, changed by `edit` and applied as bob with his own client, as a tenant
+ * using kubectl would: past the CLI's own checks.
+ */
+async function applyRendered(ctx: IsolationContext, bob: Tenant, o: { address: string; name: string; flags?: readonly string[]; edit: (object: RenderedObject) => void }): Promise<void> {
+  const rendered = await bob.hcp(['create', 'cluster', 'kubevirt', ...tenantClusterFlags(ctx, o.address, { name: o.name, namespace: 'team-east' }), ...(o.flags ?? []), '--render', '--render-sensitive']);
   assert.equal(rendered.code, 0, rendered.stderr);
   for (const document of parseAllDocuments(rendered.stdout)) {
-    const object = document.toJS() as KubeObject & { spec?: { etcd?: { managed?: { storage?: Record<string, unknown> } } } };
+    const object = document.toJS() as RenderedObject;
     if (object.kind === 'Namespace') continue;
-    const storage = object.kind === 'HostedCluster' ? object.spec?.etcd?.managed?.storage : undefined;
-    if (storage !== undefined) storage['restoreSnapshotURL'] = [url];
+    o.edit(object);
     await bob.client.apply(object, { fieldManager: 'bob', force: true });
   }
 }
+
+type RenderedObject = KubeObject & { spec?: { etcd?: { managed?: { storage?: Record<string, unknown> } } }; data?: Record<string, string>; stringData?: Record<string, string> };
 
 /**
  * Path 4: bob's published admin kubeconfig runs a program, and another cluster of his keeps a pre-signed URL in its
@@ -241,7 +247,15 @@ async function adminTools(ctx: IsolationContext, bob: Tenant, made: Made, addres
   const marker = join(scratch, 'ran-on-the-admins-machine');
   await plantExec(bob, marker);
   const signature = `e2e${String(Date.now())}deadbeef`;
-  await createWithRestoreURL(ctx, bob, address, `https://${ctx.layout.hostAddress}:7070/hcp-etcd-backups/team-east-prod/1.db?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAE2E%2F20261129&X-Amz-Signature=${signature}`);
+  const url = `https://${ctx.layout.hostAddress}:7070/hcp-etcd-backups/team-east-prod/1.db?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAE2E%2F20261129&X-Amz-Signature=${signature}`;
+  await applyRendered(ctx, bob, {
+    address,
+    name: 'presigned',
+    edit: (object) => {
+      const storage = object.kind === 'HostedCluster' ? object.spec?.etcd?.managed?.storage : undefined;
+      if (storage !== undefined) storage['restoreSnapshotURL'] = [url];
+    },
+  });
   const admin = (args: readonly string[]): Promise<ProcessResult> => runHcpBinary([...args, `--kubeconfig=${ctx.adminKubeconfig}`], { timeoutMs: 5 * MINUTE });
   for (const name of ['fake-infra', 'presigned']) {
     const dump = await admin(['dump', 'cluster', '--namespace=team-east', `--name=${name}`, `--artifact-dir=${join(scratch, 'dump', name)}`]);
