@@ -93,6 +93,9 @@ async function victimIntact(ctx: IsolationContext, hosted: KubeClient): Promise<
 async function collidingNames(ctx: IsolationContext, bob: Tenant, address: string, hosted: KubeClient): Promise<string> {
   type Ns = KubeObject & { metadata: { labels?: Record<string, string>; resourceVersion?: string } };
   const kubeSystemBefore = await ctx.management.get<Ns>({ apiVersion: 'v1', kind: 'Namespace', name: 'kube-system' });
+  // The monitoring dashboard is named after the control-plane namespace: bob's destroy must not take alice's.
+  const dashboard = { apiVersion: 'v1', kind: 'ConfigMap', name: 'hc-team-east-prod', namespace: 'openshift-config-managed' };
+  const dashboardBefore = (await ctx.management.tryGet(dashboard)) !== undefined;
   for (const [namespace, name] of [['team-east', 'prod'], ['kube', 'system']] as const) {
     const out = await bob.hcp(['create', 'cluster', 'kubevirt', ...tenantClusterFlags(ctx, address, { name, namespace })]);
     assert.equal(out.code, 0, out.stderr);
@@ -107,6 +110,7 @@ async function collidingNames(ctx: IsolationContext, bob: Tenant, address: strin
   await victimIntact(ctx, hosted);
   const kubeSystem = await ctx.management.get<Ns>({ apiVersion: 'v1', kind: 'Namespace', name: 'kube-system' });
   assert.deepEqual(kubeSystem.metadata.labels, kubeSystemBefore.metadata.labels, 'kube-system\'s labels are unchanged');
+  assert.equal((await ctx.management.tryGet(dashboard)) !== undefined, dashboardBefore, 'alice\'s monitoring dashboard is as it was');
   return `colliding names refused (${taken.slice(0, 60)}…), their destroy left alice's namespace and kube-system alone`;
 }
 
@@ -347,16 +351,24 @@ export async function assertTenantsIsolated(ctx: IsolationContext): Promise<stri
     const fake = await startFakeInfraApi(ctx.layout.hostAddress);
     made.fakes.push(fake);
     [hosted] = await Promise.all([victimCluster(ctx, alice, address), fakeInfraCluster(ctx, bob, fake, { scratch: made.dirs[0] ?? tmpdir(), address })]);
-    const lines = [
-      await collidingNames(ctx, bob, address, hosted),
-      await hostileKubeconfigs(ctx, bob, made, address),
-      await forgedMachines(ctx, bob, fake, hosted),
-      await borrowedBackupCredentials(ctx, bob),
-      await adminTools(ctx, bob, made, address),
-      await rbacBoundaries(ctx, bob),
+    const victim = hosted;
+    // Every attack is tried and reported, whatever the others did; the one that would destroy the victim goes last.
+    const attacks: Array<[string, () => Promise<string>]> = [
+      ['hostile kubeconfigs', () => hostileKubeconfigs(ctx, bob, made, address)],
+      ['forged machines', () => forgedMachines(ctx, bob, fake, victim)],
+      ['borrowed backup credentials', () => borrowedBackupCredentials(ctx, bob)],
+      ['the admin\'s tools', () => adminTools(ctx, bob, made, address)],
+      ['RBAC', () => rbacBoundaries(ctx, bob)],
+      ['colliding names', () => collidingNames(ctx, bob, address, victim)],
     ];
-    await victimIntact(ctx, hosted);
-    return lines;
+    const outcomes: string[] = [];
+    const failures: string[] = [];
+    for (const [what, attack] of attacks) {
+      await attack().then((line) => outcomes.push(line), (error: unknown) => failures.push(`${what}: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    await victimIntact(ctx, victim).catch((error: unknown) => failures.push(`the victim afterwards: ${String(error)}`));
+    assert.deepEqual(failures, [], `attacks that were not refused:\n${failures.join('\n')}`);
+    return outcomes;
   } finally {
     hosted?.close();
     await cleanUp(ctx, made);

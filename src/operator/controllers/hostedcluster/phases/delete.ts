@@ -60,14 +60,8 @@ async function namespaceGone(scope: Scope, cpNamespace: string): Promise<boolean
   return false;
 }
 
-/**
- * The HostedControlPlane and the namespace are gone; true at once when the namespace is another's (a HostedCluster
- * whose namespace name collided, refused at creation, owns nothing there and deletes nothing there).
- */
-async function controlPlaneGone(scope: Scope, cpNamespace: string): Promise<boolean> {
-  if ((await controlPlaneNamespaceClaim(scope)).kind === 'taken') return true;
-  return (await hostedControlPlaneGone(scope, cpNamespace)) && (await namespaceGone(scope, cpNamespace));
-}
+/** The HostedControlPlane and the namespace are gone. */
+const controlPlaneGone = async (scope: Scope, cpNamespace: string): Promise<boolean> => (await hostedControlPlaneGone(scope, cpNamespace)) && (await namespaceGone(scope, cpNamespace));
 
 /** The `hypershift.openshift.io/destroy-grace-period` annotation (a Go duration), 0 when absent or unreadable. */
 function gracePeriodMs(scope: Scope): number {
@@ -130,9 +124,9 @@ async function cleanInfraNamespace(scope: Scope): Promise<void> {
 }
 
 /** Releases the HostedCluster: the finalizer goes, and with it this operator's per-cluster state. */
-async function release(scope: Scope, cpNamespace: string): Promise<PhaseOutcome> {
+async function release(scope: Scope, cpNamespace: string, ownsNamespace: boolean): Promise<PhaseOutcome> {
   await cleanInfraNamespace(scope);
-  await deleteMonitoringDashboard(scope);
+  if (ownsNamespace) await deleteMonitoringDashboard(scope);
   await removeFinalizer(scope.deps.client, scope.hc, HostedClusterNames.finalizer);
   const uid = scope.hc.metadata.uid ?? '';
   // Keyed by uid (the objects' fingerprint) and by `uid/<Secret>` (what was published): all of it goes.
@@ -154,7 +148,10 @@ export async function deleteHostedCluster(scope: Scope): Promise<PhaseOutcome> {
   const { hc } = scope;
   if (hc.metadata.finalizers?.includes(HostedClusterNames.finalizer) !== true) return { stop: true };
   const cpNamespace = HostedClusterNames.controlPlaneNamespace(hc);
-  const done = (await nodePoolsGone(scope)) && (await controlPlaneGone(scope, cpNamespace));
+  // A HostedCluster whose namespace name collided, refused at creation, owns nothing there (nor the dashboard named
+  // after it) and deletes nothing there.
+  const taken = (await controlPlaneNamespaceClaim(scope)).kind === 'taken';
+  const done = (await nodePoolsGone(scope)) && (taken || (await controlPlaneGone(scope, cpNamespace)));
   const elapsed = elapsedSinceDeletion(scope);
   if (!done && elapsed < NAMESPACE_DELETION_LIMIT_MS) {
     setCondition(scope, { type: Type.HostedClusterDestroyed.value, status: 'False', reason: Reason.Blocked.value, message: `waiting for the NodePools and namespace ${cpNamespace} to be removed` });
@@ -168,5 +165,5 @@ export async function deleteHostedCluster(scope: Scope): Promise<PhaseOutcome> {
     setCondition(scope, { type: Type.HostedClusterDestroyed.value, status: 'True', reason: Reason.WaitingForGracePeriod.value, message: `the control plane is removed; waiting ${formatDuration(grace)} (destroy grace period) before releasing the HostedCluster` });
     return { stop: true, requeueAfterMs: grace - elapsed };
   }
-  return release(scope, cpNamespace);
+  return release(scope, cpNamespace, !taken);
 }
