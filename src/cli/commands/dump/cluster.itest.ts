@@ -245,6 +245,32 @@ describe('hcp dump cluster of a cluster on external infrastructure', () => {
   });
 });
 
+describe('hcp dump cluster of a tenant\'s cluster', () => {
+  it('When the published admin kubeconfig and the infrastructure kubeconfig run programs, the dump should run neither and say why', async () => {
+    const ns = await management.namespace('dump-hostile');
+    const dir = mkdtempSync(join(tmpdir(), 'hcp-dump-'));
+    const marker = join(dir, 'ran-here');
+    const exec = `{exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/sh, args: [-c, "touch ${marker}"]}}`;
+    const kubeconfig = `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: ${exec}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`;
+    try {
+      await secret(ns, 'hostile-admin-kubeconfig', { kubeconfig });
+      await secret(ns, 'hostile-infra-credentials', { kubeconfig });
+      const hc = aHostedCluster('hostile', ns) as unknown as KubeDocument & { spec: { platform: { kubevirt?: Record<string, unknown> } } };
+      hc.spec.platform.kubevirt = { ...hc.spec.platform.kubevirt, credentials: { infraKubeConfigSecret: { name: 'hostile-infra-credentials', key: 'kubeconfig' }, infraNamespace: 'vms' } };
+      await client.create(hc);
+      await client.create(aNodePool('hostile', 'hostile', ns) as unknown as KubeDocument);
+      await client.mergePatch({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: 'hostile', namespace: ns }, { status: { kubeconfig: { name: 'hostile-admin-kubeconfig' } } }, 'status');
+      const out = await runHcp(['dump', 'cluster', kc, `--namespace=${ns}`, '--name=hostile', `--artifact-dir=${dir}`, '--dump-guest-cluster', '--output=json'], { realClock: true });
+      assert.equal(out.code, 0, out.stderr);
+      assert.equal(existsSync(marker), false, 'no program of the tenant\'s ran');
+      const errors = (JSON.parse(out.stdout) as { collectionProblems: Array<{ part: string; error: string }> }).collectionProblems.filter((p) => /runs a program \("exec"\)/.test(p.error));
+      assert.deepEqual(errors.map((p) => p.part).sort(), ['guest', 'infrastructure'], out.stdout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('hcp dump cluster input', () => {
   it('When the HostedCluster does not exist, it should say so and exit 1 without writing a dump', async () => {
     const ns = await management.namespace('dump-missing');

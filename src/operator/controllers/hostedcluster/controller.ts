@@ -19,6 +19,7 @@ import type { Manager } from '../../runtime/manager.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Metrics } from '../../runtime/metrics.ts';
 import { reconcileHostedCluster } from './reconcile.ts';
+import { publishedSecrets } from './phases/publish.ts';
 import { referencedSecrets } from './phases/validate.ts';
 import { UserSecrets } from './user-secrets.ts';
 import type { HostedClusterDeps } from './scope.ts';
@@ -61,7 +62,7 @@ export function addHostedClusterController(
   const dashboards = dashboardCaches(manager, deps.dashboardTemplateNamespace);
   // Events arrive once reconciles run, which the controller below exists for.
   const userSecrets = new UserSecrets({ client: deps.client, clock: deps.clock, logger, onChange: (ns, name) => usersOf(ns, name).forEach((key) => controller.queue.add(key)) });
-  const usersOf = (ns: string, name: string): string[] => clusters.list().filter((hc) => hc.metadata.namespace === ns && referencedSecrets(hc).includes(name)).map((hc) => keyOf(hc));
+  const usersOf = (ns: string, name: string): string[] => clusters.list().filter((hc) => hc.metadata.namespace === ns && [...referencedSecrets(hc), ...publishedSecrets(hc)].includes(name)).map((hc) => keyOf(hc));
   const fullDeps: HostedClusterDeps = {
     ...deps,
     ...(dashboards === undefined ? {} : { monitoringDashboards: dashboards.deps }),

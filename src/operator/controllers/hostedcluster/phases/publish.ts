@@ -1,6 +1,10 @@
 import { KUBEADMIN, kubeadminEnabled } from '../../../../controlplane/kube-apiserver/kubeadmin.ts';
+import type { HostedCluster } from '../../../../api/index.ts';
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
 import { controlPlaneOf, type Phase, type Scope } from '../scope.ts';
+
+/** The Secrets the operator publishes beside a HostedCluster: an edit of one reconciles the cluster, which undoes it. */
+export const publishedSecrets = (hc: HostedCluster): string[] => [HostedClusterNames.adminKubeconfig(hc), HostedClusterNames.kubeadminPassword(hc)];
 
 /** A value of a Secret the control plane reports, from the shared Secret cache (read directly only on a cache miss). */
 async function reportedValue(scope: Scope, reported: { name: string; key: string } | undefined): Promise<string | undefined> {
@@ -14,14 +18,16 @@ async function reportedValue(scope: Scope, reported: { name: string; key: string
 
 /**
  * Writes `name` in the HostedCluster's namespace with one key (owned by the HostedCluster, so it goes with it),
- * unless this operator already wrote exactly that value.
+ * unless this operator already wrote exactly that value and it is still there: the namespace is the tenant's, who may
+ * edit the Secret (an edited admin kubeconfig would run a program on whoever uses it), so an edit is undone, as
+ * upstream's reconcile does.
  */
 async function publish(scope: Scope, name: string, key: string, value: string): Promise<void> {
   const { hc, deps } = scope;
   const owner = { apiVersion: hc.apiVersion, kind: hc.kind, name: hc.metadata.name ?? '', uid: hc.metadata.uid ?? '', blockOwnerDeletion: true, controller: true };
   const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: hc.metadata.namespace, ownerReferences: [owner] }, type: 'Opaque', data: { [key]: value } };
   const appliedKey = `${hc.metadata.uid ?? ''}/${name}`;
-  if (deps.lastApplied.get(appliedKey) === value) return;
+  if (deps.lastApplied.get(appliedKey) === value && (await deps.userSecret(hc.metadata.namespace ?? '', name))?.data?.[key] === value) return;
   await deps.client.apply(secret, { fieldManager: OPERATOR_FIELD_MANAGER });
   deps.lastApplied.set(appliedKey, value);
 }
