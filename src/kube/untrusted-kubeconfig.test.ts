@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { RequestOptions } from 'node:https';
 import { describe, it } from 'node:test';
-import { inlineAuth, parseUntrustedKubeconfig, UntrustedKubeconfigError } from './untrusted-kubeconfig.ts';
+import { handOutProblem, inlineAuth, parseUntrustedKubeconfig, UntrustedKubeconfigError } from './untrusted-kubeconfig.ts';
 
 const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64');
 const KEY = Buffer.from('-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----\n').toString('base64');
@@ -69,5 +69,19 @@ describe('untrusted kubeconfigs', () => {
   it('When the text is not a YAML mapping, or uses aliases, it should refuse it', () => {
     refused('- a\n- b\n', /not a YAML mapping/);
     refused('a: &x [1]\nb: *x\n', /not valid YAML/);
+  });
+
+  it('When another user entry than the current one runs a program, it should still be refused (kubectl --user picks any)', () => {
+    const twoUsers = kubeconfig('{server: "https://a:6443"}', '{token: t}').replace('users: [{name: u, user: {token: t}}]', 'users: [{name: u, user: {token: t}}, {name: v, user: {exec: {command: sh}}}]');
+    refused(twoUsers, /user "v" runs a program/);
+  });
+
+  it('When client-go\'s own spelling names a token file, it should say it names a file', () => {
+    refused(kubeconfig('{server: "https://a:6443"}', '{tokenFile: /var/run/secrets/kubernetes.io/serviceaccount/token}'), /names a file \("tokenFile"\)/);
+  });
+
+  it('When a kubeconfig is handed on, it should be refused for any dangerous entry, but not for having no context', () => {
+    assert.equal(handOutProblem('apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://a:6443", certificate-authority-data: ""}}]\nusers: [{name: u, user: {token: abc}}]\ncontexts: []\ncurrent-context: ""\n'), undefined);
+    assert.match(handOutProblem(kubeconfig('{server: "https://a:6443"}', '{exec: {command: sh}}')) ?? '', /runs a program/);
   });
 });

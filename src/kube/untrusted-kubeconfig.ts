@@ -4,7 +4,7 @@
  * `client.ts`, so that the control planes' lean programs, which use that client in-cluster, carry no YAML parser.
  */
 import { parse } from 'yaml';
-import { inlineKubeconfigOf, untrustedProblemOf, UntrustedKubeconfigError, type InlineKubeconfig } from '../lib/inline-kubeconfig.ts';
+import { checkedEntries, inlineKubeconfigOf, untrustedProblemOf, UntrustedKubeconfigError, type InlineKubeconfig } from '../lib/inline-kubeconfig.ts';
 import type { ClusterAuth } from './auth.ts';
 import { KubeClient } from './client.ts';
 import { TENANT_SERVER } from './rest.ts';
@@ -14,17 +14,24 @@ export { UntrustedKubeconfigError, type InlineKubeconfig } from '../lib/inline-k
 /** The largest kubeconfig read (a Secret holds at most 1 MiB). */
 const MAX_KUBECONFIG_BYTES = 1024 * 1024;
 
-/** Parses and checks an untrusted kubeconfig; throws {@link UntrustedKubeconfigError}, safe to show. */
-export function parseUntrustedKubeconfig(text: string): InlineKubeconfig {
+/** The parsed text of an untrusted kubeconfig: at most 1 MiB, no YAML aliases (which can blow a small text up). */
+function parsed(text: string): unknown {
   if (Buffer.byteLength(text) > MAX_KUBECONFIG_BYTES) throw new UntrustedKubeconfigError('the kubeconfig is larger than 1 MiB');
-  let config: unknown;
   try {
-    config = parse(text, { maxAliasCount: 0 });
+    return parse(text, { maxAliasCount: 0 });
   } catch {
     throw new UntrustedKubeconfigError('the kubeconfig is not valid YAML');
   }
-  return inlineKubeconfigOf(config);
 }
+
+/** Parses and checks an untrusted kubeconfig for use; throws {@link UntrustedKubeconfigError}, safe to show. */
+export const parseUntrustedKubeconfig = (text: string): InlineKubeconfig => inlineKubeconfigOf(parsed(text));
+
+/**
+ * Why a kubeconfig may not be handed on as it is (`hcp create kubeconfig`): an entry, any of them, that asks for more
+ * than inline data. Unlike {@link untrustedKubeconfigProblem}, a kubeconfig with no usable context is no danger.
+ */
+export const handOutProblem = (text: string): string | undefined => untrustedProblemOf(() => checkedEntries(parsed(text)));
 
 /** Why `text` is no acceptable untrusted kubeconfig, in words safe for a condition; undefined when it is one. */
 export const untrustedKubeconfigProblem = (text: string): string | undefined => untrustedProblemOf(() => parseUntrustedKubeconfig(text));

@@ -38,6 +38,7 @@ const REFUSED: Readonly<Record<string, string>> = {
   exec: 'runs a program',
   'auth-provider': 'uses an auth provider, which reads and writes files',
   'token-file': 'names a file',
+  tokenFile: 'names a file',
   'client-certificate': 'names a file',
   'client-key': 'names a file',
   'certificate-authority': 'names a file',
@@ -63,6 +64,26 @@ function onlyFields(entry: Entry, allowed: ReadonlySet<string>, where: string): 
   }
 }
 
+const LISTS = [['clusters', 'cluster', CLUSTER_FIELDS], ['users', 'user', USER_FIELDS], ['contexts', 'context', CONTEXT_FIELDS]] as const;
+
+/**
+ * The kubeconfig, once every entry of every list is checked — not only the current context's: whoever is handed the
+ * file may pick any of them (`kubectl --user`).
+ */
+export function checkedEntries(config: unknown): Entry {
+  if (!isEntry(config)) throw new UntrustedKubeconfigError('the kubeconfig is not a YAML mapping');
+  onlyFields(config, TOP_FIELDS, 'the kubeconfig');
+  for (const [list, inner, allowed] of LISTS) {
+    for (const entry of Array.isArray(config[list]) ? (config[list] as unknown[]) : []) {
+      const name = isEntry(entry) && typeof entry['name'] === 'string' ? entry['name'] : '';
+      const body = isEntry(entry) ? (entry[inner] ?? {}) : undefined;
+      if (!isEntry(body)) throw new UntrustedKubeconfigError(`${inner} "${name}" is not an object`);
+      onlyFields(body, allowed, `${inner} "${name}"`);
+    }
+  }
+  return config;
+}
+
 /** The named entry of a list (`clusters`, `users`, `contexts`), its inner object checked to be one. */
 function named(config: Entry, list: 'clusters' | 'users' | 'contexts', name: string, inner: 'cluster' | 'user' | 'context'): Entry {
   const entries = Array.isArray(config[list]) ? (config[list] as unknown[]) : [];
@@ -86,7 +107,7 @@ function currentContextName(config: Entry): string {
 /** A base64 field decoded to PEM text; refused when it is not base64 of a PEM block. */
 function pemField(entry: Entry, field: string, where: string): string | undefined {
   const value = entry[field];
-  if (value === undefined) return undefined;
+  if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string' || !/^[A-Za-z0-9+/=\s]*$/.test(value)) throw new UntrustedKubeconfigError(`${where} "${field}" is not base64`);
   const pem = Buffer.from(value, 'base64').toString('utf8');
   if (!pem.includes('-----BEGIN ')) throw new UntrustedKubeconfigError(`${where} "${field}" does not hold a PEM block`);
@@ -122,19 +143,15 @@ const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]
  * comment). Throws {@link UntrustedKubeconfigError}, whose message is safe to show: it names fields, never their values.
  */
 export function inlineKubeconfigOf(config: unknown): InlineKubeconfig {
-  if (!isEntry(config)) throw new UntrustedKubeconfigError('the kubeconfig is not a YAML mapping');
-  onlyFields(config, TOP_FIELDS, 'the kubeconfig');
-  const contextName = currentContextName(config);
-  const context = named(config, 'contexts', contextName, 'context');
-  onlyFields(context, CONTEXT_FIELDS, `context "${contextName}"`);
+  const entries = checkedEntries(config);
+  const contextName = currentContextName(entries);
+  const context = named(entries, 'contexts', contextName, 'context');
   const clusterName = typeof context['cluster'] === 'string' ? context['cluster'] : '';
   const userName = typeof context['user'] === 'string' ? context['user'] : '';
-  const cluster = named(config, 'clusters', clusterName, 'cluster');
-  const user = userName === '' ? {} : named(config, 'users', userName, 'user');
+  const cluster = named(entries, 'clusters', clusterName, 'cluster');
+  const user = userName === '' ? {} : named(entries, 'users', userName, 'user');
   const clusterWhere = `cluster "${clusterName}"`;
   const userWhere = `user "${userName}"`;
-  onlyFields(cluster, CLUSTER_FIELDS, clusterWhere);
-  onlyFields(user, USER_FIELDS, userWhere);
   const tlsServerName = cluster['tls-server-name'];
   return {
     server: serverField(cluster, clusterWhere),

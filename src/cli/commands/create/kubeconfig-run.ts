@@ -7,6 +7,7 @@ import type { CommandContext } from '../../framework/command.ts';
 import { invalidFlag, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
 import { withManagementCluster } from '../management.ts';
+import { handOutProblem } from '../../../kube/untrusted-kubeconfig.ts';
 
 const HC = { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster' } as const;
 
@@ -15,14 +16,21 @@ interface Kubeconfig {
   users?: Array<{ name: string; user: Record<string, unknown> }>;
 }
 
-/** The admin kubeconfig of a HostedCluster, as published in the Secret its status names. */
+/**
+ * The admin kubeconfig of a HostedCluster, as published in the Secret its status names. That Secret is in the tenant's
+ * namespace, where it can be edited: one asking for more than inline credentials (a program to run, a file to read)
+ * is not what the operator published, and is refused rather than handed to whoever runs kubectl with it.
+ */
 export async function adminKubeconfig(client: KubeClient, hc: HostedCluster): Promise<string> {
   const secretName = hc.status?.kubeconfig?.name;
   if (secretName === undefined || secretName === '') throw new UserError(`cluster ${hc.metadata.namespace ?? ''}/${hc.metadata.name ?? ''} doesn't report a kubeconfig`);
   const secret = await client.get<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: secretName, namespace: hc.metadata.namespace });
   const data = secret.data?.['kubeconfig'];
   if (data === undefined) throw new UserError(`kubeconfig secret ${secretName} has no kubeconfig`);
-  return fromBase64(data);
+  const kubeconfig = fromBase64(data);
+  const problem = handOutProblem(kubeconfig);
+  if (problem !== undefined) throw new UserError(`kubeconfig secret ${hc.metadata.namespace ?? ''}/${secretName}: ${problem}; the operator publishes inline credentials only, so this is not its kubeconfig: refusing to hand it on`);
+  return kubeconfig;
 }
 
 const firstEntries = (config: Kubeconfig): { cluster: Record<string, unknown>; user: Record<string, unknown> } => ({
