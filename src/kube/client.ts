@@ -5,6 +5,17 @@ import { collectionPath, Discovery } from './discovery.ts';
 import { isNotFound, UnservedKindError } from './errors.ts';
 import { DEFAULT_DEADLINES, RestClient, TRUSTED_SERVER, type ResponseLimits } from './rest.ts';
 
+/** How many objects one page of a list asks for. */
+const LIST_PAGE = 500;
+
+/** A list longer than its caller takes (`maxItems`), abandoned page by page before it is all read. */
+export class ListTooLongError extends Error {
+  constructor(kind: string, maxItems: number) {
+    super(`more than ${String(maxItems)} ${kind} objects listed`);
+    this.name = 'ListTooLongError';
+  }
+}
+
 /** The field manager of every server-side apply this project makes unless a caller names another. */
 export const DEFAULT_FIELD_MANAGER = 'hcp-kubevirt';
 
@@ -157,15 +168,33 @@ export class KubeClient {
    * Lists objects of a kind with the list's resourceVersion (the point a watch resumes from). Items get their
    * apiVersion and kind filled in: the API server leaves them out of list items of built-in kinds.
    */
-  async listWithVersion<T extends KubeObject>(selector: ListSelector): Promise<{ items: T[]; resourceVersion: string }> {
+  async listWithVersion<T extends KubeObject>(selector: ListSelector, options: { maxItems?: number } = {}): Promise<{ items: T[]; resourceVersion: string }> {
     const base = await this.pathOf({ apiVersion: selector.apiVersion, kind: selector.kind, name: '', namespace: selector.namespace }, false);
-    const query = new URLSearchParams();
+    const query = new URLSearchParams({ limit: String(LIST_PAGE) });
     if (selector.labelSelector !== undefined) query.set('labelSelector', selector.labelSelector);
     if (selector.fieldSelector !== undefined) query.set('fieldSelector', selector.fieldSelector);
-    const path = query.size === 0 ? base : `${base}?${query.toString()}`;
-    const list = await this.rest.call<{ items: T[]; metadata: { resourceVersion: string } }>({ method: 'GET', path });
-    const items = list.items.map((item) => ({ ...item, apiVersion: selector.apiVersion, kind: selector.kind }));
-    return { items, resourceVersion: list.metadata.resourceVersion };
+    const items: T[] = [];
+    let resourceVersion: string | undefined;
+    const maxItems = options.maxItems ?? Infinity;
+    // In pages: each answer stays small (a server a tenant names has a limit per answer), and the pages of one list
+    // are one snapshot, at the first page's version.
+    for (let next: string | undefined = ''; next !== undefined; ) {
+      const page = await this.listPage<T>(`${base}?${query.toString()}`, selector);
+      items.push(...page.items);
+      if (items.length > maxItems) throw new ListTooLongError(selector.kind, maxItems);
+      resourceVersion ??= page.resourceVersion;
+      next = page.continue;
+      if (next !== undefined) query.set('continue', next);
+    }
+    return { items, resourceVersion: resourceVersion ?? '' };
+  }
+
+  /** One page of a list: its items (with their kind), version and continue token (undefined on the last page). */
+  private async listPage<T extends KubeObject>(path: string, selector: ListSelector): Promise<{ items: T[]; resourceVersion: string; continue: string | undefined }> {
+    const page = await this.rest.call<{ items?: T[]; metadata?: { resourceVersion?: string; continue?: string } }>({ method: 'GET', path });
+    const items = (Array.isArray(page.items) ? page.items : []).map((item) => ({ ...item, apiVersion: selector.apiVersion, kind: selector.kind }));
+    const next = page.metadata?.continue;
+    return { items, resourceVersion: page.metadata?.resourceVersion ?? '', continue: next === undefined || next === '' ? undefined : next };
   }
 
   /**
@@ -202,10 +231,17 @@ export class KubeClient {
   }
 
   /** Deletes an object; a missing object is not an error. */
-  async delete(ref: ObjectRef, options: { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; gracePeriodSeconds?: number } = {}): Promise<void> {
+  async delete(ref: ObjectRef, options: { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; gracePeriodSeconds?: number; uid?: string } = {}): Promise<void> {
     try {
-      // Every option goes in the body: the API server reads the query's options only when the body is empty.
-      const body = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy ?? 'Background', ...(options.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }) };
+      // Every option goes in the body: the API server reads the query's options only when the body is empty. With a
+      // uid, only that object goes (a 409 if the name now holds another).
+      const body = {
+        apiVersion: 'v1',
+        kind: 'DeleteOptions',
+        propagationPolicy: options.propagationPolicy ?? 'Background',
+        ...(options.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }),
+        ...(options.uid === undefined ? {} : { preconditions: { uid: options.uid } }),
+      };
       await this.rest.call({ method: 'DELETE', path: await this.pathOf(ref, true), body });
     } catch (error) {
       if (!isNotFound(error)) throw error;

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createServer, type Server } from 'node:https';
+import type { createServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { certificatePem, issueCertificate } from '../pki/certificate.ts';
-import { generateKeyPair, privateKeyPem } from '../pki/keys.ts';
+import { httpsServer } from '../testing/https-server.ts';
 import { KubeApiError } from './errors.ts';
 import { RequestTimeoutError, resourceOfPath, ResponseTooLargeError, RestClient, TENANT_SERVER, type RequestRecord, type RestDeadlines } from './rest.ts';
 
@@ -13,16 +12,6 @@ function clientOf(port: number, caPem: string, deadlines?: RestDeadlines): RestC
   const config = new KubeConfig();
   config.loadFromString(JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'c', cluster: { server: `https://127.0.0.1:${String(port)}`, 'certificate-authority-data': Buffer.from(caPem).toString('base64') } }], users: [{ name: 'u', user: {} }], contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }], 'current-context': 'x' }));
   return new RestClient(config, deadlines);
-}
-
-/** An HTTPS server on a free loopback port with a fresh certificate, handling requests with `handler`. */
-async function httpsServer(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; port: number; caPem: string }> {
-  const keys = await generateKeyPair();
-  const now = new Date();
-  const cert = await issueCertificate({ commonName: 'test', usage: 'server', ipAddresses: ['127.0.0.1'], notBefore: now, notAfter: new Date(now.getTime() + 3_600_000), keys, serialNumber: '01' });
-  const server = createServer({ cert: certificatePem(cert), key: await privateKeyPem(keys.privateKey) }, handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as AddressInfo).port, caPem: certificatePem(cert) };
 }
 
 describe('resourceOfPath', () => {

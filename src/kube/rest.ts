@@ -44,6 +44,9 @@ export const TRUSTED_SERVER: ResponseLimits = { maxBodyBytes: Infinity, maxWatch
  */
 export const TENANT_SERVER: ResponseLimits = { maxBodyBytes: 16 * 1024 * 1024, maxWatchEventBytes: 2 * 1024 * 1024, quoteBodies: false };
 
+/** The most of an API server's `/metrics` read (tens of MiB on a server with many kinds), whatever the client's limits. */
+export const METRICS_MAX_BYTES = 64 * 1024 * 1024;
+
 /** An answer longer than its client's {@link ResponseLimits} allow. */
 export class ResponseTooLargeError extends Error {
   constructor(host: string, limit: number) {
@@ -110,12 +113,13 @@ export class RestClient {
    * GETs a path that answers in text (`/metrics`, in Prometheus' exposition format); non-2xx answers throw, and so
    * does an answer not complete within `timeoutMs` (the request is then abandoned, its socket closed).
    */
-  getText(path: string, options: { timeoutMs?: number } = {}): Promise<string> {
+  getText(path: string, options: { timeoutMs?: number; maxBytes?: number } = {}): Promise<string> {
     // JSON after the text: an error answer (a Status) must be encodable, or the API server turns it into a 406 that hides it.
-    return this.exchange({ method: 'GET', path }, 'text/plain, application/json;q=0.9', options.timeoutMs);
+    return this.exchange({ method: 'GET', path }, 'text/plain, application/json;q=0.9', options);
   }
 
-  private async exchange(req: RestRequest, accept: string, timeoutMs?: number): Promise<string> {
+  /** The options of one request (its authentication applied). */
+  private async requestOptions(req: RestRequest, accept: string, timeoutMs: number | undefined): Promise<RequestOptions> {
     const options: RequestOptions = {
       method: req.method,
       protocol: this.server.protocol,
@@ -127,8 +131,14 @@ export class RestClient {
       ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     };
     await this.config.applyToHTTPSOptions(options);
+    return options;
+  }
+
+  private async exchange(req: RestRequest, accept: string, o: { timeoutMs?: number; maxBytes?: number } = {}): Promise<string> {
+    const options = await this.requestOptions(req, accept, o.timeoutMs);
+    const maxBytes = o.maxBytes ?? this.limits.maxBodyBytes;
     for (let attempt = 1; ; attempt++) {
-      const answer = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body), this.guard(this.deadlines.answerIdleMs), this.limits.maxBodyBytes).catch((error: unknown) => {
+      const answer = await send(options, req.body === undefined ? undefined : JSON.stringify(req.body), this.guard(this.deadlines.answerIdleMs), maxBytes).catch((error: unknown) => {
         this.record(req.method, req.path, NO_ANSWER);
         throw error;
       });
@@ -316,8 +326,9 @@ function statusOf(text: string): { reason: string; message: string } | undefined
     return undefined;
   }
   const s = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { kind?: unknown; reason?: unknown; message?: unknown };
-  if (s.kind !== 'Status' || typeof s.message !== 'string') return undefined;
-  return { reason: typeof s.reason === 'string' ? s.reason : 'Unknown', message: s.message };
+  if (s.kind !== 'Status') return undefined;
+  const reason = typeof s.reason === 'string' && s.reason !== '' ? s.reason : 'Unknown';
+  return { reason, message: typeof s.message === 'string' ? s.message : reason };
 }
 
 /** `text` without control characters (a message from an untrusted server goes into conditions and logs). */
@@ -329,7 +340,8 @@ const printable = (text: string): string => [...text].map((c) => (c.charCodeAt(0
  */
 function errorFrom(status: number, text: string, req: RestRequest, quoteBodies: boolean): KubeApiError {
   const s = statusOf(text);
-  if (s !== undefined) return new KubeApiError(status, s.reason, quoteBodies ? s.message : printable(s.message).slice(0, UNQUOTED_STATUS_MESSAGE));
+  if (s !== undefined && quoteBodies) return new KubeApiError(status, s.reason, s.message);
+  if (s !== undefined) return new KubeApiError(status, printable(s.reason).slice(0, 64), printable(s.message).slice(0, UNQUOTED_STATUS_MESSAGE));
   const body = quoteBodies ? `: ${text.slice(0, 300)}` : ' (not a Kubernetes API answer)';
   return new KubeApiError(status, 'Unknown', `${req.method} ${req.path}: HTTP ${String(status)}${body}`);
 }

@@ -15,6 +15,7 @@ import { invalidFlag, throwIfAny, UserError } from '../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../framework/parse.ts';
 import { withManagementCluster } from './management.ts';
 import { adminKubeconfig } from './create/kubeconfig-run.ts';
+import { METRICS_MAX_BYTES } from '../../kube/rest.ts';
 
 const OFFLINE_FLAGS = ['workers', 'vcpu', 'memory', 'max-pods', 'sizing-baseline-file'] as const;
 const LIVE_FLAGS = ['kubeconfig', 'sizing-baseline-namespace', 'qps-window'] as const;
@@ -85,10 +86,10 @@ async function measureHostedQPS(client: KubeClient, windowMs: number, ctx: Comma
 async function measureOne(client: KubeClient, hc: HostedCluster, windowMs: number): Promise<number> {
   const hosted = untrustedClient(await adminKubeconfig(client, hc));
   try {
-    const before = requestTotal(await hosted.rest.getText('/metrics', { timeoutMs: READ_TIMEOUT_MS }));
+    const before = requestTotal(await hosted.rest.getText('/metrics', { timeoutMs: READ_TIMEOUT_MS, maxBytes: METRICS_MAX_BYTES }));
     const started = Date.now();
     await new Promise((resolve) => setTimeout(resolve, windowMs));
-    const after = requestTotal(await hosted.rest.getText('/metrics', { timeoutMs: READ_TIMEOUT_MS }));
+    const after = requestTotal(await hosted.rest.getText('/metrics', { timeoutMs: READ_TIMEOUT_MS, maxBytes: METRICS_MAX_BYTES }));
     return ratePerSecond(before, after, (Date.now() - started) / 1000);
   } finally {
     hosted.close();

@@ -36,15 +36,18 @@ function fakeServer(listed: KubeObject[], events: Array<WatchEvent<KubeObject>> 
 }
 
 const selector: ListSelector = { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', namespace: 'guests' };
-const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Polls until `check` holds (the informer works on its own time). */
+async function until(what: string, check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.ok(check(), what);
+}
 
 describe('Informer bounds', () => {
   it('When a list holds more objects than maxObjects, it should cache none of them and report the failure', async () => {
     const informer = new Informer(fakeServer([vm('a'), vm('b'), vm('c')]), selector, { clock: new FakeClock(), logger: silentLogger, limits: { maxObjects: 2, maxBytes: Infinity } });
     informer.start();
-    await settle();
+    await until('the failure is reported', () => informer.lastError instanceof TooManyObjectsError);
     assert.equal(informer.hasSynced, false);
-    assert.ok(informer.lastError instanceof TooManyObjectsError);
     assert.deepEqual(informer.list(), []);
     informer.stop();
   });
@@ -53,9 +56,7 @@ describe('Informer bounds', () => {
     const added = (name: string): WatchEvent<KubeObject> => ({ type: 'ADDED', object: vm(name) });
     const informer = new Informer(fakeServer([vm('a')], [added('b'), added('c'), added('d')]), selector, { clock: new FakeClock(), logger: silentLogger, limits: { maxObjects: 2, maxBytes: Infinity } });
     informer.start();
-    await settle();
-    await settle();
-    assert.ok(informer.lastError instanceof TooManyObjectsError);
+    await until('the failure is reported', () => informer.lastError instanceof TooManyObjectsError);
     assert.deepEqual(informer.list().map((o) => o.metadata?.name).sort(), ['a', 'b']);
     informer.stop();
   });
@@ -64,10 +65,24 @@ describe('Informer bounds', () => {
     const big = (name: string): KubeObject => ({ ...vm(name), data: { blob: 'x'.repeat(1000) } } as KubeObject);
     const informer = new Informer(fakeServer([big('a')], [{ type: 'ADDED', object: big('b') }, { type: 'ADDED', object: big('c') }]), selector, { clock: new FakeClock(), logger: silentLogger, limits: { maxObjects: 100, maxBytes: 2500 } });
     informer.start();
-    await settle();
-    await settle();
-    assert.ok(informer.lastError instanceof TooManyObjectsError);
+    await until('the failure is reported', () => informer.lastError instanceof TooManyObjectsError);
     assert.deepEqual(informer.list().map((o) => o.metadata?.name).sort(), ['a', 'b']);
+    informer.stop();
+  });
+
+  it('When a relist is beyond the limits, the cache should stay as it was, with no event', async () => {
+    let lists = 0;
+    const server: ListWatcher = {
+      listWithVersion: <T extends KubeObject>() => Promise.resolve({ items: (lists++ === 0 ? [vm('a')] : [vm('x'), vm('y'), vm('z')]) as T[], resourceVersion: String(lists) }),
+      // The version expired: relist.
+      watch: <T extends KubeObject>(_s: ListSelector, _f: WatchFrom, onEvent: (event: WatchEvent<T>) => void) => Promise.resolve(onEvent({ type: 'ERROR', object: { code: 410 } as unknown as T })),
+    };
+    const informer = new Informer(server, selector, { clock: new FakeClock(), logger: silentLogger, limits: { maxObjects: 2, maxBytes: Infinity } });
+    const events: string[] = [];
+    informer.onEvent((e) => events.push(`${e.type} ${e.object.metadata?.name ?? ''}`));
+    informer.start();
+    await until('the second list refused', () => informer.lastError instanceof TooManyObjectsError);
+    assert.deepEqual([informer.list().map((o) => o.metadata?.name), events], [['a'], ['ADDED a']]);
     informer.stop();
   });
 
@@ -75,7 +90,8 @@ describe('Informer bounds', () => {
     const informer = new Informer(fakeServer([vm('a'), vm('victim', 'clusters-other')], [{ type: 'ADDED', object: vm('b', 'kube-system') }]), selector, { clock: new FakeClock(), logger: silentLogger });
     informer.start();
     await informer.waitForSync();
-    await settle();
+    await until('the watch delivered its event', () => informer.list().length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
     assert.deepEqual(informer.list().map((o) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`), ['guests/a']);
     informer.stop();
   });

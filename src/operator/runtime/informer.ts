@@ -1,11 +1,11 @@
-import type { KubeObject, ListSelector, WatchEvent, WatchFrom } from '../../kube/client.ts';
+import { ListTooLongError, type KubeObject, type ListSelector, type WatchEvent, type WatchFrom } from '../../kube/client.ts';
 import { KubeApiError } from '../../kube/errors.ts';
 import { sleep, type Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 
 /** The two calls an informer needs; `KubeClient` provides them, tests may fake them. */
 export interface ListWatcher {
-  listWithVersion<T extends KubeObject>(selector: ListSelector): Promise<{ items: T[]; resourceVersion: string }>;
+  listWithVersion<T extends KubeObject>(selector: ListSelector, options?: { maxItems?: number }): Promise<{ items: T[]; resourceVersion: string }>;
   watch<T extends KubeObject>(selector: ListSelector, from: WatchFrom, onEvent: (event: WatchEvent<T>) => void): Promise<void>;
 }
 
@@ -183,18 +183,19 @@ export class Informer<T extends KubeObject> {
 
   /** Replaces the cache with a fresh list, emitting what changed since the previous one. */
   private async relist(): Promise<string> {
-    const { items, resourceVersion } = await this.client.listWithVersion<T>(this.selector);
-    const listed = items.filter((item) => this.inScope(item));
-    if (listed.length > this.limits.maxObjects) throw new TooManyObjectsError(this.selector.kind, this.limits);
-    const fresh = listed.map((each) => cached(each, this.selector));
-    const seen = new Set(fresh.map(keyOf));
-    // Gone ones first, so that the cache never holds more than the list at any point.
+    const { items, resourceVersion } = await this.client.listWithVersion<T>(this.selector, { maxItems: this.limits.maxObjects }).catch((error: unknown) => {
+      throw error instanceof ListTooLongError ? new TooManyObjectsError(this.selector.kind, this.limits) : error;
+    });
+    const fresh = new Map(items.filter((item) => this.inScope(item)).map((each) => cached(each, this.selector)).map((item) => [keyOf(item), item] as const));
+    // Judged whole before anything changes: a list beyond the limits leaves the cache as it was.
+    const freshBytes = [...fresh.values()].reduce((sum, item) => sum + this.sizeOf(item), 0);
+    if (fresh.size > this.limits.maxObjects || freshBytes > this.limits.maxBytes) throw new TooManyObjectsError(this.selector.kind, this.limits);
     for (const [key, old] of [...this.store]) {
-      if (seen.has(key)) continue;
+      if (fresh.has(key)) continue;
       this.remove(key);
       this.emit({ type: 'DELETED', object: old, old });
     }
-    for (const item of fresh) this.upsert(keyOf(item), item);
+    for (const [key, item] of fresh) this.upsert(key, item, false);
     this.failure = undefined;
     this.options.onHealth?.(undefined);
     if (!this.synced) {
@@ -225,12 +226,14 @@ export class Informer<T extends KubeObject> {
     return namespace === undefined || namespace === '' || object.metadata?.namespace === namespace;
   }
 
-  private upsert(key: string, object: T): void {
+  /** Caches an object; a watch event that would take the cache beyond its limits fails the watch (`limited`). */
+  private upsert(key: string, object: T, limited = true): void {
     const old = this.store.get(key);
     if (old !== undefined && versionOf(old) === versionOf(object)) return;
     const size = this.sizeOf(object);
     const bytes = this.bytes - (this.sizes.get(key) ?? 0) + size;
-    if ((old === undefined && this.store.size >= this.limits.maxObjects) || bytes > this.limits.maxBytes) throw new TooManyObjectsError(this.selector.kind, this.limits);
+    const beyond = (old === undefined && this.store.size >= this.limits.maxObjects) || bytes > this.limits.maxBytes;
+    if (limited && beyond) throw new TooManyObjectsError(this.selector.kind, this.limits);
     this.bytes = bytes;
     this.sizes.set(key, size);
     this.store.set(key, object);

@@ -27,9 +27,13 @@ export async function adminKubeconfig(client: KubeClient, hc: HostedCluster): Pr
   const secret = await client.get<{ apiVersion: string; kind: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: secretName, namespace: hc.metadata.namespace });
   const data = secret.data?.['kubeconfig'];
   if (data === undefined) throw new UserError(`kubeconfig secret ${secretName} has no kubeconfig`);
-  const kubeconfig = fromBase64(data);
+  return handedOn(fromBase64(data), `${hc.metadata.namespace ?? ''}/${secretName}`);
+}
+
+/** The kubeconfig, unless it asks for more than inline credentials (see {@link adminKubeconfig}). */
+function handedOn(kubeconfig: string, secret: string): string {
   const problem = handOutProblem(kubeconfig);
-  if (problem !== undefined) throw new UserError(`kubeconfig secret ${hc.metadata.namespace ?? ''}/${secretName}: ${problem}; the operator publishes inline credentials only, so this is not its kubeconfig: refusing to hand it on`);
+  if (problem !== undefined) throw new UserError(`kubeconfig secret ${secret}: ${problem}; the operator publishes inline credentials only, so this is not its kubeconfig: refusing to hand it on`);
   return kubeconfig;
 }
 

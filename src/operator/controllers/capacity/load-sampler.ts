@@ -8,6 +8,7 @@ import { ratePerSecond, requestTotal } from '../../../capacity/qps.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import type { Logger } from '../../runtime/logger.ts';
+import { METRICS_MAX_BYTES } from '../../../kube/rest.ts';
 
 /** A running hosted API server: its HostedControlPlane's uid and an admin kubeconfig that reaches it. */
 export interface HostedAPIServer {
@@ -61,7 +62,7 @@ export class LoadSampler {
     let total: number;
     try {
       const client = this.clients.clientFor(server.owner, server.kubeconfig);
-      total = requestTotal(await client.rest.getText('/metrics', { timeoutMs: READ_TIMEOUT_MS }));
+      total = requestTotal(await client.rest.getText('/metrics', { timeoutMs: READ_TIMEOUT_MS, maxBytes: METRICS_MAX_BYTES }));
     } catch (error) {
       this.o.logger.info('the API load of a hosted control plane could not be read; left out of the average', { owner: server.owner, message: (error as Error).message });
       this.rates.delete(server.owner);

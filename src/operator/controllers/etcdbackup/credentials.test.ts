@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { manualCredentials, scheduledCredentials, SHARED_WITH_ANNOTATION, type CredentialsSecret, type ScheduledCredentialsInput } from './credentials.ts';
 
 const secret = (namespace: string, annotations: Record<string, string> = {}, data: Record<string, string> = { credentials: 'W2RlZmF1bHRd' }): CredentialsSecret => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bucket', namespace, annotations }, data });
-const input = (over: Partial<ScheduledCredentialsInput>): ScheduledCredentialsInput => ({ tenant: undefined, operator: undefined, name: 'bucket', hostedClusterNamespace: 'team-a', controlPlaneNamespace: 'team-a-demo', keyPrefix: 'team-a-demo', ...over });
+const input = (over: Partial<ScheduledCredentialsInput>): ScheduledCredentialsInput => ({ tenant: undefined, operator: undefined, name: 'bucket', hostedCluster: { namespace: 'team-a', name: 'demo' }, keyPrefix: 'team-a/demo', ...over });
 
 describe('etcd backup credentials', () => {
   it('When a backup is made by hand, it should use the Secret of the operator\'s namespace, as upstream', () => {
@@ -23,14 +23,16 @@ describe('etcd backup credentials', () => {
     assert.doesNotMatch(JSON.stringify(result), /hypershift/);
   });
 
-  it('When a platform admin shares a Secret with the namespace, it should be used, under the control plane\'s own prefix only', () => {
+  it('When a platform admin shares a Secret with the namespace, it should be used, under the HostedCluster\'s own prefix only', () => {
     const shared = secret('hypershift', { [SHARED_WITH_ANNOTATION]: 'team-b, team-a' });
     assert.equal(scheduledCredentials(input({ operator: shared })).kind, 'shared');
-    assert.equal(scheduledCredentials(input({ operator: shared, keyPrefix: 'team-a-demo/nightly' })).kind, 'shared');
-    const other = scheduledCredentials(input({ operator: shared, keyPrefix: 'team-b-prod' }));
+    assert.equal(scheduledCredentials(input({ operator: shared, keyPrefix: 'team-a/demo/nightly' })).kind, 'shared');
+    const other = scheduledCredentials(input({ operator: shared, keyPrefix: 'team-b/prod' }));
     assert.deepEqual([other.kind, 'state' in other ? other.state : ''], ['unusable', 'refused']);
-    assert.match(JSON.stringify(other), /set keyPrefix to team-a-demo \(or a path below it\), not team-b-prod/);
-    assert.equal(scheduledCredentials(input({ operator: shared, keyPrefix: 'team-a-demo-2' })).kind, 'unusable', 'a longer name is another control plane\'s prefix');
+    assert.match(JSON.stringify(other), /set keyPrefix to team-a\/demo \(or a path below it\), not team-b\/prod/);
+    assert.equal(scheduledCredentials(input({ operator: shared, keyPrefix: 'team-a/demo-2' })).kind, 'unusable', 'a longer name is another cluster\'s prefix');
+    // The control-plane namespace's name is no owner: team-a/demo and team/a-demo share team-a-demo.
+    assert.equal(scheduledCredentials(input({ operator: shared, keyPrefix: 'team-a-demo' })).kind, 'unusable');
   });
 
   it('When the Secret has no credentials key, it should say so, naming where', () => {

@@ -5,7 +5,7 @@
  * there too, a tenant could name another tenant's bucket credentials and key prefix, and with `maxSnapshots: 1` have
  * retention delete the other's snapshots. So a scheduled backup's credentials are a Secret of the HostedCluster's own
  * namespace (what its tenant may read anyway), or a Secret of the operator's namespace that a platform admin shares
- * with that namespace ({@link SHARED_WITH_ANNOTATION}), which then writes only under the control plane's own prefix.
+ * with that namespace ({@link SHARED_WITH_ANNOTATION}), which then writes only under the HostedCluster's own prefix.
  * Pure.
  */
 import type { KubeObject } from '../../../kube/client.ts';
@@ -42,8 +42,8 @@ export interface ScheduledCredentialsInput {
   /** The Secret of that name in the operator's namespace. */
   readonly operator: CredentialsSecret | undefined;
   readonly name: string;
-  readonly hostedClusterNamespace: string;
-  readonly controlPlaneNamespace: string;
+  /** Whose schedule it is. */
+  readonly hostedCluster: { readonly namespace: string; readonly name: string };
   /** The key prefix the HostedCluster's spec asked for (before the schedule's folder is added). */
   readonly keyPrefix: string;
 }
@@ -51,23 +51,31 @@ export interface ScheduledCredentialsInput {
 const sharedWith = (secret: CredentialsSecret, namespace: string): boolean =>
   (secret.metadata?.annotations?.[SHARED_WITH_ANNOTATION] ?? '').split(',').map((n) => n.trim()).includes(namespace);
 
-/** Whether a key prefix is the control plane's own (its namespace's name, or below it). */
-export const ownPrefix = (keyPrefix: string, controlPlaneNamespace: string): boolean => {
+/**
+ * The key prefix shared credentials may write under: the HostedCluster's `<namespace>/<name>`. Not the control-plane
+ * namespace's name, which `<namespace>-<name>` gives to clusters of other namespaces over time (`team/east-prod`, then
+ * `team-east/prod`); a namespace is one tenant's.
+ */
+export const sharedPrefixOf = (hc: { readonly namespace: string; readonly name: string }): string => `${hc.namespace}/${hc.name}`;
+
+/** Whether a key prefix is the HostedCluster's own (its shared prefix, or below it). */
+export const ownPrefix = (keyPrefix: string, hc: { readonly namespace: string; readonly name: string }): boolean => {
   const prefix = keyPrefix.replace(/\/+$/, '');
-  return prefix === controlPlaneNamespace || prefix.startsWith(`${controlPlaneNamespace}/`);
+  const own = sharedPrefixOf(hc);
+  return prefix === own || prefix.startsWith(`${own}/`);
 };
 
 /** The credentials a scheduled backup may use (see the module's comment). */
 export function scheduledCredentials(input: ScheduledCredentialsInput): BackupCredentials {
-  const tenantWhere = `${input.hostedClusterNamespace}/${input.name}`;
+  const tenantWhere = `${input.hostedCluster.namespace}/${input.name}`;
   const usable = (secret: CredentialsSecret, where: string): string | undefined => (secret.data?.['credentials'] === undefined ? noKey(where) : undefined);
   if (input.tenant !== undefined) {
     const problem = usable(input.tenant, tenantWhere);
     return problem === undefined ? { kind: 'tenant', secret: input.tenant } : { kind: 'unusable', state: 'no-key', message: problem };
   }
-  if (input.operator !== undefined && sharedWith(input.operator, input.hostedClusterNamespace)) {
-    if (!ownPrefix(input.keyPrefix, input.controlPlaneNamespace)) {
-      return { kind: 'unusable', state: 'refused', message: `credentials shared by the platform admin write only under the control plane's own prefix: set keyPrefix to ${input.controlPlaneNamespace} (or a path below it), not ${input.keyPrefix}` };
+  if (input.operator !== undefined && sharedWith(input.operator, input.hostedCluster.namespace)) {
+    if (!ownPrefix(input.keyPrefix, input.hostedCluster)) {
+      return { kind: 'unusable', state: 'refused', message: `credentials shared by the platform admin write only under the HostedCluster's own prefix: set keyPrefix to ${sharedPrefixOf(input.hostedCluster)} (or a path below it), not ${input.keyPrefix}` };
     }
     const problem = usable(input.operator, `${input.name} (shared)`);
     return problem === undefined ? { kind: 'shared', secret: input.operator } : { kind: 'unusable', state: 'no-key', message: problem };

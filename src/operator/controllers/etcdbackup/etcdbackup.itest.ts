@@ -168,12 +168,12 @@ describe('HCPEtcdBackup', () => {
     assert.match(conditionOf(failed)?.message ?? '', new RegExp(`credentials Secret ${ns}/etcd-backup-s3 not found: a scheduled backup reads its credentials from the HostedCluster's namespace`));
     const shared = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'shared-bucket', namespace: op.namespace, annotations: { 'hcp-kubevirt.io/etcd-backup-shared-with': ns } }, stringData: { credentials: '[default]\naws_access_key_id = AKIDSHARED\naws_secret_access_key = x\n' } };
     await client.create(shared);
-    await scheduledRequest('into-another-prefix', 'clusters-victim/scheduled', 'shared-bucket');
-    assert.match(conditionOf(await reaches('into-another-prefix', 'BackupRejected'))?.message ?? '', new RegExp(`set keyPrefix to ${cpns} \\(or a path below it\\), not clusters-victim`));
-    await scheduledRequest('own-prefix', `${cpns}/scheduled`, 'shared-bucket');
+    await scheduledRequest('into-another-prefix', `${cpns}/scheduled`, 'shared-bucket');
+    assert.match(conditionOf(await reaches('into-another-prefix', 'BackupRejected'))?.message ?? '', new RegExp(`set keyPrefix to ${ns}/bk \\(or a path below it\\), not ${cpns}`));
+    await scheduledRequest('own-prefix', `${ns}/bk/scheduled`, 'shared-bucket');
     const pod = (await podOf('own-prefix')) as Pod & { spec?: { volumes?: Array<{ name: string; secret?: { secretName?: string } }> } };
     assert.equal(pod.spec?.volumes?.find((v) => v.name === 'credentials')?.secret?.secretName, 'shared-bucket');
-    await endPod(pod, { snapshot: [0, 'ok'], upload: [0, report(`${cpns}/scheduled/1.db`)] });
+    await endPod(pod, { snapshot: [0, 'ok'], upload: [0, report(`${ns}/bk/scheduled/1.db`)] });
     await reaches('own-prefix', 'BackupSucceeded');
   });
 

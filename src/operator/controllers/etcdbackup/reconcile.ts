@@ -110,9 +110,11 @@ type Secret = KubeObject & { data?: Record<string, string> };
 
 const secretIn = (deps: EtcdBackupDeps, namespace: string, name: string): Promise<Secret | undefined> => deps.client.tryGet<Secret>({ apiVersion: 'v1', kind: 'Secret', name, namespace });
 
-/** The namespace of the HostedCluster a control-plane namespace serves, from its plane's annotation. */
-const hostedClusterNamespaceOf = (deps: EtcdBackupDeps, controlPlaneNamespace: string): string | undefined =>
-  deps.controlPlanes(controlPlaneNamespace)[0]?.metadata.annotations?.[CLUSTER_ANNOTATION]?.split('/')[0];
+/** The HostedCluster (`namespace/name`) a control-plane namespace serves, from its plane's annotation. */
+const hostedClusterOf = (deps: EtcdBackupDeps, controlPlaneNamespace: string): { namespace: string; name: string } | undefined => {
+  const [namespace, name] = deps.controlPlanes(controlPlaneNamespace)[0]?.metadata.annotations?.[CLUSTER_ANNOTATION]?.split('/') ?? [];
+  return namespace === undefined || name === undefined || namespace === '' || name === '' ? undefined : { namespace, name };
+};
 
 /** The keyPrefix a schedule asked for: the scheduled backup's, without the folder the schedule adds. */
 const askedPrefix = (backup: HCPEtcdBackup): string => (backup.spec.storage.s3?.keyPrefix ?? '').replace(/\/+$/, '').replace(new RegExp(`/${SCHEDULED_FOLDER}$`), '');
@@ -120,11 +122,12 @@ const askedPrefix = (backup: HCPEtcdBackup): string => (backup.spec.storage.s3?.
 /** The credentials the backup may use (`credentials.ts`): a scheduled one's are its tenant's, or shared with it. */
 async function credentialsOf(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupCredentials> {
   const name = backup.spec.storage.s3?.credentials.name ?? '';
-  const cpNamespace = backup.metadata.namespace ?? '';
-  const hcNamespace = hostedClusterNamespaceOf(deps, cpNamespace);
-  if (backup.metadata.labels?.[SCHEDULED_LABEL] !== 'true' || hcNamespace === undefined) return manualCredentials(await secretIn(deps, deps.operatorNamespace, name), `${deps.operatorNamespace}/${name}`);
-  const [tenant, operator] = await Promise.all([secretIn(deps, hcNamespace, name), secretIn(deps, deps.operatorNamespace, name)]);
-  return scheduledCredentials({ tenant, operator, name, hostedClusterNamespace: hcNamespace, controlPlaneNamespace: cpNamespace, keyPrefix: askedPrefix(backup) });
+  if (backup.metadata.labels?.[SCHEDULED_LABEL] !== 'true') return manualCredentials(await secretIn(deps, deps.operatorNamespace, name), `${deps.operatorNamespace}/${name}`);
+  const hc = hostedClusterOf(deps, backup.metadata.namespace ?? '');
+  // Never the operator's namespace for want of knowing whose the schedule is.
+  if (hc === undefined) return { kind: 'unusable', state: 'refused', message: 'the control plane names no HostedCluster whose credentials a scheduled backup could use' };
+  const [tenant, operator] = await Promise.all([secretIn(deps, hc.namespace, name), secretIn(deps, deps.operatorNamespace, name)]);
+  return scheduledCredentials({ tenant, operator, name, hostedCluster: hc, keyPrefix: askedPrefix(backup) });
 }
 
 /** The credentials as the plan reads them. */

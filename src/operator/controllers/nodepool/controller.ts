@@ -22,6 +22,7 @@ import { GuestClusters, type GuestCSR, type GuestNode } from './guest-clusters.t
 import { csrApprover } from './csr-approver.ts';
 import { InfraCaches, type InfraEvent } from './infra-caches.ts';
 import { controlPlaneAdminKubeconfig } from './phases/guest.ts';
+import { ownControlPlane } from './phases/cluster.ts';
 import type { HostedApiAccess } from '../hosted-api.ts';
 import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
 import { reconcileNodePool } from './reconcile.ts';
@@ -164,7 +165,8 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
     if (!CLUSTER_WIDE_SECRETS.includes(event.object.metadata?.name ?? '')) return [];
     // Rotated credentials, a new pull secret, the ignition CA or the hosted cluster's admin kubeconfig: every pool of
     // the cluster of that namespace.
-    const owner = clusters.list().find((hc) => HostedClusterNames.controlPlaneNamespace(hc) === event.object.metadata?.namespace);
+    // The cluster that holds the namespace: a refused one of the same namespace name (no plane of its own) is not it.
+    const owner = clusters.list().find((hc) => HostedClusterNames.controlPlaneNamespace(hc) === event.object.metadata?.namespace && ownControlPlane(deps, hc));
     return owner === undefined ? [] : poolsOfCluster(owner);
   });
   controller.watch(configMaps, (event) => (changes(event, (cm) => cm.data) ? poolsReferring(event.object, pools.list(), (key) => clusters.get(key)) : []));

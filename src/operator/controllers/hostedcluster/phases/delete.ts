@@ -4,7 +4,7 @@ import { HostedClusterConditionReason as Reason, HostedClusterConditionType as T
 import { Annotation } from '../../../../api/v1beta1/well-known.ts';
 import { API_VERSION } from '../../../../api/v1beta1/kinds.ts';
 import { formatDuration, parseDuration } from '../../../../lib/duration.ts';
-import type { KubeClient, ObjectRef } from '../../../../kube/client.ts';
+import type { KubeClient, KubeObject, ObjectRef } from '../../../../kube/client.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
@@ -12,7 +12,7 @@ import { removeFinalizer } from '../../../runtime/finalizers.ts';
 import { VIRT_LAUNCHER_NETWORK_POLICY } from '../../../../platform/kubevirt/network-policy.ts';
 import { deleteMonitoringDashboard } from './monitoring-dashboard.ts';
 import { controlPlaneStopped } from './control-plane-teardown.ts';
-import { controlPlaneNamespaceClaim } from './control-plane-namespace.ts';
+import { claimOf, controlPlaneNamespaceClaim } from './control-plane-namespace.ts';
 
 /** How often deletion looks again while something it waits for is still there (pods stop in about 2 s). */
 const POLL_MS = 500;
@@ -53,10 +53,11 @@ async function nodePoolsGone(scope: Scope): Promise<boolean> {
 async function namespaceGone(scope: Scope, cpNamespace: string): Promise<boolean> {
   if (scope.hc.metadata.annotations?.[Annotation.SkipControlPlaneNamespaceDeletion] === 'true') return true;
   const ref = { apiVersion: 'v1', kind: 'Namespace', name: cpNamespace };
-  const namespace = await scope.deps.client.tryGet<{ apiVersion: string; kind: string; metadata?: { deletionTimestamp?: string } }>(ref);
-  if (namespace === undefined) return true;
+  const namespace = await scope.deps.client.tryGet<KubeObject & { metadata?: { deletionTimestamp?: string; uid?: string } }>(ref);
+  // Gone, or another's by now (a cluster of the same namespace name made after this one's went): nothing of ours.
+  if (namespace === undefined || claimOf(scope.hc, namespace).kind === 'taken') return true;
   if (namespace.metadata?.deletionTimestamp !== undefined) return false;
-  if ((await controlPlaneStopped(scope, cpNamespace)) || elapsedSinceDeletion(scope) >= TEARDOWN_LIMIT_MS) await scope.deps.client.delete(ref);
+  if ((await controlPlaneStopped(scope, cpNamespace)) || elapsedSinceDeletion(scope) >= TEARDOWN_LIMIT_MS) await scope.deps.client.delete(ref, { uid: namespace.metadata?.uid });
   return false;
 }
 

@@ -1,14 +1,15 @@
 import type { HostedCluster } from '../../../../api/index.ts';
 import { goRuntimeProblem } from '../../../../controlplane/kube-apiserver/go-runtime.ts';
-import { infraKubeconfigKey } from '../../../../controlplane/common/infra.ts';
+import { INFRA_CREDENTIALS_SECRET, infraKubeconfigKey, kubeconfigFromCopy } from '../../../../controlplane/common/infra.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { fromBase64 } from '../../../../lib/base64.ts';
 import { checkInfraAccess, type InfraAccessProblem } from '../../../../kube/infra-access.ts';
 import { untrustedKubeconfigProblem } from '../../../../kube/untrusted-kubeconfig.ts';
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
-import { ETCD_RESTORE_CREDENTIALS_ANNOTATION } from '../../../../render/hostedcluster/names.ts';
+import { ETCD_RESTORE_CREDENTIALS_ANNOTATION, HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { findCondition } from '../../../../lib/conditions.ts';
 import { controlPlaneOf, setCondition, type Phase, type Scope } from '../scope.ts';
+import { controlPlaneNamespaceClaim } from './control-plane-namespace.ts';
 
 /** How long to wait before looking again for a Secret the user has not created yet. */
 const MISSING_SECRET_RETRY_MS = 30_000;
@@ -131,12 +132,24 @@ const credentialsProblem = (scope: Scope, name: string, key: string, secret: Sou
  * in PlatformCredentialsFound and not copied into the control plane, whose CSI controller and cloud provider would
  * honour it.
  */
-function inlineOnly(scope: Scope, name: string, kubeconfig: string): boolean {
+async function inlineOnly(scope: Scope, name: string, kubeconfig: string): Promise<boolean> {
   const problem = untrustedKubeconfigProblem(fromBase64(kubeconfig));
   if (problem === undefined) return true;
   const message = `infra kubeconfig secret ${scope.hc.metadata.namespace ?? ''}/${name}: ${problem}; a HostedCluster's kubeconfig may carry only inline credentials (token, client-certificate-data and client-key-data, certificate-authority-data)`;
   setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'False', reason: Reason.PlatformCredentialsNotFound.value, message });
+  await dropUnsafeCopy(scope);
   return false;
+}
+
+/**
+ * Deletes the control plane's copy of the infra kubeconfig when it asks for more than inline credentials too (one an
+ * operator before this check copied): the CSI controller and the cloud provider would otherwise go on honouring it.
+ */
+async function dropUnsafeCopy(scope: Scope): Promise<void> {
+  const namespace = HostedClusterNames.controlPlaneNamespace(scope.hc);
+  if ((await controlPlaneNamespaceClaim(scope)).kind !== 'ours') return;
+  const copy = kubeconfigFromCopy(scope.deps.controlPlaneSecret(`${namespace}/${INFRA_CREDENTIALS_SECRET}`), infraKubeconfigKey(scope.hc.spec.platform.kubevirt?.credentials) ?? 'kubeconfig');
+  if (copy !== undefined && untrustedKubeconfigProblem(copy) !== undefined) await scope.deps.client.delete({ apiVersion: 'v1', kind: 'Secret', name: INFRA_CREDENTIALS_SECRET, namespace });
 }
 
 /** Worker VMs on the management cluster: no credentials to check. */
@@ -164,7 +177,7 @@ async function checkInfraCredentials(scope: Scope): Promise<boolean> {
     setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'False', reason: Reason.PlatformCredentialsNotFound.value, message: credentialsProblem(scope, name, key, secret) });
     return false;
   }
-  if (!inlineOnly(scope, name, kubeconfig)) return false;
+  if (!(await inlineOnly(scope, name, kubeconfig))) return false;
   scope.secrets.set('infraCredentials', secret);
   setCondition(scope, { type: Type.PlatformCredentialsFound.value, status: 'True', reason: Reason.AsExpected.value, message: 'Infra kubeconfig secret found' });
   return checkInfraAccessible(scope, kubeconfig, credentials.infraNamespace);
