@@ -249,6 +249,10 @@ type RenderedObject = KubeObject & { spec?: { etcd?: { managed?: { storage?: Rec
 async function adminTools(ctx: IsolationContext, bob: Tenant, made: Made, address: string): Promise<string> {
   const scratch = made.dirs[0] ?? tmpdir();
   const marker = join(scratch, 'ran-on-the-admins-machine');
+  // Paused, the operator leaves the published Secret as bob edits it: what the admin's tools meet is his.
+  const ref = hcRef('team-east', 'fake-infra');
+  await bob.client.mergePatch(ref, { spec: { pausedUntil: 'true' } });
+  await conditionMatches(bob.client, ref, 'ReconciliationActive', { status: 'False' });
   await plantExec(bob, marker);
   const signature = `e2e${String(Date.now())}deadbeef`;
   const url = `https://${ctx.layout.hostAddress}:7070/hcp-etcd-backups/team-east-prod/1.db?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAE2E%2F20261129&X-Amz-Signature=${signature}`;
@@ -267,8 +271,13 @@ async function adminTools(ctx: IsolationContext, bob: Tenant, made: Made, addres
   }
   const capacity = await admin(['capacity', '--qps-window=1s']);
   assert.equal(capacity.code, 0, capacity.stderr);
+  assert.match(capacity.stderr, /team-east\/fake-infra could not be measured: kubeconfig secret team-east\/fake-infra-admin-kubeconfig: user ".*" runs a program \("exec"\)/);
+  const printed = await admin(['create', 'kubeconfig', '--namespace=team-east', '--name=fake-infra']);
+  assert.equal(printed.code, 1, 'hcp create kubeconfig hands the edited kubeconfig to no one');
+  assert.match(printed.stderr, /runs a program \("exec"\).*refusing to hand it on/);
   assert.equal(existsSync(marker), false, 'nothing of bob\'s ran on the admin\'s machine');
-  // The operator undoes the edit of what it publishes (the dump itest shows the refusal itself, with no operator to race).
+  // Resumed, the operator undoes the edit of what it publishes.
+  await bob.client.mergePatch(ref, { spec: { pausedUntil: null } });
   await eventually('bob\'s edit of the published kubeconfig undone', async () => !Buffer.from((await bob.client.get<KubeObject & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', name: 'fake-infra-admin-kubeconfig', namespace: 'team-east' })).data['kubeconfig'] ?? '', 'base64').toString().includes('exec'), MINUTE, 1000);
   const dumped = filesUnder(join(scratch, 'dump'));
   assert.ok(dumped.some((text) => text.includes('restoreSnapshotURL')), 'the dump holds the HostedCluster');
@@ -351,7 +360,10 @@ export async function assertTenantsIsolated(ctx: IsolationContext): Promise<stri
     const address = await publishedAddress(ctx.management);
     const fake = await startFakeInfraApi(ctx.layout.hostAddress);
     made.fakes.push(fake);
-    [hosted] = await Promise.all([victimCluster(ctx, alice, address), fakeInfraCluster(ctx, bob, fake, { scratch: made.dirs[0] ?? tmpdir(), address })]);
+    // Alice's first: the management cluster's machine cache is then older than the one of bob's server, which would
+    // have won when the approver merged them all (what forgedMachines must show refused).
+    hosted = await victimCluster(ctx, alice, address);
+    await fakeInfraCluster(ctx, bob, fake, { scratch: made.dirs[0] ?? tmpdir(), address });
     const victim = hosted;
     // Every attack is tried and reported, whatever the others did; the one that would destroy the victim goes last.
     const attacks: Array<[string, () => Promise<string>]> = [
