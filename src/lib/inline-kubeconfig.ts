@@ -178,3 +178,9 @@ export function untrustedProblemOf(check: () => unknown): string | undefined {
 
 /** Why a parsed document is no acceptable untrusted kubeconfig; undefined when it is one. */
 export const untrustedDocumentProblem = (config: unknown): string | undefined => untrustedProblemOf(() => inlineKubeconfigOf(config));
+
+/**
+ * Why a parsed document asks for more than inline data in any entry; unlike {@link untrustedDocumentProblem}, a
+ * kubeconfig that is merely incomplete (no usable context) passes: that is for whoever uses it to say.
+ */
+export const unsafeEntriesProblem = (config: unknown): string | undefined => untrustedProblemOf(() => checkedEntries(config));

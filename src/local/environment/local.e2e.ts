@@ -41,9 +41,9 @@ import { assertConformanceRefusesWithoutCluster, assertConformanceCommand } from
 import { runUpgrade } from '../../testing/upgrade-flow.ts';
 import { assertEtcdRecoveryAndBackup } from '../../testing/etcd-recovery.ts';
 import { assertMetricsSets } from '../../testing/control-plane-metrics.ts';
-import { containersOf, taskPid } from '../../testing/node-containers.ts';
+import { containersOf } from '../../testing/node-containers.ts';
 import { assertDumpNamesBrokenBootImage } from '../../testing/dump-check.ts';
-import { containerRestarts } from '../../testing/restarts.ts';
+import { assertCrashRestarted, containerRestarts } from '../../testing/restarts.ts';
 import { assertTenantsIsolated } from '../../testing/tenant-isolation.ts';
 import type { StoredDataVolume } from '../kubevirt/data-volumes.ts';
 
@@ -267,29 +267,6 @@ async function kubeletReachedThroughTunnel(machine: string): Promise<void> {
   }, { timeoutMs: MINUTE, intervalMs: 1000 });
 }
 
-/**
- * A control-plane container that crashes (its process killed on the node) is restarted by the kubelet, and what the
- * crashed instance printed stays reachable with `kubectl logs --previous`.
- */
-async function crashAndCheck(name: string): Promise<void> {
-  type Pod = KubeObject & { spec?: { nodeName?: string }; status?: { containerStatuses?: Array<{ name: string; ready: boolean; restartCount: number; containerID?: string }> } };
-  const namespace = `clusters-${name}`;
-  const [pod] = await management.list<Pod>('v1', 'Pod', { namespace, labelSelector: 'app=kube-scheduler' });
-  const status = pod?.status?.containerStatuses?.find((c) => c.name === 'kube-scheduler');
-  const node = layout.nodes.find((n) => n.name === pod?.spec?.nodeName);
-  assert.ok(pod !== undefined && status?.containerID !== undefined && node !== undefined, 'a running kube-scheduler');
-  process.kill(await taskPid(node, status.containerID), 'SIGKILL');
-  const ref = { apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '', namespace };
-  await waitFor('kube-scheduler restarted and ready', async () => {
-    const now = (await management.get<Pod>(ref)).status?.containerStatuses?.find((c) => c.name === 'kube-scheduler');
-    return (now?.restartCount ?? 0) >= 1 && now?.ready === true;
-  }, { timeoutMs: 2 * MINUTE, intervalMs: 1000 });
-  const kubectl = locateBinaries().kubectl ?? 'kubectl';
-  const logs = await runProcess(kubectl, [`--kubeconfig=${join(stateDir, 'kubeconfig')}`, '-n', namespace, 'logs', ref.name, '-c', 'kube-scheduler', '--previous']);
-  assert.equal(logs.code, 0, logs.stderr);
-  assert.match(logs.stdout, /scheduler|leader|serving/i);
-}
-
 /** `hcp destroy cluster` leaves no namespace, pod, container, volume or volume data. */
 async function destroyAndCheck(name: string): Promise<number> {
   const started = Date.now();
@@ -352,6 +329,29 @@ async function secondEnvironmentAndCheck(): Promise<void> {
 
 const hostCheck = hostCleanCheck(layout);
 
+/** The SingleReplica cluster's whole life: up, its release, control plane and API, a joined machine, metrics, the conformance slice, a crash, destroyed. */
+async function singleAndCheck(): Promise<void> {
+  const took = await createCluster('single', 'SingleReplica');
+  process.stderr.write(`e2e: SingleReplica Available after ${String(Math.round(took / 1000))}s\n`);
+  await assertReleaseFromRegistry(management, 'single', LOCAL_RELEASE_IMAGE);
+  await assertControlPlaneReady(management, 'single', { 'etcd-': 1, 'kube-apiserver-': 1, 'kube-controller-manager-': 1, 'kube-scheduler-': 1 });
+  await assertHostedApiAnswers('single');
+  await joinAndCheck('single');
+  process.stderr.write(`e2e: ${await assertMetricsSets({ management, layout, managementKubeconfig: join(stateDir, 'kubeconfig'), name: 'single', log: (line) => process.stderr.write(`e2e: ${line}\n`) })}\n`);
+  process.stderr.write(`e2e: ${await assertConformanceCommand(stateDir, 'single')}\n`);
+  await assertNoControlPlaneRestarts('single');
+  await assertCrashRestarted({ management, layout, managementKubeconfig: join(stateDir, 'kubeconfig') }, 'single');
+  const destroyed = await destroyAndCheck('single');
+  assert.equal(await management.tryGet({ apiVersion: 'v1', kind: 'ConfigMap', name: 'hc-clusters-single', namespace: 'openshift-config-managed' }), undefined, 'the dashboard goes with its cluster');
+  process.stderr.write(`e2e: SingleReplica destroyed in ${String(Math.round(destroyed / 1000))}s\n`);
+}
+
+/** The adversarial suite of two tenants (`src/testing/tenant-isolation.ts`), each attack's outcome in the log. */
+async function tenantsAndCheck(): Promise<void> {
+  const lines = await assertTenantsIsolated({ management, stateDir, layout, adminKubeconfig: join(stateDir, 'kubeconfig'), kubectl: locateBinaries().kubectl ?? 'kubectl' });
+  for (const line of lines) process.stderr.write(`e2e: tenants: ${line}\n`);
+}
+
 /** `up` with 3 nodes and the infrastructure cluster, as a newcomer runs it (prerequisites installed when missing). */
 async function upForTests(): Promise<void> {
   assertBundlesFresh();
@@ -378,7 +378,6 @@ async function tearDownForTests(): Promise<void> {
 
 describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
   before(upForTests);
-
   after(tearDownForTests);
 
   it('When up runs again, it should change nothing and report the same environment, its object store serving', async () => {
@@ -392,21 +391,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
 
   it('When several nodes run on one host, each kubelet should keep its device-plugin socket and log links in its own folder', hostCheck.assertOwnKubeletPaths);
 
-  it('When a SingleReplica hosted cluster is created, it should come up, answer with its own CA, let a machine join, survive a crashed container and go without a trace', async () => {
-    const took = await createCluster('single', 'SingleReplica');
-    process.stderr.write(`e2e: SingleReplica Available after ${String(Math.round(took / 1000))}s\n`);
-    await assertReleaseFromRegistry(management, 'single', LOCAL_RELEASE_IMAGE);
-    await assertControlPlaneReady(management, 'single', { 'etcd-': 1, 'kube-apiserver-': 1, 'kube-controller-manager-': 1, 'kube-scheduler-': 1 });
-    await assertHostedApiAnswers('single');
-    await joinAndCheck('single');
-    process.stderr.write(`e2e: ${await assertMetricsSets({ management, layout, managementKubeconfig: join(stateDir, 'kubeconfig'), name: 'single', log: (line) => process.stderr.write(`e2e: ${line}\n`) })}\n`);
-    process.stderr.write(`e2e: ${await assertConformanceCommand(stateDir, 'single')}\n`);
-    await assertNoControlPlaneRestarts('single');
-    await crashAndCheck('single');
-    const destroyed = await destroyAndCheck('single');
-    assert.equal(await management.tryGet({ apiVersion: 'v1', kind: 'ConfigMap', name: 'hc-clusters-single', namespace: 'openshift-config-managed' }), undefined, 'the dashboard goes with its cluster');
-    process.stderr.write(`e2e: SingleReplica destroyed in ${String(Math.round(destroyed / 1000))}s\n`);
-  });
+  it('When a SingleReplica hosted cluster is created, it should come up, answer with its own CA, let a machine join, survive a crashed container and go without a trace', singleAndCheck);
 
   it('When a hosted cluster puts its VMs on the infrastructure cluster as the limited user, its worker should join and go with it', externalInfraAndCheck);
 
@@ -422,12 +407,7 @@ describe('the local environment, end to end', { timeout: 60 * MINUTE }, () => {
 
   it('When the console is installed beside the operator, a user should reach it through kubectl port-forward and sign in with their own token', async () => void process.stderr.write(`e2e: ${await assertInstalledConsoleSignsIn({ stateDir, layout, kubectl: locateBinaries().kubectl ?? 'kubectl' })}\n`));
 
-  it('When two tenants share the management cluster, neither should reach the operator\'s credentials, the other\'s clusters or backups, or the admin\'s machine', async () => {
-    const started = Date.now();
-    const lines = await assertTenantsIsolated({ management, stateDir, layout, adminKubeconfig: join(stateDir, 'kubeconfig'), kubectl: locateBinaries().kubectl ?? 'kubectl' });
-    for (const line of lines) process.stderr.write(`e2e: tenants: ${line}\n`);
-    process.stderr.write(`e2e: tenants: the adversarial suite took ${seconds(started)}s\n`);
-  });
+  it('When two tenants share the management cluster, neither should reach the operator\'s credentials, the other\'s clusters or backups, or the admin\'s machine', tenantsAndCheck);
 
   it('When a HighlyAvailable hosted cluster on the previous release is upgraded, its API should lose no request and every node end on the new version; when it then loses an etcd member, no write should be lost; a backup should land in the object store, and the cluster, destroyed, should come back from it with every object', async () => {
     const figures = await runUpgrade({ layout, management, hcp, kubeconfigFile: join(stateDir, 'ha-kubeconfig'), name: 'ha', log: (line) => process.stderr.write(`e2e: ${line}\n`) });

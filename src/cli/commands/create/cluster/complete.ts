@@ -5,7 +5,7 @@ import { UserError } from '../../../framework/errors.ts';
 import { readFlagFile, readTrustBundleFile } from '../../../framework/files.ts';
 import { newInfraID } from './parsers.ts';
 import type { ValidatedCluster } from './validate.ts';
-import { untrustedDocumentProblem } from '../../../../lib/inline-kubeconfig.ts';
+import { unsafeEntriesProblem } from '../../../../lib/inline-kubeconfig.ts';
 
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
 
@@ -40,7 +40,7 @@ function infraKubeconfig(ctx: CommandContext, path: string, parse: Parse): strin
     throw new UserError(`invalid --infra-kubeconfig-file "${path}": not a kubeconfig with clusters and a current-context`);
   }
   // The operator refuses it later for the same reason: better said now, before anything is written.
-  const problem = untrustedDocumentProblem(config);
+  const problem = unsafeEntriesProblem(config);
   if (problem !== undefined) {
     throw new UserError(`invalid --infra-kubeconfig-file "${path}": ${problem}; the operator takes only inline credentials from a HostedCluster's kubeconfig (token, client-certificate-data and client-key-data, certificate-authority-data), see docs/security.md`);
   }

@@ -21,6 +21,8 @@ interface Setup {
   readonly hcp?: HostedControlPlane;
   readonly hc?: HostedCluster;
   readonly lastApplied?: Map<string, string>;
+  /** What the published Secret holds now (the tenant may have edited it); undefined: not there. */
+  readonly published?: string;
 }
 
 function run(setup: Setup): Promise<{ scope: Scope; calls: string[] }> {
@@ -32,6 +34,7 @@ function run(setup: Setup): Promise<{ scope: Scope; calls: string[] }> {
     hostedControlPlane: () => setup.hcp,
     controlPlaneSecret: (key: string) => (key === 'clusters-ka/kubeadmin-password' ? { data: { password: PASSWORD } } : undefined),
     lastApplied: setup.lastApplied ?? new Map(),
+    userSecret: (_ns: string, name: string) => Promise.resolve(name === 'ka-kubeadmin-password' && setup.published !== undefined ? { data: { password: setup.published } } : undefined),
   } as unknown as HostedClusterDeps;
   const scope: Scope = { deps, logger: silentLogger, hc, now: new Date(), conditions: [], secrets: new Map() };
   return kubeadminPasswordPhase.run(scope).then(() => ({ scope, calls }));
@@ -50,7 +53,8 @@ describe('kubeadminPasswordPhase', () => {
     const first = await run({ hcp: controlPlane(true), lastApplied });
     assert.deepEqual(first.calls, ['apply ka-kubeadmin-password']);
     assert.deepEqual(first.scope.kubeadminPassword, { name: 'ka-kubeadmin-password' });
-    assert.deepEqual((await run({ hcp: controlPlane(true), lastApplied })).calls, [], 'an unchanged password is not written again');
+    assert.deepEqual((await run({ hcp: controlPlane(true), lastApplied, published: PASSWORD })).calls, [], 'an unchanged password is not written again');
+    assert.deepEqual((await run({ hcp: controlPlane(true), lastApplied, published: 'edited' })).calls, ['apply ka-kubeadmin-password'], 'an edit in the tenant\'s namespace is undone');
   });
 
   it('When the HostedControlPlane is not in the cache, it should change nothing (no flapping while it is recreated)', async () => {
