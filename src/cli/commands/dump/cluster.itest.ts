@@ -255,11 +255,12 @@ describe('hcp dump cluster of a tenant\'s cluster', () => {
     try {
       await secret(ns, 'hostile-admin-kubeconfig', { kubeconfig });
       await secret(ns, 'hostile-infra-credentials', { kubeconfig });
-      const hc = aHostedCluster('hostile', ns) as unknown as KubeDocument & { spec: { platform: { kubevirt?: Record<string, unknown> } } };
-      hc.spec.platform.kubevirt = { ...hc.spec.platform.kubevirt, credentials: { infraKubeConfigSecret: { name: 'hostile-infra-credentials', key: 'kubeconfig' }, infraNamespace: 'vms' } };
-      await client.create(hc);
+      await client.create(aHostedCluster('hostile', ns) as unknown as KubeDocument);
       await client.create(aNodePool('hostile', 'hostile', ns) as unknown as KubeDocument);
       await client.mergePatch({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name: 'hostile', namespace: ns }, { status: { kubeconfig: { name: 'hostile-admin-kubeconfig' } } }, 'status');
+      // The NodePool's status names its infrastructure credentials, as the operator reports them.
+      const credentials = { infraKubeConfigSecret: { name: 'hostile-infra-credentials', key: 'kubeconfig' }, infraNamespace: 'vms' };
+      await client.mergePatch({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'NodePool', name: 'hostile', namespace: ns }, { status: { replicas: 0, platform: { kubeVirt: { credentials } }, conditions: [] } }, 'status');
       const out = await runHcp(['dump', 'cluster', kc, `--namespace=${ns}`, '--name=hostile', `--artifact-dir=${dir}`, '--dump-guest-cluster', '--output=json'], { realClock: true });
       assert.equal(out.code, 0, out.stderr);
       assert.equal(existsSync(marker), false, 'no program of the tenant\'s ran');

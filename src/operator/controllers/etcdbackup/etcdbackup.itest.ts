@@ -186,7 +186,7 @@ describe('HCPEtcdBackup', () => {
     await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: s3.credentials.name, namespace: ns }, stringData: { credentials: '[default]\naws_access_key_id = AKIDTENANT\naws_secret_access_key = y\n' } } as KubeObject);
     await client.mergePatch(hcRef, managed({ schedule: '* * * * *', storage: { storageType: 'S3', s3 }, retention: { maxSnapshots: 3 } }));
     // The next minute's tick, at most a minute away.
-    const scheduled = await eventually('a scheduled backup', async () => (await client.list<Backup>(API, 'HCPEtcdBackup', { namespace: cpns, labelSelector: 'hcp-kubevirt.io/etcd-backup-scheduled=true' }))[0], 75_000);
+    const scheduled = await eventually('a scheduled backup', async () => (await client.list<Backup>(API, 'HCPEtcdBackup', { namespace: cpns, labelSelector: 'hcp-kubevirt.io/etcd-backup-scheduled=true' })).find((b) => b.metadata?.name?.startsWith('bk-scheduled-') === true), 75_000);
     assert.match(scheduled.metadata?.name ?? '', /^bk-scheduled-\d+$/);
     const args = await uploadArgs(scheduled.metadata?.name ?? '');
     assert.ok(args.includes('--keep=3'), 'the upload keeps 3 snapshots');
