@@ -41,6 +41,9 @@ export const CONTROL_PLANE_WORKERS = 4;
 /** Accepts the keys of one namespace (`<namespace>/<name>`), or every key when `namespace` is undefined. */
 export const keysInNamespace = (namespace: string | undefined) => (key: string): boolean => namespace === undefined || key.startsWith(`${namespace}/`);
 
+/** How often a stopping controller says which reconciles it still waits for. */
+const STRAGGLER_REPORT_MS = 10_000;
+
 /**
  * One controller: watched informers feed object keys into a work queue; workers take keys one at a time and
  * reconcile them. Success forgets the key's failures; a WaitError requeues after its delay; a TerminalError is
@@ -49,6 +52,8 @@ export const keysInNamespace = (namespace: string | undefined) => (key: string):
 export class Controller {
   readonly name: string;
   readonly queue: WorkQueue;
+  /** The keys being reconciled, with when each started. */
+  private readonly inFlight = new Map<string, number>();
   private readonly o: ControllerOptions;
 
   constructor(options: ControllerOptions) {
@@ -73,12 +78,29 @@ export class Controller {
 
   /** Runs the workers until `signal` aborts; resolves when every worker has finished its current key. */
   async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    signal.addEventListener('abort', () => {
+      this.queue.shutDown();
+      this.reportStragglers();
+    }, { once: true });
     const count = this.o.workers ?? 2;
     this.o.metrics.maxConcurrentReconciles.set({ controller: this.name }, count);
     this.o.metrics.initializeController(this.name);
     const workers = Array.from({ length: count }, () => this.work());
     await Promise.all(workers);
+  }
+
+  /**
+   * While stopping, says every 10 s which reconciles are still in flight: a stop waits for them, and one that never
+   * ends would otherwise hold the process without a word.
+   */
+  private reportStragglers(): void {
+    const look = (): void => {
+      if (this.inFlight.size === 0) return;
+      const since = (started: number): number => Math.round((this.o.clock.now() - started) / 1000);
+      this.o.logger.info('stopping: waiting for reconciles in flight', { controller: this.name, keys: [...this.inFlight].map(([key, started]) => `${key} (${String(since(started))}s)`).join(', ') });
+      this.o.clock.after(STRAGGLER_REPORT_MS, look);
+    };
+    this.o.clock.after(STRAGGLER_REPORT_MS, look);
   }
 
   private async work(): Promise<void> {
@@ -87,9 +109,11 @@ export class Controller {
       if (item === undefined) return;
       this.o.metrics.queueLatency.observe({ name: this.name, controller: this.name }, item.waitedMs / 1000);
       const finished = this.o.metrics.startWork(this.name);
+      this.inFlight.set(item.key, this.o.clock.now());
       try {
         await this.reconcileOne(item.key);
       } finally {
+        this.inFlight.delete(item.key);
         finished();
         this.queue.done(item.key);
       }

@@ -81,7 +81,9 @@ export class Manager {
   async run(signal: AbortSignal): Promise<RunOutcome> {
     for (const informer of this.informers.values()) informer.start();
     try {
-      await Promise.all([...this.informers.values()].map((i) => i.waitForSync()));
+      // A stop may come before the caches load (an API server that stopped answering): it must not wait for them.
+      await Promise.race([Promise.all([...this.informers.values()].map((i) => i.waitForSync())), untilAborted(signal)]);
+      if (signal.aborted) return 'stopped';
       // A replica that does not lead says so from the start (client-go's standbys report 0).
       this.o.metrics.leader.set({ name: this.leaseName() }, 0);
       if (this.o.leaderElection === undefined) {
@@ -106,13 +108,17 @@ export class Manager {
     this.o.metrics.leader.set({ name: this.leaseName() }, 1);
     try {
       // Leading lasts until the signal aborts, even for a manager whose controllers all stopped early.
-      const aborted = new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
       const tasks = this.leaderTasks.map((task) => task(signal).catch((error: unknown) => this.o.logger.error('leader task failed', { reason: error instanceof Error ? error.message : String(error) })));
-      await Promise.all([...this.controllers.map((c) => c.run(signal)), ...tasks, aborted]);
+      await Promise.all([...this.controllers.map((c) => c.run(signal)), ...tasks, untilAborted(signal)]);
     } finally {
       for (const cleanup of this.termCleanups) cleanup();
       this.leading = false;
       this.o.metrics.leader.set({ name: this.leaseName() }, 0);
     }
   }
+}
+
+/** Resolves once `signal` aborts (at once if it has). */
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 }
