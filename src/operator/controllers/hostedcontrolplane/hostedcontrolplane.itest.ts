@@ -75,8 +75,11 @@ describe('HostedControlPlane controller', () => {
     const kas = await certificateOf(cpns, 'kas-server-crt');
     assert.ok(kas !== undefined);
     assert.ok(dnsNames(kas).includes(`kube-apiserver.${cpns}.svc`));
-    const hcp = await client.get<HostedControlPlane>({ apiVersion: HC.apiVersion, kind: 'HostedControlPlane', name: 'solo', namespace: cpns });
-    assert.equal(hcp.status?.conditions?.find((c) => c.type === 'ValidReleaseImage')?.status, 'True');
+    // Conditions are written at the end of a reconcile, which may come after its workloads are seen.
+    await eventually('ValidReleaseImage True on the HostedControlPlane', async () => {
+      const hcp = await client.get<HostedControlPlane>({ apiVersion: HC.apiVersion, kind: 'HostedControlPlane', name: 'solo', namespace: cpns });
+      return hcp.status?.conditions?.find((c) => c.type === 'ValidReleaseImage')?.status === 'True';
+    });
   });
 
   it('When the endpoint is published, the API server certificate should be reissued with it and only its consumers roll', async () => {

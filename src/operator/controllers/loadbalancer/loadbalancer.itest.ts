@@ -77,7 +77,8 @@ describe('LoadBalancer Services of a hosted cluster on external infrastructure',
     await eventually('both ports on the load balancer', async () => (await balancers())[0]?.spec.ports.length === 2);
     await guest.client.delete(ref);
     await eventually('the load balancer and the Service gone', async () => (await balancers()).length === 0 && (await guest.client.tryGet(ref)) === undefined, 60_000);
-    assert.ok((await reasons()).includes('DeletedLoadBalancer'), 'the deletion is said on the Service');
+    // Events are posted in the background, so the last may land after the Service has gone.
+    await eventually('the deletion said on the Service', async () => (await reasons()).includes('DeletedLoadBalancer'));
   });
 
   it('When a Service stops being a LoadBalancer, its load balancer should go, and its finalizer and address with it', async () => {
