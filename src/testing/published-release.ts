@@ -6,12 +6,14 @@
  * second environment is started from nothing but that registry (`hcp local up --release-image`).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../kube/client.ts';
 import { ensureTool, HELM } from '../local/binaries/tools.ts';
+import { tailOfFile } from '../local/cluster/files.ts';
 import { httpCall, waitFor } from '../local/cluster/http.ts';
+import { logFile } from '../local/environment/daemons.ts';
 import { environmentLayout, type EnvironmentLayout } from '../local/environment/layout.ts';
 import { localRelease } from '../local/environment/local-images.ts';
 import { registryAccessPaths } from '../local/environment/registry-access.ts';
@@ -174,6 +176,12 @@ interface SecondUp {
   readonly hostedCluster?: { readonly nodes: readonly string[] };
 }
 
+/** The ends of the logs that say why a machine did not join: the stand-in's, and each QEMU machine's console. */
+function machineLogs(layout: EnvironmentLayout): string {
+  const consoles = readdirSync(layout.stateDir).filter((name) => name.startsWith('node-')).map((name) => join(layout.stateDir, name, 'console.log'));
+  return [logFile(layout, 'kubevirt-standin'), ...consoles].map((file) => `--- ${file} (last 40 lines)\n${tailOfFile(file, 40)}`).join('\n');
+}
+
 /**
  * A second environment started from nothing but the outside registry, once the first is gone: `hcp local up
  * --release-image` with the registry's credentials and CA, QEMU machines, one node and a hosted cluster with one worker.
@@ -188,7 +196,7 @@ export async function assertSecondEnvironment(outside: OutsideRegistry, publishe
   try {
     const flags = [`--release-image=${published.release}`, `--registry-config=${outside.configFile}`, `--registry-ca-file=${outside.caFile}`];
     const up = await runHcpBinary(['local', 'up', `--state-dir=${stateDir}`, '--nodes=1', '--machine-backend=vm', ...flags, '--hosted-cluster=pub', '--node-pool-replicas=1', '--output=json'], { timeoutMs: 20 * MINUTE });
-    assert.equal(up.code, 0, `hcp local up --release-image failed:\n${up.stderr}`);
+    assert.equal(up.code, 0, `hcp local up --release-image failed:\n${up.stderr}\n${machineLogs(layout)}`);
     const result = JSON.parse(up.stdout) as SecondUp;
     assert.deepEqual([result.releaseImage, result.operatorImage, result.machineBackend, result.hostedCluster?.nodes.length], [published.release, published.operator, 'vm', 1]);
     const management = KubeClient.fromKubeconfigFile(join(stateDir, 'kubeconfig'));

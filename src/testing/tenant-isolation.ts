@@ -291,7 +291,9 @@ async function fakeInfraCluster(ctx: IsolationContext, bob: Tenant, fake: FakeIn
   const { address } = where;
   const file = join(where.scratch, 'fake-infra.kubeconfig');
   writeFileSync(file, fake.kubeconfig({ token: 'bob-inline-token' }, 'team-east-prod'));
-  const out = await bob.hcp(['create', 'cluster', 'kubevirt', ...tenantClusterFlags(ctx, address, { name: 'fake-infra', namespace: 'team-east' }), `--infra-kubeconfig-file=${file}`, '--infra-namespace=team-east-prod']);
+  // A base domain of its own: the fake serves no router to discover one from (the operator then says so and waits).
+  const flags = [...tenantClusterFlags(ctx, address, { name: 'fake-infra', namespace: 'team-east' }), '--base-domain=fake-infra.example.com'];
+  const out = await bob.hcp(['create', 'cluster', 'kubevirt', ...flags, `--infra-kubeconfig-file=${file}`, '--infra-namespace=team-east-prod']);
   assert.equal(out.code, 0, out.stderr);
   await conditionMatches(bob.client, hcRef('team-east', 'fake-infra'), 'Available', { status: 'True', timeoutMs: 5 * MINUTE });
 }

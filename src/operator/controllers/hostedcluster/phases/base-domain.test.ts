@@ -13,13 +13,13 @@ const CREATED = Date.parse('2026-11-26T10:00:00Z');
  * A management cluster that serves Routes and keeps the temporary one: its host is whatever `host()` says at each
  * read (a router may write it late); deletions are recorded.
  */
-function world(host: () => string | undefined): { scope: (now: number) => Scope; conditions: ConditionUpdate[]; deleted: string[]; patched: unknown[] } {
+function world(host: () => string | undefined, created: string | null = new Date(CREATED).toISOString()): { scope: (now: number) => Scope; conditions: ConditionUpdate[]; deleted: string[]; patched: unknown[] } {
   const conditions: ConditionUpdate[] = [];
   const deleted: string[] = [];
   const patched: unknown[] = [];
   const hc: HostedCluster = aHostedCluster('demo', 'clusters');
   hc.metadata.generation = 1;
-  const route = (): object => ({ apiVersion: 'route.openshift.io/v1', kind: 'Route', metadata: { name: 'kubevirt-infra-temp-route', namespace: 'clusters', creationTimestamp: new Date(CREATED).toISOString() }, spec: { host: host() } });
+  const route = (): object => ({ apiVersion: 'route.openshift.io/v1', kind: 'Route', metadata: { name: 'kubevirt-infra-temp-route', namespace: 'clusters', ...(created === null ? {} : { creationTimestamp: created }) }, spec: { host: host() } });
   let exists = false;
   const client = {
     create: () => {
@@ -61,6 +61,13 @@ describe('the base-domain discovery', () => {
     assert.deepEqual(await baseDomainPhase.run(scope(CREATED + 30_000)), { stop: true });
     assert.deepEqual(deleted, ['kubevirt-infra-temp-route']);
     assert.equal(conditions.at(-1)?.status, 'False');
+    assert.equal(conditions.at(-1)?.message, 'unable to autodetect kubevirt platform base domain, temporary route is not giving a host value');
+  });
+
+  it('When the infrastructure server gives the Route no creation time, it should not wait for a host for ever: it should delete the Route and say so', async () => {
+    const { scope, conditions, deleted } = world(() => undefined, null);
+    assert.deepEqual(await baseDomainPhase.run(scope(CREATED)), { stop: true });
+    assert.deepEqual(deleted, ['kubevirt-infra-temp-route']);
     assert.equal(conditions.at(-1)?.message, 'unable to autodetect kubevirt platform base domain, temporary route is not giving a host value');
   });
 });

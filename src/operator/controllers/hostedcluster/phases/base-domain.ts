@@ -39,6 +39,12 @@ async function createTempRoute(client: KubeClient, namespace: string): Promise<R
 }
 
 /**
+ * When the Route was created, in milliseconds; 0 when its server does not say (none that is an API server; one a
+ * tenant stands up may), so that a host is not waited for without end.
+ */
+const createdAt = (route: Route): number => Date.parse(route.metadata?.creationTimestamp ?? '') || 0;
+
+/**
  * Upstream's discovery: create a Route without a host (on the infrastructure cluster when there is one, whose apps
  * domain the guests' ingress is published under), read the host the router assigned
  * (`<route>-<namespace>.<apps domain>`), keep everything after the first label, delete the Route. A host not assigned
@@ -56,7 +62,7 @@ async function discoverAppsDomain(scope: Scope): Promise<Discovery> {
     throw error;
   }
   const host = route.spec?.host ?? '';
-  const age = scope.now.getTime() - Date.parse(route.metadata?.creationTimestamp ?? scope.now.toISOString());
+  const age = scope.now.getTime() - createdAt(route);
   // Kept while a router may still assign the host: the next look finds it (the 409 path of createTempRoute).
   if (!host.includes('.') && age < HOST_ASSIGNMENT_MS) return { waitMs: HOST_RECHECK_MS };
   await client.delete({ apiVersion: route.apiVersion, kind: route.kind, name: TEMP_ROUTE, namespace });
