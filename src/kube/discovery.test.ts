@@ -27,4 +27,12 @@ describe('Discovery', () => {
     }));
     await assert.rejects(refused.resourceFor('v1', 'Pod'), /ECONNREFUSED/);
   });
+
+  it('When a server answers discovery with something that lists no resources, or entries without names, it should say so or skip them, never fail on a missing field', async () => {
+    const aList = new Discovery(answering(() => ({ kind: 'List', items: [] })));
+    await assert.rejects(aList.resourceFor('config.openshift.io/v1', 'Network'), /GET \/apis\/config.openshift.io\/v1: the answer lists no resources: not a Kubernetes API server's discovery/);
+    await assert.rejects(new Discovery(answering(() => null)).resourceFor('v1', 'Pod'), /lists no resources/);
+    const odd = new Discovery(answering(() => ({ resources: [null, { kind: 'Pod' }, { name: 'pods', kind: 'Pod', namespaced: true }] })));
+    assert.deepEqual(await odd.resourceFor('v1', 'Pod'), { resource: 'pods', namespaced: true });
+  });
 });

@@ -8,8 +8,13 @@ export interface ResourceInfo {
 }
 
 interface APIResourceList {
-  resources: Array<{ name: string; kind: string; namespaced: boolean }>;
+  resources?: unknown;
 }
+
+type APIResource = { name: string; kind: string; namespaced?: boolean };
+
+/** Whether a discovery entry has the fields read here (a server a tenant names may answer anything). */
+const isResource = (r: unknown): r is APIResource => typeof r === 'object' && r !== null && typeof (r as APIResource).name === 'string' && typeof (r as APIResource).kind === 'string';
 
 /**
  * Maps kinds to resources through the discovery API, one group-version at a time, cached. A kind missing from the
@@ -25,9 +30,10 @@ export class Discovery {
 
   private async load(apiVersion: string): Promise<Map<string, ResourceInfo>> {
     const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
-    const list = await this.rest.call<APIResourceList>({ method: 'GET', path });
+    const list = await this.rest.call<APIResourceList | null>({ method: 'GET', path });
+    if (!Array.isArray(list?.resources)) throw new Error(`GET ${path}: the answer lists no resources: not a Kubernetes API server's discovery`);
     const byKind = new Map(
-      list.resources.filter((r) => !r.name.includes('/')).map((r) => [r.kind, { resource: r.name, namespaced: r.namespaced }] as const),
+      list.resources.filter(isResource).filter((r) => !r.name.includes('/')).map((r) => [r.kind, { resource: r.name, namespaced: r.namespaced === true }] as const),
     );
     this.cache.set(apiVersion, byKind);
     return byKind;

@@ -100,11 +100,17 @@ function watch(req: IncomingMessage, res: ServerResponse, items: readonly unknow
 /** The plural resource a collection path names (namespaced or not). */
 const resourceOf = (path: string): string | undefined => /\/namespaces\/[^/]+\/([^/]+)$/.exec(path)?.[1] ?? /^\/apis?\/.+\/([^/]+)$/.exec(path)?.[1];
 
+/** The group-version root of a path: `/api/v1` or `/apis/<group>/<version>`. */
+const groupVersionOf = (path: string): string => /^\/api\/[^/]+/.exec(path)?.[0] ?? /^\/apis\/[^/]+\/[^/]+/.exec(path)?.[0] ?? '';
+
+/** Whether the path's group-version serves the resource: as an API server, others are not found (config.openshift.io). */
+const serves = (path: string, resource: string): boolean => RESOURCES[groupVersionOf(path)]?.some(([, name]) => name === resource) ?? false;
+
 /** The answer to a GET: the fixed ones, else a collection (or a watch of it). */
 function answerGet(req: IncomingMessage, res: ServerResponse, url: URL, script: FakeScript): void {
   if (answerFixed(res, url.pathname)) return;
   const resource = resourceOf(url.pathname);
-  if (resource === undefined) return notFound(res);
+  if (resource === undefined || !serves(url.pathname, resource)) return notFound(res);
   if (url.searchParams.get('watch') === 'true') return watch(req, res, script.items[resource] ?? []);
   if (script.hugeList?.resource === resource) return hugeList(res, script.hugeList.mebibytes);
   return json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '1' }, items: script.items[resource] ?? [] });

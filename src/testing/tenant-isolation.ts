@@ -233,8 +233,8 @@ async function applyRendered(ctx: IsolationContext, bob: Tenant, o: { address: s
   const rendered = await bob.hcp(['create', 'cluster', 'kubevirt', ...tenantClusterFlags(ctx, o.address, { name: o.name, namespace: 'team-east' }), ...(o.flags ?? []), '--render', '--render-sensitive']);
   assert.equal(rendered.code, 0, rendered.stderr);
   for (const document of parseAllDocuments(rendered.stdout)) {
-    const object = document.toJS() as RenderedObject;
-    if (object.kind === 'Namespace') continue;
+    const object = document.toJS() as RenderedObject | null;
+    if (object === null || object.kind === 'Namespace') continue;
     o.edit(object);
     await bob.client.apply(object, { fieldManager: 'bob', force: true });
   }
