@@ -97,6 +97,16 @@ function watch(req: IncomingMessage, res: ServerResponse, items: readonly unknow
   req.on('close', () => clearTimeout(timer));
 }
 
+/** A watch that ends at once with 410 Expired, as an API server's does for a version it no longer has. */
+function expired(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' } })}\n`);
+}
+
+/** A watch of `resource`; a server that answers without end also tells its watchers to list it again. */
+const watchOf = (req: IncomingMessage, res: ServerResponse, resource: string, script: FakeScript): void =>
+  script.hugeList?.resource === resource ? expired(res) : watch(req, res, script.items[resource] ?? []);
+
 /** The plural resource a collection path names (namespaced or not). */
 const resourceOf = (path: string): string | undefined => /\/namespaces\/[^/]+\/([^/]+)$/.exec(path)?.[1] ?? /^\/apis?\/.+\/([^/]+)$/.exec(path)?.[1];
 
@@ -111,7 +121,7 @@ function answerGet(req: IncomingMessage, res: ServerResponse, url: URL, script: 
   if (answerFixed(res, url.pathname)) return;
   const resource = resourceOf(url.pathname);
   if (resource === undefined || !serves(url.pathname, resource)) return notFound(res);
-  if (url.searchParams.get('watch') === 'true') return watch(req, res, script.items[resource] ?? []);
+  if (url.searchParams.get('watch') === 'true') return watchOf(req, res, resource, script);
   if (script.hugeList?.resource === resource) return hugeList(res, script.hugeList.mebibytes);
   return json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '1' }, items: script.items[resource] ?? [] });
 }

@@ -72,7 +72,9 @@ async function victimCluster(ctx: IsolationContext, alice: Tenant, address: stri
   const kubeconfig = await alice.hcp(['create', 'kubeconfig', '--namespace=team', '--name=east-prod']);
   assert.equal(kubeconfig.code, 0, kubeconfig.stderr);
   const hosted = KubeClient.fromKubeconfigText(kubeconfig.stdout);
-  await hosted.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'alice-data', namespace: 'default' }, data: { kept: 'yes' } });
+  // Available says the API server runs; its NodePort may take a moment more to be programmed on every node.
+  const data = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'alice-data', namespace: 'default' }, data: { kept: 'yes' } };
+  await eventually('alice\'s data written to her hosted cluster', () => hosted.apply(data, { fieldManager: 'alice' }).then(() => true, () => false), MINUTE, 1000);
   return hosted;
 }
 
@@ -269,7 +271,10 @@ async function adminTools(ctx: IsolationContext, bob: Tenant, made: Made, addres
     const dump = await admin(['dump', 'cluster', '--namespace=team-east', `--name=${name}`, `--artifact-dir=${join(scratch, 'dump', name)}`]);
     assert.equal(dump.code, 0, dump.stderr);
   }
-  const capacity = await admin(['capacity', '--qps-window=1s']);
+  // Live sizing reads the nodes that host control planes: labelled for the run, as the manual has the admin do.
+  const node = { apiVersion: 'v1', kind: 'Node', name: ctx.layout.nodes[0]?.name ?? '' };
+  await ctx.management.mergePatch(node, { metadata: { labels: { 'hypershift.openshift.io/control-plane': 'true' } } });
+  const capacity = await admin(['capacity', '--qps-window=1s']).finally(() => ctx.management.mergePatch(node, { metadata: { labels: { 'hypershift.openshift.io/control-plane': null } } }));
   assert.equal(capacity.code, 0, capacity.stderr);
   assert.match(capacity.stderr, /team-east\/fake-infra could not be measured: kubeconfig secret team-east\/fake-infra-admin-kubeconfig: user ".*" runs a program \("exec"\)/);
   const printed = await admin(['create', 'kubeconfig', '--namespace=team-east', '--name=fake-infra']);

@@ -126,7 +126,8 @@ export function addNodePoolController(manager: Manager, o: NodePoolControllerOpt
   let enqueue: (keys: readonly string[]) => void = () => undefined;
   const poolsOfCluster = (hc: KubeObject): string[] => pools.list().filter((np) => np.metadata.namespace === hc.metadata?.namespace && np.spec.clusterName === hc.metadata?.name).map(keyOf);
   const route = clusterRouting(() => clusters.list(), poolsOfCluster);
-  const infraCaches = new InfraCaches({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfInfraEvent(event, () => pools.list(), route.poolsOfInfraID)) });
+  const onProblem = (owner: string | undefined): void => enqueue(owner === undefined ? pools.list().map(keyOf) : route.poolsOfGuest(owner));
+  const infraCaches = new InfraCaches({ clock: o.clock, logger, onEvent: (event) => enqueue(poolsOfInfraEvent(event, () => pools.list(), route.poolsOfInfraID)), onProblem });
   let enqueueCSR: (owner: string, csr: GuestCSR) => void = () => undefined;
   const guestClusters = new GuestClusters({ clock: o.clock, logger, onEvent: (owner, event) => enqueue(poolsOfNode(route.clusterOf(owner), event.object, infraCaches)), onCSR: (owner, event) => enqueueCSR(owner, event.object), onIngress: (owner) => enqueue(route.poolsOfGuest(owner)), onProxy: (owner) => enqueue(route.poolsOfGuest(owner)) });
   const approver = csrApprover({ clock: o.clock, events: o.events, guestClusters, infraCaches, clusters: () => clusters.list(), pools: () => pools.list(), controlPlaneSecrets: () => secrets.list(), watchNamespace: namespace }, logger, metrics);

@@ -61,6 +61,19 @@ const selectors = (namespace: string | undefined): Record<'vms' | 'vmis' | 'boot
   bootImageCaches: { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', namespace, labelSelector: `${BootImageCacheKey.Role}=${BOOT_IMAGE_CACHE_ROLE}` },
 });
 
+/** Options of {@link InfraCaches}. */
+export interface InfraCachesOptions {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly onEvent: (event: InfraEvent) => void;
+  /**
+   * A cache's problem (see {@link InfraCache.problem}) appeared, changed or went: `owner` is the HostedCluster uid of an
+   * external infrastructure, undefined for the management cluster. A relist that fails after the first leaves the
+   * cache as it was and changes no object, so without this no pool would hear of it.
+   */
+  readonly onProblem?: (owner: string | undefined) => void;
+}
+
 /**
  * One set of informers per infrastructure cluster, shared by every NodePool placed there: the management cluster's
  * (cluster-wide, started on first use so a management cluster without KubeVirt costs nothing until a pool needs it)
@@ -69,9 +82,9 @@ const selectors = (namespace: string | undefined): Record<'vms' | 'vmis' | 'boot
  */
 export class InfraCaches {
   private readonly caches = new Map<string, InfraCache>();
-  private readonly o: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (event: InfraEvent) => void };
+  private readonly o: InfraCachesOptions;
 
-  constructor(options: { readonly clock: Clock; readonly logger: Logger; readonly onEvent: (event: InfraEvent) => void }) {
+  constructor(options: InfraCachesOptions) {
     this.o = options;
   }
 
@@ -112,15 +125,23 @@ export class InfraCaches {
     const existing = this.caches.get(key);
     if (existing !== undefined && existing.client === client && existing.namespace === namespace) return existing;
     this.stop(key);
-    const cache = this.start(client, namespace);
+    const cache = this.start(client, namespace, key.startsWith('external/') ? key.slice('external/'.length) : undefined);
     this.caches.set(key, cache);
     return cache;
   }
 
-  private start(client: KubeClient, namespace: string | undefined): InfraCache {
+  private start(client: KubeClient, namespace: string | undefined, owner: string | undefined): InfraCache {
     const s = selectors(namespace);
+    let said: string | undefined;
+    // Each failure and recovery of a list or watch; the pools hear only when what the cache has to say changes.
+    const onHealth = (): void => {
+      const now = problem();
+      if (now === said) return;
+      said = now;
+      this.o.onProblem?.(owner);
+    };
     // An external infrastructure cluster is whatever server the tenant's kubeconfig names: its answers are bounded.
-    const options = { clock: this.o.clock, logger: this.o.logger, ...(namespace === undefined ? {} : { limits: TENANT_CACHE_LIMITS }) };
+    const options = { clock: this.o.clock, logger: this.o.logger, onHealth, ...(namespace === undefined ? {} : { limits: TENANT_CACHE_LIMITS }) };
     const informers = {
       vms: new Informer<CachedVM>(client, s.vms, options),
       vmis: new Informer<CachedVMI>(client, s.vmis, options),

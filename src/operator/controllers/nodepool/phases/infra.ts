@@ -46,6 +46,9 @@ export async function resolveInfra(scope: Scope, vmsOnly = false): Promise<Phase
   const ready = (): boolean => (vmsOnly ? cache.vms.hasSynced : cache.synced());
   if (!ready()) await Promise.race([Promise.all([cache.vms.waitForSync(), cache.vmis.waitForSync(), cache.bootImageCaches.waitForSync()]), new Promise((resolve) => scope.deps.clock.after(CACHE_WAIT_MS, () => resolve(undefined)))]);
   if (!ready()) return waitingFor(scope, cache.problem() ?? `waiting to list VirtualMachines in namespace ${found.namespace} of the infrastructure cluster (is KubeVirt installed and the namespace readable?)`);
+  // Loaded once, but its last list was refused or too large: what it holds is stale, and no decision is made on it.
+  const problem = cache.problem();
+  if (problem !== undefined && !vmsOnly) return waitingFor(scope, problem);
   scope.infra = found;
   return undefined;
 }
