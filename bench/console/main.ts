@@ -10,6 +10,7 @@ import { buildConsole } from '../../scripts/build-console.ts';
 import { startConsoleServer } from '../../src/cli/commands/console/server.ts';
 import { launchBrowser } from '../../src/testing/browser.ts';
 import { aHostedCluster, aNodePool } from '../../src/testing/builders.ts';
+import { inProcessHcp } from '../../src/testing/cli.ts';
 import { startBenchCluster } from '../lib/operator.ts';
 import { measuredCommit } from '../lib/provenance.ts';
 import { median } from '../lib/stats.ts';
@@ -33,7 +34,7 @@ try {
     await admin.mergePatch({ apiVersion: API, kind: 'HostedCluster', name, namespace: 'clusters' }, { status }, 'status');
   }
   const weighed = await buildConsole(assets);
-  const server = await startConsoleServer({ client: admin, identity: { kubeconfig: cluster.adminKubeconfig, env: {} }, address: '127.0.0.1', port: 0, token: 'bench-token', assetsDir: assets, report: () => undefined });
+  const server = await startConsoleServer({ client: admin, identity: { kubeconfig: cluster.adminKubeconfig, env: {} }, address: '127.0.0.1', port: 0, token: 'bench-token', assetsDir: assets, report: () => undefined, hcp: inProcessHcp });
   const drawn: number[] = [];
   const contentful: number[] = [];
   for (let run = 0; run < RUNS; run++) {

@@ -10,7 +10,7 @@
 //                                   says nothing about this project), so every binary and image is built
 //   --runs=N                        create/destroy rounds per policy
 //   --record                        write the largest pod of each component, idle or under load, of either policy to
-//                                   bench/local-up/memory-measured.json, which src/controlplane/memory-requests.test.ts
+//                                   bench/local-up/memory-measured.json, which src/render/footprint/memory-requests.test.ts
 //                                   compares with the memory requests the control plane renders
 // The environment gets a state folder of its own and is torn down at the end, whatever happens.
 import { measuredCommit } from '../lib/provenance.ts';

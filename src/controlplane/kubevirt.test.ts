@@ -4,9 +4,9 @@ import { describe, it } from 'node:test';
 import type { HostedCluster, HostedControlPlane } from '../api/index.ts';
 import { parseYaml } from '../lib/yaml-read.ts';
 import { toYamlDocuments } from '../lib/yaml.ts';
-import { catalogReleaseProvider, kubernetesReleaseImage, type ReleaseInfo } from '../release/catalog.ts';
-import { renderHostedControlPlane } from '../render/hostedcluster/hostedcontrolplane.ts';
-import { aHostedCluster } from '../testing/builders.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage } from '../release/catalog.ts';
+import type { ReleaseInfo } from '../release/info.ts';
+import { aHostedCluster, aHostedControlPlane } from '../testing/builders.ts';
 import { assertGolden } from '../testing/golden.ts';
 import { renderKubevirtCloudControllerManager } from './kubevirt-cloud-controller-manager/render.ts';
 import { renderKubevirtCSIController, storageClassEnforcement } from './kubevirt-csi-controller/render.ts';
@@ -17,7 +17,7 @@ const release = catalogReleaseProvider.lookup('quay.io/openshift-release-dev/ocp
 function controlPlane(change: (hc: HostedCluster) => void = () => undefined): HostedControlPlane {
   const hc = aHostedCluster('example', 'clusters');
   change(hc);
-  return renderHostedControlPlane({ hc, infraID: 'example-sffhb' }) as unknown as HostedControlPlane;
+  return aHostedControlPlane(hc);
 }
 
 const external = (hc: HostedCluster): void => {

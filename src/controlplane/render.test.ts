@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { HostedControlPlane } from '../api/index.ts';
 import { toYamlDocuments } from '../lib/yaml.ts';
-import { catalogReleaseProvider, kubernetesReleaseImage, type ReleaseInfo } from '../release/catalog.ts';
-import { renderHostedControlPlane } from '../render/hostedcluster/hostedcontrolplane.ts';
-import { aHostedCluster } from '../testing/builders.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage } from '../release/catalog.ts';
+import type { ReleaseInfo } from '../release/info.ts';
+import { aHostedCluster, aHostedControlPlane } from '../testing/builders.ts';
 import { assertGolden } from '../testing/golden.ts';
 import { renderControlPlane } from './render.ts';
 
@@ -16,7 +16,7 @@ const hashes = { etcd: 'e1', 'kube-apiserver': 'k1', 'kube-controller-manager': 
 function controlPlane(policy: 'HighlyAvailable' | 'SingleReplica'): HostedControlPlane {
   const hc = aHostedCluster('example', 'clusters');
   hc.spec.controllerAvailabilityPolicy = policy;
-  return { ...(renderHostedControlPlane({ hc, infraID: 'example-sffhb' }) as unknown as HostedControlPlane) };
+  return { ...(aHostedControlPlane(hc)) };
 }
 
 type Workload = { kind: string; metadata: { name: string }; spec: { replicas?: number; maxUnavailable?: number; minAvailable?: number } };
@@ -33,7 +33,7 @@ describe('renderControlPlane', () => {
   it('When the cluster is annotated with the API servers\' GOGC, GOMEMLIMIT and a priority class, its control plane should carry them and kube-apiserver run with them', () => {
     const hc = aHostedCluster('example', 'clusters');
     hc.metadata.annotations = { 'hypershift.openshift.io/kube-apiserver-gogc': '50', 'hypershift.openshift.io/kube-apiserver-gomemlimit': '200MiB', 'hypershift.openshift.io/api-critical-priority-class': 'urgent', unrelated: 'x' };
-    const hcp = renderHostedControlPlane({ hc, infraID: 'example-sffhb' }) as unknown as HostedControlPlane;
+    const hcp = aHostedControlPlane(hc);
     assert.equal(hcp.metadata.annotations?.['unrelated'], undefined);
     const objects = renderControlPlane({ hcp, release, configHashes: hashes, encryptionKey: 'a2V5' });
     type Pods = { spec: { template: { spec: { priorityClassName?: string; containers: Array<{ name: string; env?: unknown }> } } } };

@@ -1,5 +1,5 @@
 import type { HostedControlPlane } from '../api/index.ts';
-import type { ReleaseInfo } from '../release/catalog.ts';
+import type { ReleaseInfo } from '../release/info.ts';
 import { renderEtcd } from './etcd/render.ts';
 import { renderKubeAPIServer } from './kube-apiserver/render.ts';
 import { renderKubeControllerManager } from './kube-controller-manager/render.ts';

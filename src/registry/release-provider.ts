@@ -7,7 +7,7 @@ import { ReleaseError, type ReleaseAccess, type ReleaseFailure, type ReleaseLook
 import { PayloadError } from '../release/payload.ts';
 import { PullSecretError } from '../release/registry-auth.ts';
 import { releaseInfoFromPayload, REQUIRED_PAYLOAD_FILES, WANTED_PAYLOAD_FILES } from '../release/release-info.ts';
-import type { ReleaseInfo } from '../release/catalog.ts';
+import type { ReleaseInfo } from '../release/info.ts';
 import { setBounded } from '../lib/bounded-map.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { RegistryClient, type FetchedManifest } from './client.ts';

@@ -1,4 +1,4 @@
-import type { ComponentImages, CSISidecarImages, KubevirtCSIImages, NetworkPluginImages } from './catalog.ts';
+import type { ComponentImages, CSISidecarImages, KubevirtCSIImages, NetworkPluginImages } from './info.ts';
 import { PAYLOAD_FILES, PayloadError } from './payload.ts';
 
 /** The components a release may leave out (its clusters then run without them). */

@@ -1,6 +1,7 @@
 import { setBounded } from '../lib/bounded-map.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import type { ReleaseCatalog, ReleaseInfo } from './catalog.ts';
+import type { ReleaseCatalog } from './catalog.ts';
+import type { ReleaseInfo } from './info.ts';
 import { ReleaseError, type ReleaseProvider, type ReleaseRequest } from './provider.ts';
 
 /** How long a release whose registry did not answer is served from the catalog before the registry is asked again. */

@@ -1,4 +1,4 @@
-import type { CoreOSBootImages, ReleaseInfo } from './catalog.ts';
+import type { CoreOSBootImages, ReleaseInfo } from './info.ts';
 import { COMPONENT_TAGS, INGRESS_CONTROLLER_TAG, KUBELET_TAG, KUBEVIRT_TAGS, NETWORK_PLUGIN_TAGS } from './components.ts';
 import { PAYLOAD_FILES } from './payload.ts';
 

@@ -7,7 +7,7 @@
  */
 import { asList as list, asRecord as record } from '../lib/objects.ts';
 import { parseYaml } from '../lib/yaml-read.ts';
-import type { CoreOSBootImages } from './catalog.ts';
+import type { CoreOSBootImages } from './info.ts';
 
 /** The payload's files, by their path inside the image. */
 export const PAYLOAD_FILES = {

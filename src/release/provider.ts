@@ -1,5 +1,5 @@
 import type { ImageContentSource } from '../api/index.ts';
-import type { ReleaseInfo } from './catalog.ts';
+import type { ReleaseInfo } from './info.ts';
 
 /** What a release is resolved with: the image, the pull secret that reaches it and the mirrors that may serve it. */
 export interface ReleaseRequest {

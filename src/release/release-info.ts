@@ -1,4 +1,4 @@
-import type { ReleaseInfo } from './catalog.ts';
+import type { ReleaseInfo } from './info.ts';
 import { componentImagesOf, OPERATOR_TAG } from './components.ts';
 import { parseBootImages, parseImageReferences, parseReleaseMetadata, PAYLOAD_FILES, PayloadError } from './payload.ts';
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostedCluster, NodePool } from '../api/index.ts';
+import type { HostedCluster, HostedControlPlane, NodePool } from '../api/index.ts';
+import { renderHostedControlPlane } from '../render/hostedcluster/hostedcontrolplane.ts';
 import { parseYaml } from '../lib/yaml-read.ts';
 import type { VirtualMachine } from '../platform/kubevirt/virtual-machine-types.ts';
 
@@ -32,6 +33,11 @@ export function aHostedCluster(name = 'example', namespace = 'clusters'): Hosted
       ],
     },
   };
+}
+
+/** The HostedControlPlane the operator makes of a HostedCluster (tests of the layers below render use it as input). */
+export function aHostedControlPlane(hc: HostedCluster, infraID = 'example-sffhb'): HostedControlPlane {
+  return renderHostedControlPlane({ hc, infraID }) as unknown as HostedControlPlane;
 }
 
 /** A realistic, valid KubeVirt NodePool of `clusterName`. */

@@ -3,6 +3,10 @@ import { memoryContext } from '../cli/framework/memory-context.ts';
 import { exitCodeOf } from '../cli/framework/errors.ts';
 import { runCommand } from '../cli/framework/run.ts';
 import { ReleaseError, type ReleaseLookup } from '../release/provider.ts';
+import type { HcpRunner } from '../cli/framework/command.ts';
+
+/** Runs hcp command lines in this process: what the CLI gives a command (the console's actions) that runs others. */
+export const inProcessHcp: HcpRunner = (argv, ctx) => runCommand(root, argv, ctx);
 
 /** What an in-process hcp run printed and returned. */
 export interface HcpResult {

@@ -1,4 +1,5 @@
-import { catalogReleaseProvider, kubernetesReleaseImage, type ReleaseInfo } from '../release/catalog.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage } from '../release/catalog.ts';
+import type { ReleaseInfo } from '../release/info.ts';
 import { PAYLOAD_FILES } from '../release/payload.ts';
 
 const digest = (c: string): string => `sha256:${c.repeat(64)}`;

@@ -1,69 +1,15 @@
 /**
- * The console's shell: the header, the banners that say when the console or the API server is out of reach, and
- * the page for the URL. Navigation uses the History API, so every page has an address to bookmark or share.
+ * The console's shell: the header and the page for the URL (the banners and the navigation are their own modules).
  */
-import type { ComponentChildren } from 'preact';
 import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
 import { CapacityPage } from './pages/capacity.tsx';
 import { ClusterPage } from './pages/cluster.tsx';
 import { ClustersPage } from './pages/clusters.tsx';
 import { CreatePage } from './pages/create.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
+import { Link } from './navigation.tsx';
 import { call } from './api.ts';
 import { initialSession, loadSession, SessionContext, type SessionState } from './session.ts';
-import type { Connection } from './live.ts';
-import { problemsOf, type Collections } from './model/collections.ts';
-
-/** Goes to a path of the console without reloading the page. */
-export function navigate(path: string): void {
-  history.pushState(null, '', path);
-  dispatchEvent(new PopStateEvent('popstate'));
-}
-
-/** A link to a page of the console. */
-export function Link(props: { href: string; children: ComponentChildren; class?: string }): preact.JSX.Element {
-  const go = (event: MouseEvent): void => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
-    event.preventDefault();
-    navigate(props.href);
-  };
-  return (
-    <a href={props.href} onClick={go} class={props.class}>
-      {props.children}
-    </a>
-  );
-}
-
-/** What a page shows above itself when the stream is down or a collection is forbidden or unreachable. */
-export function Banners(props: { collections: Collections; connection: Connection }): preact.JSX.Element | null {
-  const problems = problemsOf(props.collections);
-  const session = useContext(SessionContext);
-  if (props.connection === 'open' && problems.length === 0) return null;
-  return (
-    <div class="banners">
-      {props.connection === 'reconnecting' && (
-        <p role="alert" class="banner banner-warning">
-          Reconnecting to the console…
-        </p>
-      )}
-      {props.connection === 'signed-out' && session.signIn === 'kubeconfig' && (
-        <p role="alert" class="banner banner-forbidden">
-          This console no longer knows this page's session (was hcp console started again?): open the URL it printed.
-        </p>
-      )}
-      {props.connection === 'signed-out' && session.signIn === 'token' && (
-        <p role="alert" class="banner banner-forbidden">
-          Your session has ended (it expired, you signed out, or the console restarted): <a href="/">sign in again</a>.
-        </p>
-      )}
-      {problems.map((p) => (
-        <p key={p.collection} role={p.state === 'reconnecting' ? 'alert' : 'status'} class={`banner ${p.state === 'forbidden' ? 'banner-forbidden' : 'banner-warning'}`}>
-          {p.message}
-        </p>
-      ))}
-    </div>
-  );
-}
 
 /** The page's path and query, kept current as the user navigates. */
 function usePath(): string {

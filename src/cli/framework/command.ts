@@ -20,7 +20,15 @@ export interface CommandContext {
    * SIGTERM (which then no longer ends the process; a second one does). Absent, or not taken: they end it at once.
    */
   readonly takeInterrupts?: () => AbortSignal;
+  /**
+   * Runs another hcp command line in this process (`hcp local up` runs `hcp install`). Set by `runCommand` from the
+   * tree it runs, so that no command imports the tree it is part of.
+   */
+  readonly hcp?: HcpRunner;
 }
+
+/** Runs an hcp command line in this process, with the given context. */
+export type HcpRunner = (argv: readonly string[], ctx: CommandContext) => Promise<void>;
 
 /** One command of the tree. A command has either subcommands or a `run`. */
 export interface Command {

@@ -39,5 +39,11 @@ export async function runCommand(root: Command, argv: readonly string[], ctx: Co
   }
   throwIfAny(args.errors);
   if (args.positionals.length > 0) throw new UserError(`unexpected argument "${args.positionals[0] ?? ''}" for "${path.join(' ')}"`, 'usage');
-  await command.run(args, ctx);
+  await command.run(args, { ...ctx, hcp: (nested, nestedCtx) => runCommand(root, nested, nestedCtx) });
+}
+
+/** Runs an hcp command line from within a command (its context knows the tree); refuses outside `runCommand`. */
+export function runNested(ctx: CommandContext, argv: readonly string[], nestedCtx: CommandContext): Promise<void> {
+  if (ctx.hcp === undefined) throw new Error(`cannot run "hcp ${argv.slice(0, 2).join(' ')}": this context was not made by runCommand`);
+  return ctx.hcp(argv, nestedCtx);
 }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HostedCluster, HostedControlPlane } from '../../api/index.ts';
-import { catalogReleaseProvider, kubernetesReleaseImage, type ReleaseInfo } from '../../release/catalog.ts';
-import { renderHostedControlPlane } from '../../render/hostedcluster/hostedcontrolplane.ts';
-import { aHostedCluster } from '../../testing/builders.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
+import { aHostedCluster, aHostedControlPlane } from '../../testing/builders.ts';
 import { allocatesNodeCIDRs, hostPrefixOf, podNetworkOf } from './pod-network.ts';
 
 const kubeRelease = catalogReleaseProvider.lookup(kubernetesReleaseImage('1.36.3')) as ReleaseInfo;
@@ -12,7 +12,7 @@ const openshiftRelease = catalogReleaseProvider.lookup('quay.io/openshift-releas
 function controlPlane(networking: Partial<NonNullable<HostedCluster['spec']['networking']>> = {}): HostedControlPlane {
   const hc = aHostedCluster('example', 'clusters');
   hc.spec.networking = { ...hc.spec.networking, ...networking };
-  return renderHostedControlPlane({ hc, infraID: 'example-sffhb' }) as unknown as HostedControlPlane;
+  return aHostedControlPlane(hc);
 }
 
 describe('the pod network of a hosted cluster', () => {

@@ -1,5 +1,6 @@
 import type { HostedControlPlane } from '../../api/index.ts';
-import type { NetworkPluginImages, ReleaseInfo } from '../../release/catalog.ts';
+import type { NetworkPluginImages, ReleaseInfo } from '../../release/info.ts';
+import { declaredOverlayMTU, networkTypeOf } from '../../api/v1beta1/network-type.ts';
 
 /**
  * The UDP port of the hosted clusters' VXLAN overlay. Not the kernel's (8472) nor IANA's (4789): the worker VMs sit on
@@ -26,17 +27,6 @@ export type PodNetwork =
   | { readonly kind: 'user'; readonly networkType: string }
   /** The type asks for a plugin the operator would deploy, but the release carries none. */
   | { readonly kind: 'missing'; readonly networkType: string };
-
-type OperatorConfiguration = { clusterNetworkOperator?: { ovnKubernetesConfig?: { mtu?: number } } };
-
-/** The overlay MTU the cluster declares (`--ovn-kubernetes-mtu`), when it runs OVN-Kubernetes and declares one. */
-export function declaredOverlayMTU(hcp: HostedControlPlane): number | undefined {
-  if (networkTypeOf(hcp) !== 'OVNKubernetes') return undefined;
-  return (hcp.spec.operatorConfiguration as OperatorConfiguration | undefined)?.clusterNetworkOperator?.ovnKubernetesConfig?.mtu;
-}
-
-/** The cluster's `spec.networking.networkType` (upstream's default when absent). */
-export const networkTypeOf = (hcp: HostedControlPlane): string => hcp.spec.networking?.networkType ?? 'OVNKubernetes';
 
 /**
  * Upstream's semantics of `networkType`, on a Kubernetes-native control plane: `Other` (and `Calico`, which upstream

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { HostedControlPlane } from '../../api/index.ts';
 import { toYamlDocuments } from '../../lib/yaml.ts';
-import { catalogReleaseProvider, type ReleaseInfo } from '../../release/catalog.ts';
-import { renderHostedControlPlane } from '../../render/hostedcluster/hostedcontrolplane.ts';
-import { aHostedCluster } from '../../testing/builders.ts';
+import { catalogReleaseProvider } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
+import { aHostedCluster, aHostedControlPlane } from '../../testing/builders.ts';
 import { assertGolden } from '../../testing/golden.ts';
 import { ETCD_BOOTSTRAPPED_ANNOTATION, etcdBootstrapped, renderEtcd } from './render.ts';
 
@@ -30,7 +30,7 @@ describe('etcd restored at creation', () => {
     const hc = aHostedCluster('example', 'clusters');
     hc.spec.controllerAvailabilityPolicy = 'HighlyAvailable';
     hc.spec.etcd = { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume', restoreSnapshotURL: ['s3://backups/example/1795770000.db'] } } };
-    return renderHostedControlPlane({ hc, infraID: 'example-sffhb' }) as unknown as HostedControlPlane;
+    return aHostedControlPlane(hc);
   };
 
   it('When restoreSnapshotURL is set, each member should fetch and check the snapshot, then restore it as itself, before etcd starts (golden)', () => {

@@ -1,5 +1,5 @@
 import type { HostedControlPlane } from '../../api/index.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { CONTAINER_SECURITY, goMemoryLimitAtRequest, mountPath, probes, secretVolumeMounts, secretVolumes, workloadMetadata, podTemplate, type Requests, type SecretMount } from '../common/pod.ts';
 import { MANAGED_BY, podDisruptionBudget, replicasFor, selectorLabels } from '../common/placement.ts';
 import { ControlPlaneNames, ETCD_CLIENT_PORT, ETCD_PEER_PORT } from '../names.ts';

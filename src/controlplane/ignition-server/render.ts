@@ -1,5 +1,5 @@
 import type { HostedControlPlane, ServicePublishingStrategy } from '../../api/index.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
 import { passthroughRoute, publishedService } from '../common/publishing.ts';
 import { CONTAINER_SECURITY, deployment, serviceAccountWithRole, httpsCheck, probes, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';

@@ -1,6 +1,6 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import { goRuntimeEnv } from './go-runtime.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { CONTAINER_SECURITY, deployment, goMemoryLimitAtRequest, httpsCheck, probes, type EnvVar, mountPath, secretVolumeMounts, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
 import { ControlPlaneNames, KUBE_APISERVER_PORT } from '../names.ts';

@@ -1,5 +1,5 @@
 import type { HostedControlPlane } from '../../api/index.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { controllerContainer, deployment, metricsService, mountPath, secretVolumes, type Requests, type SecretMount } from '../common/pod.ts';
 import { podDisruptionBudget, replicasFor } from '../common/placement.ts';
 import { allocatesNodeCIDRs, hostPrefixOf } from '../common/pod-network.ts';

@@ -1,5 +1,5 @@
 import type { HostedControlPlane } from '../../api/index.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { infraKubeconfigVolume, infraTargetOf, type InfraTarget } from '../common/infra.ts';
 import { MANAGED_BY, podDisruptionBudget, replicasFor } from '../common/placement.ts';

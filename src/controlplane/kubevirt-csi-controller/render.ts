@@ -1,5 +1,5 @@
 import type { HostedControlPlane, KubevirtStorageDriverSpec } from '../../api/index.ts';
-import type { KubevirtCSIImages, ReleaseInfo } from '../../release/catalog.ts';
+import type { KubevirtCSIImages, ReleaseInfo } from '../../release/info.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { KubevirtCSI } from '../../platform/kubevirt/csi-names.ts';
 import { infraKubeconfigVolume, infraTargetOf, type InfraTarget } from '../common/infra.ts';

@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { HostedControlPlane } from '../../api/index.ts';
 import { toYamlDocuments } from '../../lib/yaml.ts';
-import { renderHostedControlPlane } from '../../render/hostedcluster/hostedcontrolplane.ts';
-import { aHostedCluster } from '../../testing/builders.ts';
+import { aHostedCluster, aHostedControlPlane } from '../../testing/builders.ts';
 import { assertGolden } from '../../testing/golden.ts';
 import type { MetricsSet } from './metrics-set.ts';
 import { renderServiceMonitors } from './service-monitors.ts';
@@ -13,7 +12,7 @@ import { parseSreMetricsConfig } from './sre-config.ts';
 const plane = (): HostedControlPlane => {
   const hc = aHostedCluster('example', 'clusters');
   hc.spec.clusterID = '0d5f3c1e-7f0a-4a52-9a52-55d1b6a0c001';
-  return renderHostedControlPlane({ hc, infraID: 'example-sffhb' }) as unknown as HostedControlPlane;
+  return aHostedControlPlane(hc);
 };
 
 /** The manual's example, cut to the components this product runs. */

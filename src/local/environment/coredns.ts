@@ -3,7 +3,7 @@
  * etcd and each other by Service names) with the RBAC, Service and Deployment kubeadm would create. There is no
  * upstream resolver to forward to on a loopback-only host, so names outside the cluster fail fast.
  */
-import type { KubeManifest } from '../../render/manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import type { EnvironmentLayout } from './layout.ts';
 import { COREDNS_IMAGE } from './local-images.ts';
 

@@ -4,7 +4,7 @@
  * Nodes, behind a ClusterIP Service. Its answer through the API server's service proxy proves the Service, the pod
  * network between the machines and the konnectivity tunnel together.
  */
-import type { KubeManifest } from '../../render/manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 
 /** Where the workload lives and how it is reached. */
 export const WEB = {

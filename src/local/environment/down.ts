@@ -12,7 +12,7 @@ import { killCgroup, removeCgroup, removeNetwork, unmountUnder } from './host.ts
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 import { UnservedKindError } from '../../kube/errors.ts';
 import { EnvironmentError } from './errors.ts';
-import type { Reporter } from './up.ts';
+import type { Reporter } from '../../lib/progress.ts';
 
 /**
  * The hosted clusters of the environment as `namespace/name`. Undefined when they cannot be read although some may

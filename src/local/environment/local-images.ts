@@ -6,7 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { catalogReleaseProvider, kubernetesReleaseImage, type NetworkPluginImages, type ReleaseInfo } from '../../release/catalog.ts';
+import { catalogReleaseProvider, kubernetesReleaseImage } from '../../release/catalog.ts';
+import type { NetworkPluginImages, ReleaseInfo } from '../../release/info.ts';
 import { KUBE_VERSION, PREVIOUS_KUBE_VERSION } from '../binaries/versions.ts';
 import type { ImageSpec } from './images.ts';
 import { PAUSE_IMAGE } from './node-config.ts';

@@ -5,7 +5,7 @@
  * `local-path-helper` instead of shell scripts on busybox.
  */
 import { join } from 'node:path/posix';
-import type { KubeManifest } from '../../render/manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import type { EnvironmentLayout } from './layout.ts';
 
 const NAMESPACE = 'local-path-storage';

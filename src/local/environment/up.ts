@@ -2,6 +2,7 @@
  * `hcp local up`: brings the environment to running, step by step, each step an "ensure" that leaves what already
  * exists alone — so a second `up` changes nothing and an `up` after a crash finishes what the crashed one began.
  */
+import type { Reporter } from '../../lib/progress.ts';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -52,11 +53,6 @@ import {
   schedulerDaemon,
   type DaemonBinaries,
 } from './processes.ts';
-
-/** Runs one named step and reports its progress (the CLI shows it live on a terminal). */
-export interface Reporter {
-  step<T>(title: string, work: () => Promise<T>): Promise<T>;
-}
 
 /** Options of {@link upEnvironment}. */
 export interface UpOptions {

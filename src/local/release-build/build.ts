@@ -9,14 +9,15 @@ import { RegistryError } from '../../registry/errors.ts';
 import type { RegistryClient } from '../../registry/client.ts';
 import { assembleImage, noUploads, pushImage, type OciImage, type UploadCount } from '../../registry/oci-image.ts';
 import { filesLayer } from '../../registry/publish.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { formatImageReference, type ImageReference } from '../../release/image-reference.ts';
 import { ociImageOf, type ImageSpec } from '../environment/images.ts';
 import { localRelease, nodeImages, operatorImage, releaseImages } from '../environment/local-images.ts';
-import { buildEverything, type Reporter } from '../environment/up.ts';
+import { buildEverything } from '../environment/up.ts';
 import { ensureNodeImage } from '../vm/node-image.ts';
 import { byDigest, componentArtifacts, publishedPayloadFiles, PUBLISHED_REPOSITORIES, type ComponentArtifact } from './plan.ts';
 import { publishedReference, type PublishTarget } from './target.ts';
+import type { Reporter } from '../../lib/progress.ts';
 
 /** What a release build needs from its caller. */
 export interface ReleaseBuildOptions {

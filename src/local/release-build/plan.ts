@@ -3,7 +3,7 @@
  * as its repository name and the tag of the image it stands for, the operator, the node's container disk, and last the
  * payload naming each of them by digest.
  */
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { formatImageReference, parseImageReference, type ImageReference } from '../../release/image-reference.ts';
 import { OPERATOR_TAG } from '../../release/components.ts';
 import { kubernetesPayloadFiles, payloadTags } from '../../release/layout.ts';

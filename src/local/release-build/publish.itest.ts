@@ -10,7 +10,7 @@ import { scratchDir } from '../../testing/paths.ts';
 import { registryForSuite } from '../../testing/registry.ts';
 import { kubernetesRelease } from '../../testing/release-payloads.ts';
 import type { ImageSpec } from '../environment/images.ts';
-import type { Reporter } from '../environment/up.ts';
+import type { Reporter } from '../../lib/progress.ts';
 import { publishRelease, ReleasePublishError, type ReleaseSources } from './build.ts';
 
 const release = kubernetesRelease('1.36.3');

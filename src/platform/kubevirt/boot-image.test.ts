@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NodePool } from '../../api/index.ts';
 import { Annotation } from '../../api/v1beta1/well-known.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { catalogReleaseProvider } from '../../release/catalog.ts';
 import { aNodePool } from '../../testing/builders.ts';
 import { BootImageError, bootImageMessage, resolveBootImage } from './boot-image.ts';

@@ -1,7 +1,7 @@
 import type { NodePool } from '../../api/index.ts';
 import { Annotation } from '../../api/v1beta1/well-known.ts';
 import { sha256Hex } from '../../lib/hash.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 
 /** The image every VM of a NodePool boots from, and how it is fetched. */
 export interface BootImage {

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HostedCluster, HostedControlPlane } from '../../api/index.ts';
-import { renderHostedControlPlane } from '../../render/hostedcluster/hostedcontrolplane.ts';
-import { aHostedCluster } from '../../testing/builders.ts';
+import { aHostedCluster, aHostedControlPlane } from '../../testing/builders.ts';
 import { infraNetworkMTUCondition } from './network-mtu.ts';
 
 function controlPlane(change: (hc: HostedCluster) => void): HostedControlPlane {
   const hc = aHostedCluster('example', 'clusters');
   change(hc);
-  return renderHostedControlPlane({ hc, infraID: 'example-x' }) as unknown as HostedControlPlane;
+  return aHostedControlPlane(hc, 'example-x');
 }
 
 const withMTU = (mtu: number) => (hc: HostedCluster): void => {

@@ -1,7 +1,7 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../api/v1beta1/conditions.ts';
 import type { ConditionUpdate } from '../../lib/conditions.ts';
-import { declaredOverlayMTU } from '../../controlplane/common/pod-network.ts';
+import { declaredOverlayMTU } from '../../api/v1beta1/network-type.ts';
 
 /** The infrastructure MTU the manual recommends for KubeVirt clusters (§3.3.1.1: "MTU 9000 or greater"). */
 export const RECOMMENDED_INFRA_MTU = 9000;

@@ -1,5 +1,5 @@
 import { Label } from '../../api/v1beta1/well-known.ts';
-import type { KubeManifest } from '../../render/manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 
 /** The name of the NetworkPolicy that isolates a hosted cluster's VMs (upstream's). */
 export const VIRT_LAUNCHER_NETWORK_POLICY = 'virt-launcher';

@@ -1,5 +1,5 @@
 import type { ClusterInput } from './input.ts';
-import { isSecret, type KubeManifest } from '../manifest.ts';
+import { isSecret, type KubeManifest } from '../../api/manifest.ts';
 import { renderHostedCluster } from './hostedcluster.ts';
 import { renderClusterNodePool } from './nodepool.ts';
 import { etcdEncryptionKeySecret, infraCredentialsSecret, pullSecret, sshKeySecret, trustBundleConfigMap } from './secrets.ts';

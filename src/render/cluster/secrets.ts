@@ -1,6 +1,6 @@
 import { toBase64 } from '../../lib/base64.ts';
 import { Label, UserCABundle } from '../../api/v1beta1/well-known.ts';
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import type { ClusterInput } from './input.ts';
 
 const labels = { [Label.SafeToDeleteWithCluster]: 'true' };

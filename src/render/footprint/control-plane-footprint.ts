@@ -9,7 +9,8 @@ import type { MeasuredLoad } from '../../capacity/measured-load.ts';
 import MEASURED_LOAD from '../../capacity/measured-load.json' with { type: 'json' };
 import { COMPONENTS, renderControlPlane, type ComponentName } from '../../controlplane/render.ts';
 import { GIB, parseQuantity } from '../../lib/quantity.ts';
-import { catalogReleaseProvider, type ReleaseInfo } from '../../release/catalog.ts';
+import { catalogReleaseProvider } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { renderHostedControlPlane } from '../hostedcluster/hostedcontrolplane.ts';
 
 /** The pods of one control plane and what they request in all (vCPUs, GiB). */

@@ -1,6 +1,6 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import { csiDriverEnabled, storageDriverTypeOf } from '../../controlplane/kubevirt-csi-controller/render.ts';
-import type { KubevirtCSIImages, ReleaseInfo } from '../../release/catalog.ts';
+import type { KubevirtCSIImages, ReleaseInfo } from '../../release/info.ts';
 import { KubevirtCSI } from '../../platform/kubevirt/csi-names.ts';
 import { GUEST_MANAGED_LABELS, guestDaemonSet, guestMeta } from './labels.ts';
 

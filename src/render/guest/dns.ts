@@ -1,6 +1,6 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import { serviceAddress, serviceCIDROf } from '../../controlplane/pki/plan.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { GUEST_MANAGED_LABELS, guestMeta } from './labels.ts';
 
 type Rendered = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import type { HostedControlPlane } from '../../api/index.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { guestDaemonSet, guestMeta } from './labels.ts';
 

@@ -1,6 +1,6 @@
 import type { HostedControlPlane } from '../../api/index.ts';
 import { joinHostPort } from '../../lib/host-port.ts';
-import type { ReleaseInfo } from '../../release/catalog.ts';
+import type { ReleaseInfo } from '../../release/info.ts';
 import { renderGuestCSI } from './csi.ts';
 import { renderGuestDNS } from './dns.ts';
 import { renderGuestFlannel } from './flannel.ts';

@@ -1,7 +1,7 @@
 import type { HostedCluster, HostedControlPlaneSpec } from '../../api/index.ts';
 import { API_VERSION } from '../../api/v1beta1/kinds.ts';
 import { Annotation } from '../../api/v1beta1/well-known.ts';
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import { CLUSTER_ANNOTATION, clusterKey, HostedClusterNames } from './names.ts';
 
 /** Inputs the controller works out before rendering the HostedControlPlane. */

@@ -1,6 +1,6 @@
 import type { HostedCluster } from '../../api/index.ts';
 import { Label } from '../../api/v1beta1/well-known.ts';
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import { CLUSTER_ANNOTATION, clusterKey, HostedClusterNames } from './names.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { HostedCluster } from '../../api/index.ts';
 import { toBase64 } from '../../lib/base64.ts';
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import { CLUSTER_ANNOTATION, clusterKey, CONTROL_PLANE_SECRET_LABEL, HostedClusterNames } from './names.ts';
 
 /** A Secret as read from the API: only what a copy needs. */

@@ -4,7 +4,7 @@
  * long-lived token. Nothing cluster-wide but, when asked, the page's optional network reader (one `get` on the
  * cluster's network configuration): the operator is held to the namespaced permissions it claims to need.
  */
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 
 /** Where and as whom the operator works on the infrastructure cluster. */
 export interface ExternalInfraAccess {

@@ -5,7 +5,7 @@
  * `kubectl port-forward`, which takes their credentials and RBAC (`pods/portforward` in the namespace) first, and a
  * NetworkPolicy keeps other pods out.
  */
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import type { InstallInput } from './input.ts';
 import { RESTRICTED_CONTAINER } from './operator.ts';
 

@@ -1,7 +1,7 @@
 import { InstallCliVersionAnnotation, OperatorLabel, PriorityClass } from '../../api/v1beta1/well-known.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { CONFIG_HASH_ANNOTATION } from '../../controlplane/common/placement.ts';
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import { DEFAULT_METRICS_SET, METRICS_SET_ENV } from '../../controlplane/monitoring/metrics-set.ts';
 import { MonitoringDashboard } from '../monitoring/dashboard.ts';
 import { MONITORING_DASHBOARD_TEMPLATE } from '../monitoring/dashboard-template.ts';

@@ -1,5 +1,5 @@
 import { GROUP } from '../../api/v1beta1/kinds.ts';
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import { clusterRoleName, OPERATOR_NAME, OPERATOR_ROLE_NAME, type InstallInput } from './input.ts';
 
 /** One RBAC rule. */

@@ -2,7 +2,7 @@ import { OperatorLabel } from '../../api/v1beta1/well-known.ts';
 import { DEFAULT_KINDS, GATED_KINDS } from '../../api/v1beta1/kinds.ts';
 import { renderCrd } from '../../api/schema/crd.ts';
 import { SUPPORTED_VERSIONS_CONFIGMAP, supportedVersionsData } from '../../release/supported-versions.ts';
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import type { InstallInput } from './input.ts';
 import { renderDashboardTemplate, renderOperatorDeployment, renderOperatorService, renderPriorityClasses, renderUserCABundle } from './operator.ts';
 import { renderOperatorRbac } from './rbac.ts';

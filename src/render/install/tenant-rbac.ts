@@ -4,7 +4,7 @@
  * and this module the same, and the adversarial e2e suite holds its tenants to exactly them.
  */
 import { GROUP } from '../../api/v1beta1/kinds.ts';
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import type { PolicyRule } from './rbac.ts';
 
 /** The ClusterRole an admin binds in each tenant's namespace (a RoleBinding: its rules apply there only). */

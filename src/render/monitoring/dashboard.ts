@@ -4,7 +4,7 @@
  * ConfigMap the OpenShift console lists under Observe → Dashboards.
  */
 import type { HostedCluster } from '../../api/index.ts';
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import { HostedClusterNames } from '../hostedcluster/names.ts';
 
 /** Upstream's names: the template ConfigMap (operator namespace) and its key, and where dashboards are written. */

@@ -3,7 +3,7 @@ import { toBase64 } from '../../lib/base64.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { toYaml } from '../../lib/yaml.ts';
 import { CONTROL_PLANE_SECRET_LABEL } from '../hostedcluster/names.ts';
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 import { PkiSecret } from '../../controlplane/pki/plan.ts';
 import { nodeSettingsOf } from './join.ts';
 

@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { HostedCluster } from '../../api/v1beta1/zz_generated.types.ts';
-import { Banners } from '../app.tsx';
+import { Banners } from './banners.tsx';
 import { call, type FieldError } from '../api.ts';
 import { useCollections } from '../live.ts';
 import { capacityCharts, chartScale, type CapacityChart, type CapacityReport } from '../model/capacity.ts';

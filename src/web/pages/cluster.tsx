@@ -1,6 +1,6 @@
 /** One hosted cluster: conditions, control plane, versions, node pools with their machines, events, access, destroy. */
 import type { HostedCluster, NodePool } from '../../api/v1beta1/zz_generated.types.ts';
-import { Banners } from '../app.tsx';
+import { Banners } from './banners.tsx';
 import { useCollections } from '../live.ts';
 import { itemsOf } from '../model/collections.ts';
 import { componentRows, controlPlaneNamespace, eventRows, poolRows, type EventView, type MachineView, type PodView } from '../model/cluster.ts';

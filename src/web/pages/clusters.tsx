@@ -1,7 +1,8 @@
 /** The list of hosted clusters, live, with search and a status filter. */
 import { useContext, useEffect, useState } from 'preact/hooks';
 import type { HostedCluster, NodePool } from '../../api/v1beta1/zz_generated.types.ts';
-import { Banners, Link, navigate } from '../app.tsx';
+import { Banners } from './banners.tsx';
+import { Link, navigate } from '../navigation.tsx';
 import { useCollections } from '../live.ts';
 import { clusterRows, filterRows, type ClusterRow, type ConditionView } from '../model/clusters.ts';
 import { itemsOf } from '../model/collections.ts';

@@ -7,7 +7,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ClusterForm } from '../../cli/commands/console/wizard.ts';
 import type { HostedCluster } from '../../api/v1beta1/zz_generated.types.ts';
-import { navigate } from '../app.tsx';
+import { navigate } from '../navigation.tsx';
 import { useCollections } from '../live.ts';
 import { itemsOf } from '../model/collections.ts';
 import { call, type FieldError } from '../api.ts';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { KubeClient } from '../../../kube/client.ts';
 import { isUserError, UserErrors } from '../../framework/errors.ts';
 import { memoryContext } from '../../framework/memory-context.ts';
-import { runCommand } from '../../framework/run.ts';
+import type { HcpRunner } from '../../framework/command.ts';
 import { fieldOfMessage, formToArgs, type ClusterForm } from './wizard.ts';
 
 /** A refusal the page shows: at a field of the form, or for the action as a whole. */
@@ -39,12 +39,18 @@ export interface RunIo {
 }
 const REAL_IO: RunIo = { randomBytes: (n) => randomBytes(n), now: () => new Date() };
 
+/** What an in-process hcp run reads: its files (from memory), its environment, and its randomness and time. */
+interface RunInput {
+  readonly files?: Readonly<Record<string, string>>;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly io?: RunIo;
+}
+
 /** Runs an hcp command line in-process, its files from memory, and collects what it printed. */
-export async function runHcpCommand(argv: readonly string[], files: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv, io: RunIo = REAL_IO): Promise<ActionResult> {
-  const run = memoryContext({ files, env, ...io });
-  const { root } = await import('../root.ts');
+export async function runHcpCommand(hcp: HcpRunner, argv: readonly string[], input: RunInput = {}): Promise<ActionResult> {
+  const run = memoryContext({ files: input.files ?? {}, env: input.env ?? {}, ...(input.io ?? REAL_IO) });
   try {
-    await runCommand(root, argv, run.ctx);
+    await hcp(argv, run.ctx);
     return { ok: true, stdout: run.stdout(), stderr: run.stderr(), errors: [] };
   } catch (error) {
     if (!isUserError(error)) throw error;
@@ -81,29 +87,29 @@ async function unsafeUpload(form: ClusterForm): Promise<ActionResult | undefined
 }
 
 /** `hcp create cluster kubevirt --render` for the form: the YAML, or every violation at its field. */
-export async function renderForm(form: ClusterForm, io: RunIo = REAL_IO): Promise<ActionResult> {
+export async function renderForm(hcp: HcpRunner, form: ClusterForm, io: RunIo = REAL_IO): Promise<ActionResult> {
   const refused = await unsafeUpload(form);
   if (refused !== undefined) return refused;
   const { argv, files } = formToArgs(form);
-  return runHcpCommand(['create', 'cluster', 'kubevirt', ...argv, '--render'], files, {}, io);
+  return runHcpCommand(hcp, ['create', 'cluster', 'kubevirt', ...argv, '--render'], { files, io });
 }
 
 /** `hcp create cluster kubevirt` for the form, as the user. */
-export async function createFromForm(form: ClusterForm, who: ConsoleIdentity): Promise<ActionResult> {
+export async function createFromForm(hcp: HcpRunner, form: ClusterForm, who: ConsoleIdentity): Promise<ActionResult> {
   const refused = await unsafeUpload(form);
   if (refused !== undefined) return refused;
   const { argv, files } = formToArgs(form);
-  return runHcpCommand(['create', 'cluster', 'kubevirt', ...argv, ...kubeconfigFlag(who)], files, who.env);
+  return runHcpCommand(hcp, ['create', 'cluster', 'kubevirt', ...argv, ...kubeconfigFlag(who)], { files, env: who.env });
 }
 
 /** `hcp create kubeconfig` for one cluster, as the user. */
-export async function kubeconfigOf(namespace: string, name: string, who: ConsoleIdentity): Promise<ActionResult> {
-  return runHcpCommand(['create', 'kubeconfig', `--namespace=${namespace}`, `--name=${name}`, ...kubeconfigFlag(who)], {}, who.env);
+export async function kubeconfigOf(hcp: HcpRunner, namespace: string, name: string, who: ConsoleIdentity): Promise<ActionResult> {
+  return runHcpCommand(hcp, ['create', 'kubeconfig', `--namespace=${namespace}`, `--name=${name}`, ...kubeconfigFlag(who)], { env: who.env });
 }
 
 /** `hcp destroy cluster kubevirt` for one cluster, as the user; it returns once the cluster is gone. */
-export async function destroyCluster(namespace: string, name: string, who: ConsoleIdentity): Promise<ActionResult> {
-  return runHcpCommand(['destroy', 'cluster', 'kubevirt', `--namespace=${namespace}`, `--name=${name}`, ...kubeconfigFlag(who)], {}, who.env);
+export async function destroyCluster(hcp: HcpRunner, namespace: string, name: string, who: ConsoleIdentity): Promise<ActionResult> {
+  return runHcpCommand(hcp, ['destroy', 'cluster', 'kubevirt', `--namespace=${namespace}`, `--name=${name}`, ...kubeconfigFlag(who)], { env: who.env });
 }
 
 /** A NodePool's new size: a fixed count, or autoscaling bounds. */
@@ -141,7 +147,7 @@ export interface CapacityForm {
 const numberFlag = (name: string, v: unknown): string[] => (typeof v === 'number' && Number.isFinite(v) ? [`--${name}=${String(v)}`] : []);
 
 /** `hcp capacity --output json`: offline when the form gives workers, else live from the management cluster as the user. */
-export async function capacityOf(form: CapacityForm, who: ConsoleIdentity): Promise<ActionResult> {
+export async function capacityOf(hcp: HcpRunner, form: CapacityForm, who: ConsoleIdentity): Promise<ActionResult> {
   const offline = typeof form.workers === 'number';
   const argv = [
     'capacity',
@@ -150,5 +156,5 @@ export async function capacityOf(form: CapacityForm, who: ConsoleIdentity): Prom
     ...numberFlag('qps', form.qps),
     ...(offline ? [...numberFlag('workers', form.workers), ...numberFlag('vcpu', form.vcpu), `--memory=${typeof form.memory === 'string' ? form.memory : ''}`] : kubeconfigFlag(who)),
   ];
-  return runHcpCommand(argv, {}, offline ? {} : who.env);
+  return runHcpCommand(hcp, argv, { env: offline ? {} : who.env });
 }

@@ -5,6 +5,7 @@ import { apiServerTarget, contextNamespace, KubeconfigError, managementClient } 
 import type { CommandContext } from '../../framework/command.ts';
 import { invalidFlag, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
+import { runNested } from '../../framework/run.ts';
 import { newToken } from './security.ts';
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
 
@@ -46,7 +47,7 @@ async function runWithKubeconfig(f: FlagReader, ctx: CommandContext, port: numbe
   const address = given === 'localhost' ? '127.0.0.1' : given;
   const client = asUserError(() => managementClient(f.string('kubeconfig'), ctx.env));
   const identity = { kubeconfig: f.string('kubeconfig'), env: ctx.env, namespace: contextNamespace(f.string('kubeconfig'), ctx.env) };
-  const server = await started({ client, identity, address, port, token: newToken(ctx.randomBytes), assetsDir: consoleAssetsDir(), report: (line) => ctx.stderr(`${line}\n`) }, () => client.close());
+  const server = await started({ client, identity, address, port, token: newToken(ctx.randomBytes), assetsDir: consoleAssetsDir(), report: (line) => ctx.stderr(`${line}\n`), hcp: (argv, nested) => runNested(ctx, argv, nested) }, () => client.close());
   ctx.stdout(`Console: ${server.url}\n`);
   ctx.stderr('Open the URL above in a browser on this machine (it carries your session token). Ctrl-C stops the console.\n');
   await untilInterrupted(ctx);
@@ -62,7 +63,7 @@ async function runWithTokens(f: FlagReader, ctx: CommandContext, port: number): 
   const bad = allowedHosts.find((h) => !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:\d{1,5})?$/i.test(h));
   if (bad !== undefined) throw invalidFlag('allowed-host', bad, 'a host name, or name:port, as the browser sends it in Host');
   const address = f.string('address');
-  const server = await started({ signIn: { apiServer, allowedHosts, sessionMaxAgeMs: SESSION_MAX_AGE_MS }, address, port, assetsDir: consoleAssetsDir(), report: (line) => ctx.stderr(`${line}\n`) }, () => undefined);
+  const server = await started({ signIn: { apiServer, allowedHosts, sessionMaxAgeMs: SESSION_MAX_AGE_MS }, address, port, assetsDir: consoleAssetsDir(), report: (line) => ctx.stderr(`${line}\n`), hcp: (argv, nested) => runNested(ctx, argv, nested) }, () => undefined);
   // On every address (in a pod) there is no one URL to print: users come through a port-forward or an Ingress.
   ctx.stdout(WILDCARD.has(address) ? `Console: listening on ${address}:${String(server.port)}\n` : `Console: ${server.url}\n`);
   ctx.stderr(`Users sign in with their own bearer token for ${apiServer.server}; sessions last 8 hours. Ctrl-C stops the console.\n`);

@@ -17,7 +17,7 @@ import { KubeClient, type KubeDocument } from '../../../kube/client.ts';
 import { createCertificateUser, createServiceAccountUser } from '../../../local/cluster/users.ts';
 import { apiServerTarget } from '../../../kube/kubeconfig.ts';
 import { browserSkipReason, launchBrowser } from '../../../testing/browser.ts';
-import { runHcp } from '../../../testing/cli.ts';
+import { inProcessHcp, runHcp } from '../../../testing/cli.ts';
 import { markControlPlaneReady, markPodsReady } from '../../../testing/control-plane-kubelet.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { eventually } from '../../../testing/eventually.ts';
@@ -51,6 +51,7 @@ describe('the web console', { skip }, () => {
       token: options.token ?? 'test-token-0123456789abcdef0123456789abcdef',
       assetsDir: assets,
       report: () => undefined,
+      hcp: inProcessHcp,
       ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
     });
     closers.push(async () => {
@@ -285,7 +286,7 @@ describe('the web console', { skip }, () => {
 
   it('When the console holds no credentials (hcp install --console), a user should sign in with their own token, act as themselves, and sign out', async () => {
     const apiServer = apiServerTarget(management.adminKubeconfig, {}, { read: (path) => readFileSync(path, 'utf8'), inCluster: '' });
-    const server = await startConsoleServer({ signIn: { apiServer, allowedHosts: [] }, address: '127.0.0.1', port: 0, assetsDir: assets, report: () => undefined });
+    const server = await startConsoleServer({ signIn: { apiServer, allowedHosts: [] }, address: '127.0.0.1', port: 0, assetsDir: assets, report: () => undefined, hcp: inProcessHcp });
     closers.push(() => server.close());
     const viewer = await createServiceAccountUser(management, { namespace: ns, name: 'console-viewer' });
     const token = (parse(readFileSync(viewer.kubeconfig, 'utf8')) as { users: Array<{ user: { token: string } }> }).users[0]?.user.token ?? '';

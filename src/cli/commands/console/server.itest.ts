@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { KubeClient } from '../../../kube/client.ts';
 import { apiServerTarget } from '../../../kube/kubeconfig.ts';
 import { createServiceAccountUser } from '../../../local/cluster/users.ts';
+import { inProcessHcp } from '../../../testing/cli.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { startConsoleServer, type ConsoleServer } from './server.ts';
 
@@ -29,7 +30,7 @@ describe('the console server', () => {
   before(async () => {
     writeFileSync(join(assets, 'index.html'), '<!doctype html><title>t</title>');
     client = KubeClient.fromKubeconfigFile(management.adminKubeconfig);
-    server = await startConsoleServer({ client, identity: { kubeconfig: management.adminKubeconfig, env: {} }, address: '127.0.0.1', port: 0, token: TOKEN, assetsDir: assets, report: () => undefined });
+    server = await startConsoleServer({ client, identity: { kubeconfig: management.adminKubeconfig, env: {} }, address: '127.0.0.1', port: 0, token: TOKEN, assetsDir: assets, report: () => undefined, hcp: inProcessHcp });
     base = `http://127.0.0.1:${String(server.port)}`;
     const login = await fetch(`${base}/?token=${TOKEN}`, { redirect: 'manual' });
     headers = { cookie: (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '', 'x-hcp-console': '1', 'content-type': 'application/json' };
@@ -90,7 +91,7 @@ describe('the console server with token sign-in (hcp install --console)', () => 
   before(async () => {
     writeFileSync(join(assets, 'index.html'), '<!doctype html><title>t</title>');
     const apiServer = apiServerTarget(management.adminKubeconfig, {}, { read: (path) => readFileSync(path, 'utf8'), inCluster: '' });
-    server = await startConsoleServer({ signIn: { apiServer, allowedHosts: ['console.example.com'] }, address: '127.0.0.1', port: 0, assetsDir: assets, report: () => undefined });
+    server = await startConsoleServer({ signIn: { apiServer, allowedHosts: ['console.example.com'] }, address: '127.0.0.1', port: 0, assetsDir: assets, report: () => undefined, hcp: inProcessHcp });
     base = `http://127.0.0.1:${String(server.port)}`;
   });
   after(async () => {

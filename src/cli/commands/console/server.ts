@@ -16,6 +16,7 @@ import { parseCollection, type CollectionRef, type StreamMessage } from './colle
 import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, endedSessionCookie, SECURITY_HEADERS, sessionCookie, sessionIdOf, Sessions, tokenMatches, type HostPolicy, type Refusal } from './security.ts';
 import { kubeconfigPrincipal, SessionFiles, signIn, SignInError, type Principal } from './sign-in.ts';
 import type { ClusterForm } from './wizard.ts';
+import type { HcpRunner } from '../../framework/command.ts';
 
 /** `--authentication-mode=kubeconfig`: the console acts with this client and kubeconfig; the printed URL's token opens sessions. */
 export interface KubeconfigAuthentication {
@@ -49,6 +50,8 @@ export type ConsoleServerOptions = (KubeconfigAuthentication | TokenAuthenticati
   readonly report: (line: string) => void;
   /** How long the watches wait before retrying a failed list (tests shorten it). */
   readonly retryDelayMs?: number;
+  /** Runs the hcp commands the page asks for (create, destroy, kubeconfig, capacity) in this process. */
+  readonly hcp: HcpRunner;
 };
 
 /** A started console. */
@@ -192,6 +195,7 @@ interface Call {
   readonly report: (line: string) => void;
   readonly mode: 'kubeconfig' | 'token';
   readonly signOut: () => void;
+  readonly hcp: HcpRunner;
 }
 
 type Route = (c: Call, match: RegExpMatchArray, request: IncomingMessage, response: ServerResponse) => Promise<void>;
@@ -204,7 +208,7 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
     /^\/api\/render$/,
     async (c, _m, req, res) => {
       const form = await withPublishedAddress(c.session.principal.client, (await bodyOf(req)) as ClusterForm);
-      sendJson(res, 200, 'ok' in form ? form : await renderForm(form));
+      sendJson(res, 200, 'ok' in form ? form : await renderForm(c.hcp, form));
     },
   ],
   [
@@ -212,7 +216,7 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
     /^\/api\/clusters$/,
     async (c, _m, req, res) => {
       const form = await withPublishedAddress(c.session.principal.client, (await bodyOf(req)) as ClusterForm);
-      const result = 'ok' in form ? form : await createFromForm(form, c.session.principal.identity);
+      const result = 'ok' in form ? form : await createFromForm(c.hcp, form, c.session.principal.identity);
       sendJson(res, result.ok ? 201 : 422, result);
     },
   ],
@@ -220,7 +224,7 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
     'POST',
     /^\/api\/capacity$/,
     async (c, _m, req, res) => {
-      const result = await capacityOf((await bodyOf(req)) as CapacityForm, c.session.principal.identity);
+      const result = await capacityOf(c.hcp, (await bodyOf(req)) as CapacityForm, c.session.principal.identity);
       sendJson(res, result.ok ? 200 : 422, result);
     },
   ],
@@ -242,7 +246,7 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
       const { confirm } = ((await bodyOf(req)) ?? {}) as { confirm?: unknown };
       if (confirm !== name) return sendJson(res, 422, { errors: [{ field: 'confirm', message: `type the cluster's name, ${name}, to destroy it` }] });
       // The destroy waits for the cluster to go; the page sees that through its watch.
-      void destroyCluster(namespace, name, c.session.principal.identity)
+      void destroyCluster(c.hcp, namespace, name, c.session.principal.identity)
         .then((r) => r.errors.forEach((e) => c.report(`destroy ${namespace}/${name}: ${e.message}`)))
         .catch((error: unknown) => c.report(`destroy ${namespace}/${name}: ${error instanceof Error ? error.message : String(error)}`));
       sendJson(res, 202, { errors: [] });
@@ -252,7 +256,7 @@ const ROUTES: ReadonlyArray<[string, RegExp, Route]> = [
     'GET',
     new RegExp(`^/api/kubeconfig/(${NAME})/(${NAME})$`),
     async (c, m, _req, res) => {
-      const result = await kubeconfigOf(m[1] ?? '', m[3] ?? '', c.session.principal.identity);
+      const result = await kubeconfigOf(c.hcp, m[1] ?? '', m[3] ?? '', c.session.principal.identity);
       if (!result.ok) return sendJson(res, 404, result);
       send(res, 200, result.stdout, { 'content-type': 'application/yaml', 'content-disposition': `attachment; filename="${m[3] ?? 'cluster'}-kubeconfig.yaml"` });
     },
@@ -311,7 +315,7 @@ const crossSite = (request: IncomingMessage): Refusal | undefined => checkFetchS
 function afterGate(s: Served, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> | void {
   if (request.method === 'POST' && url.pathname === '/api/sign-in') return tokenSignIn(s, request, response);
   const session = s.sessions.get(sessionIdOf(request));
-  if (session !== undefined) return dispatch(s, { session, report: s.o.report, mode: s.o.signIn === undefined ? 'kubeconfig' : 'token', signOut: () => signOut(s, request, response) }, request, response);
+  if (session !== undefined) return dispatch(s, { session, report: s.o.report, mode: s.o.signIn === undefined ? 'kubeconfig' : 'token', signOut: () => signOut(s, request, response), hcp: s.o.hcp }, request, response);
   const open = withoutSession(s, url, request, response);
   if (open !== undefined) return open;
   const none = noSession(s);

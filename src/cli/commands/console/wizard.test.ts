@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runHcp } from '../../../testing/cli.ts';
+import { inProcessHcp, runHcp } from '../../../testing/cli.ts';
 import { renderForm } from './actions.ts';
 import { fieldOfMessage, formToArgs, type ClusterForm } from './wizard.ts';
 
@@ -69,7 +69,7 @@ describe('the create wizard', () => {
     it(`When the wizard has ${c.what}, it should render byte for byte what hcp create cluster kubevirt --render renders for the same input`, async () => {
       const cli = await runHcp(['create', 'cluster', 'kubevirt', ...c.argv, '--render'], { files: { '/ps': PULL_SECRET, '/ssh': SSH_KEY, '/infra': INFRA_KUBECONFIG, '/ics': ICS, '/ca': CA } });
       assert.equal(cli.code, 0, cli.stderr);
-      const wizard = await renderForm(c.form, FIXED);
+      const wizard = await renderForm(inProcessHcp, c.form, FIXED);
       assert.deepEqual(wizard.errors, []);
       assert.ok(wizard.stdout.includes('kind: HostedCluster'));
       assert.equal(wizard.stdout, cli.stdout);
@@ -77,7 +77,7 @@ describe('the create wizard', () => {
   }
 
   it('When the form breaks the command\'s rules, it should say so at the fields, with the command\'s own messages', async () => {
-    const result = await renderForm({ name: 'Bad_Name', releaseImage: RELEASE, cores: 0, memory: 'lots' }, FIXED);
+    const result = await renderForm(inProcessHcp, { name: 'Bad_Name', releaseImage: RELEASE, cores: 0, memory: 'lots' }, FIXED);
     assert.equal(result.ok, false);
     const fields = new Set(result.errors.map((e) => e.field));
     for (const field of ['name', 'pullSecret', 'memory']) assert.ok(fields.has(field), `${field} in ${JSON.stringify(result.errors)}`);
@@ -93,14 +93,14 @@ describe('the create wizard', () => {
   it('When the uploaded infrastructure kubeconfig would run a program or read a file here, it should be refused at its field', async () => {
     const exec = INFRA_KUBECONFIG.replace('    token: abc\n', '    exec:\n      command: /bin/sh\n      args: ["-c", "touch /tmp/pwned"]\n      apiVersion: client.authentication.k8s.io/v1\n');
     const files = exec.replace('    server: https://infra.example.com:6443\n', '    server: https://infra.example.com:6443\n    certificate-authority: /etc/shadow\n');
-    const result = await renderForm({ name: 'x', releaseImage: RELEASE, pullSecret: PULL_SECRET, infraKubeconfig: files, infraNamespace: 'guests' }, FIXED);
+    const result = await renderForm(inProcessHcp, { name: 'x', releaseImage: RELEASE, pullSecret: PULL_SECRET, infraKubeconfig: files, infraNamespace: 'guests' }, FIXED);
     assert.equal(result.ok, false);
     assert.deepEqual(result.errors.map((e) => e.field), ['infraKubeconfig']);
     assert.match(result.errors[0]?.message ?? '', /: cluster "infra" names a file \("certificate-authority"\)$/);
-    const execOnly = await renderForm({ name: 'x', releaseImage: RELEASE, pullSecret: PULL_SECRET, infraKubeconfig: exec, infraNamespace: 'guests' }, FIXED);
+    const execOnly = await renderForm(inProcessHcp, { name: 'x', releaseImage: RELEASE, pullSecret: PULL_SECRET, infraKubeconfig: exec, infraNamespace: 'guests' }, FIXED);
     assert.match(execOnly.errors[0]?.message ?? '', /: user "infra" runs a program \("exec"\)$/);
     const tokenFile = INFRA_KUBECONFIG.replace('    token: abc\n', '    token-file: /var/run/secrets/kubernetes.io/serviceaccount/token\n');
-    const tokenFileResult = await renderForm({ name: 'x', releaseImage: RELEASE, pullSecret: PULL_SECRET, infraKubeconfig: tokenFile, infraNamespace: 'guests' }, FIXED);
+    const tokenFileResult = await renderForm(inProcessHcp, { name: 'x', releaseImage: RELEASE, pullSecret: PULL_SECRET, infraKubeconfig: tokenFile, infraNamespace: 'guests' }, FIXED);
     assert.match(tokenFileResult.errors[0]?.message ?? '', /: user "infra" names a file \("token-file"\)$/);
   });
 

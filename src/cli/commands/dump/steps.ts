@@ -1,4 +1,4 @@
-import type { Reporter } from '../../../local/environment/up.ts';
+import type { Reporter } from '../../../lib/progress.ts';
 import type { DumpWriter } from './writer.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
-import type { KubeManifest } from '../../../render/manifest.ts';
+import type { KubeManifest } from '../../../api/manifest.ts';
 import { OPERATOR_NAME } from '../../../render/install/input.ts';
 import type { CommandContext } from '../../framework/command.ts';
 import { UserError } from '../../framework/errors.ts';

@@ -8,7 +8,7 @@ import type { ObjectRef } from '../../../kube/client.ts';
 import { ensureTool, HELM } from '../../../local/binaries/tools.ts';
 import type { InstallInput } from '../../../render/install/input.ts';
 import { renderInstall } from '../../../render/install/render.ts';
-import type { KubeManifest } from '../../../render/manifest.ts';
+import type { KubeManifest } from '../../../api/manifest.ts';
 import { testClusters } from '../../../testing/envtest/clusters.ts';
 import { REPO_ROOT, scratchDir } from '../../../testing/paths.ts';
 import { runProcess, type ProcessResult } from '../../../testing/process.ts';

@@ -1,5 +1,5 @@
 import { toYamlDocuments } from '../../../lib/yaml.ts';
-import type { KubeManifest } from '../../../render/manifest.ts';
+import type { KubeManifest } from '../../../api/manifest.ts';
 import { renderInstall } from '../../../render/install/render.ts';
 import type { Command, CommandContext } from '../../framework/command.ts';
 import { throwIfAny, UserError } from '../../framework/errors.ts';

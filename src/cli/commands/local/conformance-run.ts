@@ -21,7 +21,9 @@ import type { ConformanceSummary } from '../../../local/conformance/summary.ts';
 import { environmentStatus } from '../../../local/environment/status.ts';
 import { existingLayout, recordedMachineBackend } from '../../../local/environment/state.ts';
 import { statePaths, type EnvironmentLayout } from '../../../local/environment/layout.ts';
-import { asUserErrors, readFlags, reporter } from './local-run.ts';
+import { readFlags } from './local-run.ts';
+import { reporter } from '../../framework/progress.ts';
+import { asUserErrors } from '../../framework/environment-errors.ts';
 
 const MAX_PARALLEL = 16;
 

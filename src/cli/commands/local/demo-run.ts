@@ -24,12 +24,16 @@ import type { InfraAccess } from '../../../local/environment/infra-cluster.ts';
 import type { EnvironmentLayout } from '../../../local/environment/layout.ts';
 import { localRelease } from '../../../local/environment/local-images.ts';
 import { layoutForUp } from '../../../local/environment/state.ts';
-import { upEnvironment, type Reporter } from '../../../local/environment/up.ts';
+import { upEnvironment } from '../../../local/environment/up.ts';
 import { recordedUserRegistry } from '../../../local/environment/registry-access.ts';
 import { recordedMachines } from '../../../local/kubevirt/machine-backend.ts';
 import { projectRoot } from '../../../local/project-root.ts';
-import { asUserErrors, installOperator, installPrerequisites, quietContext, readFlags, reporter, seconds, upHostedCluster, workersReady, type HostedClusterResult } from './local-run.ts';
+import { installOperator, installPrerequisites, readFlags, upHostedCluster, workersReady, type HostedClusterResult } from './local-run.ts';
+import { quietContext, reporter, seconds } from '../../framework/progress.ts';
+import { asUserErrors } from '../../framework/environment-errors.ts';
+import { runNested } from '../../framework/run.ts';
 import { nodeExecutable } from '../../node-executable.ts';
+import type { Reporter } from '../../../lib/progress.ts';
 
 /** One step of the summary. */
 interface StepTime {
@@ -109,15 +113,13 @@ async function scaleToThree(kubectl: string, kubeconfig: string, hosted: HostedC
 
 /** `hcp destroy cluster kubevirt`, then nothing of the cluster on either cluster: namespace, VMs, disks, machines. */
 async function destroyAndVerify(env: { layout: EnvironmentLayout; kubeconfig: string; infra: InfraAccess }, name: string, ctx: CommandContext): Promise<void> {
-  const { root } = await import('../root.ts');
-  const { runCommand } = await import('../../framework/run.ts');
   const management = KubeClient.fromKubeconfigFile(env.kubeconfig);
   const infraUser = KubeClient.fromKubeconfigFile(env.infra.kubeconfig);
   try {
     const hc = await management.get<KubeObject & { spec?: { infraID?: string } }>({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' });
     const selector = { namespace: env.infra.namespace, labelSelector: `hypershift.openshift.io/infra-id=${hc.spec?.infraID ?? ''}` };
     const vms = (await infraUser.list('kubevirt.io/v1', 'VirtualMachine', selector)).map((vm) => `${env.infra.namespace}/${vm.metadata?.name ?? ''}`);
-    await runCommand(root, ['destroy', 'cluster', 'kubevirt', `--kubeconfig=${env.kubeconfig}`, `--name=${name}`], quietContext(ctx));
+    await runNested(ctx, ['destroy', 'cluster', 'kubevirt', `--kubeconfig=${env.kubeconfig}`, `--name=${name}`], quietContext(ctx));
     const left = async (): Promise<string[]> => [
       ...((await management.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: `clusters-${name}` })) === undefined ? [] : [`namespace clusters-${name}`]),
       ...(await infraUser.list('kubevirt.io/v1', 'VirtualMachine', selector)).map((vm) => `VM ${vm.metadata?.name ?? ''}`),

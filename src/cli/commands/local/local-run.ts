@@ -7,13 +7,12 @@ import { throwIfAny, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
 import type { EnvironmentLayout } from '../../../local/environment/layout.ts';
 import { existingLayout, layoutForUp, machineBackendForUp, recordedMachineBackend } from '../../../local/environment/state.ts';
-import { upEnvironment, type Reporter, type RunningEnvironment } from '../../../local/environment/up.ts';
-import { EnvironmentError } from '../../../local/environment/errors.ts';
+import { upEnvironment, type RunningEnvironment } from '../../../local/environment/up.ts';
 import { downEnvironment } from '../../../local/environment/down.ts';
 import { environmentStatus, type EnvironmentStatus, type InfraClusterStatus } from '../../../local/environment/status.ts';
 import type { InfraAccess } from '../../../local/environment/infra-cluster.ts';
 import { describeMissing, missingPrerequisites, packagesFor } from '../../../local/environment/prerequisites.ts';
-import { HostCommandError, run as runHost } from '../../../local/environment/host.ts';
+import { run as runHost } from '../../../local/environment/host.ts';
 import { LOCAL_RELEASE_IMAGE } from '../../../local/environment/local-images.ts';
 import { localClusterFlags } from '../../../local/environment/cluster-flags.ts';
 import { releaseRegistryPaths } from '../../../local/environment/release-registry.ts';
@@ -25,6 +24,10 @@ import { hasTrueCondition } from '../../../lib/conditions.ts';
 import { appsDomainOf } from '../../../api/v1beta1/dns.ts';
 import type { HostedCluster } from '../../../api/index.ts';
 import { nodeExecutable } from '../../node-executable.ts';
+import { quietContext, reporter, seconds } from '../../framework/progress.ts';
+import { runNested } from '../../framework/run.ts';
+import { asUserErrors } from '../../framework/environment-errors.ts';
+import type { Reporter } from '../../../lib/progress.ts';
 
 /** The environment's state folder: the flag, else the XDG state directory. */
 function stateDirOf(f: FlagReader, env: NodeJS.ProcessEnv): string {
@@ -48,47 +51,6 @@ export function readFlags(args: ParsedArgs, ctx: CommandContext): LocalFlags {
   return { stateDir: stateDirOf(f, ctx.env), json: output === 'json', f };
 }
 
-/** Milliseconds as `12.3s`. */
-export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
-
-/**
- * Progress of the steps: on a terminal a live line per step with its elapsed time, redrawn each second; elsewhere a
- * line when a step starts and one when it ends; nothing with `--output json`.
- */
-export function reporter(ctx: CommandContext, quiet: boolean): Reporter {
-  return {
-    async step(title, work) {
-      const started = ctx.now().getTime();
-      if (quiet) return work();
-      const live = ctx.terminal === true;
-      const draw = (): void => ctx.stderr(`\r\x1b[K… ${title} ${seconds(ctx.now().getTime() - started)}`);
-      if (live) draw();
-      else ctx.stderr(`… ${title}\n`);
-      const timer = live ? setInterval(draw, 1000) : undefined;
-      try {
-        const result = await work();
-        ctx.stderr(`${live ? '\r\x1b[K' : ''}✓ ${title} (${seconds(ctx.now().getTime() - started)})\n`);
-        return result;
-      } catch (error) {
-        ctx.stderr(`${live ? '\r\x1b[K' : ''}✗ ${title} (${seconds(ctx.now().getTime() - started)})\n`);
-        throw error;
-      } finally {
-        clearInterval(timer);
-      }
-    },
-  };
-}
-
-/** Environment failures are the user's to act on: one message, exit 1. */
-export async function asUserErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof EnvironmentError || error instanceof HostCommandError) throw new UserError(error.message);
-    throw error;
-  }
-}
-
 /** Installs the missing Debian packages (`--install-prerequisites`). */
 export async function installPrerequisites(ctx: CommandContext, json: boolean, vmMachines = false): Promise<void> {
   const packages = packagesFor(missingPrerequisites(vmMachines));
@@ -100,9 +62,6 @@ export async function installPrerequisites(ctx: CommandContext, json: boolean, v
   if (still.length > 0) throw new UserError(describeMissing(still));
 }
 
-/** A context that keeps a nested command's output to itself (the caller reports progress). */
-export const quietContext = (ctx: CommandContext): CommandContext => ({ ...ctx, stdout: () => undefined, stderr: () => undefined });
-
 /**
  * Installs (or re-applies, which changes nothing) the operator from the image the environment just published (or the
  * published release's), trusting the environment's registries, with the TechPreviewNoUpgrade feature set (as
@@ -111,10 +70,8 @@ export const quietContext = (ctx: CommandContext): CommandContext => ({ ...ctx, 
  */
 export async function installOperator(env: Pick<RunningEnvironment, 'kubeconfig' | 'operatorImage' | 'trustBundle'>, report: Reporter, ctx: CommandContext): Promise<void> {
   await report.step('installing the operator (hcp install)', async () => {
-    const { root } = await import('../root.ts');
-    const { runCommand } = await import('../../framework/run.ts');
     const args = ['install', `--kubeconfig=${env.kubeconfig}`, `--hypershift-image=${env.operatorImage}`, `--additional-trust-bundle=${env.trustBundle}`, '--tech-preview-no-upgrade', '--monitoring-dashboards', '--console', '--wait-until-available'];
-    await runCommand(root, args, quietContext(ctx));
+    await runNested(ctx, args, quietContext(ctx));
   });
 }
 
@@ -172,8 +129,6 @@ export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconf
   const infraFlags = infra === undefined ? [] : [`--infra-kubeconfig-file=${infra.kubeconfig}`, `--infra-namespace=${infra.namespace}`];
   const where = infra === undefined ? '' : ` with its VMs on the infrastructure cluster (${infra.namespace})`;
   const policy = layout.nodes.length >= 3 ? 'HighlyAvailable' : 'SingleReplica';
-  const { root } = await import('../root.ts');
-  const { runCommand } = await import('../../framework/run.ts');
   const { KubeClient } = await import('../../../kube/client.ts');
   const { waitForCluster } = await import('../create/cluster/wait.ts');
   const quiet = quietContext(ctx);
@@ -183,7 +138,7 @@ export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconf
     await report.step(`creating hosted cluster clusters/${name} (${policy})${where} and waiting until it is available`, async () => {
       const exists = await client.tryGet({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', name, namespace: 'clusters' });
       if (exists === undefined) {
-        await runCommand(root, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags(layout, workers), ...infraFlags], quiet);
+        await runNested(ctx, ['create', 'cluster', 'kubevirt', `--kubeconfig=${kubeconfig}`, `--name=${name}`, `--control-plane-availability-policy=${policy}`, ...localClusterFlags(layout, workers), ...infraFlags], quiet);
       }
       await waitForCluster(client, quiet, { name, namespace: 'clusters', timeoutMs: 10 * 60_000 });
     });
@@ -192,7 +147,7 @@ export async function upHostedCluster(env: { layout: EnvironmentLayout; kubeconf
     client.close();
   }
   let hostedKubeconfig = '';
-  await runCommand(root, ['create', 'kubeconfig', `--kubeconfig=${kubeconfig}`, `--name=${name}`], { ...quiet, stdout: (text) => void (hostedKubeconfig += text) });
+  await runNested(ctx, ['create', 'kubeconfig', `--kubeconfig=${kubeconfig}`, `--name=${name}`], { ...quiet, stdout: (text) => void (hostedKubeconfig += text) });
   const file = join(layout.stateDir, `${name}.kubeconfig`);
   writeFileSync(file, hostedKubeconfig, { mode: 0o600 });
   const nodes = workers === 0 ? [] : await report.step(`waiting for ${String(workers)} worker machine(s) to join (KubeVirt stand-in, ${recordedMachineBackend(layout.stateDir) === 'vm' ? 'QEMU' : 'process'} machines)`, () => workersReady(hostedKubeconfig, workers, layout.stateDir));

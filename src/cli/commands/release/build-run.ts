@@ -17,7 +17,8 @@ import { buildRelease, ReleasePublishError, type ReleaseBuildResult } from '../.
 import { parsePublishTarget, PublishTargetError, type PublishTarget } from '../../../local/release-build/target.ts';
 import { RegistryClient } from '../../../registry/client.ts';
 import { Transport } from '../../../registry/transport.ts';
-import { asUserErrors, reporter, seconds } from '../local/local-run.ts';
+import { reporter, seconds } from '../../framework/progress.ts';
+import { asUserErrors } from '../../framework/environment-errors.ts';
 import { nodeExecutable } from '../../node-executable.ts';
 
 /** The Docker config file with the registry's credentials: the flag, else where Docker and Podman look. */

@@ -16,7 +16,7 @@ import type { HCPEtcdBackup } from '../../../api/index.ts';
 import { ETCD_CLIENT_PORT } from '../../../controlplane/names.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
 import { sha256Hex } from '../../../lib/hash.ts';
-import type { KubeManifest } from '../../../render/manifest.ts';
+import type { KubeManifest } from '../../../api/manifest.ts';
 import { RETAIN_SNAPSHOTS_ANNOTATION } from './schedule.ts';
 
 /** Labels of a backup's Job and certificate copy: which HCPEtcdBackup they serve. */

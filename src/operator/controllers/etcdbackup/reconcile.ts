@@ -16,7 +16,7 @@ import type { EventRecorder } from '../../runtime/events.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { applyStatusIfChanged } from '../../runtime/status.ts';
 import { DEFAULT_SECURITY_CONTEXT_UID } from '../../../controlplane/render.ts';
-import type { KubeManifest } from '../../../render/manifest.ts';
+import type { KubeManifest } from '../../../api/manifest.ts';
 import { manualCredentials, scheduledCredentials, type BackupCredentials } from './credentials.ts';
 import { backupJobName, CLIENT_CERTIFICATE_SECRET, credentialsCopyName, renderBackupJob, renderClientCertificateCopy, renderCredentialsCopy, snapshotKey, type BackupJobInput } from './job.ts';
 import { BACKUP_COMPLETED, BackupReason, finished, planBackup, type BackupStep, type BackupView, type JobState } from './plan.ts';

@@ -7,7 +7,7 @@ import type { HCPEtcdBackup, HostedControlPlane } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { isAlreadyExists } from '../../../kube/errors.ts';
 import type { KubeClient } from '../../../kube/client.ts';
-import type { KubeManifest } from '../../../render/manifest.ts';
+import type { KubeManifest } from '../../../api/manifest.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { Controller, type Reconcile } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';

@@ -17,7 +17,7 @@ import { Cron } from 'croner';
 import type { HCPEtcdBackup, HostedControlPlane } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { pauseState } from '../../../lib/paused-until.ts';
-import type { KubeManifest } from '../../../render/manifest.ts';
+import type { KubeManifest } from '../../../api/manifest.ts';
 import { finished } from './plan.ts';
 
 /** The label of the backups a schedule asked for. */

@@ -4,12 +4,14 @@
  * history, the control plane's rollout and the NodePools' versions. Their meanings, and the CVO's messages where it
  * has one, carry over.
  */
-import type { HostedControlPlane, NodePool } from '../../../api/index.ts';
+import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { findCondition } from '../../../lib/conditions.ts';
 import { MAX_KUBELET_MINOR_SKEW, minorsBehind } from '../../../release/upgrade-rules.ts';
 import { setCondition, type Scope } from './scope.ts';
-import type { VersionStatus } from './status.ts';
+
+/** A HostedCluster's `status.version`: its desired release and the history of the versions it rolled out. */
+export type VersionStatus = NonNullable<NonNullable<HostedCluster['status']>['version']>;
 
 /** NodePools as far behind the control plane as the skew policy allows: the next minor would leave them unsupported. */
 export function poolsAtSkewLimit(controlPlaneVersion: string, pools: readonly NodePool[]): string[] {

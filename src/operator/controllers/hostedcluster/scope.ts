@@ -1,6 +1,6 @@
 import type { ServiceStatus } from '../hostedcontrolplane/scope.ts';
 import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
-import type { IngressDNSCheck } from './phases/ingress-dns.ts';
+import type { IngressDNSCheck } from './phases/ingress-dns-check.ts';
 import type { ReleaseProvider } from '../../../release/provider.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';

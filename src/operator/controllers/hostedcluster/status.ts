@@ -6,7 +6,7 @@ import { ignitionEndpointOf } from './ignition-endpoint.ts';
 import { setCondition, type Scope } from './scope.ts';
 import { ownAppsDomain } from './phases/ingress-dns.ts';
 import { acceptedRelease, type ReleaseVersion } from '../release.ts';
-import { clusterVersionConditions } from './cluster-version.ts';
+import { clusterVersionConditions, type VersionStatus } from './cluster-version.ts';
 
 /** Conditions the HostedControlPlane reports and the HostedCluster mirrors, with their value before it reports. */
 const FROM_CONTROL_PLANE: ReadonlyArray<readonly [type: string, status: 'False' | 'Unknown', reason: string, message: string]> = [
@@ -66,7 +66,6 @@ function liveMigratable(scope: Scope): void {
   setCondition(scope, { type, status: 'False', reason: Reason.KubeVirtNodesNotLiveMigratable.value, message });
 }
 
-export type VersionStatus = NonNullable<NonNullable<HostedCluster['status']>['version']>;
 type HistoryEntry = NonNullable<VersionStatus['history']>[number];
 
 /**

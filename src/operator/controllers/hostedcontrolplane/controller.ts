@@ -17,7 +17,8 @@ import type { MetricsSet } from '../../../controlplane/monitoring/metrics-set.ts
 import { SRE_METRICS_CONFIGMAP } from '../../../controlplane/monitoring/sre-config.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import type { HostedApiAccess } from '../hosted-api.ts';
-import { servesMonitorsCheck, type MonitoringSettings } from './monitors.ts';
+import { servesMonitorsCheck } from './monitors.ts';
+import type { MonitoringSettings } from './monitoring-settings.ts';
 import { SreMetricsSource, type SreMetricsConfigMap } from './sre-metrics.ts';
 import type { CachedSecret, ServiceStatus, WorkloadStatus } from './scope.ts';
 

@@ -1,4 +1,4 @@
-import { effectiveMetricsSet, type MetricsSet } from '../../../controlplane/monitoring/metrics-set.ts';
+import { effectiveMetricsSet } from '../../../controlplane/monitoring/metrics-set.ts';
 import type { HostedControlPlane } from '../../../api/index.ts';
 import { renderServiceMonitors, SERVICE_MONITOR_API_VERSION, type MonitorInput } from '../../../controlplane/monitoring/service-monitors.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
@@ -6,17 +6,7 @@ import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import { applyUnlessUnchanged } from '../../runtime/apply.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { Scope } from './scope.ts';
-import type { SreMetricsSource } from './sre-metrics.ts';
-
-/** How metrics collection is set up for every control plane. */
-export interface MonitoringSettings {
-  /** The operator's `METRICS_SET`: the set of clusters that name none. */
-  readonly metricsSet: MetricsSet;
-  /** The `sre-metric-set` configuration of the operator's namespace. */
-  readonly sre?: SreMetricsSource;
-  /** Whether the management cluster serves ServiceMonitors (the Prometheus Operator's CRD is installed). */
-  readonly servesMonitors: () => Promise<boolean>;
-}
+import type { MonitoringSettings } from './monitoring-settings.ts';
 
 /** How long an answer that the CRD is missing stands before discovery is asked again (a CRD installed later is found). */
 const RECHECK_ABSENT_MS = 60_000;

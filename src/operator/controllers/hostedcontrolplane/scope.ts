@@ -2,7 +2,7 @@ import type { HostedControlPlane } from '../../../api/index.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import type { KeyGenerator } from '../../../pki/keys.ts';
-import type { MonitoringSettings } from './monitors.ts';
+import type { MonitoringSettings } from './monitoring-settings.ts';
 import type { HostedApiAccess } from '../hosted-api.ts';
 import type { GuestCheck } from '../guest/connection.ts';
 
@@ -14,7 +14,7 @@ export interface GuestSyncRecord {
   readonly connection?: GuestCheck;
   readonly network?: GuestCheck;
 }
-import type { ReleaseInfo } from '../../../release/catalog.ts';
+import type { ReleaseInfo } from '../../../release/info.ts';
 import type { ReleaseProvider } from '../../../release/provider.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';

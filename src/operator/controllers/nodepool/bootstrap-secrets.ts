@@ -4,7 +4,8 @@ import { parseBootstrapToken } from '../../../render/nodepool/join.ts';
 import { isForbidden } from '../../../kube/errors.ts';
 import { BootstrapNames, TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/bootstrap.ts';
 import { OLD_BOOTSTRAP_TOKEN_KEY } from './join-credentials.ts';
-import type { InfraTarget, NodePoolDeps } from './scope.ts';
+import { appliedKey, type NodePoolDeps } from './scope.ts';
+import type { InfraTarget } from './infra-target.ts';
 
 /** A bootstrap Secret of a pool in the control-plane namespace, with the generation (config hash) it belongs to. */
 export interface BootstrapSecret {
@@ -26,9 +27,6 @@ export function bootstrapSecretsOf(deps: Pick<NodePoolDeps, 'controlPlaneSecrets
   }
   return found;
 }
-
-/** The key of an object in {@link NodePoolDeps.lastApplied}. */
-export const appliedKey = (kind: string, namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
 
 /** Where a pool's bootstrap data lives: the control-plane namespace, beside the VMs, and in the hosted cluster. */
 export interface BootstrapPlaces {

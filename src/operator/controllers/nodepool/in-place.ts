@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NodePool } from '../../../api/index.ts';
-import type { ReleaseInfo } from '../../../release/catalog.ts';
+import type { ReleaseInfo } from '../../../release/info.ts';
 import { InPlaceAnnotations, InPlaceState } from '../../../render/ignition/node-agent.ts';
 import type { GuestNode } from './guest-clusters.ts';
 import { resolveRollingLimits } from './rollout.ts';

@@ -3,7 +3,7 @@ import type { CachedState } from './expectations.ts';
 import type { GuestNode } from './guest-clusters.ts';
 import type { CachedVM, CachedVMI } from './infra-caches.ts';
 import type { MachineState } from './rollout.ts';
-import type { InfraTarget } from './scope.ts';
+import type { InfraTarget } from './infra-target.ts';
 
 /** One machine of a pool as the caches show it: its VM, its instance and (once joined) its Node. */
 export interface PoolMachine extends MachineState {

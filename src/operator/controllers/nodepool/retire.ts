@@ -6,7 +6,8 @@ import { VM_DELETION_REQUESTED_ANNOTATION } from '../../../platform/kubevirt/vir
 import { drainPass } from './drain.ts';
 import type { GuestNode } from './guest-clusters.ts';
 import { nodeReadyCondition, type PoolMachine } from './pool-machines.ts';
-import { nodePoolKeyOf, type InfraTarget, type Scope } from './scope.ts';
+import { nodePoolKeyOf, type Scope } from './scope.ts';
+import type { InfraTarget } from './infra-target.ts';
 
 /** How long taking a machine out may wait before its VM is deleted anyway; undefined waits for ever. */
 export interface RetireBounds {

@@ -3,9 +3,8 @@ import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import type { BootImage } from '../../../platform/kubevirt/boot-image.ts';
 import type { VirtualMachineTemplate } from '../../../platform/kubevirt/virtual-machine-types.ts';
-import type { ReleaseInfo } from '../../../release/catalog.ts';
-import type { ReleaseProvider } from '../../../release/provider.ts';
-import type { ReleaseAccess } from '../../../release/provider.ts';
+import type { ReleaseInfo } from '../../../release/info.ts';
+import type { ReleaseAccess, ReleaseProvider } from '../../../release/provider.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
@@ -17,7 +16,8 @@ import type { GuestCluster, GuestClusters } from './guest-clusters.ts';
 import type { HealthVerdict } from './autorepair.ts';
 import type { PoolMachine } from './pool-machines.ts';
 import type { InPlaceProgress } from './in-place.ts';
-import type { InfraCache, InfraCaches } from './infra-caches.ts';
+import type { InfraCaches } from './infra-caches.ts';
+import type { InfraTarget } from './infra-target.ts';
 
 /** What the NodePool controller needs from outside, injected. */
 export interface NodePoolDeps {
@@ -61,13 +61,8 @@ export interface NodePoolDeps {
   readonly infraDeleteGraceMs?: number;
 }
 
-/** Where a NodePool's VMs live. */
-export interface InfraTarget {
-  readonly client: KubeClient;
-  readonly namespace: string;
-  readonly external: boolean;
-  readonly cache: InfraCache;
-}
+/** The key of an object in {@link NodePoolDeps.lastApplied}. */
+export const appliedKey = (kind: string, namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
 
 /** The bootstrap data of a NodePool's current generation. */
 export interface Bootstrap {

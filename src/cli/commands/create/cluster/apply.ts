@@ -3,7 +3,7 @@ import { KubeClient, type KubeObject } from '../../../../kube/client.ts';
 import { isForbidden } from '../../../../kube/errors.ts';
 import { checkInfraAccess, type InfraAccessProblem } from '../../../../kube/infra-access.ts';
 import type { ClusterInput } from '../../../../render/cluster/input.ts';
-import type { KubeManifest } from '../../../../render/manifest.ts';
+import type { KubeManifest } from '../../../../api/manifest.ts';
 import type { CommandContext } from '../../../framework/command.ts';
 import { UserError } from '../../../framework/errors.ts';
 

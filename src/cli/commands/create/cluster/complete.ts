@@ -4,7 +4,7 @@ import type { CommandContext } from '../../../framework/command.ts';
 import { UserError } from '../../../framework/errors.ts';
 import { readFlagFile, readTrustBundleFile } from '../../../framework/files.ts';
 import { newInfraID } from './parsers.ts';
-import type { ValidatedCluster } from './validate.ts';
+import type { ClusterFiles, ValidatedCluster } from './validate.ts';
 import { unsafeEntriesProblem } from '../../../../lib/inline-kubeconfig.ts';
 
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
@@ -47,16 +47,7 @@ function infraKubeconfig(ctx: CommandContext, path: string, parse: Parse): strin
   return content;
 }
 
-/** The files `hcp create cluster` reads, by flag. */
-export interface ClusterFiles {
-  readonly pullSecret: string;
-  readonly sshKey: string;
-  readonly additionalTrustBundle: string;
-  readonly imageContentSources: string;
-  readonly infraKubeconfig: string;
-}
-
-/** The contents of those files, parsed where they have a structure. */
+/** The contents of the files `hcp create cluster` reads, parsed where they have a structure. */
 export interface ClusterFileContents {
   readonly pullSecret?: Uint8Array;
   readonly sshPublicKey?: string;

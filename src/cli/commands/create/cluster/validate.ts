@@ -6,7 +6,6 @@ import type { ClusterInput } from '../../../../render/cluster/input.ts';
 import { invalidFlag, UserError } from '../../../framework/errors.ts';
 import type { FlagReader } from '../../../framework/parse.ts';
 import { kubevirtNodePoolFlags } from '../../../options/kubevirt-nodepool-flags.ts';
-import type { ClusterFiles } from './complete.ts';
 import { isCidr, parseClassMapping, parseKeyValue, parseToleration, storageClassMapping, volumeSnapshotClassMapping, type Parsed, type Problem } from './parsers.ts';
 
 /** What validation hands to completion: the render input without file contents and random parts, plus file paths. */
@@ -214,6 +213,15 @@ function clusterInput(f: FlagReader, errors: UserError[]): ValidatedCluster['inp
     volumeSnapshotClassMappings: collect(f.strings('infra-volumesnapshot-class-mapping').map((t) => parseClassMapping('infra-volumesnapshot-class-mapping', t)), errors).map(volumeSnapshotClassMapping),
     nodePool: nodePool(f, errors, pausedUntil),
   };
+}
+
+/** The files `hcp create cluster` reads, by flag. */
+export interface ClusterFiles {
+  readonly pullSecret: string;
+  readonly sshKey: string;
+  readonly additionalTrustBundle: string;
+  readonly imageContentSources: string;
+  readonly infraKubeconfig: string;
 }
 
 /** The file paths the flags name. */

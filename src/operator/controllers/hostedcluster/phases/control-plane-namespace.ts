@@ -9,7 +9,7 @@ import type { HostedCluster } from '../../../../api/index.ts';
 import type { KubeObject } from '../../../../kube/client.ts';
 import { isAlreadyExists } from '../../../../kube/errors.ts';
 import { CLUSTER_ANNOTATION, clusterKey, HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
-import type { KubeManifest } from '../../../../render/manifest.ts';
+import type { KubeManifest } from '../../../../api/manifest.ts';
 import type { Scope } from '../scope.ts';
 
 /** What the control-plane namespace of a HostedCluster is to it. */

@@ -2,7 +2,7 @@ import { renderHostedControlPlane } from '../../../../render/hostedcluster/hoste
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
 import { renderControlPlaneNamespace } from '../../../../render/hostedcluster/namespace.ts';
 import { renderSecretCopy } from '../../../../render/hostedcluster/secrets.ts';
-import type { KubeManifest } from '../../../../render/manifest.ts';
+import type { KubeManifest } from '../../../../api/manifest.ts';
 import { toYaml } from '../../../../lib/yaml.ts';
 import { RESTORE_CREDENTIALS_SECRET } from '../../../../controlplane/etcd/restore.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';

@@ -4,7 +4,8 @@ import type { HostedCluster } from '../../../../api/index.ts';
 import type { ConditionUpdate } from '../../../../lib/conditions.ts';
 import { aHostedCluster } from '../../../../testing/builders.ts';
 import type { Scope } from '../scope.ts';
-import { ingressDNSPhase, ownAppsDomain, type IngressDNSCheck } from './ingress-dns.ts';
+import { ingressDNSPhase, ownAppsDomain } from './ingress-dns.ts';
+import type { IngressDNSCheck } from './ingress-dns-check.ts';
 
 /** A scope with what the phase reads, a resolver that answers `answers` in turn, and the lookups it was asked. */
 function world(hc: HostedCluster, answers: boolean[], services: readonly object[] = []): { scope: (now: number) => Scope; lookups: string[]; conditions: ConditionUpdate[] } {

@@ -4,6 +4,7 @@ import { appsDomainOf } from '../../../../api/v1beta1/dns.ts';
 import type { KubeObject } from '../../../../kube/client.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
+import type { IngressDNSCheck, IngressLoadBalancer } from './ingress-dns-check.ts';
 
 /** How soon a missing record is looked up again, and a found one. */
 const RECHECK_MISSING_MS = 2 * 60_000;
@@ -13,22 +14,6 @@ const PROBE_LABEL = 'hcp-dns-check';
 
 /** How long an answer holds: a found record long, a missing one briefly. */
 const recheckMs = (check: IngressDNSCheck): number => (check.resolvable ? RECHECK_FOUND_MS : RECHECK_MISSING_MS);
-
-/** The outcome of one lookup of a cluster's apps domain. */
-export interface IngressDNSCheck {
-  readonly host: string;
-  readonly resolvable: boolean;
-  readonly detail: string;
-  readonly at: number;
-  /** While it does not resolve: the load balancer the manual's step creates in front of the VMs, when there is one. */
-  readonly loadBalancer?: IngressLoadBalancer;
-}
-
-/** A LoadBalancer Service selecting the cluster's virt-launcher pods, and its external address once it has one. */
-export interface IngressLoadBalancer {
-  readonly service: string;
-  readonly address?: string;
-}
 
 type LoadBalancerService = KubeObject & { spec?: { type?: string; selector?: Record<string, string> }; status?: { loadBalancer?: { ingress?: Array<{ ip?: string; hostname?: string }> } } };
 

@@ -1,7 +1,8 @@
 import { KubeApiError } from '../../../../kube/errors.ts';
 import { BootImageCacheKey, bootImageCacheName, renderBootImageCache } from '../../../../platform/kubevirt/boot-image-cache.ts';
 import type { BootImage } from '../../../../platform/kubevirt/boot-image.ts';
-import type { InfraTarget, Phase, Scope } from '../scope.ts';
+import type { Phase, Scope } from '../scope.ts';
+import type { InfraTarget } from '../infra-target.ts';
 
 /** The boot-image caches of a NodePool (by its UID) in its infrastructure namespace, as cached. */
 export function cachesOf(infra: InfraTarget, nodePoolUID: string): string[] {

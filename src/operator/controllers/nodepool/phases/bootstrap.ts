@@ -11,10 +11,9 @@ import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/h
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
 import { BootstrapNames, bootstrapConfigHash, IGNITION_CA_SECRET, renderInfraUserDataSecret, renderTokenSecret, renderUserDataSecret, TokenSecretAnnotation, TokenSecretKey, type BootstrapConfig } from '../../../../render/nodepool/bootstrap.ts';
 import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
-import { appliedKey } from '../bootstrap-secrets.ts';
 import { ensureJoinCredentials, newBootstrapTokenFields } from '../join-credentials.ts';
 import { uuid } from '../../../../lib/random.ts';
-import { setCondition, type Phase, type Scope } from '../scope.ts';
+import { appliedKey, setCondition, type Phase, type Scope } from '../scope.ts';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 

@@ -7,7 +7,8 @@ import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets
 import { nodesByMachine, proxyReadyOn } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines } from '../pool-machines.ts';
 import { AT_ONCE, retireBoundsOf, retireMachine, type RetireBounds } from '../retire.ts';
-import { NODEPOOL_FINALIZER, nodePoolKeyOf, setCondition, type InfraTarget, type PhaseOutcome, type Scope } from '../scope.ts';
+import { NODEPOOL_FINALIZER, nodePoolKeyOf, setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
+import type { InfraTarget } from '../infra-target.ts';
 import { cachesOf, deleteCaches } from './boot-image-cache.ts';
 import { clusterPhase, ownControlPlane } from './cluster.ts';
 import { guestPhase } from './guest.ts';

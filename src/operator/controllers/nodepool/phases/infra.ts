@@ -1,7 +1,8 @@
 import type { HostedCluster } from '../../../../api/index.ts';
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { INFRA_CREDENTIALS_SECRET, infraKubeconfigKey, kubeconfigFromCopy } from '../../../../controlplane/common/infra.ts';
-import { setCondition, type InfraTarget, type Phase, type PhaseOutcome, type Scope } from '../scope.ts';
+import { setCondition, type Phase, type PhaseOutcome, type Scope } from '../scope.ts';
+import type { InfraTarget } from '../infra-target.ts';
 
 /** How long to retry while a new infrastructure cache loads before saying so in status. */
 const CACHE_WAIT_MS = 2_000;

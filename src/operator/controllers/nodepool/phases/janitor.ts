@@ -1,7 +1,8 @@
 import { BootstrapNames } from '../../../../render/nodepool/bootstrap.ts';
 import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets.ts';
 import { poolMachines } from '../pool-machines.ts';
-import { nodePoolKeyOf, type Bootstrap, type InfraTarget, type Phase } from '../scope.ts';
+import { nodePoolKeyOf, type Bootstrap, type Phase } from '../scope.ts';
+import type { InfraTarget } from '../infra-target.ts';
 
 /**
  * Removes the bootstrap Secrets of generations no machine boots from any more. A generation's user data is kept for

@@ -6,7 +6,8 @@ import { nodesByMachine, proxyReadyOn } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines, type PoolMachine } from '../pool-machines.ts';
 import { AT_ONCE, requestDeletion, retireBoundsOf, retireMachine } from '../retire.ts';
 import { planRollout, resolveRollingLimits, type RolloutStrategy } from '../rollout.ts';
-import { nodePoolKeyOf, type Bootstrap, type Generation, type InfraTarget, type MachineSummary, type Phase, type Scope } from '../scope.ts';
+import { nodePoolKeyOf, type Bootstrap, type Generation, type MachineSummary, type Phase, type Scope } from '../scope.ts';
+import type { InfraTarget } from '../infra-target.ts';
 
 /** Kubernetes' alphabet for generated name suffixes (no vowels, no look-alikes). */
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';

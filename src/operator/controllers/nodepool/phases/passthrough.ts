@@ -8,7 +8,8 @@ import { CLUSTER_NAME_LABEL, Passthrough, renderMachineSlices, renderPassthrough
 import { OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
 import { addressesOf, type CachedService } from '../infra-caches.ts';
 import { instanceReady, type PoolMachine } from '../pool-machines.ts';
-import type { InfraTarget, Phase, Scope } from '../scope.ts';
+import type { Phase, Scope } from '../scope.ts';
+import type { InfraTarget } from '../infra-target.ts';
 
 /** The hosted cluster ingress's HTTPS NodePort, once the guest has its default ingress NodePort Service. */
 function guestIngressNodePort(scope: Scope): number | undefined {

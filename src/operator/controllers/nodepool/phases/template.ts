@@ -4,7 +4,8 @@ import type { BootImage } from '../../../../platform/kubevirt/boot-image.ts';
 import { VmJsonPatchError } from '../../../../platform/kubevirt/json-patch.ts';
 import { BootImageCacheNotReadyError, renderMachineTemplate } from '../../../../platform/kubevirt/machine-template.ts';
 import { machineTemplateHash, renderVirtualMachine } from '../../../../platform/kubevirt/virtual-machine.ts';
-import { setCondition, type Bootstrap, type InfraTarget, type Phase } from '../scope.ts';
+import { setCondition, type Bootstrap, type Phase } from '../scope.ts';
+import type { InfraTarget } from '../infra-target.ts';
 
 /** Renders one VM from the template, turning a shape a JSON patch broke into a template error. */
 function tryRenderMachine(template: ReturnType<typeof renderMachineTemplate>): void {

@@ -4,7 +4,7 @@ import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from
 import type { ConditionUpdate } from '../../../../lib/conditions.ts';
 import { BootImageError, bootImageMessage, resolveBootImage } from '../../../../platform/kubevirt/boot-image.ts';
 import { kubevirtPlatformProblems, platformValidationMessage } from '../../../../platform/kubevirt/platform-validation.ts';
-import type { ReleaseInfo } from '../../../../release/catalog.ts';
+import type { ReleaseInfo } from '../../../../release/info.ts';
 import { ReleaseError } from '../../../../release/provider.ts';
 import { completedRelease, dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, retriable } from '../../release.ts';
 import { releaseAccess, type ReleaseAccess } from '../../../../release/provider.ts';

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { controlPlaneFootprint } from '../render/footprint/control-plane-footprint.ts';
+import { controlPlaneFootprint } from './control-plane-footprint.ts';
 
 /** What `./dev bench local-up --record` measured: per component, the largest RSS of one pod, in MiB. */
-const MEASURED = join(import.meta.dirname, '..', '..', 'bench', 'local-up', 'memory-measured.json');
+const MEASURED = join(import.meta.dirname, '..', '..', '..', 'bench', 'local-up', 'memory-measured.json');
 /** Components the bench's local release does not run (no KubeVirt cloud provider or CSI image in it): not measured. */
 const NOT_MEASURED = ['kubevirt-cloud-controller-manager', 'kubevirt-csi-controller'];
 /** How far above what was measured a request may be before it reserves memory nobody uses. */

@@ -1,4 +1,4 @@
-import type { OwnerReference } from '../api/meta.ts';
+import type { OwnerReference } from './meta.ts';
 
 /** A rendered Kubernetes object: plain data with type metadata and a name. */
 export interface KubeManifest {
