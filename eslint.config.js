@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 /** Pure layers: no I/O, so they may never import the I/O shells or Node's I/O modules. */
 const PURE = ['lib', 'api', 'pki', 'capacity', 'release', 'controlplane', 'platform', 'render'];
-const SHELLS = ['kube', 'registry', 'objectstore', 'operator', 'ignition', 'cli', 'local', 'testing'];
+const SHELLS = ['kube', 'registry', 'objectstore', 'runtime', 'operator', 'ignition', 'cli', 'local', 'testing'];
 const NODE_IO = ['fs', 'fs/promises', 'child_process', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'tls', 'worker_threads', 'cluster'];
 
 const folderPatterns = (folders) => folders.map((f) => ({ group: [`**/${f}/**`, `../${f}/*`, `./${f}/*`], message: `layer rule: this layer may not import src/${f}/ (see ARCHITECTURE.md)` }));
@@ -22,12 +22,15 @@ const LAYERS = {
   controlplane: ['render', ...SHELLS],
   platform: ['controlplane', 'render', ...SHELLS],
   render: SHELLS,
-  kube: ['registry', 'objectstore', 'operator', 'ignition', 'cli', 'local', 'testing'],
+  kube: ['registry', 'objectstore', 'runtime', 'operator', 'ignition', 'cli', 'local', 'testing'],
   // OCI registries (release payloads): beside kube, below the operator, the CLI and the local environment.
-  registry: ['kube', 'objectstore', 'operator', 'ignition', 'cli', 'local', 'testing'],
+  registry: ['kube', 'objectstore', 'runtime', 'operator', 'ignition', 'cli', 'local', 'testing'],
   // S3-compatible object stores (etcd backups): likewise beside kube and registry.
-  objectstore: ['kube', 'registry', 'operator', 'ignition', 'cli', 'local', 'testing'],
-  // The ignition endpoint reuses the operator's runtime (informer, logger, clock); the operator only launches it.
+  objectstore: ['kube', 'registry', 'runtime', 'operator', 'ignition', 'cli', 'local', 'testing'],
+  // The controller runtime (informers, work queue, leader election, clock, logger, metrics) the operator, the
+  // ignition endpoint, the CLI and the local environment share: above kube, below all of them.
+  runtime: ['registry', 'objectstore', 'operator', 'ignition', 'cli', 'local', 'testing'],
+  // The ignition endpoint runs on the shared runtime (informer, logger, clock); the operator only launches it.
   ignition: ['cli', 'local', 'testing'],
   operator: ['cli', 'local', 'testing'],
 };

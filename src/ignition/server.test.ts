@@ -3,7 +3,7 @@ import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { toBase64 } from '../lib/base64.ts';
-import { silentLogger, type LogFields } from '../operator/runtime/logger.ts';
+import { silentLogger, type LogFields } from '../runtime/logger.ts';
 import { certificatePem, generateKeyPair, issueCertificate, privateKeyPem } from '../pki/index.ts';
 import { materialiseIgnition } from '../render/ignition/materialise.ts';
 import { NodePaths } from '../render/ignition/node-config.ts';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { TokenSecretAnnotation } from '../render/nodepool/bootstrap.ts';
-import type { Logger } from '../operator/runtime/logger.ts';
+import type { Logger } from '../runtime/logger.ts';
 import { handleIgnitionRequest, type IgnitionRequest, type IgnitionResponse, type IgnitionSources } from './handler.ts';
 import type { TokenMatch } from './tokens.ts';
 

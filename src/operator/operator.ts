@@ -11,20 +11,20 @@ import type { ReleaseProvider } from '../release/provider.ts';
 import { registryReleaseProvider } from '../registry/release-provider.ts';
 import { addHostedClusterController } from './controllers/hostedcluster/controller.ts';
 import { addHostedControlPlaneController } from './controllers/hostedcontrolplane/controller.ts';
-import { KubeconfigClients } from './runtime/kubeconfig-clients.ts';
+import { KubeconfigClients } from '../runtime/kubeconfig-clients.ts';
 import { addNodePoolController } from './controllers/nodepool/controller.ts';
 import { addLoadBalancerController } from './controllers/loadbalancer/controller.ts';
 import { addEtcdBackupController, DEFAULT_MAX_BACKUPS } from './controllers/etcdbackup/controller.ts';
 import { addEtcdBackupScheduleController } from './controllers/etcdbackup/schedule-controller.ts';
 import { TECH_PREVIEW_NO_UPGRADE } from '../render/install/input.ts';
-import type { Clock } from './runtime/clock.ts';
-import { KubeEventRecorder, type EventRecorder } from './runtime/events.ts';
-import type { Logger } from './runtime/logger.ts';
-import { Manager, type RunOutcome } from './runtime/manager.ts';
-import { Metrics } from './runtime/metrics.ts';
+import type { Clock } from '../runtime/clock.ts';
+import { KubeEventRecorder, type EventRecorder } from '../runtime/events.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { Manager, type RunOutcome } from '../runtime/manager.ts';
+import { Metrics } from '../runtime/metrics.ts';
 import { DEFAULT_METRICS_SET, type MetricsSet } from '../controlplane/monitoring/metrics-set.ts';
 import type { HostedApiAccess } from './controllers/hosted-api.ts';
-import { serveEndpoints } from './runtime/server.ts';
+import { serveEndpoints } from '../runtime/server.ts';
 
 /** The HCPEtcdBackup controller and the scheduled-backup controller (the `HCPEtcdBackup` feature gate). */
 function addEtcdBackupControllers(manager: Manager, o: OperatorOptions, events: EventRecorder, metrics: Metrics): void {

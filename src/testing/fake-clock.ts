@@ -1,4 +1,4 @@
-import type { Clock, Timer } from '../operator/runtime/clock.ts';
+import type { Clock, Timer } from '../runtime/clock.ts';
 
 /** A clock that moves only when a test calls {@link FakeClock.advance}; due timers then fire in time order. */
 export class FakeClock implements Clock {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import type { KubeObject } from '../../kube/client.ts';
-import { realClock } from '../../operator/runtime/clock.ts';
-import { silentLogger } from '../../operator/runtime/logger.ts';
+import { realClock } from '../../runtime/clock.ts';
+import { silentLogger } from '../../runtime/logger.ts';
 import { aRenderedVM } from '../../testing/builders.ts';
 import { testClusters } from '../../testing/envtest/clusters.ts';
 import { eventually } from '../../testing/eventually.ts';

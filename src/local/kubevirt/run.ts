@@ -7,8 +7,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeClient } from '../../kube/client.ts';
-import { realClock } from '../../operator/runtime/clock.ts';
-import { jsonLogger } from '../../operator/runtime/logger.ts';
+import { realClock } from '../../runtime/clock.ts';
+import { jsonLogger } from '../../runtime/logger.ts';
 import { joinBinaries } from '../environment/join-machine.ts';
 import { hasInfraCluster } from '../environment/infra-cluster.ts';
 import { infraLayout, statePaths, type EnvironmentLayout } from '../environment/layout.ts';

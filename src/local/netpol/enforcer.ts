@@ -10,11 +10,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubeClient, KubeObject } from '../../kube/client.ts';
-import type { Clock } from '../../operator/runtime/clock.ts';
-import { Controller } from '../../operator/runtime/controller.ts';
-import { Informer } from '../../operator/runtime/informer.ts';
-import type { Logger } from '../../operator/runtime/logger.ts';
-import { Metrics } from '../../operator/runtime/metrics.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { Controller } from '../../runtime/controller.ts';
+import { Informer } from '../../runtime/informer.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import { Metrics } from '../../runtime/metrics.ts';
 import { inNodeNetwork } from '../environment/host.ts';
 import type { EnvironmentLayout, NodeLayout } from '../environment/layout.ts';
 import { compileNetworkPolicies, NETPOL_CHAIN, staleChains, type NetworkPolicyObject, type PolicyPod } from './compile.ts';

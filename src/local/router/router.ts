@@ -7,11 +7,11 @@ import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { writeFileIfChanged } from '../cluster/files.ts';
 import type { KubeClient, KubeObject } from '../../kube/client.ts';
-import type { Clock } from '../../operator/runtime/clock.ts';
-import { Controller } from '../../operator/runtime/controller.ts';
-import { Informer } from '../../operator/runtime/informer.ts';
-import type { Logger } from '../../operator/runtime/logger.ts';
-import { Metrics } from '../../operator/runtime/metrics.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { Controller } from '../../runtime/controller.ts';
+import { Informer } from '../../runtime/informer.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import { Metrics } from '../../runtime/metrics.ts';
 import { planRouter, type Admission, type RouteObject, type ServiceObject, type SliceObject } from './plan.ts';
 
 /** The router's name in `status.ingress[].routerName` (OpenShift's default router). */

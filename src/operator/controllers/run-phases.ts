@@ -1,5 +1,5 @@
 import type { ConditionUpdate } from '../../lib/conditions.ts';
-import type { Logger } from '../runtime/logger.ts';
+import type { Logger } from '../../runtime/logger.ts';
 
 /** What a phase asks of the reconcile. */
 export interface PhaseOutcome {

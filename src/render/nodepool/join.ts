@@ -1,6 +1,6 @@
 import type { NodePool, Taint } from '../../api/index.ts';
 import { toBase64 } from '../../lib/base64.ts';
-import type { KubeManifest } from '../manifest.ts';
+import type { KubeManifest } from '../../api/manifest.ts';
 
 /**
  * The group every NodePool bootstrap token carries (`auth-extra-groups`): bound to `system:node-bootstrapper`, so a

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject, ListSelector, WatchEvent, WatchFrom } from '../../../kube/client.ts';
-import type { ListWatcher } from '../../../operator/runtime/informer.ts';
+import type { ListWatcher } from '../../../runtime/informer.ts';
 import { CollectionHub, parseCollection, type StreamMessage } from './collections.ts';
 
 const hc = (name: string): KubeObject => ({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedCluster', metadata: { name, namespace: 'clusters', resourceVersion: '1', managedFields: [] } });

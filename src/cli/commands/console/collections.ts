@@ -6,10 +6,10 @@
  */
 import type { KubeObject } from '../../../kube/client.ts';
 import { KubeApiError, UnservedKindError } from '../../../kube/errors.ts';
-import { realClock } from '../../../operator/runtime/clock.ts';
-import { Informer, type InformerEvent, type ListWatcher } from '../../../operator/runtime/informer.ts';
-import { reasonOf } from '../../../operator/runtime/errors.ts';
-import { silentLogger } from '../../../operator/runtime/logger.ts';
+import { realClock } from '../../../runtime/clock.ts';
+import { Informer, type InformerEvent, type ListWatcher } from '../../../runtime/informer.ts';
+import { reasonOf } from '../../../runtime/errors.ts';
+import { silentLogger } from '../../../runtime/logger.ts';
 
 /** A message of the event stream, for one collection. */
 export type StreamMessage =

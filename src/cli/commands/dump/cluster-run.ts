@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { CommandContext } from '../../framework/command.ts';
 import { invalidFlag, throwIfAny, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
-import { reasonOf } from '../../../operator/runtime/errors.ts';
+import { reasonOf } from '../../../runtime/errors.ts';
 import { reporter } from '../../framework/progress.ts';
 import { withManagementCluster } from '../management.ts';
 import { dumpCluster, type DumpOptions, type DumpResult } from './dump.ts';

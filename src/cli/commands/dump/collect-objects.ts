@@ -1,6 +1,6 @@
 import type { KubeClient, KubeDocument } from '../../../kube/client.ts';
 import { isForbidden } from '../../../kube/errors.ts';
-import { reasonOf } from '../../../operator/runtime/errors.ts';
+import { reasonOf } from '../../../runtime/errors.ts';
 import type { DumpKind } from './kinds.ts';
 import type { DumpWriter } from './writer.ts';
 

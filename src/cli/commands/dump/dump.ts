@@ -3,7 +3,7 @@ import type { HostedCluster, NodePool } from '../../../api/index.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 import type { Reporter } from '../../../lib/progress.ts';
-import { reasonOf } from '../../../operator/runtime/errors.ts';
+import { reasonOf } from '../../../runtime/errors.ts';
 import { UserError } from '../../framework/errors.ts';
 import { archiveDump } from './archive.ts';
 import { dumpExternalInfra, externalInfraOf } from './external-infra.ts';

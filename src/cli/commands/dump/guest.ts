@@ -1,7 +1,7 @@
 import type { HostedCluster } from '../../../api/index.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { untrustedClient } from '../../../kube/untrusted-kubeconfig.ts';
-import { reasonOf } from '../../../operator/runtime/errors.ts';
+import { reasonOf } from '../../../runtime/errors.ts';
 import { adminKubeconfig } from '../create/kubeconfig-run.ts';
 import { collectKinds, collectSecretNames, listedOf, type DumpSource } from './collect-objects.ts';
 import { collectPodLogs } from './collect-logs.ts';

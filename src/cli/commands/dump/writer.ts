@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { KubeDocument } from '../../../kube/client.ts';
-import { reasonOf } from '../../../operator/runtime/errors.ts';
+import { reasonOf } from '../../../runtime/errors.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { objectPath, secretListPath, type FiledKind } from './layout.ts';
 import { scrubObject, secretEntry } from './redact.ts';

@@ -14,12 +14,12 @@ import type { KubeObject } from '../../../kube/client.ts';
 import { hostedApiKubeconfig, type HostedApiAccess } from '../hosted-api.ts';
 import { ourBaseline } from '../../../render/footprint/control-plane-footprint.ts';
 import { controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import { Controller } from '../../runtime/controller.ts';
-import type { Informer } from '../../runtime/informer.ts';
-import type { Logger } from '../../runtime/logger.ts';
-import type { Manager } from '../../runtime/manager.ts';
-import type { Metrics } from '../../runtime/metrics.ts';
+import type { Clock } from '../../../runtime/clock.ts';
+import { Controller } from '../../../runtime/controller.ts';
+import type { Informer } from '../../../runtime/informer.ts';
+import type { Logger } from '../../../runtime/logger.ts';
+import type { Manager } from '../../../runtime/manager.ts';
+import type { Metrics } from '../../../runtime/metrics.ts';
 import { CapacityGaugeSet, type CapacityInputs } from './gauges.ts';
 import { LoadSampler, type HostedAPIServer } from './load-sampler.ts';
 

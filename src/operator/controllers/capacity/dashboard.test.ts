@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { realClock } from '../../runtime/clock.ts';
-import { silentLogger } from '../../runtime/logger.ts';
-import { Metrics } from '../../runtime/metrics.ts';
+import { realClock } from '../../../runtime/clock.ts';
+import { silentLogger } from '../../../runtime/logger.ts';
+import { Metrics } from '../../../runtime/metrics.ts';
 import { CapacityGaugeSet } from './gauges.ts';
 import { LoadSampler } from './load-sampler.ts';
 

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { HYPERSHIFT_BASELINE } from '../../../capacity/baseline.ts';
 import { ourBaseline } from '../../../render/footprint/control-plane-footprint.ts';
 import { FakeClock } from '../../../testing/fake-clock.ts';
-import { silentLogger } from '../../runtime/logger.ts';
-import { Metrics } from '../../runtime/metrics.ts';
+import { silentLogger } from '../../../runtime/logger.ts';
+import { Metrics } from '../../../runtime/metrics.ts';
 import { CapacityGaugeSet } from './gauges.ts';
 import { LoadSampler } from './load-sampler.ts';
 

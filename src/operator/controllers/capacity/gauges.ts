@@ -9,7 +9,7 @@ import { Gauge } from 'prom-client';
 import type { AvailabilityPolicy } from '../../../api/index.ts';
 import type { SizingBaseline } from '../../../capacity/baseline.ts';
 import { averageQPS, capacityGauges, estimateCapacity, type CapacityGauges, type Workers } from '../../../capacity/model.ts';
-import type { Metrics } from '../../runtime/metrics.ts';
+import type { Metrics } from '../../../runtime/metrics.ts';
 import type { LoadSampler } from './load-sampler.ts';
 
 /** What the gauges are computed from. */

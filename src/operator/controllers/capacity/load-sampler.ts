@@ -5,9 +5,9 @@
  * Prometheus for `rate(apiserver_request_total[2m])`).
  */
 import { ratePerSecond, requestTotal } from '../../../capacity/qps.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
-import type { Logger } from '../../runtime/logger.ts';
+import type { Clock } from '../../../runtime/clock.ts';
+import { KubeconfigClients } from '../../../runtime/kubeconfig-clients.ts';
+import type { Logger } from '../../../runtime/logger.ts';
 import { METRICS_MAX_BYTES } from '../../../kube/rest.ts';
 
 /** A running hosted API server: its HostedControlPlane's uid and an admin kubeconfig that reaches it. */

@@ -7,17 +7,17 @@ import { MANAGED_BY } from '../../../controlplane/common/placement.ts';
 import type { KubeObject } from '../../../kube/client.ts';
 import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
-import { CONTROL_PLANE_WORKERS, Controller, keysInNamespace } from '../../runtime/controller.ts';
-import { changes, keyOf, type Informer } from '../../runtime/informer.ts';
+import { CONTROL_PLANE_WORKERS, Controller, keysInNamespace } from '../../../runtime/controller.ts';
+import { changes, keyOf, type Informer } from '../../../runtime/informer.ts';
 import { MonitoringDashboard } from '../../../render/monitoring/dashboard.ts';
 
 /** A ConfigMap as the dashboard caches hold it. */
 interface TemplateConfigMap extends KubeObject {
   readonly data?: Record<string, string>;
 }
-import type { Manager } from '../../runtime/manager.ts';
-import type { Logger } from '../../runtime/logger.ts';
-import type { Metrics } from '../../runtime/metrics.ts';
+import type { Manager } from '../../../runtime/manager.ts';
+import type { Logger } from '../../../runtime/logger.ts';
+import type { Metrics } from '../../../runtime/metrics.ts';
 import { reconcileHostedCluster } from './reconcile.ts';
 import { publishedSecrets } from './phases/publish.ts';
 import { referencedSecrets } from './phases/validate.ts';

@@ -1,8 +1,8 @@
 import type { HostedCluster } from '../../../api/index.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
-import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
-import type { Logger } from '../../runtime/logger.ts';
-import { applyStatusIfChanged } from '../../runtime/status.ts';
+import type { Reconcile, ReconcileResult } from '../../../runtime/controller.ts';
+import type { Logger } from '../../../runtime/logger.ts';
+import { applyStatusIfChanged } from '../../../runtime/status.ts';
 import { baseDomainPhase } from './phases/base-domain.ts';
 import { controlPlaneObjectsPhase } from './phases/control-plane-objects.ts';
 import { defaultsPhase } from './phases/defaults.ts';

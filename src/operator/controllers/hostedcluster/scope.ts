@@ -6,10 +6,10 @@ import type { KubeClient } from '../../../kube/client.ts';
 import { upsertCondition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import { HostedClusterNames } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
-import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import type { EventRecorder } from '../../runtime/events.ts';
-import type { Logger } from '../../runtime/logger.ts';
+import type { KubeconfigClients } from '../../../runtime/kubeconfig-clients.ts';
+import type { Clock } from '../../../runtime/clock.ts';
+import type { EventRecorder } from '../../../runtime/events.ts';
+import type { Logger } from '../../../runtime/logger.ts';
 import type { OrderedPhase } from '../run-phases.ts';
 
 /** What the HostedCluster controller needs from outside, injected. */

@@ -1,7 +1,7 @@
 import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
 import { ALL_IS_WELL_MESSAGE, HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { findCondition, mergeConditions, observedAfter, type Condition } from '../../../lib/conditions.ts';
-import { reasonOf } from '../../runtime/errors.ts';
+import { reasonOf } from '../../../runtime/errors.ts';
 import { ignitionEndpointOf } from './ignition-endpoint.ts';
 import { setCondition, type Scope } from './scope.ts';
 import { ownAppsDomain } from './phases/ingress-dns.ts';

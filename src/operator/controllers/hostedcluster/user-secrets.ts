@@ -1,8 +1,8 @@
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import { changes, Informer } from '../../runtime/informer.ts';
-import type { Logger } from '../../runtime/logger.ts';
+import type { Clock } from '../../../runtime/clock.ts';
+import { changes, Informer } from '../../../runtime/informer.ts';
+import type { Logger } from '../../../runtime/logger.ts';
 
 /** A Secret a HostedCluster references, as the cache holds it. */
 export type UserSecret = KubeObject & SourceSecret;

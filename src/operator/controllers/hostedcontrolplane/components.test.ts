@@ -6,8 +6,8 @@ import { UnservedKindError } from '../../../kube/errors.ts';
 import { catalogReleaseProvider } from '../../../release/catalog.ts';
 import { renderHostedControlPlane } from '../../../render/hostedcluster/hostedcontrolplane.ts';
 import { aHostedCluster } from '../../../testing/builders.ts';
-import { silentLogger } from '../../runtime/logger.ts';
-import { TerminalError } from '../../runtime/errors.ts';
+import { silentLogger } from '../../../runtime/logger.ts';
+import { TerminalError } from '../../../runtime/errors.ts';
 import { applyComponents } from './components.ts';
 import type { HostedControlPlaneDeps, Scope } from './scope.ts';
 

@@ -8,7 +8,7 @@ import { INFRA_CREDENTIALS_SECRET } from '../../../controlplane/common/infra.ts'
 import type { KubeObject } from '../../../kube/client.ts';
 import { UnservedKindError } from '../../../kube/errors.ts';
 import { HostedClusterConditionReason as Reason } from '../../../api/v1beta1/conditions.ts';
-import { TerminalError } from '../../runtime/errors.ts';
+import { TerminalError } from '../../../runtime/errors.ts';
 import { joinHostPort } from '../../../lib/host-port.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { HostedControlPlane } from '../../../api/index.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
-import { silentLogger } from '../../runtime/logger.ts';
+import { silentLogger } from '../../../runtime/logger.ts';
 import { ensureKubeadminPassword, removeRetiredKubeadmin } from './kubeadmin.ts';
 import type { CachedSecret, HostedControlPlaneDeps, Scope, WorkloadStatus } from './scope.ts';
 

@@ -3,8 +3,8 @@ import type { HostedControlPlane } from '../../../api/index.ts';
 import { renderServiceMonitors, SERVICE_MONITOR_API_VERSION, type MonitorInput } from '../../../controlplane/monitoring/service-monitors.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
-import { applyUnlessUnchanged } from '../../runtime/apply.ts';
-import type { Clock } from '../../runtime/clock.ts';
+import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
+import type { Clock } from '../../../runtime/clock.ts';
 import type { Scope } from './scope.ts';
 import type { MonitoringSettings } from './monitoring-settings.ts';
 

@@ -4,11 +4,11 @@ import { ReleaseError, type ReleaseRequest } from '../../../release/provider.ts'
 import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, readTrustBundle, releaseFailureConditions, releaseReadConditions, retriable } from '../release.ts';
 import { releaseAccess } from '../../../release/provider.ts';
 import { CLUSTER_ANNOTATION, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
-import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
-import { TerminalError, WaitError } from '../../runtime/errors.ts';
+import type { Reconcile, ReconcileResult } from '../../../runtime/controller.ts';
+import { TerminalError, WaitError } from '../../../runtime/errors.ts';
 import { isConflict } from '../../../kube/errors.ts';
-import type { Logger } from '../../runtime/logger.ts';
-import { applyStatusIfChanged } from '../../runtime/status.ts';
+import type { Logger } from '../../../runtime/logger.ts';
+import { applyStatusIfChanged } from '../../../runtime/status.ts';
 import { mergeConditions } from '../../../lib/conditions.ts';
 import { reconciliationActive } from '../reconciliation-active.ts';
 import { applyComponents } from './components.ts';

@@ -16,9 +16,9 @@ export interface GuestSyncRecord {
 }
 import type { ReleaseInfo } from '../../../release/info.ts';
 import type { ReleaseProvider } from '../../../release/provider.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
-import type { Logger } from '../../runtime/logger.ts';
+import type { Clock } from '../../../runtime/clock.ts';
+import type { KubeconfigClients } from '../../../runtime/kubeconfig-clients.ts';
+import type { Logger } from '../../../runtime/logger.ts';
 import type { RolloutPlan, Workload } from './rollout.ts';
 
 /** A Secret as cached. */

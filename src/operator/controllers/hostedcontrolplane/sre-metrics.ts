@@ -1,8 +1,8 @@
 import type { SreMetricsConfig } from '../../../controlplane/monitoring/relabel.ts';
 import { parseSreMetricsConfig, SreMetricsConfigError } from '../../../controlplane/monitoring/sre-config.ts';
 import type { KubeObject } from '../../../kube/client.ts';
-import type { EventRecorder } from '../../runtime/events.ts';
-import type { Logger } from '../../runtime/logger.ts';
+import type { EventRecorder } from '../../../runtime/events.ts';
+import type { Logger } from '../../../runtime/logger.ts';
 
 /** The `sre-metric-set` ConfigMap as the informer holds it. */
 export interface SreMetricsConfigMap extends KubeObject {

@@ -5,7 +5,7 @@ import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import { COMPONENTS } from '../../../controlplane/render.ts';
 import { findCondition, mergeConditions, observedAfter } from '../../../lib/conditions.ts';
 import { infraNetworkMTUCondition } from '../../../platform/kubevirt/network-mtu.ts';
-import { reasonOf } from '../../runtime/errors.ts';
+import { reasonOf } from '../../../runtime/errors.ts';
 import { inNamespace, setCondition, type Scope, type WorkloadStatus } from './scope.ts';
 
 type Status = NonNullable<HostedControlPlane['status']>;

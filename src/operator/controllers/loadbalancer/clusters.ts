@@ -1,10 +1,10 @@
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { CLUSTER_NAME_LABEL, TENANT_SERVICE_LABEL } from '../../../platform/kubevirt/passthrough.ts';
 import { TENANT_SERVICE_NAMESPACE_LABEL, type LoadBalancedService } from '../../../platform/kubevirt/load-balancer.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import { KubeEventRecorder, type EventRecorder } from '../../runtime/events.ts';
-import { Informer, keyOf, TENANT_CACHE_LIMITS } from '../../runtime/informer.ts';
-import type { Logger } from '../../runtime/logger.ts';
+import type { Clock } from '../../../runtime/clock.ts';
+import { KubeEventRecorder, type EventRecorder } from '../../../runtime/events.ts';
+import { Informer, keyOf, TENANT_CACHE_LIMITS } from '../../../runtime/informer.ts';
+import type { Logger } from '../../../runtime/logger.ts';
 
 /** A Service as cached (guest or infrastructure). */
 export type CachedService = KubeObject & LoadBalancedService;

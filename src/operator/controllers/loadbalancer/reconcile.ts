@@ -8,9 +8,9 @@ import {
   wantsLoadBalancer,
 } from '../../../platform/kubevirt/load-balancer.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
-import type { ReconcileResult } from '../../runtime/controller.ts';
-import { removeFinalizer } from '../../runtime/finalizers.ts';
-import type { Logger } from '../../runtime/logger.ts';
+import type { ReconcileResult } from '../../../runtime/controller.ts';
+import { removeFinalizer } from '../../../runtime/finalizers.ts';
+import type { Logger } from '../../../runtime/logger.ts';
 import { tenantKeyOf, type BalancedCluster, type CachedService } from './clusters.ts';
 
 const DONE: ReconcileResult = {};

@@ -1,10 +1,10 @@
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { Passthrough } from '../../../platform/kubevirt/passthrough.ts';
 import { providerIDOf } from '../../../platform/kubevirt/virtual-machine.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import { Informer, TENANT_CACHE_LIMITS, type InformerEvent } from '../../runtime/informer.ts';
-import { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
-import type { Logger } from '../../runtime/logger.ts';
+import type { Clock } from '../../../runtime/clock.ts';
+import { Informer, TENANT_CACHE_LIMITS, type InformerEvent } from '../../../runtime/informer.ts';
+import { KubeconfigClients } from '../../../runtime/kubeconfig-clients.ts';
+import type { Logger } from '../../../runtime/logger.ts';
 
 /** A condition of a Node, as the kubelet reports it. */
 export interface NodeCondition {

@@ -5,9 +5,9 @@ import { isForbidden } from '../../../kube/errors.ts';
 import { ResponseTooLargeError } from '../../../kube/rest.ts';
 import { BOOT_IMAGE_CACHE_ROLE, BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
 import type { VirtualMachine } from '../../../platform/kubevirt/virtual-machine-types.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import { Informer, TENANT_CACHE_LIMITS, TooManyObjectsError, type InformerEvent } from '../../runtime/informer.ts';
-import type { Logger } from '../../runtime/logger.ts';
+import type { Clock } from '../../../runtime/clock.ts';
+import { Informer, TENANT_CACHE_LIMITS, TooManyObjectsError, type InformerEvent } from '../../../runtime/informer.ts';
+import type { Logger } from '../../../runtime/logger.ts';
 
 /** A VirtualMachine as cached (with the status fields read). */
 export type CachedVM = KubeObject & Pick<VirtualMachine, 'spec'> & {

@@ -5,7 +5,7 @@ import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { fromBase64, toBase64 } from '../../../lib/base64.ts';
 import { TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/bootstrap.ts';
 import { aNodePool } from '../../../testing/builders.ts';
-import { silentLogger } from '../../runtime/logger.ts';
+import { silentLogger } from '../../../runtime/logger.ts';
 import { BOOTSTRAP_TOKEN_EXPIRATION, ensureJoinCredentials, OLD_BOOTSTRAP_TOKEN_KEY, TOKEN_ROTATION_MS, TOKEN_TTL_MS } from './join-credentials.ts';
 import { validTokensOf } from './csr-approver.ts';
 import type { GuestCluster } from './guest-clusters.ts';

@@ -5,7 +5,7 @@ import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import { TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/bootstrap.ts';
 import { BOOTSTRAPPER_BINDING, bootstrapTokenString, nodeSettingsOf, parseBootstrapToken, renderBootstrapperBinding, renderGuestBootstrapToken, type BootstrapToken } from '../../../render/nodepool/join.ts';
-import { applyUnlessUnchanged } from '../../runtime/apply.ts';
+import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
 import { appliedKey, nodePoolKeyOf, type Scope } from './scope.ts';
 
 /** Upstream's token lifetime: the ignition token is replaced every half of it, the previous one still accepted. */

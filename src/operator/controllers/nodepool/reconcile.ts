@@ -1,8 +1,8 @@
 import type { NodePool } from '../../../api/index.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
-import type { Reconcile, ReconcileResult } from '../../runtime/controller.ts';
-import type { Logger } from '../../runtime/logger.ts';
-import { applyStatusIfChanged } from '../../runtime/status.ts';
+import type { Reconcile, ReconcileResult } from '../../../runtime/controller.ts';
+import type { Logger } from '../../../runtime/logger.ts';
+import { applyStatusIfChanged } from '../../../runtime/status.ts';
 import { bootImageCachePhase } from './phases/boot-image-cache.ts';
 import { bootstrapPhase } from './phases/bootstrap.ts';
 import { clusterPhase } from './phases/cluster.ts';

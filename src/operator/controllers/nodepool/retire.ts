@@ -1,7 +1,7 @@
 import type { NodePool } from '../../../api/index.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { parseDuration } from '../../../lib/duration.ts';
-import { reasonOf } from '../../runtime/errors.ts';
+import { reasonOf } from '../../../runtime/errors.ts';
 import { VM_DELETION_REQUESTED_ANNOTATION } from '../../../platform/kubevirt/virtual-machine.ts';
 import { drainPass } from './drain.ts';
 import type { GuestNode } from './guest-clusters.ts';

@@ -6,11 +6,11 @@ import type { VirtualMachineTemplate } from '../../../platform/kubevirt/virtual-
 import type { ReleaseInfo } from '../../../release/info.ts';
 import type { ReleaseAccess, ReleaseProvider } from '../../../release/provider.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import type { EventRecorder } from '../../runtime/events.ts';
-import type { Logger } from '../../runtime/logger.ts';
+import type { Clock } from '../../../runtime/clock.ts';
+import type { EventRecorder } from '../../../runtime/events.ts';
+import type { Logger } from '../../../runtime/logger.ts';
 import type { OrderedPhase } from '../run-phases.ts';
-import type { KubeconfigClients } from '../../runtime/kubeconfig-clients.ts';
+import type { KubeconfigClients } from '../../../runtime/kubeconfig-clients.ts';
 import type { Expectations } from './expectations.ts';
 import type { GuestCluster, GuestClusters } from './guest-clusters.ts';
 import type { HealthVerdict } from './autorepair.ts';

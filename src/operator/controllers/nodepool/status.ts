@@ -2,7 +2,7 @@ import type { NodePoolStatus } from '../../../api/index.ts';
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../api/v1beta1/conditions.ts';
 import { mergeConditions, observedAfter, type Condition, type ConditionUpdate } from '../../../lib/conditions.ts';
 import { BootstrapNames } from '../../../render/nodepool/bootstrap.ts';
-import { reasonOf } from '../../runtime/errors.ts';
+import { reasonOf } from '../../../runtime/errors.ts';
 import { HealthCheckAnnotation } from './autorepair.ts';
 import { allMachinesReady, allNodesHealthy, liveMigratable } from './machine-conditions.ts';
 import { inPlaceTargetOf, type InPlaceProgress } from './in-place.ts';

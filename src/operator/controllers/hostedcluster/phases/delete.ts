@@ -8,7 +8,7 @@ import type { KubeClient, KubeObject, ObjectRef } from '../../../../kube/client.
 import { fromBase64 } from '../../../../lib/base64.ts';
 import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
-import { removeFinalizer } from '../../../runtime/finalizers.ts';
+import { removeFinalizer } from '../../../../runtime/finalizers.ts';
 import { VIRT_LAUNCHER_NETWORK_POLICY } from '../../../../platform/kubevirt/network-policy.ts';
 import { deleteMonitoringDashboard } from './monitoring-dashboard.ts';
 import { controlPlaneStopped } from './control-plane-teardown.ts';

@@ -2,7 +2,7 @@ import type { KubeObject } from '../../../../kube/client.ts';
 import { isAlreadyExists } from '../../../../kube/errors.ts';
 import { dashboardName, MonitoringDashboard, renderDashboardConfigMap } from '../../../../render/monitoring/dashboard.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
-import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
+import { applyUnlessUnchanged } from '../../../../runtime/apply.ts';
 import type { Phase, Scope } from '../scope.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { KubeClient, KubeObject } from '../../../../kube/client.ts';
 import { isForbidden, KubeApiError, UnservedKindError } from '../../../../kube/errors.ts';
 import { blockedNetworksOf, renderVirtLauncherNetworkPolicy } from '../../../../platform/kubevirt/network-policy.ts';
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
-import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
+import { applyUnlessUnchanged } from '../../../../runtime/apply.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
 type Network = KubeObject & { spec?: { clusterNetwork?: { cidr?: string }[]; serviceNetwork?: string[] } };

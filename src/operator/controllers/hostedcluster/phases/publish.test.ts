@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { HostedCluster, HostedControlPlane } from '../../../../api/index.ts';
 import type { KubeClient, KubeObject } from '../../../../kube/client.ts';
 import { aHostedCluster } from '../../../../testing/builders.ts';
-import { silentLogger } from '../../../runtime/logger.ts';
+import { silentLogger } from '../../../../runtime/logger.ts';
 import type { HostedClusterDeps, Scope } from '../scope.ts';
 import { kubeadminPasswordPhase } from './publish.ts';
 

@@ -10,7 +10,7 @@ import { toYaml } from '../../../../lib/yaml.ts';
 import { HostedClusterNames, OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
 import { BootstrapNames, bootstrapConfigHash, IGNITION_CA_SECRET, renderInfraUserDataSecret, renderTokenSecret, renderUserDataSecret, TokenSecretAnnotation, TokenSecretKey, type BootstrapConfig } from '../../../../render/nodepool/bootstrap.ts';
-import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
+import { applyUnlessUnchanged } from '../../../../runtime/apply.ts';
 import { ensureJoinCredentials, newBootstrapTokenFields } from '../join-credentials.ts';
 import { uuid } from '../../../../lib/random.ts';
 import { appliedKey, setCondition, type Phase, type Scope } from '../scope.ts';

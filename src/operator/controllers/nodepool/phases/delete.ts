@@ -1,8 +1,8 @@
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { KubeApiError } from '../../../../kube/errors.ts';
 import { formatDuration } from '../../../../lib/duration.ts';
-import { reasonOf } from '../../../runtime/errors.ts';
-import { removeFinalizer } from '../../../runtime/finalizers.ts';
+import { reasonOf } from '../../../../runtime/errors.ts';
+import { removeFinalizer } from '../../../../runtime/finalizers.ts';
 import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets.ts';
 import { nodesByMachine, proxyReadyOn } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines } from '../pool-machines.ts';

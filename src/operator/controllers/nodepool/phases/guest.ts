@@ -3,7 +3,7 @@ import { HostedClusterConditionType } from '../../../../api/v1beta1/conditions.t
 import { ControlPlaneNames } from '../../../../controlplane/names.ts';
 import { findCondition } from '../../../../lib/conditions.ts';
 import { hostedApiKubeconfig, type HostedApiAccess } from '../../hosted-api.ts';
-import { reasonOf } from '../../../runtime/errors.ts';
+import { reasonOf } from '../../../../runtime/errors.ts';
 import type { Phase, Scope } from '../scope.ts';
 
 /**

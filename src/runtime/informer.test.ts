@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject, ListSelector, WatchEvent, WatchFrom } from '../../kube/client.ts';
-import { FakeClock } from '../../testing/fake-clock.ts';
+import type { KubeObject, ListSelector, WatchEvent, WatchFrom } from '../kube/client.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
 import { changes, Informer, TooManyObjectsError, type InformerEvent, type ListWatcher } from './informer.ts';
 import { silentLogger } from './logger.ts';
 

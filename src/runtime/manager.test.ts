@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeClient } from '../../kube/client.ts';
-import { FakeClock } from '../../testing/fake-clock.ts';
+import type { KubeClient } from '../kube/client.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
 import { silentLogger } from './logger.ts';
 import { Manager } from './manager.ts';
 import { Metrics } from './metrics.ts';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/client.ts';
+import type { KubeObject } from '../kube/client.ts';
 import type { Clock } from './clock.ts';
 import { reasonOf, TerminalError, WaitError } from './errors.ts';
 import type { Informer, InformerEvent } from './informer.ts';

@@ -1,6 +1,6 @@
-import type { KubeClient } from '../../kube/client.ts';
-import { untrustedClient } from '../../kube/untrusted-kubeconfig.ts';
-import { sha256Hex } from '../../lib/hash.ts';
+import type { KubeClient } from '../kube/client.ts';
+import { untrustedClient } from '../kube/untrusted-kubeconfig.ts';
+import { sha256Hex } from '../lib/hash.ts';
 
 /**
  * One client per HostedCluster from a kubeconfig it keeps in a Secret: for its external infrastructure cluster, or

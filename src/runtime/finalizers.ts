@@ -1,4 +1,4 @@
-import type { KubeClient, KubeObject } from '../../kube/client.ts';
+import type { KubeClient, KubeObject } from '../kube/client.ts';
 
 /**
  * Removes one finalizer from an object. The resourceVersion in the merge patch makes it a compare-and-swap: a

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KubeClient, type KubeObject } from '../../kube/client.ts';
-import { testClusters } from '../../testing/envtest/clusters.ts';
-import { eventually } from '../../testing/eventually.ts';
+import { KubeClient, type KubeObject } from '../kube/client.ts';
+import { testClusters } from '../testing/envtest/clusters.ts';
+import { eventually } from '../testing/eventually.ts';
 import { realClock } from './clock.ts';
 import { Controller } from './controller.ts';
 import { Informer, type InformerEvent } from './informer.ts';

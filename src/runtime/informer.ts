@@ -1,5 +1,5 @@
-import { ListTooLongError, type KubeObject, type ListSelector, type WatchEvent, type WatchFrom } from '../../kube/client.ts';
-import { KubeApiError } from '../../kube/errors.ts';
+import { ListTooLongError, type KubeObject, type ListSelector, type WatchEvent, type WatchFrom } from '../kube/client.ts';
+import { KubeApiError } from '../kube/errors.ts';
 import { sleep, type Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UntrustedKubeconfigError } from '../../kube/untrusted-kubeconfig.ts';
+import { UntrustedKubeconfigError } from '../kube/untrusted-kubeconfig.ts';
 import { KubeconfigClients } from './kubeconfig-clients.ts';
 
 const kubeconfig = (user: string): string =>

@@ -1,5 +1,5 @@
-import type { KubeClient, KubeObject } from '../../kube/client.ts';
-import { toYaml } from '../../lib/yaml.ts';
+import type { KubeClient, KubeObject } from '../kube/client.ts';
+import { toYaml } from '../lib/yaml.ts';
 
 /**
  * Server-side applies `object` from `fieldManager` unless this process last applied the very same object under

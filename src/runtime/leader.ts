@@ -1,5 +1,5 @@
-import type { KubeClient } from '../../kube/client.ts';
-import { KubeApiError } from '../../kube/errors.ts';
+import type { KubeClient } from '../kube/client.ts';
+import { KubeApiError } from '../kube/errors.ts';
 import { sleep, type Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 

@@ -1,5 +1,5 @@
-import type { KubeClient, KubeObject } from '../../kube/client.ts';
-import { setBounded } from '../../lib/bounded-map.ts';
+import type { KubeClient, KubeObject } from '../kube/client.ts';
+import { setBounded } from '../lib/bounded-map.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 

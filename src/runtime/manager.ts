@@ -1,4 +1,4 @@
-import type { KubeClient, KubeObject, ListSelector } from '../../kube/client.ts';
+import type { KubeClient, KubeObject, ListSelector } from '../kube/client.ts';
 import type { Clock } from './clock.ts';
 import type { Controller } from './controller.ts';
 import { Informer } from './informer.ts';

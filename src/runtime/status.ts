@@ -1,5 +1,5 @@
-import type { KubeClient, KubeObject } from '../../kube/client.ts';
-import { toYaml } from '../../lib/yaml.ts';
+import type { KubeClient, KubeObject } from '../kube/client.ts';
+import { toYaml } from '../lib/yaml.ts';
 import type { Logger } from './logger.ts';
 
 /** How {@link applyStatusIfChanged} writes. */

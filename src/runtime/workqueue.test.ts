@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock } from '../../testing/fake-clock.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
 import { WorkQueue } from './workqueue.ts';
 
 const keyOf = async (q: WorkQueue): Promise<string | undefined> => (await q.get())?.key;
