@@ -371,7 +371,7 @@ export async function upEnvironment(options: UpOptions): Promise<RunningEnvironm
   const kind = options.machineBackend ?? 'process';
   const missing = missingPrerequisites(kind === 'vm');
   if (missing.length > 0) throw new EnvironmentError(describeMissing(missing));
-  const bin = await report.step('building binaries (first run only: about 18 minutes on 2 cores)', () => buildEverything(options.buildLog));
+  const bin = await report.step('building binaries (first run only: about 50 minutes on 2 cores)', () => buildEverything(options.buildLog));
   const paths = statePaths(layout);
   let client: KubeClient | undefined;
   const admin = (): KubeClient => (client ??= KubeClient.fromKubeconfigFile(paths.kubeconfig));

@@ -124,7 +124,7 @@ export async function publishRelease(options: PublishOptions, release: ReleaseIn
  */
 export async function buildRelease(options: ReleaseBuildOptions): Promise<ReleaseBuildResult> {
   const { report } = options;
-  const bin = await report.step('building binaries (first run only: about 15 minutes on 2 cores)', () => buildEverything(options.buildLog));
+  const bin = await report.step('building binaries (first run only: about 50 minutes on 2 cores)', () => buildEverything(options.buildLog));
   const nodeImage = await report.step('building the node image (first run only: about 2 minutes)', () => ensureNodeImage({ kubelet: bin.kubelet, containerdDir: dirname(bin.containerd) }, options.nodeImageLog));
   const sources: ReleaseSources = {
     components: new Map([...nodeImages(bin), ...releaseImages(bin)].map((spec) => [spec.name, spec])),
