@@ -1,7 +1,9 @@
-// Writes the CRD manifests (also the Helm chart's) and TypeScript types generated from the API definitions (`npm run generate`).
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Writes the CRD manifests (also the Helm chart's), the TypeScript types generated from the API definitions, and the
+// node agent's module (`npm run generate`).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { generatedApiFiles, generatedChartFiles } from '../src/api/generate.ts';
+import { NODE_AGENT_MODULE, NODE_AGENT_SOURCE, nodeAgentModule } from './node-agent-module.ts';
 
 const root = join(import.meta.dirname, '..');
 for (const file of [...generatedApiFiles(), ...generatedChartFiles()]) {
@@ -10,3 +12,8 @@ for (const file of [...generatedApiFiles(), ...generatedChartFiles()]) {
   writeFileSync(target, file.content);
   process.stdout.write(`wrote ${file.path}\n`);
 }
+
+// The node agent's bash source, as a module the pure render layer can import.
+const agentSource = readFileSync(join(root, NODE_AGENT_SOURCE), 'utf8');
+writeFileSync(join(root, NODE_AGENT_MODULE), nodeAgentModule(agentSource));
+process.stdout.write(`wrote ${NODE_AGENT_MODULE}\n`);

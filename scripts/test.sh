@@ -3,7 +3,7 @@
 # even after one fails, so a run shows everything that is broken; the exit code is non-zero when any failed.
 #   scripts/test.sh [TIER...]    tiers: lint typecheck unit integration browser artifacts e2e (default: all of them)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 tiers=("$@")
 [ ${#tiers[@]} -eq 0 ] && tiers=(lint typecheck unit integration browser artifacts e2e)
 summary=()

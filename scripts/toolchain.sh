@@ -76,6 +76,18 @@ hcp_ensure_browser() {
     echo "warning: could not install chromium-headless-shell; the browser tier will skip (and fail in CI)" >&2
 }
 
+# The lint tier checks the shell scripts with Debian's shellcheck: installed here as root with apt, as Chromium is.
+hcp_ensure_shellcheck() {
+  command -v shellcheck >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "note: no shellcheck for the lint tier; install Debian's shellcheck" >&2
+    return 0
+  fi
+  echo "installing shellcheck for the lint tier" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck; } >/dev/null 2>&1 ||
+    echo "warning: could not install shellcheck; the lint tier will fail" >&2
+}
+
 hcp_setup() {
-  hcp_ensure_node && hcp_ensure_deps && hcp_ensure_cli_bundle && hcp_ensure_browser
+  hcp_ensure_node && hcp_ensure_deps && hcp_ensure_cli_bundle && hcp_ensure_browser && hcp_ensure_shellcheck
 }
