@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
 import { allowedHostsFor, checkFetchSite, checkHost, checkSameOrigin, cookieOf, endedSessionCookie, newToken, sessionCookie, sessionIdOf, Sessions, tokenMatches } from './security.ts';
 import { parseCollection, stateOf } from './collections.ts';
-import { sessionMetaTag } from './server.ts';
+import { sessionMetaTag } from './page.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 
 const requestWith = (headers: Record<string, string>, encrypted = false): IncomingMessage => ({ headers, socket: { encrypted } }) as unknown as IncomingMessage;
