@@ -14,7 +14,9 @@ import { WaitError } from '../../runtime/errors.ts';
 import { Informer } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { Metrics } from '../../runtime/metrics.ts';
-import { dataVolumeNamesOf, dataVolumeOutcome, dataVolumesOfVM, dataVolumeStatus, registryImage, type DataVolumeLookup, type StoredDataVolume } from './data-volumes.ts';
+import { lookupIn, startDataVolumeStandIn } from './cdi-standin.ts';
+import { DATA_VOLUME, dataVolumeNamesOf, dataVolumeOutcome, dataVolumesOfVM, type StoredDataVolume } from './data-volumes.ts';
+import { report, type Reported } from './reports.ts';
 import type { ContainerDiskImports } from './disk-imports.ts';
 import { launcherPodName, launcherState, renderLauncherPod, type LauncherPod } from './launcher-pod.ts';
 import { machineShape, refusedInstance, runningInstance, STAND_IN_NAME, unsupportedByStandIn, userDataSecretOf, vmStatus, wantsRunning, type MachineFacts } from './instance.ts';
@@ -96,7 +98,6 @@ const VMI = { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance' } as 
 const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 /** The launcher pods this stand-in made (the informer's selector). */
 const LAUNCHER_SELECTOR = `kubevirt.io=virt-launcher,kubevirt.io/created-by=${STAND_IN_NAME}`;
-const DATA_VOLUME = { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume' } as const;
 const FIELD_MANAGER = STAND_IN_NAME;
 
 type StoredVM = VirtualMachine & KubeObject & { metadata: { deletionTimestamp?: string } };
@@ -119,12 +120,6 @@ async function writeStatus(client: KubeClient, vm: StoredVM, status: Record<stri
   await client.apply({ apiVersion: vm.apiVersion, kind: vm.kind, metadata: { name: vm.metadata.name, namespace: vm.metadata.namespace }, status }, { fieldManager: FIELD_MANAGER, subresource: 'status' });
 }
 
-/**
- * What was last reported for each VM (a fingerprint of the report and the VM's generation), so a look that finds
- * nothing changed writes nothing: resyncs of running machines, events of VMs already halted or refused.
- */
-type Reported = Map<string, string>;
-
 /** The stand-in's options and what it last reported. */
 type StandIn = StandInOptions & { readonly reported: Reported; readonly dataVolumes: Informer<StoredDataVolume>; readonly launchers: Informer<LauncherPod> };
 
@@ -138,13 +133,6 @@ function launcherOf(o: StandIn, key: string): LauncherPod | undefined {
 async function removeLauncher(o: StandIn, key: string): Promise<void> {
   const pod = launcherOf(o, key);
   if (pod !== undefined) await o.client.delete({ ...POD, namespace: pod.metadata.namespace, name: pod.metadata.name });
-}
-
-/** Writes a VM's report unless the same one was written last. */
-async function report(reported: Reported, key: string, fingerprint: string, write: () => Promise<void>): Promise<void> {
-  if (reported.get(key) === fingerprint) return;
-  await write();
-  reported.set(key, fingerprint);
 }
 
 /** Stops the machine of a VM that is gone or halted and removes its instance; a halted VM is reported Stopped. */
@@ -316,38 +304,3 @@ export function startKubeVirtStandIn(o: StandInOptions): () => void {
 /** The VMs owning a DataVolume (the ones waiting for it). */
 const ownerVMKeys = (dv: StoredDataVolume): string[] =>
   (dv.metadata.ownerReferences ?? []).filter((r) => r.kind === 'VirtualMachine').map((r) => `${dv.metadata.namespace}/${r.name}`);
-
-/** Looks DataVolumes up in the stand-in's cache. */
-const lookupIn = (dataVolumes: Informer<StoredDataVolume>): DataVolumeLookup => (namespace, name) => dataVolumes.get(`${namespace}/${name}`);
-
-/**
- * CDI's part: writes each DataVolume's phase and conditions (once per change), and looks again at the clones of a
- * DataVolume when it changes.
- */
-function startDataVolumeStandIn(o: StandInOptions, dataVolumes: Informer<StoredDataVolume>): Controller {
-  const reported: Reported = new Map();
-  const lookup = lookupIn(dataVolumes);
-  const reconcile = async (key: string): Promise<Record<string, never>> => {
-    const dv = dataVolumes.get(key);
-    if (dv === undefined) {
-      reported.delete(key);
-      return {};
-    }
-    const status = dataVolumeStatus(dataVolumeOutcome(dv, lookup, o.containerDisks?.importer));
-    await report(reported, key, JSON.stringify([status, dv.metadata.generation]), async () => {
-      await o.client.apply({ ...DATA_VOLUME, metadata: { name: dv.metadata.name, namespace: dv.metadata.namespace }, status }, { fieldManager: FIELD_MANAGER, subresource: 'status' });
-    });
-    return {};
-  };
-  const controller = new Controller({ name: 'cdi-standin', clock: o.clock, logger: o.logger, metrics: new Metrics(), workers: 1, reconcile });
-  // An import that ends brings back the DataVolumes importing that image (their clones follow their status).
-  o.containerDisks?.onSettled((image) => {
-    for (const dv of dataVolumes.list()) if (dv.spec.source?.registry !== undefined && registryImage(dv.spec.source.registry.url) === image) controller.queue.add(`${dv.metadata.namespace}/${dv.metadata.name}`);
-  });
-  controller.watch(dataVolumes, (event) => {
-    const { namespace, name } = event.object.metadata;
-    const clones = dataVolumes.list().filter((d) => d.spec.source?.pvc?.namespace === namespace && d.spec.source.pvc.name === name);
-    return [`${namespace}/${name}`, ...clones.map((d) => `${d.metadata.namespace}/${d.metadata.name}`)];
-  });
-  return controller;
-}

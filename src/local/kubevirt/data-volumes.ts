@@ -39,6 +39,9 @@ export interface DataVolumeOutcome {
   readonly message: string;
 }
 
+/** The DataVolume kind (CDI's), for requests and informers. */
+export const DATA_VOLUME = { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume' } as const;
+
 const REGISTRY_PREFIX = 'docker://';
 /** How many clones deep a source is followed (a cycle or a long chain is refused). */
 const MAX_CLONE_DEPTH = 4;
