@@ -3,7 +3,7 @@
 // the same image on a node), with the proportional share (PSS) that counts shared pages once.
 import { readFileSync } from 'node:fs';
 import type { KubeClient } from '../../src/kube/client.ts';
-import { podProcesses } from '../../src/local/environment/host.ts';
+import { podProcesses } from '../../src/local/environment/host-cgroups.ts';
 import type { EnvironmentLayout } from '../../src/local/environment/layout.ts';
 import { controlPlanePods } from './control-plane-timeline.ts';
 

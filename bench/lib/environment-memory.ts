@@ -1,6 +1,6 @@
 // Resident memory of a local environment: every process in its cgroup (daemons, shims, containers, machines).
 import { readFileSync } from 'node:fs';
-import { cgroupProcesses } from '../../src/local/environment/host.ts';
+import { cgroupProcesses } from '../../src/local/environment/host-cgroups.ts';
 import type { EnvironmentLayout } from '../../src/local/environment/layout.ts';
 
 /** Resident memory of every process of the environment in MiB, by program name. */

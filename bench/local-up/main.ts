@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, type KubeObject } from '../../src/kube/client.ts';
 import { waitFor } from '../../src/local/cluster/http.ts';
-import { cgroupProcesses } from '../../src/local/environment/host.ts';
+import { cgroupProcesses } from '../../src/local/environment/host-cgroups.ts';
 import { environmentLayout } from '../../src/local/environment/layout.ts';
 import { localClusterFlags } from '../../src/local/environment/cluster-flags.ts';
 import { runHcpBinary } from '../../src/testing/artifacts.ts';

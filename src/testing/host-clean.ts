@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { cgroupMounts, mountsUnder } from '../local/environment/host.ts';
+import { cgroupMounts } from '../local/environment/host-cgroups.ts';
+import { mountsUnder } from '../local/environment/host-mounts.ts';
 import type { EnvironmentLayout } from '../local/environment/layout.ts';
 import { KUBELET_FIXED_PATHS, nodeFolderFor } from '../local/environment/node-mounts.ts';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { tailOfFile } from '../cluster/files.ts';
 import { waitFor } from '../cluster/http.ts';
 import { EnvironmentError } from './errors.ts';
-import { cgroupHierarchies, signal } from './host.ts';
+import { cgroupHierarchies, signal } from './host-cgroups.ts';
 import { statePaths, type EnvironmentLayout } from './layout.ts';
 
 /** What to start. */

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { isExecutable } from '../binaries/locate.ts';
-import { cgroupHierarchies } from './host.ts';
+import { cgroupHierarchies } from './host-cgroups.ts';
 
 /** Where Debian's containernetworking-plugins puts the CNI plugins. */
 export const CNI_BIN_DIR = '/usr/lib/cni';

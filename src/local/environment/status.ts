@@ -4,7 +4,7 @@ import { LOCAL_RELEASE_IMAGE } from './local-images.ts';
 import { existsSync } from 'node:fs';
 import { runningPid } from './daemons.ts';
 import { hostedClustersOf } from './down.ts';
-import { linkExists, netnsExists } from './host.ts';
+import { linkExists, netnsExists } from './host-network.ts';
 import { hasInfraCluster, INFRA_NAMESPACE, infraUserKubeconfig } from './infra-cluster.ts';
 import { hostsRegistry, infraLayout, statePaths, type EnvironmentLayout } from './layout.ts';
 import { OBJECT_STORE_DAEMON, objectStoreAccess, type ObjectStoreAccess } from './object-store.ts';

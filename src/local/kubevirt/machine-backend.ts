@@ -13,7 +13,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runningPid } from '../environment/daemons.ts';
-import { podProcesses } from '../environment/host.ts';
+import { podProcesses } from '../environment/host-cgroups.ts';
 import { startJoinMachine, stopJoinMachine, type JoinMachineOptions, type LauncherNetwork } from '../environment/join-machine.ts';
 import { INFRA_FIRST_SLOT, infraLayout, type EnvironmentLayout, type NodeLayout } from '../environment/layout.ts';
 import type { MachineFacts } from './instance.ts';

@@ -15,7 +15,7 @@ import { Controller } from '../../runtime/controller.ts';
 import { Informer } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { Metrics } from '../../runtime/metrics.ts';
-import { inNodeNetwork } from '../environment/host.ts';
+import { inNodeNetwork } from '../environment/host-network.ts';
 import type { EnvironmentLayout, NodeLayout } from '../environment/layout.ts';
 import { compileNetworkPolicies, NETPOL_CHAIN, staleChains, type NetworkPolicyObject, type PolicyPod } from './compile.ts';
 
