@@ -12,8 +12,8 @@ import { KubeClient, type KubeObject } from '../kube/client.ts';
 import { waitFor } from '../local/cluster/http.ts';
 import type { EnvironmentLayout } from '../local/environment/layout.ts';
 import { objectStoreAccess } from '../local/environment/object-store.ts';
-import { ETCD_RESTORE_CREDENTIALS_ANNOTATION } from '../render/hostedcluster/names.ts';
 import type { RunHcp } from './upgrade-flow.ts';
+import { OurAnnotation } from '../api/v1beta1/well-known.ts';
 
 const MINUTE = 60_000;
 const API = 'hypershift.openshift.io/v1beta1';
@@ -64,7 +64,10 @@ async function namedSecrets(ctx: RecoveryContext, hc: HostedCluster): Promise<Ku
   return secrets.map((secret) => asManifest(secret));
 }
 
-/** Keeps what the manual says to keep: the snapshot's URL, the cluster's objects and Secrets, and (for the check) the objects written. */
+/**
+ * Keeps what the manual says to keep: the snapshot's URL, the cluster's objects and Secrets, and (for the check) the
+ * objects written.
+ */
 export async function keepForRecovery(ctx: RecoveryContext, hostedKubeconfig: string, snapshotURL: string): Promise<KeptForRecovery> {
   const hc = await ctx.management.get<HostedCluster & KubeObject & Record<string, unknown>>({ apiVersion: API, kind: 'HostedCluster', name: ctx.name, namespace: 'clusters' });
   const pools = await ctx.management.list<KubeObject & Record<string, unknown> & { spec: { clusterName: string; replicas?: number } }>(API, 'NodePool', { namespace: 'clusters' });
@@ -85,7 +88,7 @@ function restoredManifests(kept: KeptForRecovery): KubeObject[] {
   return kept.manifests.map((object) => {
     if (object.kind !== 'HostedCluster') return object;
     const hc = structuredClone(object) as unknown as HostedCluster;
-    hc.metadata.annotations = { ...hc.metadata.annotations, [ETCD_RESTORE_CREDENTIALS_ANNOTATION]: RESTORE_CREDENTIALS };
+    hc.metadata.annotations = { ...hc.metadata.annotations, [OurAnnotation.EtcdRestoreCredentials]: RESTORE_CREDENTIALS };
     const managed = hc.spec.etcd.managed ?? { storage: { type: 'PersistentVolume' } };
     hc.spec.etcd = { ...hc.spec.etcd, managed: { ...managed, storage: { ...managed.storage, restoreSnapshotURL: [kept.snapshotURL] } } };
     return hc;
@@ -108,7 +111,10 @@ async function newWorkerReady(hosted: KubeClient, kept: KeptForRecovery): Promis
   }, { timeoutMs: 6 * MINUTE, intervalMs: 2000 });
 }
 
-/** Creates the cluster again from the snapshot and checks every kept object and a new worker; answers the seconds to Available. */
+/**
+ * Creates the cluster again from the snapshot and checks every kept object and a new worker; answers the seconds to
+ * Available.
+ */
 export async function assertRecreatedFromSnapshot(ctx: RecoveryContext, kept: KeptForRecovery): Promise<number> {
   const access = objectStoreAccess(ctx.layout);
   const credentials = { credentials: readFileSync(access.credentialsFile, 'utf8'), 'ca-bundle.pem': readFileSync(access.caFile, 'utf8') };

@@ -65,6 +65,53 @@ export const Annotation = {
   KubeAPIServerGOGC: 'hypershift.openshift.io/kube-apiserver-gogc',
   /** The API servers' GOMEMLIMIT (a soft heap limit, e.g. `1536MiB`), above which Go collects more often. */
   KubeAPIServerGOMemoryLimit: 'hypershift.openshift.io/kube-apiserver-gomemlimit',
+  /**
+   * On every object made for a HostedCluster: `<namespace>/<name>` (same key as the {@link Label.HostedCluster} label).
+   */
+  Cluster: 'hypershift.openshift.io/cluster',
+  /** The pod-template annotation naming the release a control-plane pod belongs to. */
+  ReleaseImage: 'hypershift.openshift.io/release-image',
+  /** On a NodePool's token Secret: when its bootstrap token expires in the hosted cluster. */
+  BootstrapTokenExpiration: 'hypershift.openshift.io/bootstrap-token-expiration',
+  /**
+   * Ours, under upstream's prefix: set (to the time, RFC 3339) on a VM the operator chose for deletion — scale-down,
+   * rolling replace, auto-repair. Upstream marks the Cluster API Machine instead. From then on the machine no longer
+   * counts, its Node is drained, and the choice survives an operator restart (a half-drained Node is never left
+   * cordoned).
+   */
+  MachineDeletionRequested: 'hypershift.openshift.io/machine-deletion-requested',
+} as const;
+
+/** The finalizer of HostedClusters and NodePools: the operator cleans up before either disappears (upstream's). */
+export const Finalizer = {
+  Operator: 'hypershift.openshift.io/finalizer',
+} as const;
+
+/** Annotation keys of this project (not upstream's). */
+export const OurAnnotation = {
+  /**
+   * On a HostedCluster: the Secret (in its namespace) with the credentials for `restoreSnapshotURL`: `credentials` (an
+   * AWS shared-credentials file, as HCPEtcdBackup's) for an s3:// URL, and `ca-bundle.pem` for a store with a private
+   * CA.
+   */
+  EtcdRestoreCredentials: 'hcp-kubevirt.io/etcd-restore-credentials',
+  /**
+   * On a credentials Secret of the operator's namespace: the namespaces (comma-separated) whose HostedClusters a
+   * platform admin lets use it for their scheduled backups.
+   */
+  EtcdBackupSharedWith: 'hcp-kubevirt.io/etcd-backup-shared-with',
+  /** On a control plane: the tick of its last scheduled backup (unix seconds), so a tick is never taken twice. */
+  EtcdBackupLastScheduledTick: 'hcp-kubevirt.io/etcd-backup-last-scheduled-tick',
+  /** On a scheduled backup: `retention.maxSnapshots`, for the upload step. */
+  EtcdBackupRetainSnapshots: 'hcp-kubevirt.io/etcd-backup-retain-snapshots',
+  /** On the etcd StatefulSet: etcd has had quorum once (see `etcdBootstrapped`). */
+  EtcdBootstrapped: 'hcp-kubevirt.io/etcd-bootstrapped',
+} as const;
+
+/** Label keys of this project (not upstream's). */
+export const OurLabel = {
+  /** On the backups a schedule asked for. */
+  EtcdBackupScheduled: 'hcp-kubevirt.io/etcd-backup-scheduled',
 } as const;
 
 /** Default OVN-Kubernetes internal subnets for KubeVirt guests (avoid clashing with the infrastructure's). */

@@ -19,7 +19,9 @@ const PRIORITY: Record<PriorityTier, { readonly name: string; readonly override:
 /** Whether the control plane runs highly available (the HostedCluster's `controllerAvailabilityPolicy`). */
 export const isHighlyAvailable = (hcp: HostedControlPlane): boolean => hcp.spec.controllerAvailabilityPolicy !== 'SingleReplica';
 
-/** Upstream's replica rule: 1 for SingleReplica; for HighlyAvailable 3 for etcd and API-critical pods, 2 for the rest. */
+/**
+ * Upstream's replica rule: 1 for SingleReplica; for HighlyAvailable 3 for etcd and API-critical pods, 2 for the rest.
+ */
 export function replicasFor(hcp: HostedControlPlane, tier: PriorityTier): number {
   if (!isHighlyAvailable(hcp)) return 1;
   return tier === 'control-plane' ? 2 : 3;
@@ -61,9 +63,6 @@ function affinity(hcp: HostedControlPlane, component: string, replicas: number):
   return { nodeAffinity, podAffinity, podAntiAffinity };
 }
 
-/** The pod-template annotation naming the release a control-plane pod belongs to (upstream's). */
-export const RELEASE_IMAGE_ANNOTATION = 'hypershift.openshift.io/release-image';
-
 /**
  * Pod annotations: the config hash, the restart date (changing it rolls every pod) and, unless `withRelease` is false,
  * the release image.
@@ -72,7 +71,7 @@ export function podAnnotations(hcp: HostedControlPlane, configHash: string, with
   const restartDate = hcp.metadata.annotations?.[Annotation.RestartDate];
   return {
     [CONFIG_HASH_ANNOTATION]: configHash,
-    ...(withRelease ? { [RELEASE_IMAGE_ANNOTATION]: hcp.spec.releaseImage } : {}),
+    ...(withRelease ? { [Annotation.ReleaseImage]: hcp.spec.releaseImage } : {}),
     ...(restartDate === undefined ? {} : { [Annotation.RestartDate]: restartDate }),
   };
 }

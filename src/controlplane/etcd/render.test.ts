@@ -7,7 +7,8 @@ import { catalogReleaseProvider } from '../../release/catalog.ts';
 import type { ReleaseInfo } from '../../release/info.ts';
 import { aHostedCluster, aHostedControlPlane } from '../../testing/builders.ts';
 import { assertGolden } from '../../testing/golden.ts';
-import { ETCD_BOOTSTRAPPED_ANNOTATION, etcdBootstrapped, renderEtcd } from './render.ts';
+import { etcdBootstrapped, renderEtcd } from './render.ts';
+import { OurAnnotation } from '../../api/v1beta1/well-known.ts';
 
 const hcp = (version?: string): HostedControlPlane => ({ apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'HostedControlPlane', metadata: { name: 'demo', namespace: 'clusters-demo' }, spec: {} as HostedControlPlane['spec'], ...(version === undefined ? {} : { status: { ready: true, initialized: true, version } }) });
 
@@ -19,7 +20,7 @@ describe('whether etcd may still be bootstrapped', () => {
 
   it('When a quorum is ready, the StatefulSet remembers it, or the control plane ran, it should exist for good', () => {
     assert.equal(etcdBootstrapped(hcp(), { spec: { replicas: 3 }, status: { readyReplicas: 2 } }), true);
-    assert.equal(etcdBootstrapped(hcp(), { metadata: { annotations: { [ETCD_BOOTSTRAPPED_ANNOTATION]: 'true' } }, spec: { replicas: 3 }, status: { readyReplicas: 0 } }), true, 'members lost later do not make it new again');
+    assert.equal(etcdBootstrapped(hcp(), { metadata: { annotations: { [OurAnnotation.EtcdBootstrapped]: 'true' } }, spec: { replicas: 3 }, status: { readyReplicas: 0 } }), true, 'members lost later do not make it new again');
     assert.equal(etcdBootstrapped(hcp('1.36.3'), undefined), true);
   });
 });

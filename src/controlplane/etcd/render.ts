@@ -6,8 +6,12 @@ import { ControlPlaneNames, ETCD_CLIENT_PORT, ETCD_PEER_PORT } from '../names.ts
 import { etcdURL, PkiSecret } from '../pki/plan.ts';
 import { MEMBER_START_SCRIPT, MemberStartEnv, type EtcdClusterState } from './member-start.ts';
 import { restoreInitContainers, restoreVolumes } from './restore.ts';
+import { OurAnnotation } from '../../api/v1beta1/well-known.ts';
 
-/** etcd's requests (upstream asks 300m/600Mi): a small hosted cluster's etcd, as measured (bench/local-up/memory-measured.json). */
+/**
+ * etcd's requests (upstream asks 300m/600Mi): a small hosted cluster's etcd, as measured (bench/local-up/memory-
+ * measured.json).
+ */
 export const ETCD_REQUESTS: Requests = { cpu: '100m', memory: '128Mi' };
 /** etcd's metrics over TLS, client certificate required (scraped through the `etcd-client` Service). */
 const METRICS_PORT = 2382;
@@ -26,7 +30,9 @@ export const EtcdClientFiles = {
   key: '/etc/etcd/tls/client/etcd-client.key',
 } as const;
 
-/** The client certificate's Secret under the manual's file names: its CA in a folder of its own, as upstream mounts it. */
+/**
+ * The client certificate's Secret under the manual's file names: its CA in a folder of its own, as upstream mounts it.
+ */
 const CLIENT_VOLUMES: unknown[] = [
   { name: 'etcd-client-tls', secret: { secretName: PkiSecret.etcdClient, defaultMode: 0o640, items: [{ key: 'tls.crt', path: 'etcd-client.crt' }, { key: 'tls.key', path: 'etcd-client.key' }, { key: 'ca.crt', path: 'etcd-client-ca.crt' }] } },
   { name: 'etcd-ca', secret: { secretName: PkiSecret.etcdClient, defaultMode: 0o640, items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
@@ -36,12 +42,11 @@ const CLIENT_MOUNTS: unknown[] = [
   { name: 'etcd-ca', mountPath: '/etc/etcd/tls/etcd-ca', readOnly: true },
 ];
 
-/** The ConfigMap holding the cluster's {@link EtcdClusterState}, mounted into every member (updates reach running pods). */
+/**
+ * The ConfigMap holding the cluster's {@link EtcdClusterState}, mounted into every member (updates reach running pods).
+ */
 export const ETCD_CLUSTER_STATE_CONFIGMAP = 'etcd-cluster-state';
 const CLUSTER_STATE_DIR = '/etc/etcd/clusterstate';
-
-/** The annotation by which the etcd StatefulSet remembers that etcd has had quorum (see {@link etcdBootstrapped}). */
-export const ETCD_BOOTSTRAPPED_ANNOTATION = 'hcp-kubevirt.io/etcd-bootstrapped';
 
 /**
  * Whether etcd's cluster exists, for good: the StatefulSet says so already, a quorum of members is ready, or the
@@ -49,7 +54,7 @@ export const ETCD_BOOTSTRAPPED_ANNOTATION = 'hcp-kubevirt.io/etcd-bootstrapped';
  * the cluster new again.
  */
 export function etcdBootstrapped(hcp: HostedControlPlane, statefulSet: EtcdStatefulSetView | undefined): boolean {
-  return hcp.status?.version !== undefined || statefulSet?.metadata?.annotations?.[ETCD_BOOTSTRAPPED_ANNOTATION] === 'true' || quorumReady(statefulSet);
+  return hcp.status?.version !== undefined || statefulSet?.metadata?.annotations?.[OurAnnotation.EtcdBootstrapped] === 'true' || quorumReady(statefulSet);
 }
 
 const quorumReady = (statefulSet: EtcdStatefulSetView | undefined): boolean => {
@@ -128,7 +133,8 @@ const CLUSTER_STATE_MOUNT = { name: 'cluster-state', mountPath: CLUSTER_STATE_DI
  */
 function probeCommand(path: string): { command: string[] } {
   const url = `http://127.0.0.1:${String(PROBE_PORT)}${path}`;
-  // The tool that is there answers, so a failed probe says why etcd did not answer (not that the other tool is missing).
+  // The tool that is there answers, so a failed probe says why etcd did not answer (not that the other tool is
+  // missing).
   return { command: ['/bin/sh', '-c', `if command -v wget >/dev/null; then wget -q -O /dev/null ${url}; else curl -fsS -o /dev/null ${url}; fi`] };
 }
 
@@ -231,7 +237,7 @@ export function renderEtcd(hcp: HostedControlPlane, release: ReleaseInfo, config
   const statefulSet = {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
-    metadata: bootstrapped ? { ...metadata, annotations: { ...(metadata['annotations'] as Record<string, string> | undefined), [ETCD_BOOTSTRAPPED_ANNOTATION]: 'true' } } : metadata,
+    metadata: bootstrapped ? { ...metadata, annotations: { ...(metadata['annotations'] as Record<string, string> | undefined), [OurAnnotation.EtcdBootstrapped]: 'true' } } : metadata,
     spec: {
       replicas,
       serviceName: ControlPlaneNames.etcdDiscoveryService,

@@ -19,13 +19,6 @@ export const VmLabel = {
 /** The NodePool (`<namespace>/<name>`) a VM belongs to: NodePool names repeat across HostedCluster namespaces. */
 export const VM_NODEPOOL_ANNOTATION = Label.NodePool;
 
-/**
- * Set (to the time, RFC 3339) when the operator chooses a VM for deletion — scale-down, rolling replace, auto-repair.
- * Ours, not upstream's: upstream marks the Cluster API Machine instead. From then on the machine no longer counts, its
- * Node is drained, and the choice survives an operator restart (a half-drained Node is never left cordoned).
- */
-export const VM_DELETION_REQUESTED_ANNOTATION = 'hypershift.openshift.io/machine-deletion-requested';
-
 /** The cloud-init volume and disk name cluster-api-provider-kubevirt gives the bootstrap data. */
 const CLOUD_INIT_VOLUME = 'cloudinitvolume';
 

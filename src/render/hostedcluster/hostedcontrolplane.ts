@@ -2,7 +2,7 @@ import type { HostedCluster, HostedControlPlaneSpec } from '../../api/index.ts';
 import { API_VERSION } from '../../api/v1beta1/kinds.ts';
 import { Annotation } from '../../api/v1beta1/well-known.ts';
 import type { KubeManifest } from '../../api/manifest.ts';
-import { CLUSTER_ANNOTATION, clusterKey, HostedClusterNames } from './names.ts';
+import { clusterKey, HostedClusterNames } from './names.ts';
 
 /** Inputs the controller works out before rendering the HostedControlPlane. */
 export interface HostedControlPlaneInput {
@@ -56,7 +56,10 @@ function optional(input: HostedControlPlaneInput): Partial<HostedControlPlaneSpe
   return { ...(image === undefined ? {} : { controlPlaneReleaseImage: image }), ...(input.pausedUntil === undefined ? {} : { pausedUntil: input.pausedUntil }) };
 }
 
-/** The HostedCluster annotations the control plane acts on, copied to its HostedControlPlane (upstream mirrors these too). */
+/**
+ * The HostedCluster annotations the control plane acts on, copied to its HostedControlPlane (upstream mirrors these
+ * too).
+ */
 const MIRRORED = [
   Annotation.RestartDate,
   Annotation.ControlPlanePriorityClass,
@@ -71,7 +74,7 @@ function annotations(hc: HostedCluster): Record<string, string> {
     const value = hc.metadata.annotations?.[key];
     return value === undefined ? [] : [[key, value] as const];
   });
-  return { [CLUSTER_ANNOTATION]: clusterKey(hc), ...Object.fromEntries(mirrored) };
+  return { [Annotation.Cluster]: clusterKey(hc), ...Object.fromEntries(mirrored) };
 }
 
 /**

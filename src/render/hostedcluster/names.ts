@@ -1,13 +1,14 @@
 import type { HostedCluster } from '../../api/index.ts';
 import { INFRA_CREDENTIALS_SECRET } from '../../controlplane/common/infra.ts';
+import { Finalizer } from '../../api/v1beta1/well-known.ts';
 
 /**
  * Names of everything the HostedCluster controller creates, in one place (upstream's names, which users and the
  * control plane rely on).
  */
 export const HostedClusterNames = {
-  /** The finalizer that lets the controller clean up before a HostedCluster disappears. */
-  finalizer: 'hypershift.openshift.io/finalizer',
+  /** The finalizer that lets the controller clean up before a HostedCluster disappears (the NodePools' too). */
+  finalizer: Finalizer.Operator,
   /** The control-plane namespace: `<namespace>-<name>`. */
   controlPlaneNamespace: (hc: HostedCluster): string => `${hc.metadata.namespace ?? ''}-${hc.metadata.name ?? ''}`,
   /** Copies inside the control-plane namespace. */
@@ -20,15 +21,6 @@ export const HostedClusterNames = {
   adminKubeconfig: (hc: HostedCluster): string => `${hc.metadata.name ?? ''}-admin-kubeconfig`,
   kubeadminPassword: (hc: HostedCluster): string => `${hc.metadata.name ?? ''}-kubeadmin-password`,
 } as const;
-
-/** Annotation on every object made for a HostedCluster: `<namespace>/<name>` (upstream's key). */
-export const CLUSTER_ANNOTATION = 'hypershift.openshift.io/cluster';
-
-/**
- * Ours: on a HostedCluster, the Secret (in its namespace) with the credentials for `restoreSnapshotURL`: `credentials`
- * (an AWS shared-credentials file, as HCPEtcdBackup's) for an s3:// URL, and `ca-bundle.pem` for a store with a private CA.
- */
-export const ETCD_RESTORE_CREDENTIALS_ANNOTATION = 'hcp-kubevirt.io/etcd-restore-credentials';
 
 /**
  * Label on every Secret the operator keeps in a control-plane namespace (copies and PKI): the operator caches

@@ -1,7 +1,7 @@
 import type { HostedCluster } from '../../api/index.ts';
-import { Label } from '../../api/v1beta1/well-known.ts';
+import { Annotation, Label } from '../../api/v1beta1/well-known.ts';
 import type { KubeManifest } from '../../api/manifest.ts';
-import { CLUSTER_ANNOTATION, clusterKey, HostedClusterNames } from './names.ts';
+import { clusterKey, HostedClusterNames } from './names.ts';
 
 /**
  * The control-plane namespace with upstream's labels. Pod security is `privileged` as upstream's default: etcd and
@@ -20,7 +20,7 @@ export function renderControlPlaneNamespace(hc: HostedCluster): KubeManifest {
         'pod-security.kubernetes.io/warn': 'privileged',
         'security.openshift.io/scc.podSecurityLabelSync': 'false',
       },
-      annotations: { [CLUSTER_ANNOTATION]: clusterKey(hc) },
+      annotations: { [Annotation.Cluster]: clusterKey(hc) },
     },
   };
 }

@@ -1,7 +1,8 @@
 import type { HostedCluster } from '../../api/index.ts';
 import { toBase64 } from '../../lib/base64.ts';
 import type { KubeManifest } from '../../api/manifest.ts';
-import { CLUSTER_ANNOTATION, clusterKey, CONTROL_PLANE_SECRET_LABEL, HostedClusterNames } from './names.ts';
+import { clusterKey, CONTROL_PLANE_SECRET_LABEL, HostedClusterNames } from './names.ts';
+import { Annotation } from '../../api/v1beta1/well-known.ts';
 
 /** A Secret as read from the API: only what a copy needs. */
 export interface SourceSecret {
@@ -18,7 +19,7 @@ export function renderSecretCopy(hc: HostedCluster, name: string, source: Source
       name,
       namespace: HostedClusterNames.controlPlaneNamespace(hc),
       labels: { [CONTROL_PLANE_SECRET_LABEL.key]: CONTROL_PLANE_SECRET_LABEL.value },
-      annotations: { [CLUSTER_ANNOTATION]: clusterKey(hc) },
+      annotations: { [Annotation.Cluster]: clusterKey(hc) },
     },
     type: source.type ?? 'Opaque',
     data: { ...source.data },

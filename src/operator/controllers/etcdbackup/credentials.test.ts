@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { manualCredentials, scheduledCredentials, SHARED_WITH_ANNOTATION, type CredentialsSecret, type ScheduledCredentialsInput } from './credentials.ts';
+import { manualCredentials, scheduledCredentials, type CredentialsSecret, type ScheduledCredentialsInput } from './credentials.ts';
+import { OurAnnotation } from '../../../api/v1beta1/well-known.ts';
 
 const secret = (namespace: string, annotations: Record<string, string> = {}, data: Record<string, string> = { credentials: 'W2RlZmF1bHRd' }): CredentialsSecret => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bucket', namespace, annotations }, data });
 const input = (over: Partial<ScheduledCredentialsInput>): ScheduledCredentialsInput => ({ tenant: undefined, operator: undefined, name: 'bucket', hostedCluster: { namespace: 'team-a', name: 'demo' }, keyPrefix: 'team-a/demo', ...over });
@@ -17,14 +18,14 @@ describe('etcd backup credentials', () => {
   });
 
   it('When a schedule names a Secret of the operator\'s namespace that is not shared with it, it should not use it, nor say it exists', () => {
-    const result = scheduledCredentials(input({ operator: secret('hypershift', { [SHARED_WITH_ANNOTATION]: 'team-b' }) }));
+    const result = scheduledCredentials(input({ operator: secret('hypershift', { [OurAnnotation.EtcdBackupSharedWith]: 'team-b' }) }));
     assert.equal(result.kind, 'unusable');
     assert.match(JSON.stringify(result), /credentials Secret team-a\/bucket not found: a scheduled backup reads its credentials from the HostedCluster's namespace/);
     assert.doesNotMatch(JSON.stringify(result), /hypershift/);
   });
 
   it('When a platform admin shares a Secret with the namespace, it should be used, under the HostedCluster\'s own prefix only', () => {
-    const shared = secret('hypershift', { [SHARED_WITH_ANNOTATION]: 'team-b, team-a' });
+    const shared = secret('hypershift', { [OurAnnotation.EtcdBackupSharedWith]: 'team-b, team-a' });
     assert.equal(scheduledCredentials(input({ operator: shared })).kind, 'shared');
     assert.equal(scheduledCredentials(input({ operator: shared, keyPrefix: 'team-a/demo/nightly' })).kind, 'shared');
     const other = scheduledCredentials(input({ operator: shared, keyPrefix: 'team-b/prod' }));

@@ -5,16 +5,12 @@
  * there too, a tenant could name another tenant's bucket credentials and key prefix, and with `maxSnapshots: 1` have
  * retention delete the other's snapshots. So a scheduled backup's credentials are a Secret of the HostedCluster's own
  * namespace (what its tenant may read anyway), or a Secret of the operator's namespace that a platform admin shares
- * with that namespace ({@link SHARED_WITH_ANNOTATION}), which then writes only under the HostedCluster's own prefix.
+ * with that namespace ({@link OurAnnotation.EtcdBackupSharedWith}), which then writes only under the HostedCluster's
+ * own prefix.
  * Pure.
  */
 import type { KubeObject } from '../../../kube/client.ts';
-
-/**
- * The annotation by which a platform admin shares a credentials Secret of the operator's namespace with the
- * HostedClusters of some namespaces (comma-separated names) for their scheduled backups.
- */
-export const SHARED_WITH_ANNOTATION = 'hcp-kubevirt.io/etcd-backup-shared-with';
+import { OurAnnotation } from '../../../api/v1beta1/well-known.ts';
 
 /** A credentials Secret as read. */
 export type CredentialsSecret = KubeObject & { data?: Record<string, string> };
@@ -49,7 +45,7 @@ export interface ScheduledCredentialsInput {
 }
 
 const sharedWith = (secret: CredentialsSecret, namespace: string): boolean =>
-  (secret.metadata?.annotations?.[SHARED_WITH_ANNOTATION] ?? '').split(',').map((n) => n.trim()).includes(namespace);
+  (secret.metadata?.annotations?.[OurAnnotation.EtcdBackupSharedWith] ?? '').split(',').map((n) => n.trim()).includes(namespace);
 
 /**
  * The key prefix shared credentials may write under: the HostedCluster's `<namespace>/<name>`. Not the control-plane
@@ -83,6 +79,6 @@ export function scheduledCredentials(input: ScheduledCredentialsInput): BackupCr
   return {
     kind: 'unusable',
     state: 'absent',
-    message: `credentials Secret ${tenantWhere} not found: a scheduled backup reads its credentials from the HostedCluster's namespace (key "credentials"), or from a Secret a platform admin shares with it (annotation ${SHARED_WITH_ANNOTATION})`,
+    message: `credentials Secret ${tenantWhere} not found: a scheduled backup reads its credentials from the HostedCluster's namespace (key "credentials"), or from a Secret a platform admin shares with it (annotation ${OurAnnotation.EtcdBackupSharedWith})`,
   };
 }

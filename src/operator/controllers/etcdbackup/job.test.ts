@@ -5,7 +5,7 @@ import type { HCPEtcdBackup } from '../../../api/index.ts';
 import { toYaml } from '../../../lib/yaml.ts';
 import { assertGolden } from '../../../testing/golden.ts';
 import { backupJobName, renderBackupJob, renderClientCertificateCopy, snapshotKey } from './job.ts';
-import { RETAIN_SNAPSHOTS_ANNOTATION } from './schedule.ts';
+import { OurAnnotation } from '../../../api/v1beta1/well-known.ts';
 
 const backup: HCPEtcdBackup = {
   apiVersion: 'hypershift.openshift.io/v1beta1',
@@ -23,7 +23,7 @@ describe('the etcd backup Job', () => {
 
   it('When a scheduled backup carries a retention, its upload should keep that many snapshots; other backups delete nothing', () => {
     const uploadArgs = (b: HCPEtcdBackup): string[] => (renderBackupJob({ ...input, backup: b }) as unknown as { spec: { template: { spec: { containers: Array<{ args: string[] }> } } } }).spec.template.spec.containers[0]?.args ?? [];
-    assert.ok(uploadArgs({ ...backup, metadata: { ...backup.metadata, annotations: { [RETAIN_SNAPSHOTS_ANNOTATION]: '7' } } }).includes('--keep=7'));
+    assert.ok(uploadArgs({ ...backup, metadata: { ...backup.metadata, annotations: { [OurAnnotation.EtcdBackupRetainSnapshots]: '7' } } }).includes('--keep=7'));
     assert.equal(uploadArgs(backup).some((a) => a.startsWith('--keep')), false);
   });
 

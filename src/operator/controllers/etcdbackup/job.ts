@@ -17,7 +17,7 @@ import { ETCD_CLIENT_PORT } from '../../../controlplane/names.ts';
 import { PkiSecret } from '../../../controlplane/pki/plan.ts';
 import { sha256Hex } from '../../../lib/hash.ts';
 import type { KubeManifest } from '../../../api/manifest.ts';
-import { RETAIN_SNAPSHOTS_ANNOTATION } from './schedule.ts';
+import { OurAnnotation } from '../../../api/v1beta1/well-known.ts';
 
 /** Labels of a backup's Job and certificate copy: which HCPEtcdBackup they serve. */
 export const BackupLabel = {
@@ -50,7 +50,10 @@ export interface BackupJobInput {
   readonly credentialsSecret?: string;
 }
 
-/** The name of a backup's Job and certificate copy: from its uid, so a backup recreated under the same name gets new ones. */
+/**
+ * The name of a backup's Job and certificate copy: from its uid, so a backup recreated under the same name gets new
+ * ones.
+ */
 export const backupJobName = (backup: HCPEtcdBackup): string => `etcd-backup-${sha256Hex(backup.metadata.uid ?? '').slice(0, 12)}`;
 
 /** The object key of a backup started at `now`: upstream's `<keyPrefix>/<unix seconds>.db`. */
@@ -108,7 +111,7 @@ function snapshotContainer(input: BackupJobInput): Record<string, unknown> {
 
 /** `--keep=N` for a scheduled backup with a retention (`schedule.ts`). */
 const keepArgs = (backup: HCPEtcdBackup): string[] => {
-  const keep = backup.metadata.annotations?.[RETAIN_SNAPSHOTS_ANNOTATION];
+  const keep = backup.metadata.annotations?.[OurAnnotation.EtcdBackupRetainSnapshots];
   return keep === undefined ? [] : [`--keep=${keep}`];
 };
 

@@ -9,7 +9,7 @@ import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import type { KubeClient, KubeObject } from '../../../kube/client.ts';
 import { findCondition, mergeConditions } from '../../../lib/conditions.ts';
-import { CLUSTER_ANNOTATION, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Clock } from '../../../runtime/clock.ts';
 import type { ReconcileResult } from '../../../runtime/controller.ts';
 import type { EventRecorder } from '../../../runtime/events.ts';
@@ -20,7 +20,8 @@ import type { KubeManifest } from '../../../api/manifest.ts';
 import { manualCredentials, scheduledCredentials, type BackupCredentials } from './credentials.ts';
 import { backupJobName, CLIENT_CERTIFICATE_SECRET, credentialsCopyName, renderBackupJob, renderClientCertificateCopy, renderCredentialsCopy, snapshotKey, type BackupJobInput } from './job.ts';
 import { BACKUP_COMPLETED, BackupReason, finished, planBackup, type BackupStep, type BackupView, type JobState } from './plan.ts';
-import { SCHEDULED_FOLDER, SCHEDULED_LABEL } from './schedule.ts';
+import { SCHEDULED_FOLDER } from './schedule.ts';
+import { Annotation, OurLabel } from '../../../api/v1beta1/well-known.ts';
 
 /** A Job as cached: its conditions. */
 export interface CachedJob extends KubeObject {
@@ -112,7 +113,7 @@ const secretIn = (deps: EtcdBackupDeps, namespace: string, name: string): Promis
 
 /** The HostedCluster (`namespace/name`) a control-plane namespace serves, from its plane's annotation. */
 const hostedClusterOf = (deps: EtcdBackupDeps, controlPlaneNamespace: string): { namespace: string; name: string } | undefined => {
-  const [namespace, name] = deps.controlPlanes(controlPlaneNamespace)[0]?.metadata.annotations?.[CLUSTER_ANNOTATION]?.split('/') ?? [];
+  const [namespace, name] = deps.controlPlanes(controlPlaneNamespace)[0]?.metadata.annotations?.[Annotation.Cluster]?.split('/') ?? [];
   return namespace === undefined || name === undefined || namespace === '' || name === '' ? undefined : { namespace, name };
 };
 
@@ -122,7 +123,7 @@ const askedPrefix = (backup: HCPEtcdBackup): string => (backup.spec.storage.s3?.
 /** The credentials the backup may use (`credentials.ts`): a scheduled one's are its tenant's, or shared with it. */
 async function credentialsOf(deps: EtcdBackupDeps, backup: HCPEtcdBackup): Promise<BackupCredentials> {
   const name = backup.spec.storage.s3?.credentials.name ?? '';
-  if (backup.metadata.labels?.[SCHEDULED_LABEL] !== 'true') return manualCredentials(await secretIn(deps, deps.operatorNamespace, name), `${deps.operatorNamespace}/${name}`);
+  if (backup.metadata.labels?.[OurLabel.EtcdBackupScheduled] !== 'true') return manualCredentials(await secretIn(deps, deps.operatorNamespace, name), `${deps.operatorNamespace}/${name}`);
   const hc = hostedClusterOf(deps, backup.metadata.namespace ?? '');
   // Never the operator's namespace for want of knowing whose the schedule is.
   if (hc === undefined) return { kind: 'unusable', state: 'refused', message: 'the control plane names no HostedCluster whose credentials a scheduled backup could use' };
@@ -199,7 +200,8 @@ async function startJob(deps: EtcdBackupDeps, backup: HCPEtcdBackup, credentials
   const certificate = await secretIn(deps, ns, CLIENT_CERTIFICATE_SECRET);
   if (certificate?.data === undefined) return { kind: 'wait', reason: BackupReason.etcdUnhealthy, message: `the etcd client certificate ${ns}/${CLIENT_CERTIFICATE_SECRET} is not issued yet`, final: false };
   const copies = [renderClientCertificateCopy(input, certificate.data), ...(credentials?.kind === 'tenant' ? [renderCredentialsCopy(input, credentials.secret.data ?? {})] : [])];
-  // The copies first: a Job whose Secret never came would wait for it until its deadline. Owned by the Job once it exists.
+  // The copies first: a Job whose Secret never came would wait for it until its deadline. Owned by the Job once it
+  // exists.
   await applyCopies(deps, copies, undefined);
   const job = await deps.client.apply(renderBackupJob(input), { fieldManager: OPERATOR_FIELD_MANAGER });
   await applyCopies(deps, copies, job);
@@ -209,7 +211,7 @@ async function startJob(deps: EtcdBackupDeps, backup: HCPEtcdBackup, credentials
 
 /** The HostedCluster the backup's control plane belongs to gets the snapshot's URL. */
 async function recordOnHostedCluster(deps: EtcdBackupDeps, backup: HCPEtcdBackup, url: string): Promise<void> {
-  const owner = deps.controlPlanes(backup.metadata.namespace ?? '')[0]?.metadata.annotations?.[CLUSTER_ANNOTATION];
+  const owner = deps.controlPlanes(backup.metadata.namespace ?? '')[0]?.metadata.annotations?.[Annotation.Cluster];
   const [namespace, name] = owner?.split('/') ?? [];
   if (namespace === undefined || name === undefined) return;
   const status = { lastSuccessfulEtcdBackupURL: url } satisfies HostedCluster['status'];
@@ -217,7 +219,10 @@ async function recordOnHostedCluster(deps: EtcdBackupDeps, backup: HCPEtcdBackup
   await deps.client.apply({ apiVersion: API_VERSION, kind: 'HostedCluster', metadata: { name, namespace }, status } as KubeObject, { fieldManager: BACKUP_FIELD_MANAGER, subresource: 'status', force: true });
 }
 
-/** Deletes the oldest successful backups of the namespace beyond the newest `maxBackups` (their objects stay in the bucket). */
+/**
+ * Deletes the oldest successful backups of the namespace beyond the newest `maxBackups` (their objects stay in the
+ * bucket).
+ */
 async function enforceRetention(deps: EtcdBackupDeps, namespace: string): Promise<void> {
   const beyondKept = (backups: HCPEtcdBackup[]): HCPEtcdBackup[] => {
     const oldestFirst = backups.sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
@@ -225,7 +230,7 @@ async function enforceRetention(deps: EtcdBackupDeps, namespace: string): Promis
   };
   const all = deps.backups(namespace);
   // Failed scheduled backups too: a schedule that keeps failing would otherwise pile one up every tick.
-  const failedScheduled = all.filter((b) => b.metadata.labels?.[SCHEDULED_LABEL] === 'true' && finished(b) && !succeeded(b));
+  const failedScheduled = all.filter((b) => b.metadata.labels?.[OurLabel.EtcdBackupScheduled] === 'true' && finished(b) && !succeeded(b));
   for (const old of [...beyondKept(all.filter(succeeded)), ...beyondKept(failedScheduled)]) {
     await deps.client.delete({ apiVersion: API_VERSION, kind: 'HCPEtcdBackup', name: old.metadata.name ?? '', namespace });
   }

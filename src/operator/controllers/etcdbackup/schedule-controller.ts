@@ -16,7 +16,8 @@ import type { Logger } from '../../../runtime/logger.ts';
 import type { Manager } from '../../../runtime/manager.ts';
 import type { Metrics } from '../../../runtime/metrics.ts';
 import { inScope, ownerKeys } from '../hostedcontrolplane/controller.ts';
-import { LAST_TICK_ANNOTATION, planSchedule, SCHEDULED_LABEL } from './schedule.ts';
+import { planSchedule } from './schedule.ts';
+import { OurAnnotation, OurLabel } from '../../../api/v1beta1/well-known.ts';
 
 /** What the controller needs injected. */
 export interface ScheduleControllerDeps {
@@ -41,7 +42,7 @@ async function askForBackup(deps: ScheduleControllerDeps, hcp: HostedControlPlan
 
 /** Records the tick on the control plane, after its backup exists: a tick is taken once, whatever is pruned later. */
 async function rememberTick(deps: ScheduleControllerDeps, hcp: HostedControlPlane, tick: Date): Promise<void> {
-  const metadata = { name: hcp.metadata.name, namespace: hcp.metadata.namespace, annotations: { [LAST_TICK_ANNOTATION]: String(Math.floor(tick.getTime() / 1000)) } };
+  const metadata = { name: hcp.metadata.name, namespace: hcp.metadata.namespace, annotations: { [OurAnnotation.EtcdBackupLastScheduledTick]: String(Math.floor(tick.getTime() / 1000)) } };
   await deps.client.apply({ apiVersion: API_VERSION, kind: 'HostedControlPlane', metadata }, { fieldManager: SCHEDULE_FIELD_MANAGER });
 }
 
@@ -69,7 +70,7 @@ export function reconcileSchedule(deps: ScheduleControllerDeps, plane: (key: str
 export function addEtcdBackupScheduleController(manager: Manager, deps: ScheduleControllerDeps, logger: Logger, metrics: Metrics): Controller {
   const planes = manager.informer<HostedControlPlane>({ apiVersion: API_VERSION, kind: 'HostedControlPlane' });
   const backups = manager.informer<HCPEtcdBackup>({ apiVersion: API_VERSION, kind: 'HCPEtcdBackup' });
-  const scheduledIn = (ns: string): HCPEtcdBackup[] => backups.list().filter((b) => b.metadata.namespace === ns && b.metadata.labels?.[SCHEDULED_LABEL] === 'true');
+  const scheduledIn = (ns: string): HCPEtcdBackup[] => backups.list().filter((b) => b.metadata.namespace === ns && b.metadata.labels?.[OurLabel.EtcdBackupScheduled] === 'true');
   const plane = (key: string): HostedControlPlane | undefined => inScope(planes.get(key), deps.watchNamespace);
   const controller = new Controller({ name: 'hcpetcdbackup-schedule', clock: deps.clock, logger, metrics, reconcile: reconcileSchedule(deps, plane, scheduledIn) });
   controller.watch(planes, (event) => [keyOf(event.object)]);

@@ -1,21 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HCPEtcdBackup, HostedControlPlane } from '../../../api/index.ts';
-import { LAST_TICK_ANNOTATION, planSchedule, RETAIN_SNAPSHOTS_ANNOTATION, SCHEDULED_LABEL } from './schedule.ts';
+import { planSchedule } from './schedule.ts';
+import { OurAnnotation, OurLabel } from '../../../api/v1beta1/well-known.ts';
 
 const s3 = { bucket: 'backups', region: 'us-east-1', keyPrefix: 'clusters-demo', credentials: { name: 'etcd-backup-s3' } };
 const plane = (backup: Record<string, unknown> | undefined, pausedUntil?: string, lastTick?: string): HostedControlPlane =>
   ({
     apiVersion: 'hypershift.openshift.io/v1beta1',
     kind: 'HostedControlPlane',
-    metadata: { name: 'demo', namespace: 'clusters-demo', creationTimestamp: '2026-11-27T08:10:00Z', ...(lastTick === undefined ? {} : { annotations: { [LAST_TICK_ANNOTATION]: lastTick } }) },
+    metadata: { name: 'demo', namespace: 'clusters-demo', creationTimestamp: '2026-11-27T08:10:00Z', ...(lastTick === undefined ? {} : { annotations: { [OurAnnotation.EtcdBackupLastScheduledTick]: lastTick } }) },
     spec: { ...(pausedUntil === undefined ? {} : { pausedUntil }), etcd: { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume' }, ...(backup === undefined ? {} : { backup }) } } },
   }) as unknown as HostedControlPlane;
 const scheduled = (at: string, completed?: 'BackupSucceeded' | 'BackupInProgress'): HCPEtcdBackup =>
   ({
     apiVersion: 'hypershift.openshift.io/v1beta1',
     kind: 'HCPEtcdBackup',
-    metadata: { name: `demo-scheduled-${at}`, namespace: 'clusters-demo', creationTimestamp: at, labels: { [SCHEDULED_LABEL]: 'true' } },
+    metadata: { name: `demo-scheduled-${at}`, namespace: 'clusters-demo', creationTimestamp: at, labels: { [OurLabel.EtcdBackupScheduled]: 'true' } },
     spec: { storage: { storageType: 'S3', s3 } },
     ...(completed === undefined ? {} : { status: { conditions: [{ type: 'BackupCompleted', status: completed === 'BackupSucceeded' ? 'True' : 'False', reason: completed, message: '', lastTransitionTime: at }] } }),
   }) as unknown as HCPEtcdBackup;
@@ -33,7 +34,7 @@ describe('scheduled etcd backups', () => {
     assert.deepEqual(plan.kind === 'create' ? plan.backup : undefined, {
       apiVersion: 'hypershift.openshift.io/v1beta1',
       kind: 'HCPEtcdBackup',
-      metadata: { name: 'demo-scheduled-1795780800', namespace: 'clusters-demo', labels: { [SCHEDULED_LABEL]: 'true' }, annotations: { [RETAIN_SNAPSHOTS_ANNOTATION]: '4' } },
+      metadata: { name: 'demo-scheduled-1795780800', namespace: 'clusters-demo', labels: { [OurLabel.EtcdBackupScheduled]: 'true' }, annotations: { [OurAnnotation.EtcdBackupRetainSnapshots]: '4' } },
       spec: { storage: { storageType: 'S3', s3: { ...s3, keyPrefix: 'clusters-demo/scheduled' } } },
     });
     assert.equal(plan.kind === 'create' ? plan.nextAt.toISOString() : '', '2026-11-27T18:00:00.000Z');

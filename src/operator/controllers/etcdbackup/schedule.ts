@@ -9,7 +9,8 @@
  * - A paused control plane (`pausedUntil`) is not backed up: the manual pauses it to restore etcd by hand, and a
  *   snapshot of a half-restored cluster is worse than none.
  * - The backups are named after their tick, so two operators (or two reconciles) asking at once ask for one; the
- *   control plane remembers the last tick taken ({@link LAST_TICK_ANNOTATION}), since its backups may be pruned.
+ *   control plane remembers the last tick taken ({@link OurAnnotation.EtcdBackupLastScheduledTick}), since its backups
+ * may be pruned.
  * - `retention.maxSnapshots` travels as an annotation to the backup's upload step, which prunes the bucket; the
  *   HCPEtcdBackup objects themselves are pruned by `--etcd-backup-max-count`, as every backup is.
  */
@@ -19,25 +20,15 @@ import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { pauseState } from '../../../lib/paused-until.ts';
 import type { KubeManifest } from '../../../api/manifest.ts';
 import { finished } from './plan.ts';
-
-/** The label of the backups a schedule asked for. */
-export const SCHEDULED_LABEL = 'hcp-kubevirt.io/etcd-backup-scheduled';
-/**
- * The annotation by which a control plane remembers the tick of its last scheduled backup (unix seconds): the
- * backups themselves may be pruned (`--etcd-backup-max-count`), and a tick must not be taken twice.
- */
-export const LAST_TICK_ANNOTATION = 'hcp-kubevirt.io/etcd-backup-last-scheduled-tick';
+import { OurAnnotation, OurLabel } from '../../../api/v1beta1/well-known.ts';
 
 /** The folder under the storage's key prefix that scheduled snapshots go to. */
 export const SCHEDULED_FOLDER = 'scheduled';
 
-/** The annotation carrying `retention.maxSnapshots` to the upload step. */
-export const RETAIN_SNAPSHOTS_ANNOTATION = 'hcp-kubevirt.io/etcd-backup-retain-snapshots';
-
 /** What the plan reads. */
 export interface ScheduleView {
   readonly hcp: HostedControlPlane;
-  /** The backups of the control plane's namespace that carry {@link SCHEDULED_LABEL}. */
+  /** The backups of the control plane's namespace that carry {@link OurLabel.EtcdBackupScheduled}. */
   readonly scheduled: readonly HCPEtcdBackup[];
   readonly now: Date;
 }
@@ -67,8 +58,8 @@ function scheduledBackup(hcp: HostedControlPlane, tick: Date): KubeManifest {
   const metadata = {
     name: `${hcp.metadata.name ?? 'etcd'}-scheduled-${String(Math.floor(tick.getTime() / 1000))}`,
     namespace: hcp.metadata.namespace ?? '',
-    labels: { [SCHEDULED_LABEL]: 'true' },
-    ...(keep === undefined ? {} : { annotations: { [RETAIN_SNAPSHOTS_ANNOTATION]: String(keep) } }),
+    labels: { [OurLabel.EtcdBackupScheduled]: 'true' },
+    ...(keep === undefined ? {} : { annotations: { [OurAnnotation.EtcdBackupRetainSnapshots]: String(keep) } }),
   };
   // Scheduled snapshots under a folder of their own: retention prunes there, never a backup someone asked for.
   const storage = config?.storage;
@@ -80,7 +71,7 @@ function scheduledBackup(hcp: HostedControlPlane, tick: Date): KubeManifest {
 function dueTick(cron: Cron, view: ScheduleView): Date | undefined {
   // A run exactly at the reference is not "previous" to croner, and a timer set for the tick fires at it to the ms.
   const tick = cron.previousRuns(1, new Date(view.now.getTime() + 1))[0];
-  const lastTick = Number(view.hcp.metadata.annotations?.[LAST_TICK_ANNOTATION] ?? 0) * 1000 || 0;
+  const lastTick = Number(view.hcp.metadata.annotations?.[OurAnnotation.EtcdBackupLastScheduledTick] ?? 0) * 1000 || 0;
   const since = Math.max(createdAt(view.hcp), lastTick, ...view.scheduled.map(createdAt));
   return tick !== undefined && tick.getTime() > since ? tick : undefined;
 }

@@ -5,7 +5,7 @@ import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import { MANAGED_BY } from '../../../controlplane/common/placement.ts';
 import type { KubeObject } from '../../../kube/client.ts';
-import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
+import { controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import { CONTROL_PLANE_WORKERS, Controller, keysInNamespace } from '../../../runtime/controller.ts';
 import { changes, keyOf, type Informer } from '../../../runtime/informer.ts';
@@ -24,6 +24,7 @@ import { referencedSecrets } from './phases/validate.ts';
 import { UserSecrets } from './user-secrets.ts';
 import type { HostedClusterDeps } from './scope.ts';
 import type { ServiceStatus } from '../hostedcontrolplane/scope.ts';
+import { Annotation } from '../../../api/v1beta1/well-known.ts';
 
 const liveMigratableOf = (np: NodePool): string | undefined => np.status?.conditions?.find((c) => c.type === NodePoolConditionType.KubeVirtNodesLiveMigratable.value)?.status;
 
@@ -82,7 +83,7 @@ export function addHostedClusterController(
     return [keyOf(event.object)];
   });
   const ownerOf = (object: KubeObject): string[] => {
-    const owner = object.metadata?.annotations?.[CLUSTER_ANNOTATION];
+    const owner = object.metadata?.annotations?.[Annotation.Cluster];
     return owner === undefined || owner === '' ? [] : [owner];
   };
   controller.watch(controlPlanes, (event) => ownerOf(event.object));
@@ -104,7 +105,9 @@ export function addHostedClusterController(
   return controller;
 }
 
-/** The caches dashboards are made from: the template ConfigMap (one, by name) and the dashboard ConfigMaps (by label). */
+/**
+ * The caches dashboards are made from: the template ConfigMap (one, by name) and the dashboard ConfigMaps (by label).
+ */
 function dashboardCaches(manager: Manager, operatorNamespace: string | undefined): { deps: NonNullable<HostedClusterDeps['monitoringDashboards']>; templates: Informer<TemplateConfigMap>; dashboards: Informer<TemplateConfigMap> } | undefined {
   if (operatorNamespace === undefined) return undefined;
   const templates = manager.informer<TemplateConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: operatorNamespace, fieldSelector: `metadata.name=${MonitoringDashboard.templateConfigMap}` });

@@ -11,7 +11,7 @@ import { keyOf, type Informer } from '../../../runtime/informer.ts';
 import type { Logger } from '../../../runtime/logger.ts';
 import type { Manager } from '../../../runtime/manager.ts';
 import type { Metrics } from '../../../runtime/metrics.ts';
-import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
+import { controlPlaneSecretsSelector } from '../../../render/hostedcluster/names.ts';
 import { reconcileHostedControlPlane } from './reconcile.ts';
 import type { MetricsSet } from '../../../controlplane/monitoring/metrics-set.ts';
 import { SRE_METRICS_CONFIGMAP } from '../../../controlplane/monitoring/sre-config.ts';
@@ -21,6 +21,7 @@ import { servesMonitorsCheck } from './monitors.ts';
 import type { MonitoringSettings } from './monitoring-settings.ts';
 import { SreMetricsSource, type SreMetricsConfigMap } from './sre-metrics.ts';
 import type { CachedSecret, ServiceStatus, WorkloadStatus } from './scope.ts';
+import { Annotation } from '../../../api/v1beta1/well-known.ts';
 
 /** What the controller needs injected. */
 export interface HostedControlPlaneControllerDeps {
@@ -29,7 +30,9 @@ export interface HostedControlPlaneControllerDeps {
   readonly random: (n: number) => Uint8Array;
   readonly keys: KeyGenerator;
   readonly releases: ReleaseProvider;
-  /** Reconcile only control planes of HostedClusters in this namespace (by their cluster annotation); all when absent. */
+  /**
+   * Reconcile only control planes of HostedClusters in this namespace (by their cluster annotation); all when absent.
+   */
   readonly watchNamespace?: string;
   /** The image whose `hcp-operator availability-prober` holds back components that need the hosted API server. */
   readonly proberImage?: string;
@@ -41,14 +44,16 @@ export interface HostedControlPlaneControllerDeps {
   readonly guestDriftCheckMs?: number;
   /** How hosted API servers are reached (published when absent). */
   readonly hostedApiAccess?: HostedApiAccess;
-  /** Metrics collection: the operator's metrics set, and where its `sre-metric-set` ConfigMap lives; none when absent. */
+  /**
+   * Metrics collection: the operator's metrics set, and where its `sre-metric-set` ConfigMap lives; none when absent.
+   */
   readonly metricsCollection?: { readonly metricsSet: MetricsSet; readonly operatorNamespace: string; readonly events: EventRecorder };
 }
 
 /** The control plane, when the operator's `--watch-namespace` (if any) covers its HostedCluster. */
 export function inScope(hcp: HostedControlPlane | undefined, watchNamespace: string | undefined): HostedControlPlane | undefined {
   if (hcp === undefined || watchNamespace === undefined || watchNamespace === '') return hcp;
-  return hcp.metadata.annotations?.[CLUSTER_ANNOTATION]?.startsWith(`${watchNamespace}/`) === true ? hcp : undefined;
+  return hcp.metadata.annotations?.[Annotation.Cluster]?.startsWith(`${watchNamespace}/`) === true ? hcp : undefined;
 }
 
 /** Maps an object in a control-plane namespace to the HostedControlPlane(s) of that namespace. */
@@ -96,7 +101,8 @@ export function addHostedControlPlaneController(manager: Manager, deps: HostedCo
   const controller = new Controller({ name: 'hostedcontrolplane', clock: deps.clock, logger, metrics, workers: CONTROL_PLANE_WORKERS, reconcile });
   controller.watch(planes, (event) => [keyOf(event.object)]);
   for (const informer of [deployments, statefulSets, services] as Array<Informer<KubeObject>>) controller.watch(informer, (event) => ownerKeys(planes, event.object));
-  // A changed sre-metric-set changes the monitors of every SRE control plane; the others' render the same and send nothing.
+  // A changed sre-metric-set changes the monitors of every SRE control plane; the others' render the same and send
+  // nothing.
   if (monitoring !== undefined) controller.watch(monitoring.configMaps, () => planes.list().map((p) => keyOf(p)));
   manager.add(controller);
   return controller;

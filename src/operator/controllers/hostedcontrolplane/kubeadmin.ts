@@ -2,8 +2,9 @@ import { generateKubeadminPassword, isKubeadminPassword, KUBEADMIN, kubeadminEna
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 import { fromBase64, toBase64 } from '../../../lib/base64.ts';
-import { CLUSTER_ANNOTATION, CONTROL_PLANE_SECRET_LABEL, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import { CONTROL_PLANE_SECRET_LABEL, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import { inNamespace, type CachedSecret, type Scope, type WorkloadStatus } from './scope.ts';
+import { Annotation } from '../../../api/v1beta1/well-known.ts';
 
 const secretRef = (scope: Scope, name: string): { apiVersion: string; kind: string; name: string; namespace: string | undefined } => ({ apiVersion: 'v1', kind: 'Secret', name, namespace: scope.hcp.metadata.namespace });
 
@@ -19,7 +20,7 @@ function passwordIn(secret: CachedSecret | undefined): string | undefined {
  * of every change.
  */
 function passwordSecret(scope: Scope, password: string): CachedSecret {
-  const annotations = { [CLUSTER_ANNOTATION]: scope.hcp.metadata.annotations?.[CLUSTER_ANNOTATION] ?? '' };
+  const annotations = { [Annotation.Cluster]: scope.hcp.metadata.annotations?.[Annotation.Cluster] ?? '' };
   const metadata = { name: ControlPlaneNames.kubeadminPassword, namespace: scope.hcp.metadata.namespace, labels: { [CONTROL_PLANE_SECRET_LABEL.key]: CONTROL_PLANE_SECRET_LABEL.value }, annotations };
   return { apiVersion: 'v1', kind: 'Secret', metadata, type: 'Opaque', data: { [KUBEADMIN.passwordKey]: toBase64(password) } };
 }

@@ -3,7 +3,7 @@ import { HostedClusterConditionReason as Reason, HostedClusterConditionType as T
 import { ReleaseError, type ReleaseRequest } from '../../../release/provider.ts';
 import { dockerConfigOf, provisionalNote, provisionalRequeue, readPullSecret, readTrustBundle, releaseFailureConditions, releaseReadConditions, retriable } from '../release.ts';
 import { releaseAccess } from '../../../release/provider.ts';
-import { CLUSTER_ANNOTATION, OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
+import { OPERATOR_FIELD_MANAGER } from '../../../render/hostedcluster/names.ts';
 import type { Reconcile, ReconcileResult } from '../../../runtime/controller.ts';
 import { TerminalError, WaitError } from '../../../runtime/errors.ts';
 import { isConflict } from '../../../kube/errors.ts';
@@ -21,6 +21,7 @@ import { inNamespace, setCondition, type HostedControlPlaneDeps, type Scope } fr
 import { computeStatus } from './status.ts';
 import { forgetGuest, reconcileGuestComponents } from '../guest/phase.ts';
 import { reportRestore } from './restore.ts';
+import { Annotation } from '../../../api/v1beta1/well-known.ts';
 
 /** Paused: nothing but the ReconciliationActive condition is written; a dated pause comes back when it ends. */
 function paused(scope: Scope): ReconcileResult | undefined {
@@ -36,10 +37,13 @@ async function pullSecret(scope: Scope): Promise<string | undefined> {
   return dockerConfigOf(scope.deps.secret(inNamespace(scope, name ?? ''))) ?? (await readPullSecret(scope.deps.client, scope.hcp.metadata.namespace, name));
 }
 
-/** The release with its access: the pull secret copy, the mirrors, and the trust bundle in the HostedCluster's namespace. */
+/**
+ * The release with its access: the pull secret copy, the mirrors, and the trust bundle in the HostedCluster's
+ * namespace.
+ */
 async function releaseRequest(scope: Scope): Promise<ReleaseRequest> {
   const { spec, metadata } = scope.hcp;
-  const clusterNamespace = (metadata.annotations?.[CLUSTER_ANNOTATION] ?? '').split('/')[0];
+  const clusterNamespace = (metadata.annotations?.[Annotation.Cluster] ?? '').split('/')[0];
   const trustBundle = await readTrustBundle(scope.deps.client, clusterNamespace, spec.additionalTrustBundle?.name);
   return { image: spec.releaseImage, ...releaseAccess(await pullSecret(scope), spec.imageContentSources, trustBundle) };
 }
@@ -140,7 +144,8 @@ const minDefined = (a: number | undefined, b: number | undefined): number | unde
 
 /**
  * The HostedControlPlane reconcile: pause → release → PKI and kubeconfigs → kubeadmin → components → what lives inside
- * the hosted cluster, then status (always). There is no finalizer: everything a control plane owns lives in its namespace, which the HostedCluster
+ * the hosted cluster, then status (always). There is no finalizer: everything a control plane owns lives in its
+ * namespace, which the HostedCluster
  * controller deletes.
  */
 export function reconcileHostedControlPlane(deps: HostedControlPlaneDeps, lookup: (key: string) => HostedControlPlane | undefined): Reconcile {

@@ -8,7 +8,7 @@
  */
 import type { ComponentName } from '../../../controlplane/render.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
-import { RELEASE_IMAGE_ANNOTATION } from '../../../controlplane/common/placement.ts';
+import { Annotation } from '../../../api/v1beta1/well-known.ts';
 
 /** The stages, in order; the components of one stage move together. */
 export const ROLLOUT_STAGES: ReadonlyArray<readonly ComponentName[]> = [
@@ -20,7 +20,10 @@ export const ROLLOUT_STAGES: ReadonlyArray<readonly ComponentName[]> = [
 
 /** A component's workload as it runs, in the terms the plan needs. */
 export interface LiveComponent {
-  /** The images of its pod template (containers and init containers), sorted, and its release (see {@link templateImages}). */
+  /**
+   * The images of its pod template (containers and init containers), sorted, and its release (see
+   * {@link templateImages}).
+   */
   readonly images: readonly string[];
   /** Every replica runs the current template and is available; no pod of an older one is left. */
   readonly rolledOut: boolean;
@@ -93,7 +96,7 @@ interface PodTemplate {
  */
 export function templateImages(workload: { spec?: { template?: PodTemplate } } | undefined): string[] {
   const template = workload?.spec?.template ?? {};
-  return [...containerImages(template).sort(), `release=${template.metadata?.annotations?.[RELEASE_IMAGE_ANNOTATION] ?? ''}`];
+  return [...containerImages(template).sort(), `release=${template.metadata?.annotations?.[Annotation.ReleaseImage] ?? ''}`];
 }
 
 /** The images of a pod template's init containers and containers. */

@@ -1,4 +1,4 @@
-import { Label } from '../../../api/v1beta1/well-known.ts';
+import { Annotation, Label } from '../../../api/v1beta1/well-known.ts';
 import { CLUSTER_NAME_LABEL } from '../../../platform/kubevirt/passthrough.ts';
 import type { HostedCluster, HostedControlPlane, NodePool } from '../../../api/index.ts';
 import { API_VERSION } from '../../../api/v1beta1/kinds.ts';
@@ -7,7 +7,7 @@ import { providerIDOf, VM_NODEPOOL_ANNOTATION } from '../../../platform/kubevirt
 import { BootImageCacheKey } from '../../../platform/kubevirt/boot-image-cache.ts';
 import type { ReleaseProvider } from '../../../release/provider.ts';
 import { ControlPlaneNames } from '../../../controlplane/names.ts';
-import { CLUSTER_ANNOTATION, controlPlaneSecretsSelector, HostedClusterNames } from '../../../render/hostedcluster/names.ts';
+import { controlPlaneSecretsSelector, HostedClusterNames } from '../../../render/hostedcluster/names.ts';
 import type { SourceSecret } from '../../../render/hostedcluster/secrets.ts';
 import { IGNITION_CA_SECRET, TokenSecretAnnotation } from '../../../render/nodepool/bootstrap.ts';
 import type { Clock } from '../../../runtime/clock.ts';
@@ -68,7 +68,10 @@ function poolsOfNode(hc: HostedCluster | undefined, node: GuestNode, infraCaches
   return infraCaches.all().flatMap((cache) => poolOfVM(cache.vms.get(`${namespace}/${machine}`)));
 }
 
-/** The NodePools whose bootstrap data a ConfigMap is part of: named in their `spec.config`, or their cluster's trust bundle. */
+/**
+ * The NodePools whose bootstrap data a ConfigMap is part of: named in their `spec.config`, or their cluster's trust
+ * bundle.
+ */
 function poolsReferring(cm: ConfigMap, pools: readonly NodePool[], cluster: (key: string) => HostedCluster | undefined): string[] {
   const { namespace, name } = cm.metadata ?? {};
   return pools.filter((np) => np.metadata.namespace === namespace && (
@@ -103,9 +106,11 @@ function clusterRouting(clusters: () => HostedCluster[], poolsOfCluster: (hc: Ho
   };
 }
 
-/** A pool waits for its cluster's control plane to be made (its namespace claimed): it goes on when the plane appears. */
+/**
+ * A pool waits for its cluster's control plane to be made (its namespace claimed): it goes on when the plane appears.
+ */
 function poolsOfNewPlane(event: InformerEvent<HostedControlPlane>, cluster: (key: string) => HostedCluster | undefined, poolsOfCluster: (hc: KubeObject) => string[]): string[] {
-  const owner = cluster(event.object.metadata.annotations?.[CLUSTER_ANNOTATION] ?? '');
+  const owner = cluster(event.object.metadata.annotations?.[Annotation.Cluster] ?? '');
   return event.type === 'ADDED' && owner !== undefined ? poolsOfCluster(owner) : [];
 }
 

@@ -16,7 +16,8 @@ import type { Metrics } from '../../../runtime/metrics.ts';
 import { judgeKubeletRequest, type ApprovalFacts, type KnownMachine, type KubeletRequest } from './csr-approval.ts';
 import type { GuestCluster, GuestCSR, GuestClusters } from './guest-clusters.ts';
 import { addressesOf, type InfraCaches } from './infra-caches.ts';
-import { BOOTSTRAP_TOKEN_EXPIRATION, OLD_BOOTSTRAP_TOKEN_KEY, TOKEN_TTL_MS } from './join-credentials.ts';
+import { OLD_BOOTSTRAP_TOKEN_KEY, TOKEN_TTL_MS } from './join-credentials.ts';
+import { Annotation } from '../../../api/v1beta1/well-known.ts';
 
 /** What the approver reads: the caches the NodePool controller keeps. */
 export interface CSRApproverDeps {
@@ -38,7 +39,7 @@ const tokenSecretOf = (secret: KubeObject, namespace: string, pools: ReadonlySet
 
 /** A token Secret's bootstrap tokens still valid at `now`: the current one, and the previous one until it expires. */
 export function validTokensOf(secret: KubeObject & SourceSecret, now: number): string[] {
-  const expires = Date.parse(secret.metadata?.annotations?.[BOOTSTRAP_TOKEN_EXPIRATION] ?? '');
+  const expires = Date.parse(secret.metadata?.annotations?.[Annotation.BootstrapTokenExpiration] ?? '');
   // The previous token was renewed at half its life: it expires half a lifetime before the current one.
   const candidates = [[TokenSecretKey.BootstrapToken, expires], [OLD_BOOTSTRAP_TOKEN_KEY, expires - TOKEN_TTL_MS / 2]] as const;
   return candidates.filter(([, until]) => until > now).flatMap(([key, until]) => parseBootstrapToken(fromBase64(secret.data?.[key]), new Date(until))?.id ?? []);
@@ -110,7 +111,9 @@ function reconcileCSR(deps: CSRApproverDeps, told: Map<string, string>): Reconci
   };
 }
 
-/** The cluster, hosted cluster, undecided request and live pools a key names; undefined when there is nothing to judge. */
+/**
+ * The cluster, hosted cluster, undecided request and live pools a key names; undefined when there is nothing to judge.
+ */
 function lookup(deps: CSRApproverDeps, key: string): { hc: HostedCluster; guest: GuestCluster; csr: GuestCSR; pools: Set<string> } | undefined {
   const [namespace, name, csrName] = key.split('/') as [string, string, string];
   const hc = deps.clusters().find((c) => c.metadata.namespace === namespace && c.metadata.name === name);

@@ -6,10 +6,11 @@ import { fromBase64, toBase64 } from '../../../lib/base64.ts';
 import { TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/bootstrap.ts';
 import { aNodePool } from '../../../testing/builders.ts';
 import { silentLogger } from '../../../runtime/logger.ts';
-import { BOOTSTRAP_TOKEN_EXPIRATION, ensureJoinCredentials, OLD_BOOTSTRAP_TOKEN_KEY, TOKEN_ROTATION_MS, TOKEN_TTL_MS } from './join-credentials.ts';
+import { ensureJoinCredentials, OLD_BOOTSTRAP_TOKEN_KEY, TOKEN_ROTATION_MS, TOKEN_TTL_MS } from './join-credentials.ts';
 import { validTokensOf } from './csr-approver.ts';
 import type { GuestCluster } from './guest-clusters.ts';
 import type { NodePoolDeps, Scope } from './scope.ts';
+import { Annotation } from '../../../api/v1beta1/well-known.ts';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-11-23T12:00:00Z');
@@ -55,7 +56,7 @@ describe('NodePool join credentials', () => {
     assert.equal(result.token, 'first-token', 'the ignition token is not due yet');
     const recorded = fromBase64(patches[0]?.data[TokenSecretKey.BootstrapToken]);
     assert.match(recorded, /^[a-z0-9]{6}\.[a-z0-9]{16}$/);
-    assert.equal(patches[0]?.annotations[BOOTSTRAP_TOKEN_EXPIRATION], new Date(T0 + TOKEN_TTL_MS).toISOString());
+    assert.equal(patches[0]?.annotations[Annotation.BootstrapTokenExpiration], new Date(T0 + TOKEN_TTL_MS).toISOString());
     const [binding, token] = guestApplies as Array<KubeObject & { data?: Record<string, string> }>;
     assert.equal(binding?.kind, 'ClusterRoleBinding');
     assert.equal(token?.metadata?.name, `bootstrap-token-${recorded.slice(0, 6)}`);
@@ -128,7 +129,7 @@ describe('NodePool join credentials', () => {
 
   it('When the approver reads a token Secret, the current bootstrap token should count until it expires and the previous one until its own, earlier expiry', () => {
     const expires = T0 + TOKEN_TTL_MS;
-    const secret = { ...fresh(), metadata: { ...fresh().metadata, annotations: { [BOOTSTRAP_TOKEN_EXPIRATION]: new Date(expires).toISOString() } }, data: { [TokenSecretKey.BootstrapToken]: toBase64('newtok.0123456789abcdef'), [OLD_BOOTSTRAP_TOKEN_KEY]: toBase64('oldtok.0123456789abcdef') } };
+    const secret = { ...fresh(), metadata: { ...fresh().metadata, annotations: { [Annotation.BootstrapTokenExpiration]: new Date(expires).toISOString() } }, data: { [TokenSecretKey.BootstrapToken]: toBase64('newtok.0123456789abcdef'), [OLD_BOOTSTRAP_TOKEN_KEY]: toBase64('oldtok.0123456789abcdef') } };
     assert.deepEqual(validTokensOf(secret, T0), ['newtok', 'oldtok']);
     assert.deepEqual(validTokensOf(secret, expires - TOKEN_TTL_MS / 2), ['newtok'], 'the previous token expired half a lifetime before the current one');
     assert.deepEqual(validTokensOf(secret, expires), [], 'an expired token is no bootstrap identity');

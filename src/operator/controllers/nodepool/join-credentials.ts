@@ -7,12 +7,11 @@ import { TokenSecretAnnotation, TokenSecretKey } from '../../../render/nodepool/
 import { BOOTSTRAPPER_BINDING, bootstrapTokenString, nodeSettingsOf, parseBootstrapToken, renderBootstrapperBinding, renderGuestBootstrapToken, type BootstrapToken } from '../../../render/nodepool/join.ts';
 import { applyUnlessUnchanged } from '../../../runtime/apply.ts';
 import { appliedKey, nodePoolKeyOf, type Scope } from './scope.ts';
+import { Annotation } from '../../../api/v1beta1/well-known.ts';
 
 /** Upstream's token lifetime: the ignition token is replaced every half of it, the previous one still accepted. */
 export const TOKEN_TTL_MS = 11 * 3_600_000;
 export const TOKEN_ROTATION_MS = TOKEN_TTL_MS / 2;
-/** Annotation on the token Secret: when its bootstrap token expires in the hosted cluster. */
-export const BOOTSTRAP_TOKEN_EXPIRATION = 'hypershift.openshift.io/bootstrap-token-expiration';
 /** Key of the token Secret holding the bootstrap token before the last renewal (its CSRs are still approved). */
 export const OLD_BOOTSTRAP_TOKEN_KEY = 'old-bootstrap-token';
 
@@ -40,7 +39,7 @@ function ignitionRotation(scope: Scope, secret: TokenSecret, plan: { data: Recor
 
 /** When the recorded bootstrap token is due for renewal (half its life left): now when there is none. */
 function bootstrapRenewalAt(secret: TokenSecret): number {
-  const expires = timeOf(secret.metadata?.annotations?.[BOOTSTRAP_TOKEN_EXPIRATION]);
+  const expires = timeOf(secret.metadata?.annotations?.[Annotation.BootstrapTokenExpiration]);
   const hasToken = secret.data?.[TokenSecretKey.BootstrapToken] !== undefined;
   return hasToken && !Number.isNaN(expires) ? expires - TOKEN_TTL_MS / 2 : 0;
 }
@@ -69,7 +68,7 @@ function bootstrapRenewal(scope: Scope, secret: TokenSecret, plan: { data: Recor
  */
 export function newBootstrapTokenFields(scope: Scope): { data: Record<string, string>; annotations: Record<string, string> } {
   const token: BootstrapToken = { id: randomCharacters(scope.deps.random, LOWER_ALPHANUMERIC, 6), secret: randomCharacters(scope.deps.random, LOWER_ALPHANUMERIC, 16), expiration: new Date(scope.now.getTime() + TOKEN_TTL_MS) };
-  return { data: { [TokenSecretKey.BootstrapToken]: toBase64(bootstrapTokenString(token)) }, annotations: { [BOOTSTRAP_TOKEN_EXPIRATION]: token.expiration.toISOString() } };
+  return { data: { [TokenSecretKey.BootstrapToken]: toBase64(bootstrapTokenString(token)) }, annotations: { [Annotation.BootstrapTokenExpiration]: token.expiration.toISOString() } };
 }
 
 function joinPlan(scope: Scope, secret: TokenSecret): JoinPlan {
@@ -83,7 +82,7 @@ function joinPlan(scope: Scope, secret: TokenSecret): JoinPlan {
 /** The bootstrap token the token Secret records (after this reconcile's changes), if any. */
 function recordedBootstrapToken(secret: TokenSecret, plan: JoinPlan): BootstrapToken | undefined {
   const value = fromBase64(plan.data[TokenSecretKey.BootstrapToken] ?? secret.data?.[TokenSecretKey.BootstrapToken]);
-  const expiration = plan.annotations[BOOTSTRAP_TOKEN_EXPIRATION] ?? secret.metadata?.annotations?.[BOOTSTRAP_TOKEN_EXPIRATION] ?? '';
+  const expiration = plan.annotations[Annotation.BootstrapTokenExpiration] ?? secret.metadata?.annotations?.[Annotation.BootstrapTokenExpiration] ?? '';
   return parseBootstrapToken(value, new Date(expiration));
 }
 

@@ -1,9 +1,10 @@
-import { VM_DELETION_REQUESTED_ANNOTATION, VM_NODEPOOL_ANNOTATION, VmLabel } from '../../../platform/kubevirt/virtual-machine.ts';
+import { VM_NODEPOOL_ANNOTATION, VmLabel } from '../../../platform/kubevirt/virtual-machine.ts';
 import type { CachedState } from './expectations.ts';
 import type { GuestNode } from './guest-clusters.ts';
 import type { CachedVM, CachedVMI } from './infra-caches.ts';
 import type { MachineState } from './rollout.ts';
 import type { InfraTarget } from './infra-target.ts';
+import { Annotation } from '../../../api/v1beta1/well-known.ts';
 
 /** One machine of a pool as the caches show it: its VM, its instance and (once joined) its Node. */
 export interface PoolMachine extends MachineState {
@@ -42,7 +43,7 @@ export function poolMachines(infra: InfraTarget, pool: string, nodeOf: (machine:
     .map((vm) => {
       const vmi = infra.cache.vmis.get(`${infra.namespace}/${vm.metadata.name}`);
       const node = nodeOf(vm.metadata.name);
-      const requested = vm.metadata.annotations?.[VM_DELETION_REQUESTED_ANNOTATION];
+      const requested = vm.metadata.annotations?.[Annotation.MachineDeletionRequested];
       const retiringSince = requested === undefined ? undefined : Date.parse(requested) || 0;
       const vmDeleting = vm.metadata.deletionTimestamp !== undefined;
       return {

@@ -2,12 +2,12 @@ import type { NodePool } from '../../../api/index.ts';
 import type { KubeClient } from '../../../kube/client.ts';
 import { parseDuration } from '../../../lib/duration.ts';
 import { reasonOf } from '../../../runtime/errors.ts';
-import { VM_DELETION_REQUESTED_ANNOTATION } from '../../../platform/kubevirt/virtual-machine.ts';
 import { drainPass } from './drain.ts';
 import type { GuestNode } from './guest-clusters.ts';
 import { nodeReadyCondition, type PoolMachine } from './pool-machines.ts';
 import { nodePoolKeyOf, type Scope } from './scope.ts';
 import type { InfraTarget } from './infra-target.ts';
+import { Annotation } from '../../../api/v1beta1/well-known.ts';
 
 /** How long taking a machine out may wait before its VM is deleted anyway; undefined waits for ever. */
 export interface RetireBounds {
@@ -19,7 +19,10 @@ export interface RetireBounds {
   readonly volumeDetachMs: number | undefined;
 }
 
-/** A NodePool duration (`nodeDrainTimeout`, `nodeVolumeDetachTimeout`) as a wait: 0 or unset waits for ever, as upstream. */
+/**
+ * A NodePool duration (`nodeDrainTimeout`, `nodeVolumeDetachTimeout`) as a wait: 0 or unset waits for ever, as
+ * upstream.
+ */
 export function waitLimitOf(duration: string | undefined): number | undefined {
   const ms = parseDuration(duration ?? '0s');
   return ms === undefined || ms === 0 ? undefined : ms;
@@ -40,7 +43,10 @@ export const AT_ONCE = (since: number): RetireBounds => ({ since, drainMs: 0, vo
 /** Whether a wait that started at `since` is still within `limitMs` (undefined: for ever). */
 export const within = (now: number, since: number, limitMs: number | undefined): boolean => limitMs === undefined || now - since < limitMs;
 
-/** What the Node still waits for once drained: its volumes to detach (the attach/detach controller empties `volumesAttached`). */
+/**
+ * What the Node still waits for once drained: its volumes to detach (the attach/detach controller empties
+ * `volumesAttached`).
+ */
 function volumesPending(node: GuestNode): string | undefined {
   const attached = node.status?.volumesAttached ?? [];
   // On a Node whose kubelet is gone nothing will detach them (Cluster API does not wait either).
@@ -50,12 +56,15 @@ function volumesPending(node: GuestNode): string | undefined {
 
 const vmRef = (infra: InfraTarget, name: string) => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name, namespace: infra.namespace });
 
-/** Chooses machines for deletion: the choice is recorded on each VM, so it survives a restart and the drain that follows. */
+/**
+ * Chooses machines for deletion: the choice is recorded on each VM, so it survives a restart and the drain that
+ * follows.
+ */
 export async function requestDeletion(scope: Scope, names: readonly string[]): Promise<void> {
   const infra = scope.infra as InfraTarget;
   const at = scope.now.toISOString();
   for (const name of names) {
-    await infra.client.mergePatch(vmRef(infra, name), { metadata: { annotations: { [VM_DELETION_REQUESTED_ANNOTATION]: at } } });
+    await infra.client.mergePatch(vmRef(infra, name), { metadata: { annotations: { [Annotation.MachineDeletionRequested]: at } } });
     scope.deps.expectations.expect(nodePoolKeyOf(scope.np), 'delete', [name], scope.now.getTime());
   }
 }
@@ -77,7 +86,8 @@ export function reportWaiting(scope: Scope, machine: string, message: string): v
 }
 
 /**
- * Takes one machine whose VM is not being deleted yet towards deletion: drains its Node and waits for its volumes to detach (when it has a Node and the
+ * Takes one machine whose VM is not being deleted yet towards deletion: drains its Node and waits for its volumes to
+ * detach (when it has a Node and the
  * bounds allow), then deletes the VM and the Node. Returns what it still waits for, or undefined once the VM was
  * deleted. A hosted cluster that cannot be reached counts as a drain that has not finished: the bound decides.
  */

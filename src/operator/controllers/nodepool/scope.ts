@@ -30,7 +30,10 @@ export interface NodePoolDeps {
   readonly releases: ReleaseProvider;
   /** The HostedCluster cache, by `namespace/name`. */
   readonly hostedCluster: (key: string) => HostedCluster | undefined;
-  /** The HostedControlPlane cache, by `namespace/name`: a pool works in a control-plane namespace only once its plane is there. */
+  /**
+   * The HostedControlPlane cache, by `namespace/name`: a pool works in a control-plane namespace only once its plane is
+   * there.
+   */
   readonly hostedControlPlane: (key: string) => HostedControlPlane | undefined;
   /** The shared cache of the operator's Secrets in control-plane namespaces, by `namespace/name`. */
   readonly controlPlaneSecret: (key: string) => SourceSecret | undefined;
@@ -43,13 +46,22 @@ export interface NodePoolDeps {
   readonly infraCaches: InfraCaches;
   /** The hosted clusters: a client (their control planes' admin kubeconfigs) and a Node informer each. */
   readonly guestClusters: GuestClusters;
-  /** The kubeconfig that reaches a pool's hosted cluster: its control plane's admin kubeconfig (tests point it elsewhere). */
+  /**
+   * The kubeconfig that reaches a pool's hosted cluster: its control plane's admin kubeconfig (tests point it
+   * elsewhere).
+   */
   readonly guestKubeconfig: (scope: Scope) => string | undefined;
-  /** Whether every hosted cluster is the operator's stand-in (`hostedClusterKubeconfig`), which answers by definition. */
+  /**
+   * Whether every hosted cluster is the operator's stand-in (`hostedClusterKubeconfig`), which answers by definition.
+   */
   readonly guestOverridden: boolean;
-  /** The machine count of each autoscaled pool (by `namespace/name`), fixed when first seen and kept within its bounds. */
+  /**
+   * The machine count of each autoscaled pool (by `namespace/name`), fixed when first seen and kept within its bounds.
+   */
   readonly autoscaledReplicas: Map<string, number>;
-  /** The last drain message told per machine (`<pool>/<machine>`), so a waiting drain is reported once, not per retry. */
+  /**
+   * The last drain message told per machine (`<pool>/<machine>`), so a waiting drain is reported once, not per retry.
+   */
   readonly drainMessages: Map<string, string>;
   /** Per pool generation, how often in a row the hosted cluster did not take its bootstrap token (retries back off). */
   readonly guestRetries?: Map<string, number>;
@@ -93,7 +105,9 @@ export interface Scope {
   releaseAccess?: ReleaseAccess;
   bootImage?: BootImage;
   infra?: InfraTarget;
-  /** The boot-image cache DataVolume in use: what status said, until the cache phase decides (none with caching off). */
+  /**
+   * The boot-image cache DataVolume in use: what status said, until the cache phase decides (none with caching off).
+   */
   cacheName?: string;
   bootstrap?: Bootstrap;
   generation?: Generation;
@@ -133,5 +147,3 @@ export function setCondition(scope: Scope, update: Omit<ConditionUpdate, 'observ
 /** `<namespace>/<name>` of a NodePool: the value of the nodePool annotation on everything made for it. */
 export const nodePoolKeyOf = (np: Pick<NodePool, 'metadata'>): string => `${np.metadata.namespace ?? ''}/${np.metadata.name ?? ''}`;
 
-/** The finalizer that lets the controller remove a NodePool's machines before it disappears (upstream's). */
-export const NODEPOOL_FINALIZER = 'hypershift.openshift.io/finalizer';

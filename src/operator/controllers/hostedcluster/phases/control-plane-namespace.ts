@@ -1,16 +1,19 @@
 /**
  * Whose the control-plane namespace is. Its name is upstream's `<namespace>-<name>`, which two HostedClusters can
- * share (`clusters/prod-east` and `clusters-prod/east`), and which can name a namespace nobody meant for a control plane
- * (`kube/system`). The namespace carries the HostedCluster it was made for (upstream's `hypershift.openshift.io/cluster`
+ * share (`clusters/prod-east` and `clusters-prod/east`), and which can name a namespace nobody meant for a control
+ * plane
+ * (`kube/system`). The namespace carries the HostedCluster it was made for (upstream's
+ * `hypershift.openshift.io/cluster`
  * annotation, `<namespace>/<name>`); this operator creates it only when it does not exist, works in it only when the
  * annotation names the HostedCluster at hand, and deletes it only then.
  */
 import type { HostedCluster } from '../../../../api/index.ts';
 import type { KubeObject } from '../../../../kube/client.ts';
 import { isAlreadyExists } from '../../../../kube/errors.ts';
-import { CLUSTER_ANNOTATION, clusterKey, HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
+import { clusterKey, HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import type { KubeManifest } from '../../../../api/manifest.ts';
 import type { Scope } from '../scope.ts';
+import { Annotation } from '../../../../api/v1beta1/well-known.ts';
 
 /** What the control-plane namespace of a HostedCluster is to it. */
 export type NamespaceClaim =
@@ -27,11 +30,11 @@ interface NamespaceObject extends KubeObject {
 /** The claim a namespace object (or none) makes for `hc`. */
 export function claimOf(hc: HostedCluster, namespace: NamespaceObject | undefined): NamespaceClaim {
   if (namespace === undefined) return { kind: 'absent' };
-  const owner = namespace.metadata?.annotations?.[CLUSTER_ANNOTATION];
+  const owner = namespace.metadata?.annotations?.[Annotation.Cluster];
   const name = HostedClusterNames.controlPlaneNamespace(hc);
   if (owner === clusterKey(hc)) return namespace.metadata?.deletionTimestamp === undefined ? { kind: 'ours' } : { kind: 'leaving' };
   const whose = owner === undefined || owner === '' ? 'is no control-plane namespace' : `is the control-plane namespace of HostedCluster ${owner}`;
-  return { kind: 'taken', message: `the control-plane namespace ${name} exists and ${whose}: give this HostedCluster another name or namespace (a platform admin may hand an empty namespace over by annotating it ${CLUSTER_ANNOTATION}=${clusterKey(hc)})` };
+  return { kind: 'taken', message: `the control-plane namespace ${name} exists and ${whose}: give this HostedCluster another name or namespace (a platform admin may hand an empty namespace over by annotating it ${Annotation.Cluster}=${clusterKey(hc)})` };
 }
 
 /** Reads the control-plane namespace and says whose it is. */

@@ -6,10 +6,11 @@ import { fromBase64 } from '../../../../lib/base64.ts';
 import { checkInfraAccess, type InfraAccessProblem } from '../../../../kube/infra-access.ts';
 import { untrustedKubeconfigProblem } from '../../../../kube/untrusted-kubeconfig.ts';
 import type { SourceSecret } from '../../../../render/hostedcluster/secrets.ts';
-import { ETCD_RESTORE_CREDENTIALS_ANNOTATION, HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
+import { HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { findCondition } from '../../../../lib/conditions.ts';
 import { controlPlaneOf, setCondition, type Phase, type Scope } from '../scope.ts';
 import { controlPlaneNamespaceClaim } from './control-plane-namespace.ts';
+import { OurAnnotation } from '../../../../api/v1beta1/well-known.ts';
 
 /** How long to wait before looking again for a Secret the user has not created yet. */
 const MISSING_SECRET_RETRY_MS = 30_000;
@@ -23,7 +24,7 @@ export function referencedSecrets(hc: HostedCluster): string[] {
     hc.spec.sshKey?.name,
     hc.spec.secretEncryption?.aescbc?.activeKey.name,
     hc.spec.platform.kubevirt?.credentials?.infraKubeConfigSecret?.name,
-    hc.metadata.annotations?.[ETCD_RESTORE_CREDENTIALS_ANNOTATION],
+    hc.metadata.annotations?.[OurAnnotation.EtcdRestoreCredentials],
   ];
   return names.filter((name): name is string => name !== undefined && name !== '');
 }
@@ -67,7 +68,7 @@ async function checkSecrets(scope: Scope): Promise<boolean> {
 function restoreCredentialsProblem(scope: Scope, url: string, name: string | undefined, secret: SourceSecret | undefined): string | undefined {
   const where = `${scope.hc.metadata.namespace ?? ''}/${name ?? ''}`;
   if (!url.startsWith('s3://')) return undefined;
-  if (name === undefined) return `spec.etcd.managed.storage.restoreSnapshotURL is an s3:// URL: name a Secret with the bucket's credentials (key "credentials") in annotation ${ETCD_RESTORE_CREDENTIALS_ANNOTATION}, or give a pre-signed https:// URL`;
+  if (name === undefined) return `spec.etcd.managed.storage.restoreSnapshotURL is an s3:// URL: name a Secret with the bucket's credentials (key "credentials") in annotation ${OurAnnotation.EtcdRestoreCredentials}, or give a pre-signed https:// URL`;
   return secret?.data?.['credentials'] === undefined ? `etcd restore credentials secret ${where} has no "credentials" key (an AWS shared-credentials file)` : undefined;
 }
 
@@ -93,7 +94,7 @@ async function checkRestoreCredentials(scope: Scope): Promise<boolean> {
   const url = hc.spec.etcd.managed?.storage.restoreSnapshotURL?.[0];
   // Once restored, the snapshot is not read again: its credentials may go.
   if (url === undefined || restored(scope)) return true;
-  const name = hc.metadata.annotations?.[ETCD_RESTORE_CREDENTIALS_ANNOTATION] || undefined;
+  const name = hc.metadata.annotations?.[OurAnnotation.EtcdRestoreCredentials] || undefined;
   const secret = await restoreCredentialsSecret(scope, name);
   if (secret === 'missing') return false;
   const problem = restoreCredentialsProblem(scope, url, name, secret);
@@ -161,7 +162,9 @@ function managementInfra(scope: Scope): true {
 
 type Credentials = NonNullable<NonNullable<HostedCluster['spec']['platform']['kubevirt']>['credentials']>;
 
-/** The infra kubeconfig Secret and its value, under the key every reader of the copy uses (VMs, CSI, cloud provider). */
+/**
+ * The infra kubeconfig Secret and its value, under the key every reader of the copy uses (VMs, CSI, cloud provider).
+ */
 async function infraSecret(scope: Scope, credentials: Credentials): Promise<{ name: string; key: string; secret: SourceSecret | undefined; kubeconfig: string | undefined }> {
   const name = credentials.infraKubeConfigSecret?.name ?? '';
   const key = infraKubeconfigKey(credentials) ?? 'kubeconfig';

@@ -1,21 +1,24 @@
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import type { HostedCluster } from '../../../../api/index.ts';
-import { CLUSTER_ANNOTATION, clusterKey, HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
+import { clusterKey, HostedClusterNames } from '../../../../render/hostedcluster/names.ts';
 import { setCondition, type NodePoolDeps, type Phase } from '../scope.ts';
+import { Annotation } from '../../../../api/v1beta1/well-known.ts';
 
 /**
  * Whether the HostedCluster's control plane is made: its HostedControlPlane is in the control-plane namespace, made for
- * this HostedCluster. Only then is the namespace this cluster's (a name two HostedClusters share is refused to the second,
+ * this HostedCluster. Only then is the namespace this cluster's (a name two HostedClusters share is refused to the
+ * second,
  * which gets no plane), so a pool of the second makes nothing in the first's namespace.
  */
 export function ownControlPlane(deps: Pick<NodePoolDeps, 'hostedControlPlane'>, hc: HostedCluster): boolean {
   const plane = deps.hostedControlPlane(`${HostedClusterNames.controlPlaneNamespace(hc)}/${hc.metadata.name ?? ''}`);
-  return plane?.metadata.annotations?.[CLUSTER_ANNOTATION] === clusterKey(hc);
+  return plane?.metadata.annotations?.[Annotation.Cluster] === clusterKey(hc);
 }
 
 /**
  * Finds the NodePool's HostedCluster (same namespace, `spec.clusterName`) and its control plane. Without them nothing
- * can be made: the pool waits, says so in Ready, and is reconciled again when they appear (the controller watches both).
+ * can be made: the pool waits, says so in Ready, and is reconciled again when they appear (the controller watches
+ * both).
  */
 export const clusterPhase: Phase = {
   name: 'cluster',

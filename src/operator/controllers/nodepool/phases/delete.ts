@@ -7,18 +7,18 @@ import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets
 import { nodesByMachine, proxyReadyOn } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines } from '../pool-machines.ts';
 import { AT_ONCE, retireBoundsOf, retireMachine, type RetireBounds } from '../retire.ts';
-import { NODEPOOL_FINALIZER, nodePoolKeyOf, setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
+import { nodePoolKeyOf, setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
 import type { InfraTarget } from '../infra-target.ts';
 import { cachesOf, deleteCaches } from './boot-image-cache.ts';
 import { clusterPhase, ownControlPlane } from './cluster.ts';
 import { guestPhase } from './guest.ts';
 import { resolveInfra } from './infra.ts';
+import { Finalizer } from '../../../../api/v1beta1/well-known.ts';
 
 /** How long deletion keeps trying to reach an infrastructure cluster before the NodePool goes anyway. */
 export const INFRA_DELETE_GRACE_MS = 10 * 60_000;
 const POLL_MS = 2_000;
 const NOTHING_LEFT: { remaining: number; draining: string[] } = { remaining: 0, draining: [] };
-
 
 /**
  * How long the Nodes of a deleted pool are drained and their volumes waited for: the pool's timeouts, or when one is
@@ -31,7 +31,10 @@ function deletionBounds(scope: Scope): RetireBounds {
   return retireBoundsOf(scope.np, since, scope.deps.infraDeleteGraceMs ?? INFRA_DELETE_GRACE_MS);
 }
 
-/** Drains and deletes what the pool has on its infrastructure; returns how many VMs are still there and what drains wait for. */
+/**
+ * Drains and deletes what the pool has on its infrastructure; returns how many VMs are still there and what drains wait
+ * for.
+ */
 async function deleteInfraObjects(scope: Scope, infra: InfraTarget): Promise<{ remaining: number; draining: string[] }> {
   const pool = nodePoolKeyOf(scope.np);
   const machines = poolMachines(infra, pool, nodesByMachine(scope.guest), proxyReadyOn(scope.guest));
@@ -80,7 +83,7 @@ async function deletePoolBootstrap(scope: Scope, infra: InfraTarget): Promise<vo
  * it never hangs for ever.
  */
 export async function deleteNodePool(scope: Scope): Promise<PhaseOutcome> {
-  if (scope.np.metadata.finalizers?.includes(NODEPOOL_FINALIZER) !== true) return {};
+  if (scope.np.metadata.finalizers?.includes(Finalizer.Operator) !== true) return {};
   const left = await deleteOrGiveUp(scope);
   if (!('remaining' in left)) return left;
   if (left.remaining > 0) {
@@ -115,7 +118,7 @@ async function release(scope: Scope): Promise<PhaseOutcome> {
   scope.deps.expectations.forget(nodePoolKeyOf(scope.np));
   scope.deps.autoscaledReplicas.delete(nodePoolKeyOf(scope.np));
   try {
-    await removeFinalizer(scope.deps.client, scope.np, NODEPOOL_FINALIZER);
+    await removeFinalizer(scope.deps.client, scope.np, Finalizer.Operator);
   } catch (error) {
     // The cached NodePool is older than the status just written: look again shortly rather than report a failure.
     if (error instanceof KubeApiError && error.status === 409) return { requeueAfterMs: 200 };

@@ -1,7 +1,7 @@
 import type { NodePool } from '../../../../api/index.ts';
-import { Annotation } from '../../../../api/v1beta1/well-known.ts';
+import { Annotation, Finalizer } from '../../../../api/v1beta1/well-known.ts';
 import { OPERATOR_FIELD_MANAGER } from '../../../../render/hostedcluster/names.ts';
-import { NODEPOOL_FINALIZER, type Phase } from '../scope.ts';
+import { type Phase } from '../scope.ts';
 
 const SPREAD = Annotation.NodePoolSupportsKubevirtTopologySpreadConstraints;
 
@@ -12,7 +12,7 @@ const SPREAD = Annotation.NodePoolSupportsKubevirtTopologySpreadConstraints;
  * anti-affinity so that upgrading the operator does not roll them.
  */
 const isNew = (np: NodePool): boolean => (np.status?.version ?? '') === '';
-const hasFinalizer = (np: NodePool): boolean => np.metadata.finalizers?.includes(NODEPOOL_FINALIZER) === true;
+const hasFinalizer = (np: NodePool): boolean => np.metadata.finalizers?.includes(Finalizer.Operator) === true;
 
 /** The metadata to apply, or undefined when the NodePool already has it. */
 function missingMetadata(np: NodePool): Record<string, unknown> | undefined {
@@ -21,7 +21,7 @@ function missingMetadata(np: NodePool): Record<string, unknown> | undefined {
   const complete = hasFinalizer(np) && (spreadMark !== undefined || !spread);
   if (complete) return undefined;
   const annotations = spread ? { annotations: { [SPREAD]: spreadMark ?? 'true' } } : {};
-  return { name: np.metadata.name, namespace: np.metadata.namespace, finalizers: [NODEPOOL_FINALIZER], ...annotations };
+  return { name: np.metadata.name, namespace: np.metadata.namespace, finalizers: [Finalizer.Operator], ...annotations };
 }
 
 export const finalizerPhase: Phase = {
