@@ -5,7 +5,7 @@ import { reasonOf } from '../../../runtime/errors.ts';
 import { drainPass } from './drain.ts';
 import type { GuestNode } from './guest-clusters.ts';
 import { nodeReadyCondition, type PoolMachine } from './pool-machines.ts';
-import { nodePoolKeyOf, type Scope } from './scope.ts';
+import { produced, nodePoolKeyOf, type Scope } from './scope.ts';
 import type { InfraTarget } from './infra-target.ts';
 import { Annotation } from '../../../api/v1beta1/well-known.ts';
 
@@ -61,7 +61,7 @@ const vmRef = (infra: InfraTarget, name: string) => ({ apiVersion: 'kubevirt.io/
  * follows.
  */
 export async function requestDeletion(scope: Scope, names: readonly string[]): Promise<void> {
-  const infra = scope.infra as InfraTarget;
+  const infra = produced(scope, 'infra');
   const at = scope.now.toISOString();
   for (const name of names) {
     await infra.client.mergePatch(vmRef(infra, name), { metadata: { annotations: { [Annotation.MachineDeletionRequested]: at } } });
@@ -119,7 +119,7 @@ export async function nodeWaitsFor(client: KubeClient, node: GuestNode, allowed:
 
 /** Deletes the machine's VM (its DataVolumes go with it), then its Node. */
 async function deleteMachine(scope: Scope, machine: PoolMachine): Promise<undefined> {
-  const infra = scope.infra as InfraTarget;
+  const infra = produced(scope, 'infra');
   const guest = scope.guest;
   const node = machine.node;
   forgetWaiting(scope, machine.name);

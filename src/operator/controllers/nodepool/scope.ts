@@ -139,6 +139,19 @@ export type { PhaseOutcome } from '../run-phases.ts';
 /** A named step of the reconcile; phases run in order. */
 export type Phase = OrderedPhase<Scope>;
 
+/** What the phases put on the scope for the later ones (the HostedCluster, where the VMs live, the bootstrap data…). */
+type Produced = 'hc' | 'infra' | 'bootImage' | 'bootstrap' | 'generation' | 'machines' | 'guest';
+
+/**
+ * What an earlier phase put on the scope, typed. A phase that runs before the one that sets it is a mistake in the
+ * order of {@link PHASES}, said as such rather than met later as an undefined.
+ */
+export function produced<K extends Produced>(scope: Scope, key: K): NonNullable<Scope[K]> {
+  const value = scope[key];
+  if (value === undefined || value === null) throw new Error(`NodePool reconcile: ${key} is read before the phase that sets it has run`);
+  return value;
+}
+
 /** Records a condition for the status written at the end of the reconcile. */
 export function setCondition(scope: Scope, update: Omit<ConditionUpdate, 'observedGeneration'>): void {
   upsertCondition(scope.conditions, update, scope.np.metadata.generation);

@@ -1,7 +1,7 @@
 import { KubeApiError } from '../../../../kube/errors.ts';
 import { BootImageCacheKey, bootImageCacheName, renderBootImageCache } from '../../../../platform/kubevirt/boot-image-cache.ts';
 import type { BootImage } from '../../../../platform/kubevirt/boot-image.ts';
-import type { Phase, Scope } from '../scope.ts';
+import { produced, type Phase, type Scope } from '../scope.ts';
 import type { InfraTarget } from '../infra-target.ts';
 
 /** The boot-image caches of a NodePool (by its UID) in its infrastructure namespace, as cached. */
@@ -36,8 +36,8 @@ async function ensureCache(scope: Scope, infra: InfraTarget, image: BootImage, u
 export const bootImageCachePhase: Phase = {
   name: 'boot-image-cache',
   async run(scope) {
-    const infra = scope.infra as InfraTarget;
-    const image = scope.bootImage as BootImage;
+    const infra = produced(scope, 'infra');
+    const image = produced(scope, 'bootImage');
     const uid = scope.np.metadata.uid ?? '';
     const keep = image.cached ? await ensureCache(scope, infra, image, uid) : undefined;
     await deleteCaches(infra, cachesOf(infra, uid), keep);

@@ -13,7 +13,7 @@ import { BootstrapNames, bootstrapConfigHash, IGNITION_CA_SECRET, renderInfraUse
 import { applyUnlessUnchanged } from '../../../../runtime/apply.ts';
 import { ensureJoinCredentials, newBootstrapTokenFields } from '../join-credentials.ts';
 import { uuid } from '../../../../lib/random.ts';
-import { appliedKey, setCondition, type Phase, type Scope } from '../scope.ts';
+import { produced, appliedKey, setCondition, type Phase, type Scope } from '../scope.ts';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
@@ -61,7 +61,7 @@ function ignitionEndpoint(scope: Scope, hc: HostedCluster): { endpoint: string; 
 /** A new token Secret for the generation (the config payload gzipped as the ignition server reads it). */
 function tokenSecret(scope: Scope, generation: { config: BootstrapConfig; hash: string; token: string }): ReturnType<typeof renderTokenSecret> {
   const compressedConfig = gzipSync(generation.config.config.join('\n---\n')).toString('base64');
-  const additionalTrustBundle = trustBundle(scope, scope.hc as HostedCluster);
+  const additionalTrustBundle = trustBundle(scope, produced(scope, 'hc'));
   const secret = renderTokenSecret({ nodePool: scope.np, namespace: scope.controlPlaneNamespace ?? '', ...generation, releaseVersion: scope.release?.version ?? '', compressedConfig, now: scope.now, additionalTrustBundle });
   if (scope.guest === undefined) return secret;
   // The hosted cluster is known: the generation starts with its bootstrap token (made there right after).
@@ -123,7 +123,7 @@ function bootstrapConfig(scope: Scope, hc: HostedCluster): BootstrapConfig | und
 export const bootstrapPhase: Phase = {
   name: 'bootstrap',
   async run(scope) {
-    const hc = scope.hc as HostedCluster;
+    const hc = produced(scope, 'hc');
     const ignition = ignitionEndpoint(scope, hc);
     const config = ignition === undefined ? undefined : bootstrapConfig(scope, hc);
     if (ignition === undefined || config === undefined) return { stop: true };
@@ -133,7 +133,7 @@ export const bootstrapPhase: Phase = {
     const { token, requeueAfterMs } = await ensureJoinCredentials(scope, stored, hash);
     const userData = renderUserDataSecret({ nodePool: scope.np, namespace: scope.controlPlaneNamespace ?? '', hash, token, ignitionEndpoint: ignition.endpoint, ignitionCA: ignition.ca });
     await applyOnce(scope, scope.deps.client, userData);
-    const infra = scope.infra as NonNullable<Scope['infra']>;
+    const infra = produced(scope, 'infra');
     const pointer = fromBase64((userData['data'] as Record<string, string>)['value']);
     const labels = { [Label.NodePoolName]: scope.np.metadata.name ?? '', [Label.InfraID]: hc.spec.infraID ?? '' };
     await applyOnce(scope, infra.client, renderInfraUserDataSecret({ userDataSecretName: userData.metadata.name, namespace: infra.namespace, nodePool: scope.np, userData: pointer, labels }));

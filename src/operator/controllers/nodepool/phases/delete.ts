@@ -7,7 +7,7 @@ import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets
 import { nodesByMachine, proxyReadyOn } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines } from '../pool-machines.ts';
 import { AT_ONCE, retireBoundsOf, retireMachine, type RetireBounds } from '../retire.ts';
-import { nodePoolKeyOf, setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
+import { produced, nodePoolKeyOf, setCondition, type PhaseOutcome, type Scope } from '../scope.ts';
 import type { InfraTarget } from '../infra-target.ts';
 import { cachesOf, deleteCaches } from './boot-image-cache.ts';
 import { clusterPhase, ownControlPlane } from './cluster.ts';
@@ -60,7 +60,7 @@ async function deleteEverything(scope: Scope): Promise<{ remaining: number; drai
   if (hc === undefined || !ownControlPlane(scope.deps, hc)) return NOTHING_LEFT;
   const infraReached = (await clusterPhase.run(scope))?.stop !== true && (await resolveInfra(scope, true))?.stop !== true;
   if (!infraReached) throw new Error(`the infrastructure cluster of ${nodePoolKeyOf(scope.np)} cannot be reached or its HostedCluster is gone`);
-  const infra = scope.infra as InfraTarget;
+  const infra = produced(scope, 'infra');
   await guestPhase.run(scope);
   const left = await deleteInfraObjects(scope, infra);
   if (left.remaining > 0) return left;

@@ -4,7 +4,7 @@ import { ControlPlaneNames } from '../../../../controlplane/names.ts';
 import { findCondition } from '../../../../lib/conditions.ts';
 import { hostedApiKubeconfig, type HostedApiAccess } from '../../hosted-api.ts';
 import { reasonOf } from '../../../../runtime/errors.ts';
-import type { Phase, Scope } from '../scope.ts';
+import { produced, type Phase, type Scope } from '../scope.ts';
 
 /**
  * The hosted cluster's admin kubeconfig, which the HostedControlPlane controller keeps in the control-plane namespace,
@@ -29,7 +29,7 @@ const apiServerAvailable = (hc: HostedCluster): boolean => findCondition(hc.stat
 export const guestPhase: Phase = {
   name: 'guest',
   run(scope) {
-    const hc = scope.hc as HostedCluster;
+    const hc = produced(scope, 'hc');
     const kubeconfig = scope.deps.guestKubeconfig(scope);
     if (kubeconfig === undefined) return Promise.resolve(undefined);
     const owner = hc.metadata.uid ?? '';

@@ -1,7 +1,7 @@
 import type { HostedCluster } from '../../../../api/index.ts';
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import { INFRA_CREDENTIALS_SECRET, infraKubeconfigKey, kubeconfigFromCopy } from '../../../../controlplane/common/infra.ts';
-import { setCondition, type Phase, type PhaseOutcome, type Scope } from '../scope.ts';
+import { produced, setCondition, type Phase, type PhaseOutcome, type Scope } from '../scope.ts';
 import type { InfraTarget } from '../infra-target.ts';
 
 /** How long to retry while a new infrastructure cache loads before saying so in status. */
@@ -40,7 +40,7 @@ const waitingFor = (scope: Scope, message: string): { stop: true; requeueAfterMs
  * right that only running pools need.
  */
 export async function resolveInfra(scope: Scope, vmsOnly = false): Promise<PhaseOutcome | undefined> {
-  const hc = scope.hc as HostedCluster;
+  const hc = produced(scope, 'hc');
   const found = target(scope, hc);
   if (found === 'waiting-for-credentials') return waitingFor(scope, `waiting for the infrastructure kubeconfig to be copied into ${scope.controlPlaneNamespace ?? ''}`);
   const { cache } = found;

@@ -1,8 +1,7 @@
 import { BootstrapNames } from '../../../../render/nodepool/bootstrap.ts';
 import { bootstrapSecretsOf, deleteBootstrapSecrets } from '../bootstrap-secrets.ts';
 import { poolMachines } from '../pool-machines.ts';
-import { nodePoolKeyOf, type Bootstrap, type Phase } from '../scope.ts';
-import type { InfraTarget } from '../infra-target.ts';
+import { produced, nodePoolKeyOf, type Phase } from '../scope.ts';
 
 /**
  * Removes the bootstrap Secrets of generations no machine boots from any more. A generation's user data is kept for
@@ -11,8 +10,8 @@ import type { InfraTarget } from '../infra-target.ts';
 export const janitorPhase: Phase = {
   name: 'janitor',
   async run(scope) {
-    const infra = scope.infra as InfraTarget;
-    const current = (scope.bootstrap as Bootstrap).configHash;
+    const infra = produced(scope, 'infra');
+    const current = produced(scope, 'bootstrap').configHash;
     const pool = nodePoolKeyOf(scope.np);
     const inUse = new Set(poolMachines(infra, pool).flatMap((m) => m.vm.spec.template.spec.volumes.map((v) => v.cloudInitConfigDrive?.secretRef.name ?? '')));
     const secrets = bootstrapSecretsOf(scope.deps, scope.controlPlaneNamespace ?? '', pool, scope.np.metadata.name ?? '');

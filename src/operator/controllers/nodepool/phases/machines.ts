@@ -1,4 +1,4 @@
-import type { HostedCluster, NodePool } from '../../../../api/index.ts';
+import type { NodePool } from '../../../../api/index.ts';
 import { KubeApiError } from '../../../../kube/errors.ts';
 import { machineName, renderVirtualMachine } from '../../../../platform/kubevirt/virtual-machine.ts';
 import { healthCheckOf, judgeHealth } from '../autorepair.ts';
@@ -6,8 +6,7 @@ import { nodesByMachine, proxyReadyOn } from '../guest-clusters.ts';
 import { cachedStateOf, poolMachines, type PoolMachine } from '../pool-machines.ts';
 import { AT_ONCE, requestDeletion, retireBoundsOf, retireMachine } from '../retire.ts';
 import { planRollout, resolveRollingLimits, type RolloutStrategy } from '../rollout.ts';
-import { nodePoolKeyOf, type Bootstrap, type Generation, type MachineSummary, type Phase, type Scope } from '../scope.ts';
-import type { InfraTarget } from '../infra-target.ts';
+import { produced, nodePoolKeyOf, type MachineSummary, type Phase, type Scope } from '../scope.ts';
 
 /** Kubernetes' alphabet for generated name suffixes (no vowels, no look-alikes). */
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -43,16 +42,16 @@ function strategyOf(np: NodePool, desired: number): RolloutStrategy {
 
 async function createMachine(scope: Scope, taken: Set<string>): Promise<string> {
   const { np } = scope;
-  const infra = scope.infra as InfraTarget;
-  const generation = scope.generation as Generation;
-  const hc = scope.hc as HostedCluster;
+  const infra = produced(scope, 'infra');
+  const generation = produced(scope, 'generation');
+  const hc = produced(scope, 'hc');
   for (;;) {
     const name = machineName(np.metadata.name ?? '', randomSuffix(scope.deps.random));
     if (taken.has(name)) continue;
     taken.add(name);
     const vm = renderVirtualMachine(generation.template, {
       name, namespace: infra.namespace, nodePool: nodePoolKeyOf(np), infraID: hc.spec.infraID ?? '',
-      userDataSecretName: (scope.bootstrap as Bootstrap).userDataSecretName, templateHash: generation.templateHash,
+      userDataSecretName: produced(scope, 'bootstrap').userDataSecretName, templateHash: generation.templateHash,
     });
     try {
       await infra.client.create(vm);
@@ -122,8 +121,8 @@ async function autoRepair(scope: Scope, machines: readonly PoolMachine[]): Promi
 export const machinesPhase: Phase = {
   name: 'machines',
   async run(scope) {
-    const infra = scope.infra as InfraTarget;
-    const generation = scope.generation as Generation;
+    const infra = produced(scope, 'infra');
+    const generation = produced(scope, 'generation');
     const pool = nodePoolKeyOf(scope.np);
     const now = scope.now.getTime();
     const machines = poolMachines(infra, pool, nodesByMachine(scope.guest), proxyReadyOn(scope.guest));
@@ -138,10 +137,10 @@ export const machinesPhase: Phase = {
     if (repair.repaired) return { stop: true, requeueAfterMs: CACHE_CATCH_UP_MS };
     const recheck = Math.min(draining.length > 0 ? DRAIN_RETRY_MS : Infinity, repair.recheckInMs ?? Infinity);
     const later = Number.isFinite(recheck) ? { requeueAfterMs: recheck } : undefined;
-    const { desired } = scope.machines as MachineSummary;
+    const { desired } = produced(scope, 'machines');
     const plan = planRollout(machines, desired, generation.templateHash, strategyOf(scope.np, desired));
     if (plan.create === 0 && plan.delete.length === 0) return later;
-    scope.logger.info('rolling machines', { create: plan.create, delete: plan.delete.join(','), templateHash: generation.templateHash, userData: (scope.bootstrap as Bootstrap).userDataSecretName });
+    scope.logger.info('rolling machines', { create: plan.create, delete: plan.delete.join(','), templateHash: generation.templateHash, userData: produced(scope, 'bootstrap').userDataSecretName });
     scope.logger.debug('template', { template: JSON.stringify(generation.template) });
     await chooseForDeletion(scope, machines, plan.delete);
     // Names in the cache or still owed a change (a VM just deleted may linger in a stale cache) are not drawn again.

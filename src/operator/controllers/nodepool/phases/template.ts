@@ -1,11 +1,8 @@
-import type { HostedCluster } from '../../../../api/index.ts';
 import { NodePoolConditionReason as Reason, NodePoolConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
-import type { BootImage } from '../../../../platform/kubevirt/boot-image.ts';
 import { VmJsonPatchError } from '../../../../platform/kubevirt/json-patch.ts';
 import { BootImageCacheNotReadyError, renderMachineTemplate } from '../../../../platform/kubevirt/machine-template.ts';
 import { machineTemplateHash, renderVirtualMachine } from '../../../../platform/kubevirt/virtual-machine.ts';
-import { setCondition, type Bootstrap, type Phase } from '../scope.ts';
-import type { InfraTarget } from '../infra-target.ts';
+import { produced, setCondition, type Phase } from '../scope.ts';
 
 /** Renders one VM from the template, turning a shape a JSON patch broke into a template error. */
 function tryRenderMachine(template: ReturnType<typeof renderMachineTemplate>): void {
@@ -25,9 +22,9 @@ function tryRenderMachine(template: ReturnType<typeof renderMachineTemplate>): v
 export const templatePhase: Phase = {
   name: 'template',
   run(scope) {
-    const hc = scope.hc as HostedCluster;
-    const infra = scope.infra as InfraTarget;
-    const bootstrap = scope.bootstrap as Bootstrap;
+    const hc = produced(scope, 'hc');
+    const infra = produced(scope, 'infra');
+    const bootstrap = produced(scope, 'bootstrap');
     const type = Type.ValidMachineTemplate.value;
     try {
       const template = renderMachineTemplate({
@@ -36,7 +33,7 @@ export const templatePhase: Phase = {
         infraID: hc.spec.infraID ?? '',
         infraNamespace: infra.namespace,
         externalInfra: hc.spec.platform.kubevirt?.credentials !== undefined,
-        bootImage: scope.bootImage as BootImage,
+        bootImage: produced(scope, 'bootImage'),
         ...(scope.cacheName === undefined ? {} : { cacheName: scope.cacheName }),
       });
       // A patch that applied but broke the template's shape must fail here, before any machine is replaced.
