@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import type { KubeClient } from '../../../kube/client.ts';
 import { KubeApiError } from '../../../kube/errors.ts';
 import { ResponseTooLargeError } from '../../../kube/rest.ts';
-import { realClock } from '../../runtime/clock.ts';
-import { silentLogger } from '../../runtime/logger.ts';
+import { realClock } from '../../../runtime/clock.ts';
+import { silentLogger } from '../../../runtime/logger.ts';
 import { InfraCaches } from './infra-caches.ts';
 
 /** An infrastructure server that lists nothing once, then expires every watch and answers every list with 20 MiB. */
