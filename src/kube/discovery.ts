@@ -1,3 +1,4 @@
+import { isPlainObject } from '../lib/objects.ts';
 import { isNotFound, UnservedKindError } from './errors.ts';
 import type { RestClient } from './rest.ts';
 
@@ -14,7 +15,7 @@ interface APIResourceList {
 type APIResource = { name: string; kind: string; namespaced?: boolean };
 
 /** Whether a discovery entry has the fields read here (a server a tenant names may answer anything). */
-const isResource = (r: unknown): r is APIResource => typeof r === 'object' && r !== null && typeof (r as APIResource).name === 'string' && typeof (r as APIResource).kind === 'string';
+const isResource = (r: unknown): r is APIResource => isPlainObject(r) && typeof r['name'] === 'string' && typeof r['kind'] === 'string';
 
 /**
  * Maps kinds to resources through the discovery API, one group-version at a time, cached. A kind missing from the

@@ -6,3 +6,6 @@ export const asRecord = (value: unknown): Record<string, unknown> => (isPlainObj
 
 /** A JSON value as a list: itself when it is an array, empty otherwise. */
 export const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** When an object was created, in milliseconds since the epoch; 0 when its server did not say, or said nonsense. */
+export const createdAtMs = (object: { readonly metadata?: { readonly creationTimestamp?: string } }): number => Date.parse(object.metadata?.creationTimestamp ?? '') || 0;

@@ -1,5 +1,5 @@
 import type { KubeClient, KubeObject, ListSelector } from '../kube/client.ts';
-import type { Clock } from './clock.ts';
+import { untilAborted, type Clock } from './clock.ts';
 import type { Controller } from './controller.ts';
 import { Informer } from './informer.ts';
 import { LeaderElector } from './leader.ts';
@@ -116,9 +116,4 @@ export class Manager {
       this.o.metrics.leader.set({ name: this.leaseName() }, 0);
     }
   }
-}
-
-/** Resolves once `signal` aborts (at once if it has). */
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 }

@@ -6,6 +6,7 @@
  * terminates TLS with the Route's certificates; this one refuses them in the Route's status rather than serve them
  * differently.
  */
+import { createdAtMs } from '../../lib/objects.ts';
 
 /** A Route as the router reads it (route.openshift.io/v1). */
 export interface RouteObject {
@@ -125,13 +126,12 @@ function invalidRoute(route: RouteObject, termination: string | undefined): { re
   return kind === 'Service' ? undefined : { reason: 'InvalidRoute', message: `spec.to.kind must be Service, not ${kind}` };
 }
 
-const created = (route: RouteObject): number => Date.parse(route.metadata.creationTimestamp ?? '') || 0;
 const routeKey = (cluster: string, route: RouteObject): string => `${cluster}/${route.metadata.namespace}/${route.metadata.name}`;
 const proxyName = (key: string): string => key.replace(/[^a-zA-Z0-9-]/g, '-');
 
 /** Oldest first (OpenShift's rule for competing claims), then by name so the order never depends on the input's. */
 function byAge(a: { cluster: string; route: RouteObject }, b: { cluster: string; route: RouteObject }): number {
-  return created(a.route) - created(b.route) || routeKey(a.cluster, a.route).localeCompare(routeKey(b.cluster, b.route));
+  return createdAtMs(a.route) - createdAtMs(b.route) || routeKey(a.cluster, a.route).localeCompare(routeKey(b.cluster, b.route));
 }
 
 /** A passthrough Route's proxy entry: TLS connections chosen by their server name, passed on unopened. */

@@ -41,12 +41,11 @@ const KUBELET_CLIENT_PEM = `${NodePaths.certDir}/kubelet-client-current.pem`;
 
 /** The template with each `@@name@@` replaced by its value; a mark without a value is a mistake, refused at load. */
 function fillNames(template: string, values: Readonly<Record<string, string>>): string {
-  const filled = template.replace(/@@([\w.]+)@@/g, (mark, name: string) => {
+  return template.replace(/@@([\w.]+)@@/g, (mark, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`hcp-node-agent.sh: no value for ${mark}`);
     return value;
   });
-  return filled;
 }
 
 /**

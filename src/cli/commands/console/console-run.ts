@@ -6,6 +6,7 @@ import type { CommandContext } from '../../framework/command.ts';
 import { invalidFlag, UserError } from '../../framework/errors.ts';
 import { FlagReader, type ParsedArgs } from '../../framework/parse.ts';
 import { runNested } from '../../framework/run.ts';
+import { untilAborted } from '../../../runtime/clock.ts';
 import { newToken } from './security.ts';
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
 
@@ -26,8 +27,7 @@ export function consoleAssetsDir(): string {
 
 /** Waits for Ctrl-C (or the command's interrupt). */
 async function untilInterrupted(ctx: CommandContext): Promise<void> {
-  const stopped = ctx.takeInterrupts?.() ?? new AbortController().signal;
-  await new Promise<void>((resolve) => (stopped.aborted ? resolve() : stopped.addEventListener('abort', () => resolve(), { once: true })));
+  await untilAborted(ctx.takeInterrupts?.() ?? new AbortController().signal);
 }
 
 /** The server's start, said as the user's error when the address cannot be listened on. */

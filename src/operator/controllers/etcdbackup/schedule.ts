@@ -21,6 +21,7 @@ import { pauseState } from '../../../lib/paused-until.ts';
 import type { KubeManifest } from '../../../api/manifest.ts';
 import { finished } from './plan.ts';
 import { OurAnnotation, OurLabel } from '../../../api/v1beta1/well-known.ts';
+import { createdAtMs } from '../../../lib/objects.ts';
 
 /** The folder under the storage's key prefix that scheduled snapshots go to. */
 export const SCHEDULED_FOLDER = 'scheduled';
@@ -49,8 +50,6 @@ function cronOf(expression: string): Cron | string {
   }
 }
 
-const createdAt = (o: { metadata: { creationTimestamp?: string } }): number => Date.parse(o.metadata.creationTimestamp ?? '') || 0;
-
 /** The scheduled backup a tick asks for. */
 function scheduledBackup(hcp: HostedControlPlane, tick: Date): KubeManifest {
   const config = hcp.spec.etcd.managed?.backup;
@@ -72,7 +71,7 @@ function dueTick(cron: Cron, view: ScheduleView): Date | undefined {
   // A run exactly at the reference is not "previous" to croner, and a timer set for the tick fires at it to the ms.
   const tick = cron.previousRuns(1, new Date(view.now.getTime() + 1))[0];
   const lastTick = Number(view.hcp.metadata.annotations?.[OurAnnotation.EtcdBackupLastScheduledTick] ?? 0) * 1000 || 0;
-  const since = Math.max(createdAt(view.hcp), lastTick, ...view.scheduled.map(createdAt));
+  const since = Math.max(createdAtMs(view.hcp), lastTick, ...view.scheduled.map(createdAtMs));
   return tick !== undefined && tick.getTime() > since ? tick : undefined;
 }
 

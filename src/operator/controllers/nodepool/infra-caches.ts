@@ -90,12 +90,12 @@ export class InfraCaches {
 
   /** The caches of the management cluster. */
   management(client: KubeClient): InfraCache {
-    return this.cacheFor('management', client, undefined);
+    return this.cacheFor('management', client, undefined, undefined);
   }
 
   /** The caches of a HostedCluster's external infrastructure (`owner` is its uid). */
   external(owner: string, client: KubeClient, namespace: string): InfraCache {
-    return this.cacheFor(`external/${owner}`, client, namespace);
+    return this.cacheFor(`external/${owner}`, client, namespace, owner);
   }
 
   /** Stops and drops the caches of a HostedCluster's external infrastructure. */
@@ -121,11 +121,11 @@ export class InfraCaches {
     return [...this.caches.values()];
   }
 
-  private cacheFor(key: string, client: KubeClient, namespace: string | undefined): InfraCache {
+  private cacheFor(key: string, client: KubeClient, namespace: string | undefined, owner: string | undefined): InfraCache {
     const existing = this.caches.get(key);
     if (existing !== undefined && existing.client === client && existing.namespace === namespace) return existing;
     this.stop(key);
-    const cache = this.start(client, namespace, key.startsWith('external/') ? key.slice('external/'.length) : undefined);
+    const cache = this.start(client, namespace, owner);
     this.caches.set(key, cache);
     return cache;
   }

@@ -5,6 +5,7 @@ import type { CachedVM, CachedVMI } from './infra-caches.ts';
 import type { MachineState } from './rollout.ts';
 import type { InfraTarget } from './infra-target.ts';
 import { Annotation } from '../../../api/v1beta1/well-known.ts';
+import { createdAtMs } from '../../../lib/objects.ts';
 
 /** One machine of a pool as the caches show it: its VM, its instance and (once joined) its Node. */
 export interface PoolMachine extends MachineState {
@@ -50,7 +51,7 @@ export function poolMachines(infra: InfraTarget, pool: string, nodeOf: (machine:
         vm, vmi, node, retiringSince, vmDeleting,
         name: vm.metadata.name,
         templateHash: vm.metadata.labels?.[VmLabel.TemplateHash] ?? '',
-        createdAt: Date.parse(vm.metadata.creationTimestamp ?? '') || 0,
+        createdAt: createdAtMs(vm),
         instanceReady: instanceReady(vmi),
         ready: available(node, proxyReady),
         deleting: vmDeleting || retiringSince !== undefined,

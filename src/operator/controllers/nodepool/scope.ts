@@ -148,7 +148,7 @@ type Produced = 'hc' | 'infra' | 'bootImage' | 'bootstrap' | 'generation' | 'mac
  */
 export function produced<K extends Produced>(scope: Scope, key: K): NonNullable<Scope[K]> {
   const value = scope[key];
-  if (value === undefined || value === null) throw new Error(`NodePool reconcile: ${key} is read before the phase that sets it has run`);
+  if (value === undefined) throw new Error(`NodePool reconcile: ${key} is read before the phase that sets it has run`);
   return value;
 }
 

@@ -2,6 +2,7 @@ import type { HostedCluster } from '../../../../api/index.ts';
 import { HostedClusterConditionReason as Reason, HostedClusterConditionType as Type } from '../../../../api/v1beta1/conditions.ts';
 import type { KubeClient, KubeObject } from '../../../../kube/client.ts';
 import { KubeApiError, UnservedKindError } from '../../../../kube/errors.ts';
+import { createdAtMs } from '../../../../lib/objects.ts';
 import { setCondition, type Phase, type Scope } from '../scope.ts';
 
 /** Upstream's names for the throw-away Route whose assigned host reveals the apps domain. */
@@ -39,12 +40,6 @@ async function createTempRoute(client: KubeClient, namespace: string): Promise<R
 }
 
 /**
- * When the Route was created, in milliseconds; 0 when its server does not say (none that is an API server; one a
- * tenant stands up may), so that a host is not waited for without end.
- */
-const createdAt = (route: Route): number => Date.parse(route.metadata?.creationTimestamp ?? '') || 0;
-
-/**
  * Upstream's discovery: create a Route without a host (on the infrastructure cluster when there is one, whose apps
  * domain the guests' ingress is published under), read the host the router assigned
  * (`<route>-<namespace>.<apps domain>`), keep everything after the first label, delete the Route. A host not assigned
@@ -62,7 +57,9 @@ async function discoverAppsDomain(scope: Scope): Promise<Discovery> {
     throw error;
   }
   const host = route.spec?.host ?? '';
-  const age = scope.now.getTime() - createdAt(route);
+  // A Route its server gives no creation time (none that is an API server; one a tenant stands up may) counts as
+  // old: a host is not waited for without end.
+  const age = scope.now.getTime() - createdAtMs(route);
   // Kept while a router may still assign the host: the next look finds it (the 409 path of createTempRoute).
   if (!host.includes('.') && age < HOST_ASSIGNMENT_MS) return { waitMs: HOST_RECHECK_MS };
   await client.delete({ apiVersion: route.apiVersion, kind: route.kind, name: TEMP_ROUTE, namespace });
